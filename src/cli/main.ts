@@ -1,0 +1,63 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MmError } from '../core/errors.ts';
+
+/** A CLI command module: `src/cli/commands/<name>.ts` exports these. */
+export interface Command {
+  /** One line for `mmbot help`. */
+  readonly summary: string;
+  /** Usage text shown by `mmbot <command> --help` and on usage errors. */
+  readonly usage: string;
+  /** Runs the command; resolves to the process exit code. */
+  run(args: readonly string[]): Promise<number>;
+}
+
+const COMMANDS_DIR = fileURLToPath(new URL('./commands/', import.meta.url));
+
+function commandNames(): string[] {
+  return readdirSync(COMMANDS_DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+async function load(name: string): Promise<Command> {
+  const mod = (await import(new URL(`./commands/${name}.ts`, import.meta.url).href)) as { command: Command };
+  return mod.command;
+}
+
+async function help(): Promise<string> {
+  const lines = ['usage: mmbot <command> [options]', '', 'commands:'];
+  for (const name of commandNames()) lines.push(`  ${name.padEnd(10)} ${(await load(name)).summary}`);
+  lines.push('', 'Run `mmbot <command> --help` for a command\'s options.');
+  return lines.join('\n');
+}
+
+/** Entry point: dispatches `argv` to a command and returns the exit code. Never throws. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(`${await help()}\n`);
+    return name ? 0 : 2;
+  }
+  if (!commandNames().includes(name)) {
+    process.stderr.write(`mmbot: unknown command "${name}"\n\n${await help()}\n`);
+    return 2;
+  }
+  const command = await load(name);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof MmError) {
+      process.stderr.write(`mmbot ${name}: ${e.code}: ${e.message}\n`);
+      if (e.code === 'USAGE') process.stderr.write(`\n${command.usage}\n`);
+      return e.kind === 'config' ? 2 : 1;
+    }
+    process.stderr.write(`mmbot ${name}: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run bench`: runs every `test/bench/*.bench.ts`, prints a table and writes
+ * `test/bench/results.json` (metric name → { value, unit }). Each bench file exports
+ * `benches: Bench[]`; add a file to add metrics. Pass name filters to run a subset:
+ * `npm run bench -- wire sim`.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Bench, Metric } from './bench-kit.ts';
+
+const dir = import.meta.dirname;
+const filters = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+
+const results: Record<string, Metric> = {};
+for (const file of files) {
+  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { benches: Bench[] };
+  for (const bench of mod.benches) {
+    process.stderr.write(`running ${bench.name} ...\n`);
+    const metrics = await bench.run();
+    for (const [name, m] of Object.entries(metrics)) {
+      results[name] = m;
+      const target = m.target ? `  (target ${m.target})` : '';
+      process.stderr.write(`  ${name} = ${fmt(m.value)} ${m.unit}${target}\n`);
+    }
+  }
+}
+
+const rows = Object.entries(results).map(([name, m]) => [name, fmt(m.value), m.unit, m.target ?? '']);
+const head = ['metric', 'value', 'unit', 'target'];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (r: string[]): string => r.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}\n`);
+process.stdout.write(`${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+for (const r of rows) process.stdout.write(`${line(r)}\n`);
+
+const json = Object.fromEntries(Object.entries(results).map(([k, m]) => [k, { value: m.value, unit: m.unit }]));
+writeFileSync(join(dir, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
+process.stdout.write(`\nwrote test/bench/results.json (${rows.length} metrics)\n`);
+process.exit(0);
+
+function fmt(v: number): string {
+  if (Number.isInteger(v)) return v.toLocaleString('en-US');
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}
