@@ -1,0 +1,51 @@
+import type { Observable } from 'rxjs';
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { FundingSettlement } from '../domain/funding.ts';
+import type { MarketEvent, OrderEvent } from '../domain/events.ts';
+import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+
+/**
+ * Where orders go: the live order-entry client, the local venue over real sockets, or the backtest's
+ * replay exchange. Every method rejects with an `MmError` (core/errors.ts): a `retryable` code means
+ * the outcome is unknown or nothing was done (TIMEOUT, DISCONNECTED, RATE_LIMITED...), a `reject`
+ * code means the venue said no. A resolved place/replace means "request accepted"; the order's fate
+ * arrives as OrderEvents.
+ */
+export interface OrderGateway {
+  place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }>;
+  replace(intent: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }>;
+  cancel(intent: CancelOrder): Promise<{ readonly accepted: boolean }>;
+  cancelAll(symbol: Symbol | null): Promise<void>;
+  /** Status by venue id or client id; resolves null when the venue does not know the order. */
+  status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null>;
+  /** The account's open orders as the venue sees them now. */
+  openOrders(): Promise<readonly Order[]>;
+}
+
+/** Account-side reads the engine uses for reconciliation and PnL (REST in live, the replay exchange in backtests). */
+export interface AccountReader {
+  /** Our fills with fees in [fromMs, toMs), oldest first. */
+  fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: import('../core/decimal.ts').Decimal })[]>;
+  /** Signed positions by symbol as the venue books them. */
+  positions(): Promise<ReadonlyMap<string, number>>;
+}
+
+/** Connection state of a venue stream, for risk (lost connection) and health. */
+export interface ConnectionState {
+  readonly stream: 'orders' | 'market-data';
+  readonly connected: boolean;
+  readonly tsRecv: number;
+}
+
+/**
+ * Everything the engine consumes. `resync$` emits the venue's open orders after every (re)connect of
+ * the order stream: the engine reconciles against it.
+ */
+export interface EngineInputs {
+  readonly market$: Observable<MarketEvent>;
+  readonly orders$: Observable<OrderEvent>;
+  readonly resync$: Observable<readonly Order[]>;
+  readonly connection$: Observable<ConnectionState>;
+  readonly funding$?: Observable<FundingSettlement>;
+}

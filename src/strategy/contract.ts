@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { Decimal } from '../core/decimal.ts';
+import type { Symbol } from '../core/ids.ts';
+import type { Book } from '../domain/book.ts';
+import type { TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { FundingEstimate } from '../domain/funding.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { DesiredQuotes, OrderIntent } from '../domain/intents.ts';
+import type { Order } from '../domain/order.ts';
+
+/** Our position in one symbol, as the engine tracks it. Money is Decimal. */
+export interface PositionView {
+  /** Signed contracts (negative = short). */
+  readonly qty: number;
+  /** Average entry price in ticks (fractional allowed), null when flat. */
+  readonly avgPriceTicks: number | null;
+  readonly realizedPnl: Decimal;
+  readonly unrealizedPnl: Decimal;
+  readonly fees: Decimal;
+  readonly funding: Decimal;
+}
+
+/** Reward-program figures the strategy may use (from the reward tracker; null when not running). */
+export interface RewardView {
+  /** Our local estimate of this minute's share of the symbol's maker score, in [0, 1]. */
+  readonly estimatedShare: number;
+  /** Max qualifying distance from mid in bps (the program's spread limit). */
+  readonly maxSpreadBps: number;
+  /** Minimum qualifying order notional in USD. */
+  readonly minNotionalUsd: number;
+}
+
+/**
+ * The read-only view a strategy gets on each evaluation. Everything is a snapshot: mutating it is
+ * impossible and pointless.
+ */
+export interface StrategyContext {
+  readonly symbol: Symbol;
+  readonly instrument: Instrument;
+  /** Epoch ms on the engine's clock (virtual in backtests). */
+  readonly nowMs: number;
+  readonly book: Book | null;
+  readonly ticker: TickerUpdated | null;
+  readonly lastTrade: TradePrinted | null;
+  readonly funding: FundingEstimate | null;
+  readonly position: PositionView;
+  /** Our working orders on this symbol (acknowledged or in flight). */
+  readonly workingOrders: readonly Order[];
+  readonly rewards: RewardView | null;
+}
+
+/** What a strategy returns: desired quotes (the engine diffs them), raw intents, or null (no change). */
+export type StrategyOutput = DesiredQuotes | { readonly intents: readonly OrderIntent[] } | null;
+
+/**
+ * A strategy instance: small, synchronous and pure. No rxjs, no I/O, no timers, no Date.now.
+ * `quote` is called whenever the symbol's market state changes and on clock ticks.
+ */
+export interface Strategy {
+  quote(ctx: StrategyContext): StrategyOutput;
+}
+
+/** A strategy plugin: a name, a zod schema for its parameters, and a factory. */
+export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly params: S;
+  create(params: z.infer<S>): Strategy;
+}
+
+/** True when the output is a desired-quotes ladder rather than raw intents. */
+export const isDesiredQuotes = (o: StrategyOutput): o is DesiredQuotes => o !== null && 'bids' in o;
