@@ -4,6 +4,8 @@ import type { Fill, Order, OrderStatus } from '../domain/order.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+import type { Decimal } from '../core/decimal.ts';
+import type { RewardView } from '../strategy/contract.ts';
 
 /**
  * Where orders go: the live order-entry client, the local venue over real sockets, or the backtest's
@@ -26,7 +28,7 @@ export interface OrderGateway {
 /** Account-side reads the engine uses for reconciliation and PnL (REST in live, the replay exchange in backtests). */
 export interface AccountReader {
   /** Our fills with fees in [fromMs, toMs), oldest first. */
-  fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: import('../core/decimal.ts').Decimal })[]>;
+  fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: Decimal })[]>;
   /** Signed positions by symbol as the venue books them. */
   positions(): Promise<ReadonlyMap<string, number>>;
 }
@@ -48,4 +50,15 @@ export interface EngineInputs {
   readonly resync$: Observable<readonly Order[]>;
   readonly connection$: Observable<ConnectionState>;
   readonly funding$?: Observable<FundingSettlement>;
+  /** Reward-tracker updates: the strategy's RewardView and/or accrued reward cash for PnL. */
+  readonly rewards$?: Observable<RewardUpdate>;
+}
+
+/** One reward-tracker update for a symbol. */
+export interface RewardUpdate {
+  readonly symbol: Symbol;
+  /** What strategies see as `ctx.rewards` (omit to keep the previous view). */
+  readonly view?: RewardView;
+  /** Total rewards accrued so far for the symbol in USD (replaces the previous total). */
+  readonly accruedUsd?: Decimal;
 }

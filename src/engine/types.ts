@@ -1,0 +1,205 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import type { Decimal } from '../core/decimal.ts';
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { InstrumentState, Side } from '../domain/enums.ts';
+import type { InstrumentCatalog } from '../domain/instrument.ts';
+import type { DesiredQuotes } from '../domain/intents.ts';
+import type { Strategy } from '../strategy/contract.ts';
+import type { ExecutionConfig } from '../execution/config.ts';
+import type { RiskConfig } from '../risk/config.ts';
+import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+import type { FeeRates, OrderManagerConfig } from './config.ts';
+import type { EngineEvent, IntentKind } from './events.ts';
+import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
+
+/** One strategy instance bound to one symbol. `id` names it in events and snapshots. */
+export interface StrategyBinding {
+  readonly id: string;
+  readonly symbol: Symbol;
+  readonly strategy: Strategy;
+}
+
+/** A minimal structured logger (pino-compatible subset); the engine logs rare events only. */
+export interface EngineLog {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Everything the engine needs, injected. */
+export interface EngineDeps {
+  readonly clock: Clock;
+  /** Drives clock ticks and timers (clockScheduler(clock) in backtests and tests). */
+  readonly scheduler: SchedulerLike;
+  readonly gateway: OrderGateway;
+  /** REST-side reads: fees for fills, fills missed while disconnected, start-up positions. */
+  readonly accounts?: AccountReader;
+  readonly instruments: InstrumentCatalog;
+  readonly strategies: readonly StrategyBinding[];
+  readonly risk: RiskConfig;
+  readonly execution: ExecutionConfig;
+  readonly orderManager: OrderManagerConfig;
+  /** Fee rates for estimating fees until REST fills arrive (default DEFAULT_FEE_RATES). */
+  readonly fees?: FeeRates;
+  readonly log?: EngineLog;
+}
+
+/** Options for `Engine.stop`. */
+export interface StopOptions {
+  /** Wait at most this long (ms, engine clock) for the venue to confirm the cancels. Default 5000. */
+  readonly timeoutMs?: number;
+  /** Why we stop (logged). */
+  readonly reason?: string;
+}
+
+/** What `stop` achieved. */
+export interface StopReport {
+  /** Orders the engine asked the venue to cancel (a cancel-all counts each known order). */
+  readonly cancelRequested: number;
+  /** True when the venue's open orders for our symbols were confirmed empty before the deadline. */
+  readonly confirmed: boolean;
+  /** Orders still open (or unknown) at the deadline, by client id when known. */
+  readonly remaining: readonly { readonly symbol: Symbol; readonly clientOrderId: ClientOrderId | null; readonly orderId: VenueOrderId | null }[];
+  readonly durationMs: number;
+}
+
+/** Where a locally tracked order stands. */
+export type LocalOrderStatus =
+  /** Queued in the execution adapter, not yet sent. */
+  | 'queued'
+  /** Place sent, no ack yet. */
+  | 'pending-new'
+  /** Acknowledged and resting. */
+  | 'open'
+  /** Replace sent, not yet answered. */
+  | 'pending-replace'
+  /** Cancel sent (or waiting for the ack to retry a 409), not yet confirmed. */
+  | 'pending-cancel'
+  /** The last request's outcome is unknown (timeout/disconnect): waiting for a status answer. */
+  | 'unknown';
+
+/** A working order as the snapshot shows it. */
+export interface WorkingOrderView {
+  readonly clientOrderId: ClientOrderId;
+  readonly orderId: VenueOrderId | null;
+  readonly side: Side;
+  readonly priceTicks: number;
+  /** Remaining (open) contracts. */
+  readonly qty: number;
+  readonly filledQty: number;
+  readonly status: LocalOrderStatus;
+  /** True when adopted at reconciliation (placed by someone else / an earlier run). */
+  readonly adopted: boolean;
+  /** Engine clock when the order was created locally (or adopted), epoch ms. */
+  readonly createdMs: number;
+}
+
+/** PnL split by source, all USD Decimal, signed (positive = gain). total = the sum of the five. */
+export interface PnlBreakdown {
+  /** Edge captured at fill time versus the mid: Σ side × (mid − fill price) × qty × multiplier. */
+  readonly spreadCapture: Decimal;
+  /** Trading PnL not explained by spread capture: mark-to-market of inventory as the mid/mark moved. */
+  readonly inventory: Decimal;
+  /** Fees, negative when paid (venue figures where known, else estimated). */
+  readonly fees: Decimal;
+  /** Funding received (positive) or paid (negative). */
+  readonly funding: Decimal;
+  /** Liquidity-program rewards accrued (from the rewards$ input). */
+  readonly rewards: Decimal;
+  readonly total: Decimal;
+  /** Realized trading PnL (fees excluded, as the venue reports it). */
+  readonly realized: Decimal;
+  /** Unrealized PnL of the open position at mark. */
+  readonly unrealized: Decimal;
+}
+
+/** Position as the snapshot shows it. */
+export interface PositionSnapshot {
+  /** Signed contracts. */
+  readonly qty: number;
+  /** Average entry price as Decimal, null when flat. */
+  readonly avgPrice: Decimal | null;
+  /** Mark price used for unrealized PnL (ticker mark, else mid), null when unknown. */
+  readonly markTicks: number | null;
+}
+
+/** One symbol in the snapshot. */
+export interface SymbolSnapshot {
+  readonly symbol: Symbol;
+  readonly strategyId: string;
+  /** The strategy's last desired quotes after the risk gate (null before the first quote or when pulled). */
+  readonly desired: DesiredQuotes | null;
+  readonly working: readonly WorkingOrderView[];
+  readonly position: PositionSnapshot;
+  readonly pnl: PnlBreakdown;
+  /** Effective trading state and why. */
+  readonly tradingState: TradingState;
+  readonly tradingReason: string;
+  readonly instrumentState: InstrumentState | null;
+  /** The strategy's error message when it threw (it is then isolated). */
+  readonly strategyError: string | null;
+  /** Engine time of the last market event for the symbol, null before any. */
+  readonly lastMarketDataMs: number | null;
+  readonly bestBidTicks: number | null;
+  readonly bestAskTicks: number | null;
+}
+
+/** Kill-switch state. */
+export interface KillSwitchSnapshot {
+  readonly tripped: boolean;
+  readonly reason: KillSwitchReason | null;
+  readonly detail: string | null;
+  readonly sinceMs: number | null;
+}
+
+/** Monotonic counters (since start). */
+export interface EngineCounters {
+  readonly intentsSent: Readonly<Record<IntentKind, number>>;
+  readonly intentsFailed: number;
+  readonly rejects: Readonly<Record<'venue' | 'risk' | 'gateway', number>>;
+  readonly throttled: number;
+  readonly coalesced: number;
+  readonly dropped: number;
+  readonly backoffs: number;
+  readonly fills: number;
+  readonly strategyErrors: number;
+  readonly killSwitchTrips: number;
+  readonly reconciliations: number;
+  readonly marketEvents: number;
+  readonly orderEvents: number;
+  readonly strategyEvaluations: number;
+}
+
+/** A point-in-time view of the engine, cheap enough to take every few seconds. */
+export interface EngineSnapshot {
+  readonly nowMs: number;
+  readonly running: boolean;
+  /** Engine-wide trading state (the kill switch forces HALTED). */
+  readonly tradingState: TradingState;
+  readonly killSwitch: KillSwitchSnapshot;
+  readonly symbols: readonly SymbolSnapshot[];
+  /** Sum over symbols. */
+  readonly pnl: PnlBreakdown;
+  readonly counters: EngineCounters;
+  /** Requests queued in the execution adapter and awaiting replies. */
+  readonly execution: { readonly queued: number; readonly inFlight: number; readonly slowedDown: boolean };
+}
+
+/** The engine facade. */
+export interface Engine {
+  /** Subscribes to the inputs, reconciles with the venue, then quotes. Call once. */
+  start(inputs: EngineInputs): void;
+  /** Stops quoting, cancels all our orders and waits (bounded) for the venue to confirm. Idempotent. */
+  stop(opts?: StopOptions): Promise<StopReport>;
+  snapshot(): EngineSnapshot;
+  /** Hot observable of everything the engine does (see EngineEvent). Completes after stop. */
+  readonly events$: Observable<EngineEvent>;
+  /** Sets the engine-wide (symbol null) or one symbol's operator trading state. */
+  setTradingState(symbol: Symbol | null, state: TradingState, reason: string): void;
+  /** Trips the kill switch by hand. */
+  tripKillSwitch(detail: string): void;
+  /** Clears a tripped kill switch (quoting resumes on the next evaluation). */
+  resetKillSwitch(): void;
+}

@@ -1,0 +1,72 @@
+/**
+ * Execution budgets as data (style.md §12). Every request the engine makes to the venue is an
+ * "endpoint" with a cost in one or more token buckets; buckets refill on the injected clock.
+ * Defaults stay under the venue's per-user bucket (rules.md §10: burst 100, 10/s shared across REST
+ * and WS order requests) so a reconnect storm or a second process never trips a 429.
+ */
+
+/** What a request is, for budgets, priorities and counters. */
+export type Endpoint = 'cancel' | 'cancel-all' | 'replace' | 'place' | 'status' | 'open-orders' | 'fills';
+
+/** Every endpoint, in priority order (most urgent first). */
+export const ENDPOINTS: readonly Endpoint[] = ['cancel-all', 'cancel', 'status', 'open-orders', 'replace', 'place', 'fills'];
+
+/** One token bucket: `capacity` tokens, refilled continuously at `refillPerSec`. */
+export interface RateBudget {
+  readonly name: string;
+  readonly capacity: number;
+  readonly refillPerSec: number;
+  /** Tokens each endpoint takes from this bucket; endpoints not listed do not use it. */
+  readonly costs: Readonly<Partial<Record<Endpoint, number>>>;
+}
+
+/** Adaptive slow-down after RATE_LIMITED / VENUE_UNAVAILABLE / GATEWAY_TIMEOUT. */
+export interface BackoffConfig {
+  /** First pause after a throttling answer (ms). */
+  readonly initialMs: number;
+  /** Each further throttling answer multiplies the pause by this. */
+  readonly factor: number;
+  readonly maxMs: number;
+  /** Refill rates are scaled by this (0..1] while slowed down... */
+  readonly slowRefillFactor: number;
+  /** ...until this long passes without a throttling answer (ms). */
+  readonly recoverAfterMs: number;
+}
+
+/** The execution adapter's configuration. */
+export interface ExecutionConfig {
+  readonly budgets: readonly RateBudget[];
+  /** Max queued (not yet sent) requests; beyond it the lowest-priority newest request is dropped. */
+  readonly maxQueue: number;
+  /** Max requests awaiting a reply at once. */
+  readonly maxInFlight: number;
+  readonly backoff: BackoffConfig;
+}
+
+/**
+ * Default budget: one shared bucket, burst 20, 8 requests/s (80% of the venue's 10/s). Every
+ * order-entry and query request costs 1 token; fills polling (REST reads) costs 1 too.
+ */
+export const DEFAULT_ORDER_BUDGET: RateBudget = Object.freeze({
+  name: 'user-orders',
+  capacity: 20,
+  refillPerSec: 8,
+  costs: Object.freeze({ cancel: 1, 'cancel-all': 1, replace: 1, place: 1, status: 1, 'open-orders': 1, fills: 1 }),
+});
+
+/** Default backoff: 500 ms doubling to 10 s, half refill rate until 30 s of calm. */
+export const DEFAULT_BACKOFF_CONFIG: BackoffConfig = Object.freeze({
+  initialMs: 500,
+  factor: 2,
+  maxMs: 10_000,
+  slowRefillFactor: 0.5,
+  recoverAfterMs: 30_000,
+});
+
+/** Default execution configuration. */
+export const DEFAULT_EXECUTION_CONFIG: ExecutionConfig = Object.freeze({
+  budgets: Object.freeze([DEFAULT_ORDER_BUDGET]),
+  maxQueue: 256,
+  maxInFlight: 32,
+  backoff: DEFAULT_BACKOFF_CONFIG,
+});
