@@ -1,0 +1,62 @@
+import { codeForHttpStatus, MmError, type ErrorCode } from '../core/errors.ts';
+
+/** Where a failed REST call went: kept in `MmError.details` so logs name the request. */
+export interface RequestContext {
+  readonly method: string;
+  readonly path: string;
+}
+
+/**
+ * The venue's error body: `{"error": "..."}` per the spec; order endpoints may add
+ * `reject_reason`/`reject_message`. Anything else is kept verbatim (truncated) as the message.
+ */
+function venueMessage(bodyText: string): { message: string; rejectReason?: string } {
+  try {
+    const v: unknown = JSON.parse(bodyText);
+    if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      const msg = [o['error'], o['reject_message'], o['message'], o['msg']].find((x) => typeof x === 'string');
+      const reason = typeof o['reject_reason'] === 'string' ? o['reject_reason'] : undefined;
+      if (typeof msg === 'string' || reason !== undefined) {
+        return reason !== undefined ? { message: String(msg ?? reason), rejectReason: reason } : { message: String(msg) };
+      }
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return { message: bodyText.slice(0, 500) };
+}
+
+/** Maps a non-2xx REST answer to the catalog code with the venue's reason and message in details. */
+export function httpError(status: number, bodyText: string, ctx: RequestContext, retryAfterMs?: number): MmError {
+  const code: ErrorCode = codeForHttpStatus(status);
+  const { message, rejectReason } = venueMessage(bodyText);
+  const details: Record<string, unknown> = { status, method: ctx.method, path: ctx.path, venueMessage: message };
+  if (rejectReason !== undefined) details['rejectReason'] = rejectReason;
+  if (retryAfterMs !== undefined) details['retryAfterMs'] = retryAfterMs;
+  return new MmError(code, `${ctx.method} ${ctx.path} failed with HTTP ${status}: ${message}`, details);
+}
+
+/** Maps a transport failure (reset, refused, aborted by our deadline) to NETWORK_ERROR or TIMEOUT. */
+export function transportError(cause: unknown, ctx: RequestContext, timedOut: boolean): MmError {
+  const msg = cause instanceof Error ? cause.message : String(cause);
+  if (timedOut) {
+    return new MmError('TIMEOUT', `${ctx.method} ${ctx.path}: no answer within the deadline`, { method: ctx.method, path: ctx.path }, { cause });
+  }
+  const errCode = (cause as { code?: unknown } | null)?.code;
+  return new MmError(
+    'NETWORK_ERROR',
+    `${ctx.method} ${ctx.path}: transport error: ${msg}`,
+    { method: ctx.method, path: ctx.path, ...(typeof errCode === 'string' ? { errno: errCode } : {}) },
+    { cause },
+  );
+}
+
+/** Maps a 2xx body that failed to decode to DECODE_FAILED naming the JSON path. */
+export function decodeError(ctx: RequestContext, e: { path: string; message: string }): MmError {
+  return new MmError('DECODE_FAILED', `${ctx.method} ${ctx.path}: unexpected response at ${e.path}: ${e.message}`, {
+    method: ctx.method,
+    path: ctx.path,
+    jsonPath: e.path,
+  });
+}

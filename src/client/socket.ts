@@ -1,0 +1,44 @@
+import WebSocket from 'ws';
+
+/** Callbacks a socket reports to; `httpStatus` is set when the upgrade was refused (401, 403...). */
+export interface SocketHandlers {
+  onOpen(): void;
+  onMessage(text: string): void;
+  onClose(code: number, reason: string): void;
+  onError(err: Error, httpStatus?: number): void;
+}
+
+/** The few socket operations the clients use; a fake implements it in unit tests. */
+export interface SocketLike {
+  send(text: string): void;
+  /** Graceful close (close frame). */
+  close(code?: number, reason?: string): void;
+  /** Immediate teardown without a close handshake. */
+  terminate(): void;
+}
+
+/** Opens a socket to `url` with upgrade `headers`, reporting to `handlers`. */
+export type SocketFactory = (url: string, headers: Readonly<Record<string, string>>, handlers: SocketHandlers) => SocketLike;
+
+/** The real I/O edge: a `ws` client socket (pings are answered by `ws` itself). */
+export const wsSocketFactory: SocketFactory = (url, headers, h) => {
+  const ws = new WebSocket(url, { headers: { ...headers }, perMessageDeflate: false, handshakeTimeout: 30_000 });
+  ws.on('open', () => h.onOpen());
+  ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+    const text = isBinary ? '' : typeof data === 'string' ? data : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    h.onMessage(isBinary ? '\u0000binary' : text);
+  });
+  ws.on('close', (code: number, reason: Buffer) => h.onClose(code, reason.toString('utf8')));
+  ws.on('error', (err: Error) => h.onError(err));
+  ws.on('unexpected-response', (req, res) => {
+    h.onError(new Error(`upgrade refused with HTTP ${res.statusCode ?? '?'}`), res.statusCode);
+    req.destroy();
+    res.resume();
+    ws.terminate();
+  });
+  return {
+    send: (text) => ws.send(text),
+    close: (code, reason) => ws.close(code, reason),
+    terminate: () => ws.terminate(),
+  };
+};
