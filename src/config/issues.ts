@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import { MmError } from '../core/errors.ts';
+import { formatPath, showValue, valueAt, type ConfigPath } from './path.ts';
+
+/** One problem found in a config file, located by path. */
+export interface ConfigProblem {
+  readonly path: string;
+  readonly message: string;
+  readonly value: unknown;
+}
+
+/** Turns zod issues into problems naming the path and the offending value. `prefix` roots the paths. */
+export function problemsFromZod(issues: readonly z.core.$ZodIssue[], raw: unknown, prefix: ConfigPath = []): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    const value = valueAt(raw, issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ path: formatPath([...path, key]), message: 'unknown key', value: valueAt(raw, [...issue.path, key]) });
+      }
+    } else if (issue.code === 'invalid_type') {
+      const message = value === undefined ? `missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${showValue(value)}`;
+      out.push({ path: formatPath(path), message, value });
+    } else {
+      const message = value === undefined ? issue.message : `${issue.message}; got ${showValue(value)}`;
+      out.push({ path: formatPath(path), message, value });
+    }
+  }
+  return out;
+}
+
+/**
+ * One MmError CONFIG_INVALID for every problem in a file: the message lists `file: path: what`
+ * lines; `details` carries file, the first path and value, and all problems.
+ */
+export function configInvalid(file: string, problems: readonly ConfigProblem[]): MmError {
+  const lines = problems.map((p) => `${file}: ${p.path}: ${p.message}`);
+  const first = problems[0];
+  const message = lines.length === 1 ? lines[0]! : `${lines.length} problems in ${file}:\n  ${lines.join('\n  ')}`;
+  return new MmError('CONFIG_INVALID', message, {
+    file,
+    path: first?.path,
+    value: first?.value,
+    problems,
+  });
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { MmError } from '../core/errors.ts';
+import { substituteEnv, type ConfigEnv } from './env.ts';
+import { deepFreeze, type DeepReadonly } from './freeze.ts';
+import { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts';
+import { formatPath } from './path.ts';
+import { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig } from './schema.ts';
+import { checkStrategyParams, isStrategyPath, type StrategyLookup } from './strategy-params.ts';
+
+/** A strategy entry after loading: params are checked when the strategy is built in. */
+export type LoadedStrategyEntry = StrategyEntryConfig & {
+  /** True when `params` passed the strategy's schema; false for module-path strategies (checked at start-up). */
+  readonly paramsChecked: boolean;
+};
+
+/** The validated, defaulted, deep-frozen bot config. */
+export type BotConfig = DeepReadonly<
+  Omit<BotConfigParsed, '$schema' | 'venue' | 'bot'> & {
+    venue: EmbeddedVenueConfig | (RemoteVenueConfig & { ws_url: string });
+    bot: Omit<BotConfigParsed['bot'], 'strategies'> & { strategies: LoadedStrategyEntry[] };
+    /** Where the config came from; relative paths in it were resolved against `dir`. */
+    source: { file: string; dir: string };
+  }
+>;
+
+/** Options of loadConfig/parseConfig. */
+export interface LoadConfigOptions {
+  /** Where `${VAR}` references are looked up; the CLI passes `process.env`. Default: empty. */
+  readonly env?: ConfigEnv;
+  /** Built-in strategy lookup for params validation. Default: none (every name is unknown). */
+  readonly strategies?: StrategyLookup;
+}
+
+/**
+ * Reads, validates and freezes a bot config file.
+ * @throws MmError FILE_NOT_FOUND, CONFIG_INVALID (file, path, value), CONFIG_ENV_MISSING, STRATEGY_INVALID.
+ */
+export function loadConfig(path: string, options: LoadConfigOptions = {}): BotConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new MmError('FILE_NOT_FOUND', `cannot read config ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file: path }, { cause: e });
+  }
+  return parseConfig(text, path, options);
+}
+
+/**
+ * Validates config text as if read from `file` (relative paths resolve against its directory).
+ * @throws MmError CONFIG_INVALID, CONFIG_ENV_MISSING, STRATEGY_INVALID.
+ */
+export function parseConfig(text: string, file: string, options: LoadConfigOptions = {}): BotConfig {
+  const dir = dirname(resolve(file));
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw configInvalid(
+      file,
+      doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)', message: e.message.split('\n')[0]!, value: undefined })),
+    );
+  }
+  const raw = substituteEnv(doc.toJS({ maxAliasCount: 100 }), options.env ?? {}, file);
+  const r = botConfigSchema.safeParse(raw);
+  if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw));
+  const parsed = r.data;
+
+  const problems: ConfigProblem[] = [];
+  const lookup = options.strategies ?? (() => undefined);
+  const seen = new Set<string>();
+  const strategies = parsed.bot.strategies.map((entry, index): LoadedStrategyEntry => {
+    const isPath = isStrategyPath(entry.strategy);
+    const strategy = isPath && !isAbsolute(entry.strategy) ? resolve(dir, entry.strategy) : entry.strategy;
+    const shortName = isPath ? basename(strategy, extname(strategy)) : strategy;
+    const id = entry.id ?? `${shortName}:${entry.symbol}`;
+    if (seen.has(id)) problems.push({ path: formatPath(['bot', 'strategies', index, 'id']), message: `duplicate strategy id "${id}" (set a distinct id)`, value: id });
+    seen.add(id);
+    if (isPath) return { id, symbol: entry.symbol, strategy, params: entry.params, paramsChecked: false };
+    const definition = lookup(entry.strategy);
+    if (!definition) {
+      throw new MmError('STRATEGY_INVALID', `${file}: ${formatPath(['bot', 'strategies', index, 'strategy'])}: unknown strategy "${entry.strategy}"`, {
+        file,
+        path: formatPath(['bot', 'strategies', index, 'strategy']),
+        value: entry.strategy,
+      });
+    }
+    const params = checkStrategyParams(definition, entry.params, { file, index });
+    return { id, symbol: entry.symbol, strategy, params, paramsChecked: true };
+  });
+
+  const venue = parsed.venue.mode === 'remote' ? { ...parsed.venue, ws_url: parsed.venue.ws_url ?? parsed.venue.base_url.replace(/^http/, 'ws') } : resolveSim(parsed.venue, dir);
+  if (venue.mode === 'embedded-sim' && parsed.monitoring.enabled && venue.sim.port !== 0 && venue.sim.port === parsed.monitoring.port) {
+    problems.push({ path: 'monitoring.port', message: `same port as venue.sim.port (${venue.sim.port})`, value: parsed.monitoring.port });
+  }
+  if (problems.length > 0) throw configInvalid(file, problems);
+
+  const { $schema: _schema, ...rest } = parsed;
+  const recording = parsed.recording ? { path: resolve(dir, parsed.recording.path) } : undefined;
+  return deepFreeze({
+    ...rest,
+    venue,
+    bot: { ...parsed.bot, strategies },
+    ...(recording ? { recording } : {}),
+    source: { file, dir },
+  });
+}
+
+function resolveSim(venue: EmbeddedVenueConfig, dir: string): EmbeddedVenueConfig {
+  if (venue.sim.config === undefined) return venue;
+  return { ...venue, sim: { ...venue.sim, config: resolve(dir, venue.sim.config) } };
+}

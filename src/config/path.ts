@@ -1,0 +1,40 @@
+/** A location inside a config document, as zod and our walkers report it. */
+export type ConfigPath = readonly PropertyKey[];
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Formats a path the way users read it: `strategies[0].params.levels`, with odd keys quoted
+ * (`risk.symbols["EURUSD-PERP"]`). The empty path is `(root)`.
+ */
+export function formatPath(path: ConfigPath): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (typeof seg === 'string' && IDENT.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(String(seg))}]`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** The value at `path` inside `root`, or undefined when the path does not exist. */
+export function valueAt(root: unknown, path: ConfigPath): unknown {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** Renders a value for an error message: short JSON, truncated. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let s: string;
+  try {
+    s = JSON.stringify(value) ?? String(value);
+  } catch {
+    s = String(value);
+  }
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}

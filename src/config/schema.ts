@@ -1,0 +1,197 @@
+import { z } from 'zod';
+
+/**
+ * The bot's config file, as a strict zod schema. Keys are snake_case as written in YAML; every
+ * section but `venue` and `bot` is optional. Unknown keys are errors (a typo must not silently fall
+ * back to a default). Strategy `params` are checked later against the
+ * strategy's own schema (see strategy-params.ts), so here they are an open record.
+ */
+
+const port = z.number().int().min(0).max(65535);
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+const durationMs = z.number().int().nonnegative();
+const host = z.string().min(1);
+
+const simSchema = z
+  .strictObject({
+    host: host.default('127.0.0.1').describe('Interface the embedded venue listens on (keep it loopback).'),
+    port: port.default(0).describe('Port of the embedded venue; 0 = any free port.'),
+    seed: nonNegativeInt.default(1).describe('Seed of the synthetic market flow (same seed, same market).'),
+    clock_speed: z.number().positive().max(1000).default(1).describe('Venue clock speed multiplier (1 = real time).'),
+    synthetic_market: z.boolean().default(true).describe('Run the synthetic traders that make the market move and fill our quotes.'),
+    config: z.string().min(1).optional().describe('Optional venue YAML (knobs); relative to this config file.'),
+  })
+  .describe('The local venue started in-process on loopback (embedded-sim mode).');
+
+const embeddedVenue = z
+  .strictObject({
+    mode: z.literal('embedded-sim'),
+    sim: simSchema.prefault({}),
+    account_id: z.string().min(1).optional().describe('Account to trade; defaults to the venue\'s default account.'),
+  })
+  .describe('Start the local venue in-process and trade against it over real sockets.');
+
+const remoteVenue = z
+  .strictObject({
+    mode: z.literal('remote'),
+    base_url: z.url({ protocol: /^https?$/ }).describe('REST base URL, e.g. https://gateway.sandbox.example (no /api suffix).'),
+    ws_url: z.url({ protocol: /^wss?$/ }).optional().describe('WebSocket base URL; defaults to base_url with the ws/wss scheme.'),
+    api_key: z.string().min(1).describe('API key; use ${ENV_VAR}.'),
+    api_secret: z.string().min(1).describe('API secret; use ${ENV_VAR}, never a literal.'),
+    account_id: z.string().min(1).optional().describe('Account to trade; defaults to the key\'s only account.'),
+    token_ttl_s: positiveInt.max(86_400).default(3600).describe('Session token lifetime requested at login (seconds).'),
+    request_timeout_ms: positiveInt.default(5000).describe('Deadline of one REST or WS request.'),
+  })
+  .describe('Trade against a venue over the network (the real sandbox, or a local venue started elsewhere).');
+
+const strategyEntry = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'expected letters, digits, _ . : -').optional().describe('Unique id (defaults to "<strategy>:<symbol>").'),
+  symbol: z.string().min(1).describe('Instrument symbol, e.g. EURUSD-PERP.'),
+  strategy: z.string().min(1).describe('A built-in strategy name (e.g. fixed-spread) or a path to a strategy module, relative to this config file.'),
+  params: z.record(z.string(), z.unknown()).default({}).describe('Parameters, checked against the strategy\'s own schema.'),
+});
+
+const botSchema = z.strictObject({
+  strategies: z.array(strategyEntry).min(1).describe('One entry per (symbol, strategy) pair to run.'),
+  unknown_orders: z
+    .enum(['cancel', 'adopt', 'ignore'])
+    .default('cancel')
+    .describe('What reconciliation does with open orders on the account the bot did not place: cancel them, adopt and manage them, or leave them alone.'),
+  tick_interval_ms: positiveInt.optional().describe('Clock tick re-evaluating strategies when the market is quiet (engine default 250).'),
+  status_interval_ms: durationMs.default(5000).describe('One-line status print interval; 0 = off.'),
+  fee_rates: z
+    .strictObject({
+      maker: z.number().min(-0.01).max(0.01).describe('Fraction of notional, e.g. 0.0002 = 2 bps; negative = rebate.'),
+      taker: z.number().min(-0.01).max(0.01),
+    })
+    .optional()
+    .describe('Fee rates for estimating fees until the venue\'s fills arrive (engine default: the venue\'s tier-1 schedule).'),
+});
+
+/*
+ * risk, execution and order_manager mirror the engine's RiskConfig, ExecutionConfig and
+ * OrderManagerConfig in snake_case. Every field is optional: an absent field takes the engine's
+ * default (src/risk/config.ts, src/execution/config.ts, src/engine/config.ts), so the defaults live
+ * in one place.
+ */
+
+const symbolRisk = z.strictObject({
+  max_position: nonNegativeInt.optional().describe('Max |position| in contracts, counting working and in-flight orders (engine default 100).'),
+  max_order_qty: positiveInt.optional().describe('Max contracts in one order (engine default 50).'),
+  max_order_notional_usd: z.number().positive().optional().describe('Max USD notional of one order (engine default 250000).'),
+  max_open_orders: positiveInt.max(100).optional().describe('Max working orders on the symbol, both sides (engine default 20; the venue allows 100).'),
+  band_margin_ticks: nonNegativeInt.optional().describe('Extra inward margin from the venue\'s price band, in ticks (engine default 0).'),
+});
+
+const killSwitch = z.strictObject({
+  max_drawdown_usd: z.number().nonnegative().optional().describe('Trip when PnL falls this far below its peak; 0 = off (engine default 1000).'),
+  max_daily_loss_usd: z.number().nonnegative().optional().describe('Trip when the UTC day\'s PnL is below minus this; 0 = off (engine default 1000).'),
+  reject_storm_count: nonNegativeInt.optional().describe('Trip after this many rejects within reject_storm_window_ms; 0 = off (engine default 20).'),
+  reject_storm_window_ms: positiveInt.optional(),
+  stale_market_data_ms: durationMs.optional().describe('Trip when a quoted symbol has no market data this long; 0 = off (engine default 30000).'),
+  lost_connection_ms: durationMs.optional().describe('Trip when a venue stream is down this long; 0 = off (engine default 10000).'),
+  auto_clear: z.boolean().optional().describe('Stale data and lost connection un-trip by themselves when they clear (engine default true).'),
+});
+
+const riskSchema = symbolRisk.extend({
+  symbols: z.record(z.string(), symbolRisk).optional().describe('Per-symbol overrides of the limits above, field by field.'),
+  kill_switch: killSwitch.optional(),
+});
+
+/** Endpoint names of the execution adapter (test/config checks they match src/execution). */
+export const EXECUTION_ENDPOINTS = ['cancel', 'cancel-all', 'replace', 'place', 'status', 'open-orders', 'fills'] as const;
+
+const budget = z.strictObject({
+  name: z.string().min(1),
+  capacity: positiveInt.describe('Bucket size (requests).'),
+  refill_per_sec: z.number().positive().describe('Refill rate (requests per second).'),
+  costs: z.partialRecord(z.enum(EXECUTION_ENDPOINTS), z.number().nonnegative()).describe('Tokens each endpoint takes; unlisted endpoints do not use this bucket.'),
+});
+
+const executionSchema = z.strictObject({
+  budgets: z
+    .array(budget)
+    .min(1)
+    .optional()
+    .describe('Token buckets replacing the default (one shared bucket, 20 burst, 8/s: under the venue\'s 100 burst / 10 per s).'),
+  max_queue: positiveInt.optional().describe('Bound of the pending-request queue (engine default 256).'),
+  max_in_flight: positiveInt.optional().describe('Max requests awaiting a reply (engine default 32).'),
+  backoff: z
+    .strictObject({
+      initial_ms: positiveInt.optional(),
+      factor: z.number().min(1).optional(),
+      max_ms: positiveInt.optional(),
+      slow_refill_factor: z.number().positive().max(1).optional(),
+      recover_after_ms: durationMs.optional(),
+    })
+    .optional()
+    .describe('Adaptive slow-down after 429/503/504 (engine default 500 ms doubling to 10 s).'),
+});
+
+const orderManagerSchema = z.strictObject({
+  price_tolerance_ticks: nonNegativeInt.optional().describe('Keep an order whose price is this close to the desired one (engine default 0).'),
+  size_tolerance: z.number().min(0).max(1).optional().describe('Keep an order whose size is within this fraction of the desired one (engine default 0.1).'),
+  min_order_lifetime_ms: durationMs.optional().describe('Do not requote an order younger than this (engine default 250).'),
+  use_replace: z.boolean().optional().describe('Move orders with replace-order rather than cancel + place (engine default true).'),
+  post_only: z.boolean().optional().describe('Send quotes post-only (engine default true).'),
+  reprice: z.enum(['rej', 'bo', 'tbl']).optional().describe('What the venue does with a post-only order that would cross (engine default bo).'),
+  tif: z.enum(['GTC', 'IOC', 'DAY']).optional(),
+  self_trade: z.enum(['CancelIncoming', 'CancelResting', 'CancelBoth']).optional(),
+  tag: z.string().regex(/^[A-Za-z0-9]{1,10}$/, 'expected 1-10 letters or digits').nullable().optional().describe('Order tag (engine default mmbot).'),
+  status_query_delay_ms: durationMs.optional().describe('Ask the venue for an order\'s status this long after its outcome became unknown.'),
+  cancel_retry_ms: durationMs.optional().describe('Retry a cancel answered 409 at the ack, or after this at the latest.'),
+  fill_poll_ms: durationMs.optional().describe('Poll REST fills for fees and missed fills this often; 0 = never.'),
+  fill_recovery_lookback_ms: durationMs.optional(),
+  stop_timeout_ms: positiveInt.default(5000).describe('On shutdown, how long to wait for cancel confirmations.'),
+});
+
+const monitoringSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  host: host.default('127.0.0.1').describe('Interface of the /metrics and /health server.'),
+  port: port.default(9464).describe('Port of the /metrics and /health server (0 = any).'),
+});
+
+const loggingSchema = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  pretty: z.union([z.boolean(), z.literal('auto')]).default('auto').describe('Human-readable logs; auto = when stdout is a TTY.'),
+});
+
+const recordingSchema = z.strictObject({
+  path: z.string().min(1).describe('Where to write the recording (gzip JSONL); relative to this config file.'),
+});
+
+const rewardsSchema = z.strictObject({
+  enabled: z.boolean().default(true).describe('Track the market-maker reward program.'),
+  poll_interval_ms: positiveInt.default(60_000).describe('How often to read reward accruals from the venue.'),
+});
+
+/** The whole config file. */
+export const botConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
+    venue: z.discriminatedUnion('mode', [embeddedVenue, remoteVenue]),
+    bot: botSchema,
+    risk: riskSchema.prefault({}),
+    execution: executionSchema.prefault({}),
+    order_manager: orderManagerSchema.prefault({}),
+    monitoring: monitoringSchema.prefault({}),
+    logging: loggingSchema.prefault({}),
+    recording: recordingSchema.optional().describe('Record the normalized event stream for backtests; absent = off.'),
+    rewards: rewardsSchema.prefault({}),
+  })
+  .describe('mmbot daemon config (mmbot run --config <file>).');
+
+/** The config after schema defaults, before strategy params are checked. */
+export type BotConfigParsed = z.output<typeof botConfigSchema>;
+/** The venue section, either mode. */
+export type VenueConfigSection = BotConfigParsed['venue'];
+/** The embedded-sim venue section. */
+export type EmbeddedVenueConfig = Extract<VenueConfigSection, { mode: 'embedded-sim' }>;
+/** The remote venue section. */
+export type RemoteVenueConfig = Extract<VenueConfigSection, { mode: 'remote' }>;
+/** One configured strategy, with its id resolved. */
+export type StrategyEntryConfig = Omit<z.output<typeof strategyEntry>, 'id' | 'params'> & {
+  readonly id: string;
+  readonly params: Readonly<Record<string, unknown>>;
+};
