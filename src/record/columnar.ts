@@ -1,0 +1,213 @@
+import { MmError } from '../core/errors.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { FundingSettled, TickerUpdated } from '../domain/events.ts';
+import { KIND, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
+import { openRecording } from './reader.ts';
+
+/** Rare events kept as objects in a columnar recording. */
+export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
+
+/**
+ * A recording decoded once into typed arrays for replay: `JSON.parse` per event is far too slow for
+ * a million events a second, so the replay loop reads numbers straight from these columns.
+ *
+ * Row i: `kind[i]` (KIND), `sym[i]` (index into `instruments`), `tsEvent/tsRecv`. For books, the
+ * levels are `levels[2*j], levels[2*j+1]` (price ticks, qty) for j in [a[i], a[i] + b[i] + c[i]):
+ * the first b[i] are bids, then c[i] asks. For trades, a = price ticks, b = qty, c = +1 taker buy /
+ * −1 taker sell. For tickers, funding and gaps, a = index into `objects`.
+ */
+export interface ColumnarRecording {
+  readonly headers: readonly RecordingHeader[];
+  readonly instruments: readonly Instrument[];
+  readonly length: number;
+  readonly kind: Uint8Array;
+  readonly sym: Uint16Array;
+  readonly tsEvent: Float64Array;
+  readonly tsRecv: Float64Array;
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  readonly c: Int32Array;
+  readonly levels: Float64Array;
+  readonly objects: readonly SideEvent[];
+  /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
+  readonly minTick: Float64Array;
+  readonly maxTick: Float64Array;
+}
+
+/** Builds a ColumnarRecording row by row (growable typed arrays). */
+export class ColumnarBuilder {
+  #n = 0;
+  #cap: number;
+  #kind: Uint8Array;
+  #sym: Uint16Array;
+  #tsE: Float64Array;
+  #tsR: Float64Array;
+  #a: Float64Array;
+  #b: Float64Array;
+  #c: Int32Array;
+  #levels: Float64Array;
+  #nl = 0;
+  readonly #objects: SideEvent[] = [];
+  readonly #symIndex = new Map<string, number>();
+  readonly #instruments: Instrument[] = [];
+  readonly #headers: RecordingHeader[] = [];
+  #min: number[] = [];
+  #max: number[] = [];
+
+  constructor(capacity = 1 << 16) {
+    this.#cap = capacity;
+    this.#kind = new Uint8Array(capacity);
+    this.#sym = new Uint16Array(capacity);
+    this.#tsE = new Float64Array(capacity);
+    this.#tsR = new Float64Array(capacity);
+    this.#a = new Float64Array(capacity);
+    this.#b = new Float64Array(capacity);
+    this.#c = new Int32Array(capacity);
+    this.#levels = new Float64Array(capacity * 4);
+  }
+
+  /**
+   * Registers the instruments of a recording; a symbol seen before must have the same tick size.
+   * @throws MmError RECORDING_INVALID when two recordings disagree on a symbol's tick size.
+   */
+  addHeader(header: RecordingHeader, instruments: readonly Instrument[]): void {
+    this.#headers.push(header);
+    for (const i of instruments) {
+      const known = this.#symIndex.get(i.symbol);
+      if (known !== undefined) {
+        const prev = this.#instruments[known]!;
+        if (!prev.grid.tickSize.eq(i.grid.tickSize))
+          throw new MmError('RECORDING_INVALID', `recordings disagree on ${i.symbol}'s tick size (${prev.grid.tickSize.toFixed()} vs ${i.grid.tickSize.toFixed()})`);
+        continue;
+      }
+      this.#symIndex.set(i.symbol, this.#instruments.length);
+      this.#instruments.push(i);
+      this.#min.push(Infinity);
+      this.#max.push(-Infinity);
+    }
+  }
+
+  /** Appends one event (its symbol must have been registered). */
+  push(ev: RecordedEvent): void {
+    if (this.#n === this.#cap) this.#grow();
+    const i = this.#n++;
+    this.#tsE[i] = ev.tsEvent;
+    this.#tsR[i] = ev.tsRecv;
+    const symbol = ev.type === 'funding' ? ev.settlement.symbol : ev.symbol;
+    const s = symbol === null ? 0xffff : this.#symIndex.get(symbol);
+    if (s === undefined) throw new MmError('INVARIANT_BROKEN', `symbol ${symbol} was not registered`);
+    this.#sym[i] = s;
+    switch (ev.type) {
+      case 'book': {
+        this.#kind[i] = ev.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
+        const need = (this.#nl + ev.bids.length + ev.asks.length) * 2;
+        if (need > this.#levels.length) this.#growLevels(need);
+        this.#a[i] = this.#nl;
+        this.#b[i] = ev.bids.length;
+        this.#c[i] = ev.asks.length;
+        for (const side of [ev.bids, ev.asks])
+          for (const l of side) {
+            this.#levels[this.#nl * 2] = l.priceTicks;
+            this.#levels[this.#nl * 2 + 1] = l.qty;
+            this.#nl++;
+            this.#seen(s, l.priceTicks);
+          }
+        return;
+      }
+      case 'trade':
+        this.#kind[i] = KIND.trade;
+        this.#a[i] = ev.priceTicks;
+        this.#b[i] = ev.qty;
+        this.#c[i] = ev.aggressor === 'buy' ? 1 : -1;
+        this.#seen(s, ev.priceTicks);
+        return;
+      default:
+        this.#kind[i] = ev.type === 'ticker' ? KIND.ticker : ev.type === 'funding' ? KIND.funding : KIND.gap;
+        this.#a[i] = this.#objects.length;
+        this.#objects.push(ev);
+    }
+  }
+
+  /** Freezes the columns (trimmed to length). */
+  build(): ColumnarRecording {
+    const n = this.#n;
+    return {
+      headers: this.#headers,
+      instruments: this.#instruments,
+      length: n,
+      kind: this.#kind.slice(0, n),
+      sym: this.#sym.slice(0, n),
+      tsEvent: this.#tsE.slice(0, n),
+      tsRecv: this.#tsR.slice(0, n),
+      a: this.#a.slice(0, n),
+      b: this.#b.slice(0, n),
+      c: this.#c.slice(0, n),
+      levels: this.#levels.slice(0, this.#nl * 2),
+      objects: this.#objects,
+      minTick: Float64Array.from(this.#min),
+      maxTick: Float64Array.from(this.#max),
+    };
+  }
+
+  #seen(s: number, p: number): void {
+    if (p < this.#min[s]!) this.#min[s] = p;
+    if (p > this.#max[s]!) this.#max[s] = p;
+  }
+
+  #grow(): void {
+    const cap = this.#cap * 2;
+    const g = <T extends Uint8Array | Uint16Array | Float64Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(cap);
+      next.set(old);
+      return next;
+    };
+    this.#kind = g(this.#kind, (n) => new Uint8Array(n));
+    this.#sym = g(this.#sym, (n) => new Uint16Array(n));
+    this.#tsE = g(this.#tsE, (n) => new Float64Array(n));
+    this.#tsR = g(this.#tsR, (n) => new Float64Array(n));
+    this.#a = g(this.#a, (n) => new Float64Array(n));
+    this.#b = g(this.#b, (n) => new Float64Array(n));
+    this.#c = g(this.#c, (n) => new Int32Array(n));
+    this.#cap = cap;
+  }
+
+  #growLevels(need: number): void {
+    const next = new Float64Array(Math.max(need, this.#levels.length * 2));
+    next.set(this.#levels);
+    this.#levels = next;
+  }
+}
+
+/** Builds a columnar recording from in-memory events (tests, generators). */
+export function toColumnar(header: RecordingHeader, instruments: readonly Instrument[], events: Iterable<RecordedEvent>): ColumnarRecording {
+  const b = new ColumnarBuilder();
+  b.addHeader(header, instruments);
+  for (const ev of events) b.push(ev);
+  return b.build();
+}
+
+/**
+ * Reads one or more recording files into one columnar recording. Several files are concatenated in
+ * the order given, which must be chronological (receive times may not go back across files); a gap
+ * marker separates them.
+ * @throws MmError FILE_NOT_FOUND or RECORDING_INVALID naming the file and line.
+ */
+export async function loadColumnar(paths: readonly string[]): Promise<ColumnarRecording> {
+  if (paths.length === 0) throw new MmError('USAGE', 'no recording given');
+  const b = new ColumnarBuilder();
+  let lastRecv = -Infinity;
+  for (const path of paths) {
+    const rec = await openRecording(path);
+    b.addHeader(rec.header, rec.instruments);
+    let first = true;
+    for await (const { line, event } of rec.events()) {
+      if (first && lastRecv > -Infinity) b.push({ type: 'gap', symbol: null, tsEvent: lastRecv, tsRecv: Math.max(lastRecv, event.tsRecv), reason: 'file boundary' });
+      first = false;
+      if (event.tsRecv < lastRecv)
+        throw new MmError('RECORDING_INVALID', `${path}:${line}: receive time ${event.tsRecv} is before the previous file's last event (${lastRecv}); pass recordings in time order`, { file: path, line });
+      lastRecv = event.tsRecv;
+      b.push(event);
+    }
+  }
+  return b.build();
+}

@@ -1,0 +1,52 @@
+/**
+ * The mmbot recording format, version 1: gzip-compressed JSON Lines.
+ *
+ * Line 1 is the header: `{"format":"mmbot-recording","version":1,"symbols":[...],"instruments":{SYM:{...}},
+ * "started_at":<epoch ms>,"source":"..."}`. Every following line is one event with `t` first, the symbol
+ * `s`, venue time `e` and receive time `r` (epoch ms, possibly fractional). Prices are integer ticks of
+ * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
+ *
+ * - `b` book: `f` 1 = full snapshot (replace the book), 0 = delta against the previous book of that
+ *   symbol (a level with q 0 is removed); `b`/`a` = `[[priceTicks, qty], ...]` best first.
+ *   The writer stores a snapshot first, after every gap, and every `keyframeEvery` books; deltas otherwise.
+ * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`.
+ * - `k` ticker: `last lq mark bid ask bl bu lsp lst st v oi ef` (ticks or null; `ef` = funding estimate).
+ * - `f` funding settlement: `rate amt bp sp` decimal strings (amount is USD per contract).
+ * - `g` gap: the stream was interrupted from `e` (last receive before the drop) to `r` (resubscribed);
+ *   `s` is null when every symbol was affected. A snapshot of each book follows a gap.
+ */
+import type { Symbol } from '../core/ids.ts';
+import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { InstrumentJson } from './instrument-json.ts';
+
+/** The format name in the header. */
+export const RECORDING_FORMAT = 'mmbot-recording';
+/** The format version this code writes and reads. */
+export const RECORDING_VERSION = 1;
+
+/** The header line of a recording. */
+export interface RecordingHeader {
+  readonly format: typeof RECORDING_FORMAT;
+  readonly version: typeof RECORDING_VERSION;
+  readonly symbols: readonly string[];
+  readonly instruments: Readonly<Record<string, InstrumentJson>>;
+  /** Epoch ms when recording started. */
+  readonly started_at: number;
+  /** Where the data came from (a URL or "local-venue"); informational. */
+  readonly source: string;
+}
+
+/** The stream was interrupted between `tsEvent` (last receive before the drop) and `tsRecv` (resumed). */
+export interface RecordingGap {
+  readonly type: 'gap';
+  readonly symbol: Symbol | null;
+  readonly tsEvent: number;
+  readonly tsRecv: number;
+  readonly reason: string;
+}
+
+/** Anything a recording holds after its header. Books may be snapshots or deltas. */
+export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap;
+
+/** Compact numeric codes for event kinds (columnar replay). */
+export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5 } as const;

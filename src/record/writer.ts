@@ -1,0 +1,152 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createGzip, type Gzip } from 'node:zlib';
+import type { Symbol } from '../core/ids.ts';
+import type { MarketEvent } from '../domain/events.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import { TrackedBook } from './book-diff.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
+import { instrumentToJson } from './instrument-json.ts';
+import { encodeEvent } from './line-codec.ts';
+
+/** Options of a recording writer. */
+export interface RecordingWriterOptions {
+  /** Instruments recorded (their tick sizes give the meaning of prices). */
+  readonly instruments: readonly Instrument[];
+  /** Epoch ms written as `started_at`. */
+  readonly startedAtMs: number;
+  /** Where the data comes from (URL or "local-venue"). */
+  readonly source: string;
+  /** Store a full book snapshot every this many books per symbol (default 1000), deltas otherwise. */
+  readonly keyframeEvery?: number;
+}
+
+/** Counters of what was written, for the CLI's summary. */
+export interface RecordingStats {
+  events: number;
+  books: number;
+  snapshots: number;
+  trades: number;
+  tickers: number;
+  fundings: number;
+  gaps: number;
+}
+
+/** A sink for normalized events; call `close` to flush the gzip trailer. */
+export interface RecordingSink {
+  /** Records one event. Candles are ignored; book frames are stored as snapshot or delta. */
+  write(ev: MarketEvent | RecordingGap): void;
+  /** Marks an interruption (reconnect): the next book of each affected symbol is a snapshot. */
+  gap(symbol: Symbol | null, fromMs: number, toMs: number, reason: string): void;
+  readonly stats: Readonly<RecordingStats>;
+  close(): Promise<void>;
+}
+
+/** Builds the header line for a set of instruments. */
+export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source'>): RecordingHeader {
+  const instruments: Record<string, ReturnType<typeof instrumentToJson>> = {};
+  for (const i of opts.instruments) instruments[i.symbol] = instrumentToJson(i);
+  return {
+    format: RECORDING_FORMAT,
+    version: RECORDING_VERSION,
+    symbols: opts.instruments.map((i) => i.symbol),
+    instruments,
+    started_at: opts.startedAtMs,
+    source: opts.source,
+  };
+}
+
+/**
+ * Normalizes a stream of market events into recording lines, converting full snapshots into deltas
+ * against the previous book. Pure apart from the `emit` callback, so tests can use it without files.
+ */
+export class RecordingEncoder {
+  readonly #books = new Map<string, TrackedBook>();
+  readonly #sinceKeyframe = new Map<string, number>();
+  readonly #keyframeEvery: number;
+  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0 };
+
+  constructor(
+    private readonly emit: (line: string) => void,
+    keyframeEvery = 1000,
+  ) {
+    this.#keyframeEvery = Math.max(1, keyframeEvery);
+  }
+
+  /** Encodes one event (candles are skipped). */
+  write(ev: MarketEvent | RecordingGap): void {
+    if (ev.type === 'candle') return;
+    if (ev.type === 'gap') return this.gap(ev.symbol, ev.tsEvent, ev.tsRecv, ev.reason);
+    if (ev.type === 'book') return this.#book(ev);
+    this.#line(ev);
+    if (ev.type === 'trade') this.stats.trades++;
+    else if (ev.type === 'ticker') this.stats.tickers++;
+    else this.stats.fundings++;
+  }
+
+  /** Writes a gap marker and forces snapshots next. */
+  gap(symbol: Symbol | null, fromMs: number, toMs: number, reason: string): void {
+    for (const [s, b] of this.#books) if (symbol === null || s === symbol) b.invalidate();
+    this.stats.gaps++;
+    this.#line({ type: 'gap', symbol, tsEvent: fromMs, tsRecv: toMs, reason });
+  }
+
+  #book(ev: Extract<MarketEvent, { type: 'book' }>): void {
+    let tracked = this.#books.get(ev.symbol);
+    if (!tracked) this.#books.set(ev.symbol, (tracked = new TrackedBook()));
+    if (!ev.isSnapshot && !tracked.valid) return; // a delta without a base book cannot be replayed
+    const n = (this.#sinceKeyframe.get(ev.symbol) ?? 0) + 1;
+    const keyframe = !tracked.valid || n >= this.#keyframeEvery;
+    let bids = ev.bids;
+    let asks = ev.asks;
+    if (ev.isSnapshot) {
+      const d = tracked.replace(ev.bids, ev.asks);
+      if (!keyframe) {
+        if (d.bids.length === 0 && d.asks.length === 0) return; // unchanged book: nothing to record
+        bids = d.bids;
+        asks = d.asks;
+      }
+    } else {
+      tracked.apply(ev.bids, ev.asks);
+      if (keyframe) ({ bids, asks } = tracked.snapshot());
+    }
+    this.#sinceKeyframe.set(ev.symbol, keyframe ? 0 : n);
+    this.stats.books++;
+    if (keyframe) this.stats.snapshots++;
+    this.#line({ ...ev, level: 2, isSnapshot: keyframe, bids, asks });
+  }
+
+  #line(ev: RecordedEvent): void {
+    this.stats.events++;
+    this.emit(`${encodeEvent(ev)}\n`);
+  }
+}
+
+/**
+ * Opens a streaming gzip JSONL recording at `path` and writes the header.
+ * Writes are buffered by the gzip stream; `close` resolves once the file is complete on disk.
+ */
+export function createRecordingWriter(path: string, opts: RecordingWriterOptions): RecordingSink {
+  const gzip: Gzip = createGzip({ level: 6 });
+  const file: WriteStream = createWriteStream(path);
+  gzip.pipe(file);
+  let failure: Error | null = null;
+  const onError = (e: Error): void => {
+    failure ??= e;
+  };
+  gzip.on('error', onError);
+  file.on('error', onError);
+  gzip.write(`${JSON.stringify(recordingHeader(opts))}\n`);
+  const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery);
+  return {
+    write: (ev) => encoder.write(ev),
+    gap: (s, from, to, reason) => encoder.gap(s, from, to, reason),
+    stats: encoder.stats,
+    async close() {
+      const done = once(file, 'close');
+      gzip.end();
+      await done.catch(() => undefined);
+      if (failure) throw failure;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.ts';
+import { MmError } from '../../src/core/errors.ts';
+import { asSymbol } from '../../src/core/ids.ts';
+import type { BookUpdated, MarketEvent } from '../../src/domain/events.ts';
+import { createRecordingWriter, loadColumnar, openRecording, readRecording, recordingHeader, KIND } from '../../src/record/index.ts';
+import { testInstrument } from './fixtures.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-rec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const S = asSymbol('EURUSD-PERP');
+const book = (t: number, bids: [number, number][], asks: [number, number][]): BookUpdated => ({
+  type: 'book',
+  symbol: S,
+  level: 2,
+  isSnapshot: true,
+  bids: bids.map(([p, q]) => ({ priceTicks: p, qty: q })),
+  asks: asks.map(([p, q]) => ({ priceTicks: p, qty: q })),
+  tsEvent: t,
+  tsRecv: t + 2,
+});
+
+const events: MarketEvent[] = [
+  book(1000, [[11380, 500], [11379, 300]], [[11382, 400]]),
+  book(1010, [[11380, 400], [11379, 300]], [[11382, 400]]),
+  { type: 'trade', symbol: S, priceTicks: 11382, qty: 100, aggressor: 'buy', tsEvent: 1020, tsRecv: 1021.5 },
+  book(1030, [[11381, 100], [11380, 400]], [[11382, 300]]),
+  {
+    type: 'ticker', symbol: S, lastTicks: 11382, lastQty: 100, markTicks: 11382, bestBidTicks: 11381, bestAskTicks: 11382,
+    bandLowerTicks: 10240, bandUpperTicks: 12520, lastSettlementTicks: 11380, lastSettlementMs: 0, state: 'OPEN', volume: 100, openInterest: 5000,
+    funding: { symbol: S, status: 'ready', rate: new Decimal('0.0001'), amount: new Decimal('0.00011'), benchmarkPrice: new Decimal('1.138'), settlementPrice: new Decimal('1.13811'), reason: null, computedMs: 1030 },
+    tsEvent: 1040, tsRecv: 1041,
+  },
+  { type: 'funding', settlement: { symbol: S, rate: new Decimal('0.0001'), amount: new Decimal('0.00011'), benchmarkPrice: new Decimal('1.138'), settlementPrice: new Decimal('1.13811'), tsEvent: 1050 }, tsEvent: 1050, tsRecv: 1052 },
+];
+
+async function writeSample(name: string, evs: readonly MarketEvent[], withGap = false): Promise<string> {
+  const path = join(dir, name);
+  const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 1000, source: 'test' });
+  for (const ev of evs) w.write(ev);
+  if (withGap) {
+    w.gap(null, 1060, 1500, 'reconnect');
+    w.write(book(1500, [[11381, 100]], [[11383, 50]]));
+  }
+  await w.close();
+  return path;
+}
+
+describe('recording writer and reader', () => {
+  it('round-trips events, storing later books as deltas against the previous book', async () => {
+    const path = await writeSample('a.jsonl.gz', events, true);
+    const rec = await readRecording(path);
+    expect(rec.header.format).toBe('mmbot-recording');
+    expect(rec.header.version).toBe(1);
+    expect(rec.instruments[0]!.grid.tickSize.toFixed()).toBe('0.0001');
+    const kinds = rec.events.map((e) => (e.type === 'book' ? (e.isSnapshot ? 'snap' : 'delta') : e.type));
+    expect(kinds).toEqual(['snap', 'delta', 'trade', 'delta', 'ticker', 'funding', 'gap', 'snap']);
+    const d1 = rec.events[1] as BookUpdated;
+    expect(d1.bids).toEqual([{ priceTicks: 11380, qty: 400 }]);
+    expect(d1.asks).toEqual([]);
+    const d2 = rec.events[3] as BookUpdated;
+    // new best bid, 11379 removed (q 0), ask reduced
+    expect(d2.bids).toEqual([{ priceTicks: 11381, qty: 100 }, { priceTicks: 11379, qty: 0 }]);
+    expect(d2.asks).toEqual([{ priceTicks: 11382, qty: 300 }]);
+    const ticker = rec.events[4]!;
+    expect(ticker.type === 'ticker' && ticker.funding?.amount?.toFixed()).toBe('0.00011');
+    expect(rec.events[2]!.tsRecv).toBe(1021.5);
+  });
+
+  it('writes byte-identical files for identical input', async () => {
+    const a = await writeSample('x.jsonl.gz', events);
+    const b = await writeSample('y.jsonl.gz', events);
+    expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
+  });
+
+  it('decodes into columns with level pools and per-symbol price ranges', async () => {
+    const path = await writeSample('c.jsonl.gz', events, true);
+    const col = await loadColumnar([path]);
+    expect(col.length).toBe(8);
+    expect(Array.from(col.kind)).toEqual([KIND.bookSnapshot, KIND.bookDelta, KIND.trade, KIND.bookDelta, KIND.ticker, KIND.funding, KIND.gap, KIND.bookSnapshot]);
+    expect(col.minTick[0]).toBe(11379);
+    expect(col.maxTick[0]).toBe(11383);
+    expect([col.a[2], col.b[2], col.c[2]]).toEqual([11382, 100, 1]);
+    const start = col.a[0]!;
+    expect(Array.from(col.levels.slice(start * 2, start * 2 + 6))).toEqual([11380, 500, 11379, 300, 11382, 400]);
+  });
+});
+
+describe('recording errors name the file and line', () => {
+  const header = JSON.stringify(recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }));
+  const write = (name: string, lines: string[]): string => {
+    const p = join(dir, name);
+    writeFileSync(p, gzipSync(`${lines.join('\n')}\n`));
+    return p;
+  };
+  const failure = async (p: string): Promise<MmError> => {
+    try {
+      await readRecording(p);
+    } catch (e) {
+      return e as MmError;
+    }
+    throw new Error('expected a failure');
+  };
+
+  it('rejects a bad field with RECORDING_INVALID at its line', async () => {
+    const p = write('bad.jsonl.gz', [header, '{"t":"b","s":"EURUSD-PERP","e":1,"r":1,"f":1,"b":[[1,2]],"a":[]}', '{"t":"t","s":"EURUSD-PERP","e":1,"r":2,"p":"x","q":1,"d":"B"}']);
+    const e = await failure(p);
+    expect(e.code).toBe('RECORDING_INVALID');
+    expect(e.message).toContain(`${p}:3:`);
+    expect(e.message).toContain('p: expected a number');
+  });
+
+  it('rejects non-JSON, unknown symbols, deltas before a snapshot and time going back', async () => {
+    expect((await failure(write('nj.jsonl.gz', [header, '{oops']))).message).toMatch(/:2: not JSON/);
+    expect((await failure(write('us.jsonl.gz', [header, '{"t":"t","s":"NOPE","e":1,"r":1,"p":1,"q":1,"d":"B"}']))).message).toMatch(/:2: s: symbol "NOPE"/);
+    expect((await failure(write('nd.jsonl.gz', [header, '{"t":"b","s":"EURUSD-PERP","e":1,"r":1,"f":0,"b":[],"a":[]}']))).message).toMatch(/:2: book delta .* before any snapshot/);
+    const t = (r: number): string => `{"t":"t","s":"EURUSD-PERP","e":1,"r":${r},"p":1,"q":1,"d":"B"}`;
+    expect((await failure(write('tb.jsonl.gz', [header, t(5), t(4)]))).message).toMatch(/:3: receive time r=4 goes back/);
+  });
+
+  it('rejects a wrong header and a corrupt gzip stream', async () => {
+    expect((await failure(write('h.jsonl.gz', ['{"format":"other"}']))).message).toMatch(/:1: format: expected "mmbot-recording"/);
+    expect((await failure(write('v.jsonl.gz', [header.replace('"version":1', '"version":9')]))).message).toMatch(/:1: version/);
+    const good = readFileSync(await writeSample('g.jsonl.gz', events));
+    const p = join(dir, 'corrupt.jsonl.gz');
+    const broken = Buffer.from(good);
+    broken.fill(0x55, 40, 80);
+    writeFileSync(p, broken);
+    const e = await failure(p);
+    expect(e.code).toBe('RECORDING_INVALID');
+    expect(e.message).toContain(p);
+  });
+
+  it('reports a missing file as FILE_NOT_FOUND', async () => {
+    await expect(openRecording(join(dir, 'none.jsonl.gz'))).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+});
