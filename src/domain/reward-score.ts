@@ -144,28 +144,51 @@ export interface ScoredMinute {
  * (so exponent 1 keeps uptime linear, as in §12.3). Result values lie in [0, 1].
  */
 export function epochShares(minutes: readonly ScoredMinute[], p: Pick<RewardScoreParams, 'uptimeExponent'>): Map<string, number> {
-  let wSum = 0;
-  const acc = new Map<string, { ws: number; up: number }>();
-  for (const m of minutes) {
-    wSum += m.weight;
-    for (const [id, share] of m.shares) {
-      let a = acc.get(id);
+  const acc = new EpochScoreAccumulator();
+  for (const m of minutes) acc.add(m.weight, m.shares);
+  return acc.shares(p);
+}
+
+/**
+ * Running sums for one (symbol, epoch): Σ w, Σ w·share and uptime counts per account, so an epoch
+ * of minutes needs no per-minute storage. `shares()` gives the same result as `epochShares`.
+ */
+export class EpochScoreAccumulator {
+  #wSum = 0;
+  #minutes = 0;
+  readonly #acc = new Map<string, { ws: number; up: number }>();
+
+  /** Adds one scored minute (its bonus weight and per-account shares). */
+  add(weight: number, shares: ReadonlyMap<string, number>): void {
+    this.#wSum += weight;
+    this.#minutes += 1;
+    for (const [id, share] of shares) {
+      let a = this.#acc.get(id);
       if (!a) {
         a = { ws: 0, up: 0 };
-        acc.set(id, a);
+        this.#acc.set(id, a);
       }
-      a.ws += m.weight * share;
+      a.ws += weight * share;
       if (share > 0) a.up += 1;
     }
   }
-  const out = new Map<string, number>();
-  if (wSum <= 0 || minutes.length === 0) return out;
-  for (const [id, { ws, up }] of acc) {
-    const uptime = up / minutes.length;
-    const adj = p.uptimeExponent === 1 ? 1 : Math.pow(uptime, p.uptimeExponent - 1);
-    out.set(id, Math.min(1, Math.max(0, (ws / wSum) * adj)));
+
+  /** Number of scored minutes so far. */
+  get minutes(): number {
+    return this.#minutes;
   }
-  return out;
+
+  /** Per-account epoch shares in [0, 1] (see `epochShares`). */
+  shares(p: Pick<RewardScoreParams, 'uptimeExponent'>): Map<string, number> {
+    const out = new Map<string, number>();
+    if (this.#wSum <= 0 || this.#minutes === 0) return out;
+    for (const [id, { ws, up }] of this.#acc) {
+      const uptime = up / this.#minutes;
+      const adj = p.uptimeExponent === 1 ? 1 : Math.pow(uptime, p.uptimeExponent - 1);
+      out.set(id, Math.min(1, Math.max(0, (ws / this.#wSum) * adj)));
+    }
+    return out;
+  }
 }
 
 /** One account's payout after the cap. */

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CandleAggregator, bucketStart } from '../../../src/sim/md/candles.ts';
+
+describe('candle aggregation', () => {
+  it('builds OHLCV per width with buy/sell volume split by taker side', () => {
+    const c = new CandleAggregator();
+    c.onTrade(60_100, 100, 5, 'buy');
+    c.onTrade(60_500, 103, 2, 'sell');
+    c.onTrade(61_200, 99, 1, 'buy');
+    const m = c.current('1m', 61_500)!;
+    expect(m).toMatchObject({ startMs: 60_000, open: 100, high: 103, low: 99, close: 99, buyVolume: 6, sellVolume: 2 });
+    const s = c.range('1s', 0, 120_000);
+    expect(s.map((x) => x.startMs)).toEqual([60_000, 61_000]);
+    expect(c.last('1s', 61_500)!.close).toBe(103);
+  });
+
+  it('last returns the previous bucket once time moved on; current is empty without trades', () => {
+    const c = new CandleAggregator();
+    c.onTrade(1_000, 10, 1, 'buy');
+    expect(c.current('1s', 2_500)).toBeUndefined();
+    expect(c.last('1s', 2_500)!.startMs).toBe(1_000);
+  });
+
+  it('BBO candles track bid, ask and mid', () => {
+    const c = new CandleAggregator();
+    c.onBbo(0, 10, 12);
+    c.onBbo(500, 11, 15);
+    const [one] = c.bboRange('1s', 0, 0);
+    expect(one!.bid).toEqual({ open: 10, high: 11, low: 10, close: 11 });
+    expect(one!.mid).toEqual({ open: 11, high: 13, low: 11, close: 13 });
+    c.onBbo(1_200, undefined, 14);
+    expect(c.bboRange('1s', 1_000, 1_000)[0]!.bid).toBeUndefined();
+  });
+
+  it('aligns buckets to UTC multiples', () => {
+    expect(bucketStart(Date.parse('2026-09-24T10:07:31Z'), '5m')).toBe(Date.parse('2026-09-24T10:05:00Z'));
+    expect(bucketStart(Date.parse('2026-09-24T10:07:31Z'), '1d')).toBe(Date.parse('2026-09-24T00:00:00Z'));
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.ts';
+import { capPctToBps, dailyCloseFunding, formatBps, intradaySlotFunding } from '../../../src/sim/funding/funding-math.ts';
+import { markPriceTicks } from '../../../src/sim/funding/mark-price.ts';
+import { PriceSeries } from '../../../src/sim/funding/price-series.ts';
+
+const D = (s: string | number): Decimal => new Decimal(s);
+
+describe('funding maths (rules.md §4)', () => {
+  it('daily_close reproduces the captured EURUSD record', () => {
+    const f = dailyCloseFunding(D('1.1404'), D('1.14015'), D('-1.0'), D('1.0'));
+    expect(f.amount.toFixed(12)).toBe('0.000250000000');
+    expect(f.rate.toFixed(12)).toBe('0.000219269394');
+    expect(f.capped).toBe(false);
+  });
+
+  it('daily_close clamps to the cap in both directions', () => {
+    const up = dailyCloseFunding(D('1.2'), D('1'), D('-1'), D('1'));
+    expect(up.rate.toNumber()).toBe(0.01);
+    expect(up.amount.toNumber()).toBe(0.01);
+    expect(up.capped).toBe(true);
+    const down = dailyCloseFunding(D('0.9'), D('1'), D('1'), D('1'));
+    expect(down.rate.toNumber()).toBe(-0.01);
+    expect(down.capped).toBe(true);
+  });
+
+  it('intraday slot charges premium/N, capped per slot in bps', () => {
+    const f = intradaySlotFunding(D('100.13'), D('100'), 13, D('2'), true);
+    expect(f.premiumBps.toNumber()).toBeCloseTo(13);
+    expect(f.rateBps.toNumber()).toBeCloseTo(1);
+    expect(f.amount.toNumber()).toBeCloseTo(0.01);
+    expect(f.capped).toBe(false);
+    const capped = intradaySlotFunding(D('101'), D('100'), 13, D('2'), false);
+    expect(capped.rateBps.toNumber()).toBe(2);
+    expect(capped.capped).toBe(true);
+  });
+
+  it('cap percent maps to bps as the funding-slots report prints it', () => {
+    expect(formatBps(capPctToBps(D('1.0'))!)).toBe('100.0');
+    expect(formatBps(capPctToBps(D('0.02'))!)).toBe('2.0');
+    expect(capPctToBps(null)).toBeNull();
+  });
+});
+
+describe('price series', () => {
+  it('twap weights by time held, vwap by volume', () => {
+    const s = new PriceSeries(3_600_000);
+    s.push(0, 10, 1);
+    s.push(1_000, 20, 3);
+    expect(s.twap(0, 2_000)).toBe(15);
+    expect(s.twap(500, 1_500)).toBe(15);
+    expect(s.vwap(0, 2_000)).toBe(17.5);
+    expect(s.at(999)).toBe(10);
+    expect(s.twap(-1_000, 0)).toBeUndefined();
+  });
+});
+
+describe('mark price (rules.md §5)', () => {
+  const base = { nowMs: 10_000, recentMs: 5_000, lastSettlementTicks: 100, bestBidTicks: 95, bestAskTicks: 105, clampToTouch: false };
+  it('uses the last trade while recent, else the last settlement', () => {
+    expect(markPriceTicks({ ...base, lastTradeTicks: 103, lastTradeMs: 9_000 })).toBe(103);
+    expect(markPriceTicks({ ...base, lastTradeTicks: 103, lastTradeMs: 1_000 })).toBe(100);
+    expect(markPriceTicks({ ...base, lastTradeTicks: undefined, lastTradeMs: undefined })).toBe(100);
+  });
+  it('optionally clamps into the touch', () => {
+    expect(markPriceTicks({ ...base, clampToTouch: true, lastTradeTicks: 120, lastTradeMs: 9_000 })).toBe(105);
+  });
+});
