@@ -1,0 +1,11 @@
+/**
+ * The venue's wire protocol: types for every message, decoders (never throw; errors name the JSON
+ * path), compact encoders (events with `t` first) and wire ⇄ domain mappers. Wire types stay inside
+ * client/, sim/ and rewards/; the rest of mmbot sees domain types.
+ */
+export * from './types/index.ts';
+export { quote, quoteEnum, writeJson, encodeQuery } from './encode/json.ts';
+export { encodeOrder, writeOrder, writeFillDetail } from './encode/order.ts';
+export { encodeOrderWsEvent, encodeOrderWsReply, encodeOrderWsRequest } from './encode/order-ws.ts';
+export { encodeMdEvent, encodeMdReply, encodeMdRequest, encodeTicker, writeLevels } from './encode/md-ws.ts';
+export { encodeRestBody, encodeRestQuery, encodeErrorBody, encodeIndexPricesResponse, encodeInstrumentsResponse } from './encode/rest.ts';
