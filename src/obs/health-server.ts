@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+import type { Readiness } from './readiness.ts';
+
+/** The default metrics/health port (the OpenTelemetry Prometheus exporter's conventional port). */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/** Options of `startHealthServer`. */
+export interface HealthServerOptions {
+  /** Bind address (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port (default 9464; 0 picks a free one). */
+  readonly port?: number;
+  /** The registry `/metrics` serves. */
+  readonly registry: Registry;
+  /** Called on every `/readyz`; must be cheap and must not throw. */
+  readonly readiness: () => Readiness;
+}
+
+/** A running health server. */
+export interface HealthServer {
+  /** `http://host:port` */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections and closes idle ones. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `/metrics` (Prometheus text format from `registry`), `/healthz` (200 while the process
+ * runs) and `/readyz` (200 when ready, 503 with `{ ready, reasons }` JSON otherwise).
+ * @throws the listen error (e.g. EADDRINUSE) through the returned promise.
+ */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const { registry, readiness } = options;
+  const host = options.host ?? '127.0.0.1';
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'application/json', JSON.stringify({ error: 'method not allowed' }), { allow: 'GET, HEAD' });
+      return;
+    }
+    switch (path) {
+      case '/metrics':
+        send(res, 200, registry.contentType, await registry.metrics());
+        return;
+      case '/healthz':
+        send(res, 200, 'application/json', JSON.stringify({ status: 'ok' }));
+        return;
+      case '/readyz': {
+        const r = readiness();
+        send(res, r.ready ? 200 : 503, 'application/json', JSON.stringify({ ready: r.ready, reasons: r.reasons }));
+        return;
+      }
+      default:
+        send(res, 404, 'application/json', JSON.stringify({ error: `not found: ${path}`, endpoints: ['/metrics', '/healthz', '/readyz'] }));
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      // A failing collector must not take the endpoint down: answer 500 with the message.
+      if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_METRICS_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}

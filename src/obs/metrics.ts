@@ -1,0 +1,153 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { LiveClock, type Clock } from '../core/clock.ts';
+
+/** The names of the streams a bot holds open, as metric label values. */
+export type StreamName = 'orders' | 'market-data' | (string & {});
+
+/** The PnL components the engine reports; `total` is their sum as the engine computes it. */
+export const PNL_COMPONENTS = ['spread_capture', 'inventory', 'fees', 'funding', 'rewards', 'total'] as const;
+/** One PnL component label value. */
+export type PnlComponent = (typeof PNL_COMPONENTS)[number];
+
+/** Order operations timed from request to venue answer. */
+export type OrderOp = 'place' | 'replace' | 'cancel' | 'cancel_all';
+
+/** Latency buckets (seconds) for the in-process tick-to-intent path: 10 µs .. 250 ms. */
+export const TICK_TO_INTENT_BUCKETS_S = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25];
+/** Latency buckets (seconds) for a network round trip to the venue: 0.5 ms .. 10 s. */
+export const ROUND_TRIP_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Metric name prefix: every bot metric starts with it. */
+export const METRIC_PREFIX = 'mmbot_';
+
+/**
+ * The bot's metrics with narrow update functions taking plain values (no engine or client types),
+ * so any adapter (daemon, backtest, test) can feed them. One instance per Registry.
+ */
+export interface BotMetrics {
+  readonly registry: Registry;
+  /** Connection up/down for one stream; a down → up transition after the first connect counts a reconnect. */
+  connection(stream: StreamName, connected: boolean): void;
+  /** Counts `n` inbound frames on a stream. */
+  frames(stream: StreamName, n?: number): void;
+  /** Counts one frame that failed to decode on a stream. */
+  decodeError(stream: StreamName): void;
+  /** Records a market-data update for `symbol` received at `tsRecvMs` (epoch ms) for the staleness gauge. */
+  marketData(symbol: string, tsRecvMs: number): void;
+  /** Observes one tick-to-intent latency sample in seconds. */
+  tickToIntent(seconds: number): void;
+  /** Observes one order round-trip (request → venue answer) in seconds. */
+  orderRoundTrip(op: OrderOp, seconds: number): void;
+  /** Counts one intent sent, by kind (place, replace, cancel, cancel_all). */
+  intent(kind: string, symbol: string): void;
+  /** Counts one reject, by reason and source (`venue` or `risk`). */
+  reject(reason: string, source: 'venue' | 'risk'): void;
+  /** Sets the rate limiter's remaining budget and capacity (requests). */
+  rateLimiterBudget(remaining: number, capacity: number): void;
+  /** Counts `n` requests delayed or dropped by our rate limiter. */
+  throttled(n?: number): void;
+  /** Sets the count of working orders for a symbol and side. */
+  openOrders(symbol: string, side: 'buy' | 'sell', count: number): void;
+  /** Sets the signed position (contracts) and absolute notional (USD) of a symbol. */
+  position(symbol: string, qtyContracts: number, notionalUsd: number): void;
+  /** Sets one PnL component of a symbol in USD. */
+  pnl(symbol: string, component: PnlComponent, usd: number): void;
+  /** Sets the venue's estimated funding rate for a symbol, as a fraction (0.0001 = 1 bp). */
+  fundingRate(symbol: string, ratio: number): void;
+  /** Sets the kill-switch state (engaged = trading halted). */
+  killSwitch(engaged: boolean): void;
+  /** Counts one kill-switch trip by reason. */
+  killSwitchTrip(reason: string): void;
+  /** Sets readiness (1 ready, 0 not), mirrors /readyz. */
+  ready(isReady: boolean): void;
+}
+
+/** Options of `createBotMetrics`. */
+export interface BotMetricsOptions {
+  /** Clock for the staleness gauge (defaults to the wall clock). */
+  readonly clock?: Clock;
+}
+
+/**
+ * Registers the bot's metrics on `registry` (never the global default) and returns the update
+ * functions. Calling it twice on one registry throws (prom-client refuses duplicate names).
+ */
+export function createBotMetrics(registry: Registry, options: BotMetricsOptions = {}): BotMetrics {
+  const clock = options.clock ?? new LiveClock();
+  const registers = [registry];
+  const p = METRIC_PREFIX;
+
+  const connectionUp = new Gauge({ name: `${p}connection_up`, help: 'Venue stream connected (1) or not (0)', labelNames: ['stream'], registers });
+  const reconnects = new Counter({ name: `${p}connection_reconnects_total`, help: 'Reconnections per stream after the first connect', labelNames: ['stream'], registers });
+  const framesTotal = new Counter({ name: `${p}ws_frames_total`, help: 'Inbound frames per stream', labelNames: ['stream'], registers });
+  const decodeErrors = new Counter({ name: `${p}ws_decode_errors_total`, help: 'Inbound frames that failed to decode, per stream', labelNames: ['stream'], registers });
+  const lastMarketDataMs = new Map<string, number>();
+  new Gauge({
+    name: `${p}market_data_staleness_seconds`,
+    help: 'Seconds since the last market-data update per symbol',
+    labelNames: ['symbol'],
+    registers,
+    collect() {
+      const now = clock.nowMs();
+      for (const [symbol, ts] of lastMarketDataMs) this.set({ symbol }, Math.max(0, (now - ts) / 1000));
+    },
+  });
+  const tickToIntent = new Histogram({ name: `${p}tick_to_intent_latency_seconds`, help: 'Time from a market event received to the intents it caused', buckets: TICK_TO_INTENT_BUCKETS_S, registers });
+  const roundTrip = new Histogram({ name: `${p}order_round_trip_latency_seconds`, help: 'Time from an order request to the venue answer', labelNames: ['op'], buckets: ROUND_TRIP_BUCKETS_S, registers });
+  const intents = new Counter({ name: `${p}intents_total`, help: 'Order intents sent, by kind', labelNames: ['kind', 'symbol'], registers });
+  const rejects = new Counter({ name: `${p}rejects_total`, help: 'Rejected intents, by reason and source (venue or risk)', labelNames: ['reason', 'source'], registers });
+  const budget = new Gauge({ name: `${p}rate_limiter_budget_requests`, help: 'Requests the rate limiter may still send now', registers });
+  const capacity = new Gauge({ name: `${p}rate_limiter_capacity_requests`, help: 'Rate limiter burst capacity', registers });
+  const throttled = new Counter({ name: `${p}rate_limiter_throttled_total`, help: 'Requests delayed or dropped by our rate limiter', registers });
+  const openOrders = new Gauge({ name: `${p}open_orders`, help: 'Working orders per symbol and side', labelNames: ['symbol', 'side'], registers });
+  const position = new Gauge({ name: `${p}position_contracts`, help: 'Signed position per symbol (contracts, negative = short)', labelNames: ['symbol'], registers });
+  const notional = new Gauge({ name: `${p}notional_usd`, help: 'Absolute position notional per symbol', labelNames: ['symbol'], registers });
+  const pnl = new Gauge({ name: `${p}pnl_usd`, help: 'PnL per symbol by component', labelNames: ['symbol', 'component'], registers });
+  const funding = new Gauge({ name: `${p}funding_rate_estimated_ratio`, help: 'Venue estimated funding rate (positive: longs pay)', labelNames: ['symbol'], registers });
+  const kill = new Gauge({ name: `${p}kill_switch_engaged`, help: 'Kill switch engaged (1) or not (0)', registers });
+  const trips = new Counter({ name: `${p}kill_switch_trips_total`, help: 'Kill-switch trips by reason', labelNames: ['reason'], registers });
+  const readyGauge = new Gauge({ name: `${p}ready`, help: 'Bot ready (1) as /readyz reports it', registers });
+  kill.set(0);
+  readyGauge.set(0);
+  budget.set(0);
+  capacity.set(0);
+
+  const everConnected = new Set<string>();
+  const upNow = new Map<string, boolean>();
+
+  return {
+    registry,
+    connection(stream, connected) {
+      const was = upNow.get(stream) ?? false;
+      if (connected && !was) {
+        if (everConnected.has(stream)) reconnects.inc({ stream });
+        else reconnects.inc({ stream }, 0); // export the series at 0 from the first connect
+        everConnected.add(stream);
+      }
+      upNow.set(stream, connected);
+      connectionUp.set({ stream }, connected ? 1 : 0);
+    },
+    frames: (stream, n = 1) => framesTotal.inc({ stream }, n),
+    decodeError: (stream) => decodeErrors.inc({ stream }),
+    marketData: (symbol, tsRecvMs) => void lastMarketDataMs.set(symbol, tsRecvMs),
+    tickToIntent: (seconds) => tickToIntent.observe(Math.max(0, seconds)),
+    orderRoundTrip: (op, seconds) => roundTrip.observe({ op }, Math.max(0, seconds)),
+    intent: (kind, symbol) => intents.inc({ kind, symbol }),
+    reject: (reason, source) => rejects.inc({ reason: reason === '' ? 'unknown' : reason, source }),
+    rateLimiterBudget(remaining, cap) {
+      budget.set(remaining);
+      capacity.set(cap);
+    },
+    throttled: (n = 1) => throttled.inc(n),
+    openOrders: (symbol, side, count) => openOrders.set({ symbol, side }, count),
+    position(symbol, qty, notionalUsd) {
+      position.set({ symbol }, qty);
+      notional.set({ symbol }, Math.abs(notionalUsd));
+    },
+    pnl: (symbol, component, usd) => pnl.set({ symbol, component }, usd),
+    fundingRate: (symbol, ratio) => funding.set({ symbol }, ratio),
+    killSwitch: (engaged) => kill.set(engaged ? 1 : 0),
+    killSwitchTrip: (reason) => trips.inc({ reason }),
+    ready: (isReady) => readyGauge.set(isReady ? 1 : 0),
+  };
+}

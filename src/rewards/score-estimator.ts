@@ -1,0 +1,200 @@
+import type { BookSide } from '../domain/book.ts';
+import type { Side } from '../domain/enums.ts';
+import { epochShares, scoreMinute, type RewardScoreParams, type ScoredOrder } from '../domain/reward-score.ts';
+import { QueueAgeTracker } from './queue-age.ts';
+
+/** One of our working orders as the estimator needs it. */
+export interface OwnOrderInput {
+  /** Stable id (client order id) so a price change can restart its rest time. */
+  readonly id: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  /** Remaining contracts. */
+  readonly qty: number;
+  /** When the order started resting (ack or local creation), epoch ms. */
+  readonly restingSinceMs: number;
+}
+
+/** Everything one minute sample needs for one symbol. */
+export interface MinuteSampleInput {
+  /** The public book (L2 or L3), our orders included, as of the sample. */
+  readonly bids: BookSide;
+  readonly asks: BookSide;
+  /** Our working orders that are acknowledged and resting. */
+  readonly ownOrders: readonly OwnOrderInput[];
+  /** Price of a tick count in USD (the instrument's grid). */
+  readonly priceOf: (ticks: number) => number;
+  /** Contract multiplier. */
+  readonly multiplier: number;
+  /** False when the symbol is not OPEN: the venue scores no minute then. */
+  readonly open: boolean;
+}
+
+/** The estimate for one sampled minute. */
+export interface MinuteEstimate {
+  readonly tsMs: number;
+  readonly epochStartMs: number;
+  /** Our combined score Q (USD-notional weighted). */
+  readonly score: number;
+  /** Our share of all makers' scores this minute, in [0, 1]. */
+  readonly share: number;
+  /** Whether the minute counted (symbol open, mid present). */
+  readonly scored: boolean;
+}
+
+/** Options of the estimator; the model parameters must be the venue's (config). */
+export interface ScoreEstimatorOptions {
+  readonly params: RewardScoreParams;
+  /** Epoch length (ms, default one day); epochs are aligned to `epochOriginMs` (default 0 = UTC midnight). */
+  readonly epochMs?: number;
+  readonly epochOriginMs?: number;
+  /** Bonus weight of the minute starting at `minuteMs` (default 1). */
+  readonly bonusWeight?: (minuteMs: number, symbol: string) => number;
+  /** Epochs kept per symbol for comparison with the venue (default 16). */
+  readonly keepEpochs?: number;
+}
+
+const SELF = 'self';
+const OTHERS = 'others';
+
+/**
+ * Estimates our per-minute maker score and epoch share with the venue's model
+ * (domain/reward-score.ts, rules.md §12.3), from the public book and our own working orders.
+ * Other makers' orders are the book minus ours, taken as one competing account: exact when one
+ * background maker quotes symmetric ladders, an upper bound on their combined score otherwise.
+ * Their rest times come from when we first saw each order in the book (QueueAgeTracker).
+ */
+export class RewardScoreEstimator {
+  readonly #o: ScoreEstimatorOptions;
+  readonly #ages = new Map<string, QueueAgeTracker>();
+  readonly #ownPrice = new Map<string, { priceTicks: number; sinceMs: number }>();
+  readonly #epochs = new Map<string, Map<number, { weight: number; shares: Map<string, number> }[]>>();
+  readonly #last = new Map<string, MinuteEstimate>();
+
+  constructor(options: ScoreEstimatorOptions) {
+    this.#o = options;
+  }
+
+  /** The model parameters in use. */
+  get params(): RewardScoreParams {
+    return this.#o.params;
+  }
+
+  /** Start of the epoch containing `tsMs`. */
+  epochStartOf(tsMs: number): number {
+    const len = this.#o.epochMs ?? 86_400_000;
+    const origin = this.#o.epochOriginMs ?? 0;
+    return origin + Math.floor((tsMs - origin) / len) * len;
+  }
+
+  /** Feeds a public book view (call on every book update so rest times are tracked). */
+  observeBook(symbol: string, book: { readonly bids: BookSide; readonly asks: BookSide }, nowMs: number): void {
+    let t = this.#ages.get(symbol);
+    if (!t) {
+      t = new QueueAgeTracker();
+      this.#ages.set(symbol, t);
+    }
+    t.observe(book, nowMs);
+  }
+
+  /** Scores one minute for `symbol` at `nowMs` and records it in its epoch. */
+  sample(symbol: string, input: MinuteSampleInput, nowMs: number): MinuteEstimate {
+    this.observeBook(symbol, input, nowMs);
+    const epochStartMs = this.epochStartOf(nowMs);
+    const bb = input.bids[0]?.priceTicks;
+    const ba = input.asks[0]?.priceTicks;
+    const mid = bb === undefined || ba === undefined ? undefined : (input.priceOf(bb) + input.priceOf(ba)) / 2;
+    if (!input.open || mid === undefined) {
+      const est: MinuteEstimate = { tsMs: nowMs, epochStartMs, score: 0, share: 0, scored: false };
+      this.#last.set(symbol, est);
+      return est;
+    }
+    const orders: ScoredOrder[] = [];
+    const own = this.#ownOrders(symbol, input.ownOrders, nowMs);
+    for (const o of own) orders.push({ accountId: SELF, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: nowMs - o.restingSinceMs });
+    for (const o of othersOf(this.#ages.get(symbol)!.orders(), own)) {
+      orders.push({ accountId: OTHERS, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: nowMs - o.firstSeenMs });
+    }
+    const scores = scoreMinute(orders, mid, this.#o.params);
+    const mine = scores.get(SELF);
+    const est: MinuteEstimate = { tsMs: nowMs, epochStartMs, score: mine?.q ?? 0, share: mine?.share ?? 0, scored: true };
+    const weight = this.#o.bonusWeight?.(nowMs, symbol) ?? 1;
+    this.#minutes(symbol, epochStartMs).push({ weight, shares: new Map([[SELF, est.share]]) });
+    this.#last.set(symbol, est);
+    return est;
+  }
+
+  /** The last minute estimate for a symbol, or null before any sample. */
+  lastMinute(symbol: string): MinuteEstimate | null {
+    return this.#last.get(symbol) ?? null;
+  }
+
+  /** Our estimated share over an epoch (bonus-weighted average of minute shares), null when no minute was scored. */
+  epochShare(symbol: string, epochStartMs: number): number | null {
+    const minutes = this.#epochs.get(symbol)?.get(epochStartMs);
+    if (!minutes || minutes.length === 0) return null;
+    return epochShares(minutes, this.#o.params).get(SELF) ?? 0;
+  }
+
+  /** Scored minutes recorded for an epoch. */
+  scoredMinutes(symbol: string, epochStartMs: number): number {
+    return this.#epochs.get(symbol)?.get(epochStartMs)?.length ?? 0;
+  }
+
+  #minutes(symbol: string, epochStartMs: number): { weight: number; shares: Map<string, number> }[] {
+    let bySym = this.#epochs.get(symbol);
+    if (!bySym) {
+      bySym = new Map();
+      this.#epochs.set(symbol, bySym);
+    }
+    let list = bySym.get(epochStartMs);
+    if (!list) {
+      list = [];
+      bySym.set(epochStartMs, list);
+      const keep = this.#o.keepEpochs ?? 16;
+      while (bySym.size > keep) bySym.delete(Math.min(...bySym.keys()));
+    }
+    return list;
+  }
+
+  /** Our orders with rest time restarted whenever an order's price changed since we last saw it. */
+  #ownOrders(symbol: string, orders: readonly OwnOrderInput[], nowMs: number): OwnOrderInput[] {
+    const seen = new Set<string>();
+    const out: OwnOrderInput[] = [];
+    for (const o of orders) {
+      if (o.qty <= 0) continue;
+      const key = `${symbol}:${o.id}`;
+      seen.add(key);
+      const prev = this.#ownPrice.get(key);
+      const sinceMs = prev && prev.priceTicks !== o.priceTicks ? nowMs : Math.max(o.restingSinceMs, prev?.sinceMs ?? o.restingSinceMs);
+      this.#ownPrice.set(key, { priceTicks: o.priceTicks, sinceMs });
+      out.push({ ...o, restingSinceMs: sinceMs });
+    }
+    for (const key of this.#ownPrice.keys()) if (key.startsWith(`${symbol}:`) && !seen.has(key)) this.#ownPrice.delete(key);
+    return out;
+  }
+}
+
+/**
+ * The public orders minus ours: per (side, price), remove one queue entry of exactly our size when
+ * there is one (L3), else subtract our quantity from the level's entries back to front.
+ */
+export function othersOf<T extends { side: Side; priceTicks: number; qty: number }>(book: readonly T[], own: readonly { side: Side; priceTicks: number; qty: number }[]): T[] {
+  const out = book.map((o) => ({ ...o }));
+  for (const mine of own) {
+    const at = out.map((o, i) => [o, i] as const).filter(([o]) => o.side === mine.side && o.priceTicks === mine.priceTicks && o.qty > 0);
+    const exact = at.find(([o]) => o.qty === mine.qty);
+    if (exact) {
+      exact[0].qty = 0;
+      continue;
+    }
+    let left = mine.qty;
+    for (let k = at.length - 1; k >= 0 && left > 0; k--) {
+      const o = at[k]![0];
+      const take = Math.min(o.qty, left);
+      o.qty -= take;
+      left -= take;
+    }
+  }
+  return out.filter((o) => o.qty > 0);
+}
