@@ -20,7 +20,11 @@ const simSchema = z
     seed: nonNegativeInt.default(1).describe('Seed of the synthetic market flow (same seed, same market).'),
     clock_speed: z.number().positive().max(1000).default(1).describe('Venue clock speed multiplier (1 = real time).'),
     synthetic_market: z.boolean().default(true).describe('Run the synthetic traders that make the market move and fill our quotes.'),
-    config: z.string().min(1).optional().describe('Optional venue YAML (knobs); relative to this config file.'),
+    config: z.string().min(1).optional().describe('Optional venue YAML (the local venue\'s knobs); relative to this config file.'),
+    knobs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Venue knobs inline (same schema as the venue YAML, checked by the venue), merged over `config`.'),
   })
   .describe('The local venue started in-process on loopback (embedded-sim mode).');
 

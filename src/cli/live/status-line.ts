@@ -1,0 +1,30 @@
+import type { Decimal } from '../../core/decimal.ts';
+import type { InstrumentCatalog } from '../../domain/instrument.ts';
+import type { EngineSnapshot, SymbolSnapshot } from '../../engine/index.ts';
+
+const signed = (d: Decimal, dp = 2): string => `${d.isNegative() ? '' : '+'}${d.toFixed(dp)}`;
+
+function symbolPart(s: SymbolSnapshot, catalog: InstrumentCatalog): string {
+  const grid = catalog.get(s.symbol)?.grid;
+  const px = (ticks: number): string => (grid ? grid.toPrice(ticks) : `${ticks}t`);
+  const bid = s.desired?.bids[0];
+  const ask = s.desired?.asks[0];
+  const quotes = bid || ask ? `${bid ? `${bid.qty}@${px(bid.priceTicks)}` : '-'} / ${ask ? `${ask.qty}@${px(ask.priceTicks)}` : '-'}` : 'no quotes';
+  const levels = s.desired ? ` (${s.desired.bids.length}x${s.desired.asks.length} lvls, ${s.working.length} working)` : ` (${s.working.length} working)`;
+  const pos = s.position.qty === 0 ? 'flat' : `${s.position.qty > 0 ? '+' : ''}${s.position.qty}${s.position.avgPrice ? `@${s.position.avgPrice.toFixed(grid?.decimals ?? 4)}` : ''}`;
+  const state = s.tradingState === 'ACTIVE' ? '' : ` ${s.tradingState}(${s.tradingReason})`;
+  const err = s.strategyError ? ` STRATEGY ERROR: ${s.strategyError}` : '';
+  return `${s.symbol} ${quotes}${levels} pos ${pos} pnl ${signed(s.pnl.total)}${state}${err}`;
+}
+
+/**
+ * The daemon's one-line status: per symbol the best desired bid/ask, levels and working orders,
+ * position and PnL; then fills, total PnL (fees), and the kill switch when tripped.
+ */
+export function formatStatusLine(snap: EngineSnapshot, catalog: InstrumentCatalog): string {
+  const parts = snap.symbols.map((s) => symbolPart(s, catalog));
+  const c = snap.counters;
+  const kill = snap.killSwitch.tripped ? ` | KILL SWITCH: ${snap.killSwitch.reason ?? '?'} ${snap.killSwitch.detail ?? ''}`.trimEnd() : '';
+  const slow = snap.execution.slowedDown ? ' (slowed down)' : '';
+  return `${parts.join(' | ')} | fills ${c.fills} pnl ${signed(snap.pnl.total)} USD (fees ${signed(snap.pnl.fees)}) | sent ${c.intentsSent.place}p/${c.intentsSent.replace}r/${c.intentsSent.cancel}c rejects ${c.rejects.venue + c.rejects.risk + c.rejects.gateway}${slow}${kill}`;
+}

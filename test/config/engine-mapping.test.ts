@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { engineConfigs } from '../../src/cli/live/engine-config.ts';
+import { EXECUTION_ENDPOINTS } from '../../src/config/schema.ts';
+import { parseConfig } from '../../src/config/index.ts';
+import { DEFAULT_EXECUTION_CONFIG, DEFAULT_FEE_RATES, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, ENDPOINTS } from '../../src/engine/index.ts';
+import type { StrategyDefinition } from '../../src/strategy/contract.ts';
+
+const def: StrategyDefinition = { name: 's', description: '', params: z.object({}), create: () => ({ quote: () => null }) };
+const BASE = 'venue: { mode: embedded-sim }\nbot:\n  strategies: [{ symbol: EURUSD-PERP, strategy: s }]\n';
+const parse = (extra: string): ReturnType<typeof parseConfig> => parseConfig(BASE + extra, 'x.yaml', { strategies: () => def });
+
+describe('engineConfigs', () => {
+  it('absent sections give exactly the engine defaults', () => {
+    const c = engineConfigs(parse(''));
+    expect(c.risk).toEqual(DEFAULT_RISK_CONFIG);
+    expect(c.execution).toEqual(DEFAULT_EXECUTION_CONFIG);
+    expect(c.orderManager).toEqual(DEFAULT_ORDER_MANAGER_CONFIG);
+    expect(c.fees).toEqual(DEFAULT_FEE_RATES);
+    expect(c.stopTimeoutMs).toBe(5000);
+  });
+
+  it('maps every set field, keeping defaults for the rest', () => {
+    const c = engineConfigs(
+      parse(`  unknown_orders: adopt
+  tick_interval_ms: 100
+  fee_rates: { maker: 0, taker: 0.0002 }
+risk:
+  max_position: 7
+  symbols: { EURUSD-PERP: { max_order_qty: 2, band_margin_ticks: 3 } }
+  kill_switch: { max_drawdown_usd: 50, auto_clear: false }
+execution:
+  max_queue: 10
+  budgets: [{ name: b, capacity: 5, refill_per_sec: 2, costs: { place: 1 } }]
+  backoff: { max_ms: 2000 }
+order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms: 1500 }
+`),
+    );
+    expect(c.risk.defaults).toEqual({ ...DEFAULT_RISK_CONFIG.defaults, maxPosition: 7 });
+    expect(c.risk.perSymbol).toEqual({ 'EURUSD-PERP': { maxOrderQty: 2, bandMarginTicks: 3 } });
+    expect(c.risk.killSwitch).toEqual({ ...DEFAULT_RISK_CONFIG.killSwitch, maxDrawdownUsd: 50, autoClearConditions: false });
+    expect(c.execution).toEqual({
+      ...DEFAULT_EXECUTION_CONFIG,
+      maxQueue: 10,
+      budgets: [{ name: 'b', capacity: 5, refillPerSec: 2, costs: { place: 1 } }],
+      backoff: { ...DEFAULT_EXECUTION_CONFIG.backoff, maxMs: 2000 },
+    });
+    expect(c.orderManager).toEqual({ ...DEFAULT_ORDER_MANAGER_CONFIG, sizeTolerance: 0.25, tag: null, reprice: 'rej', unknownOrders: 'adopt', tickIntervalMs: 100 });
+    expect(c.fees).toEqual({ maker: 0, taker: 0.0002 });
+    expect(c.stopTimeoutMs).toBe(1500);
+  });
+
+  it('the config schema knows exactly the execution endpoints', () => {
+    expect([...EXECUTION_ENDPOINTS].sort()).toEqual([...ENDPOINTS].sort());
+  });
+});
