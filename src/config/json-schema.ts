@@ -24,7 +24,8 @@ export function configJsonSchema(strategies: readonly StrategyDefinition[] = [])
         };
       });
   }
-  return { title: 'mmbot config', ...schema };
+  const { $schema, ...rest } = schema;
+  return { $schema, title: 'mmbot config', ...rest };
 }
 
 function dig(obj: JsonObject, path: readonly string[]): JsonObject | undefined {

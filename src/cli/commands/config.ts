@@ -1,0 +1,42 @@
+import { writeFileSync } from 'node:fs';
+import { configJsonSchema, loadConfig } from '../../config/index.ts';
+import { MmError } from '../../core/errors.ts';
+import { redactSecrets } from '../../obs/logger.ts';
+import { flagString, parseArgs } from '../args.ts';
+import type { Command } from '../main.ts';
+import { builtinDefinitions, builtinLookup } from '../live/strategies.ts';
+
+const usage = `usage: mmbot config check <file> [--print]
+       mmbot config schema [--out <file>]
+
+  check    validate a bot config (secrets from the environment) and say what is wrong, where
+           --print   also print the effective config (defaults applied, secrets redacted)
+  schema   print the JSON Schema of bot configs (for editors), or write it to --out`;
+
+/** `mmbot config`: validate a config file, or emit the JSON Schema editors use. */
+export const command: Command = {
+  summary: 'validate a bot config, or print its JSON Schema',
+  usage,
+  async run(args) {
+    const [sub, ...rest] = args;
+    if (sub === 'check') {
+      const p = parseArgs(rest, { boolean: ['print'] });
+      const file = p.positional[0];
+      if (!file || p.positional.length > 1) throw new MmError('USAGE', 'config check needs exactly one file');
+      const config = loadConfig(file, { env: process.env, strategies: builtinLookup });
+      const strategies = config.bot.strategies.map((s) => `${s.id}`).join(', ');
+      process.stdout.write(`${file}: ok (venue ${config.venue.mode}; strategies ${strategies})\n`);
+      if (p.flags.has('print')) process.stdout.write(`${JSON.stringify(redactSecrets(config), null, 2)}\n`);
+      return 0;
+    }
+    if (sub === 'schema') {
+      const p = parseArgs(rest, { valued: ['out'] });
+      const text = `${JSON.stringify(configJsonSchema(builtinDefinitions()), null, 2)}\n`;
+      const out = flagString(p, 'out');
+      if (out) writeFileSync(out, text);
+      else process.stdout.write(text);
+      return 0;
+    }
+    throw new MmError('USAGE', sub ? `unknown subcommand "${sub}"` : 'config needs a subcommand');
+  },
+};
