@@ -9,3 +9,23 @@ export { encodeOrder, writeOrder, writeFillDetail } from './encode/order.ts';
 export { encodeOrderWsEvent, encodeOrderWsReply, encodeOrderWsRequest } from './encode/order-ws.ts';
 export { encodeMdEvent, encodeMdReply, encodeMdRequest, encodeTicker, writeLevels } from './encode/md-ws.ts';
 export { encodeRestBody, encodeRestQuery, encodeErrorBody, encodeIndexPricesResponse, encodeInstrumentsResponse } from './encode/rest.ts';
+export { runDecoder, runDecoderOnText, decodeError, pathOf, type DecodeError, type Decoder, type PathKey } from './decode/kit.ts';
+export {
+  decodeOrderWsFrame,
+  decodeOrderWsEvent,
+  decodeOrderWsReply,
+  decodeLoginReply,
+  decodeOrderWsRequest,
+  decodeOrderWsRequestText,
+  decodeOrder,
+} from './decode/order-ws.ts';
+export { decodeMdWsFrame, decodeMdEvent, decodeMdReply, decodeMdRequest, decodeMdRequestText } from './decode/md-ws.ts';
+export * from './decode/rest.ts';
+export {
+  WIRE_MESSAGE_DECODERS,
+  WIRE_MESSAGE_TYPES,
+  isWireMessageType,
+  decodeAs,
+  inferWireMessageType,
+  type WireMessageType,
+} from './decode/registry.ts';

@@ -55,7 +55,7 @@ export interface WireFillDetail {
 export interface WireOrderStatus {
   readonly symbol: string;
   readonly order_id: string;
-  readonly clord_id?: WireCid | undefined;
+  readonly clord_id?: WireCid | null | undefined;
   readonly state: WireEnum<WireOrderState>;
   readonly filled_quantity: number;
   readonly remaining_quantity: number;
