@@ -1,7 +1,182 @@
-import { MmError } from '../core/errors.ts';
-import type { Engine, EngineDeps } from './types.ts';
+import { interval, Subscription } from 'rxjs';
+import type { Symbol } from '../core/ids.ts';
+import type { Order } from '../domain/order.ts';
+import { isCancelable } from '../domain/order-state.ts';
+import type { TradingState } from '../risk/trading-state.ts';
+import { EngineCore } from './engine-core.ts';
+import type { EngineInputs } from './ports.ts';
+import { sumBreakdowns } from './position-ledger.ts';
+import type { Engine, EngineDeps, EngineSnapshot, StopOptions, StopReport, SymbolSnapshot } from './types.ts';
 
-/** Builds an engine from its injected dependencies (implementation lands next). */
-export function createEngine(_deps: EngineDeps): Engine {
-  throw new MmError('INVARIANT_BROKEN', 'createEngine: not implemented yet');
+const DEFAULT_STOP_TIMEOUT_MS = 5_000;
+const STOP_POLL_MS = 100;
+
+/**
+ * Builds an engine. Inputs (market, orders, resync, connection, funding, rewards) are subscribed in
+ * `start`; clock ticks come from `interval(tickIntervalMs, deps.scheduler)`, so a VirtualClock +
+ * clockScheduler drives everything deterministically in tests and backtests.
+ * @throws RangeError when a strategy's symbol is unknown or quoted twice.
+ */
+export function createEngine(deps: EngineDeps): Engine {
+  const core = new EngineCore(deps);
+  const subs = new Subscription();
+  let started = false;
+  let stopPromise: Promise<StopReport> | null = null;
+  const { clock } = deps;
+
+  const reconcile = (venue: readonly Order[], trigger: 'start' | 'resync'): Promise<void> => {
+    const counts = core.om.reconcile(venue, deps.orderManager.unknownOrders);
+    const recovering = trigger === 'resync' ? core.recoverFills() : Promise.resolve(0);
+    return recovering.then((recoveredFills) => {
+      core.emit({ type: 'reconciled', trigger, ...counts, recoveredFills, tsMs: clock.nowMs() });
+      deps.log?.info({ trigger, ...counts, recoveredFills }, 'reconciled with the venue');
+    });
+  };
+
+  const openOrders = (): Promise<readonly Order[]> =>
+    new Promise((resolve, reject) => {
+      core.executor.submit({
+        endpoint: 'open-orders',
+        key: 'open-orders',
+        run: () => deps.gateway.openOrders(),
+        settled: (ok, v, e) => (ok ? resolve(v as readonly Order[]) : reject(e)),
+        dropped: () => reject(new Error('open-orders request dropped')),
+      });
+    });
+
+  const startup = (): void => {
+    const positions = deps.accounts ? deps.accounts.positions().catch(() => null) : Promise.resolve(null);
+    Promise.all([openOrders(), positions])
+      .then(async ([venue, pos]) => {
+        if (core.stopping) return;
+        if (pos) for (const [sym, qty] of pos) core.slots.get(sym)?.ledger.seed(qty);
+        await reconcile(venue, 'start');
+        core.awaitingResync = false;
+        core.ready = true;
+        for (const s of core.slots.values()) core.evaluate(s);
+        core.flush();
+      })
+      .catch((err: unknown) => {
+        deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'start-up reconciliation failed; retrying');
+        if (!core.stopping) clock.setTimer(deps.orderManager.statusQueryDelayMs, startup);
+      });
+  };
+
+  const start = (inputs: EngineInputs): void => {
+    if (started) throw new RangeError('engine already started');
+    started = true;
+    subs.add(inputs.market$.subscribe((ev) => core.onMarket(ev)));
+    subs.add(inputs.orders$.subscribe((ev) => core.onOrder(ev)));
+    subs.add(inputs.connection$.subscribe((c) => core.onConnection(c)));
+    subs.add(
+      inputs.resync$.subscribe((venue) => {
+        core.awaitingResync = true;
+        void reconcile(venue, 'resync').then(() => {
+          core.awaitingResync = false;
+          for (const s of core.slots.values()) core.evaluate(s);
+          core.flush();
+        });
+      }),
+    );
+    if (inputs.funding$) subs.add(inputs.funding$.subscribe((f) => core.accounting.applyFunding(f)));
+    if (inputs.rewards$)
+      subs.add(
+        inputs.rewards$.subscribe((r) => {
+          const slot = core.slots.get(r.symbol);
+          if (!slot) return;
+          if (r.view) slot.rewardView = r.view;
+          if (r.accruedUsd) slot.ledger.rewards = r.accruedUsd;
+        }),
+      );
+    subs.add(interval(deps.orderManager.tickIntervalMs, deps.scheduler).subscribe(() => core.onTick()));
+    startup();
+  };
+
+  const sleep = (ms: number): Promise<void> => new Promise((r) => clock.setTimer(ms, r));
+
+  const stop = (opts: StopOptions = {}): Promise<StopReport> => {
+    stopPromise ??= (async () => {
+      const t0 = clock.nowMs();
+      const deadline = t0 + (opts.timeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
+      deps.log?.info({ reason: opts.reason ?? 'stop' }, 'engine stopping: cancelling all orders');
+      core.stopping = true;
+      core.executor.removeWhere((j) => j.endpoint === 'place' || j.endpoint === 'replace' || j.endpoint === 'fills');
+      let cancelRequested = core.store.all().filter((o) => o.status !== 'queued').length;
+      for (const s of core.slots.values()) core.om.pullAll(s.symbol);
+      let venueLeft: readonly Order[] = [];
+      let confirmed = false;
+      const ours = (o: Order): boolean => core.slots.has(o.symbol) && isCancelable(o.state);
+      while (started && clock.nowMs() < deadline) {
+        if (core.store.size === 0) {
+          try {
+            venueLeft = (await openOrders()).filter(ours);
+          } catch {
+            venueLeft = [];
+            await sleep(STOP_POLL_MS);
+            continue;
+          }
+          if (venueLeft.length === 0) {
+            confirmed = true;
+            break;
+          }
+          cancelRequested += core.om.reconcile(venueLeft, 'cancel').cancelled;
+          for (const o of core.store.all()) core.requests.cancel(o);
+        }
+        await sleep(STOP_POLL_MS);
+      }
+      if (!started) confirmed = true;
+      const remaining = [
+        ...core.store.all().map((o) => ({ symbol: o.symbol, clientOrderId: o.clientOrderId, orderId: o.orderId })),
+        ...(confirmed ? [] : venueLeft.filter((v) => !core.store.find(v.clientOrderId, v.orderId)).map((v) => ({ symbol: v.symbol, clientOrderId: v.clientOrderId, orderId: v.orderId }))),
+      ];
+      subs.unsubscribe();
+      core.executor.close();
+      core.events$.complete();
+      return { cancelRequested, confirmed: confirmed && core.store.size === 0, remaining, durationMs: clock.nowMs() - t0 };
+    })();
+    return stopPromise;
+  };
+
+  const snapshot = (): EngineSnapshot => {
+    const symbols: SymbolSnapshot[] = [];
+    for (const s of core.slots.values()) {
+      const mark = s.market.mark();
+      symbols.push({
+        symbol: s.symbol,
+        strategyId: s.id,
+        desired: s.gated,
+        working: core.store.view(s.symbol).map((o) => ({ ...o })),
+        position: { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice, markTicks: mark },
+        pnl: s.ledger.breakdown(mark),
+        tradingState: s.effective,
+        tradingReason: s.effectiveReason,
+        instrumentState: s.market.ticker?.state ?? null,
+        strategyError: s.failed,
+        lastMarketDataMs: s.market.lastEventMs,
+        bestBidTicks: s.market.bestBid(),
+        bestAskTicks: s.market.bestAsk(),
+      });
+    }
+    const ks = core.killSwitch.state();
+    return {
+      nowMs: clock.nowMs(),
+      running: started && !core.stopping,
+      tradingState: ks.tripped ? 'HALTED' : core.globalState,
+      killSwitch: ks,
+      symbols,
+      pnl: sumBreakdowns(symbols.map((x) => x.pnl)),
+      counters: core.counters.snapshot(),
+      execution: { queued: core.executor.queued, inFlight: core.executor.inFlight, slowedDown: core.executor.slowedDown },
+    };
+  };
+
+  return {
+    start,
+    stop,
+    snapshot,
+    events$: core.events$.asObservable(),
+    setTradingState: (symbol: Symbol | null, state: TradingState, reason: string) => core.setTradingState(symbol, state, reason),
+    tripKillSwitch: (detail: string) => core.trip('manual', detail),
+    resetKillSwitch: () => core.resetKillSwitch(),
+  };
 }

@@ -2,10 +2,10 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import type { Decimal } from '../core/decimal.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
-import type { InstrumentState, Side } from '../domain/enums.ts';
+import type { InstrumentState } from '../domain/enums.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { DesiredQuotes } from '../domain/intents.ts';
-import type { Strategy } from '../strategy/contract.ts';
+import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
 import type { ExecutionConfig } from '../execution/config.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
@@ -65,36 +65,11 @@ export interface StopReport {
   readonly durationMs: number;
 }
 
-/** Where a locally tracked order stands. */
-export type LocalOrderStatus =
-  /** Queued in the execution adapter, not yet sent. */
-  | 'queued'
-  /** Place sent, no ack yet. */
-  | 'pending-new'
-  /** Acknowledged and resting. */
-  | 'open'
-  /** Replace sent, not yet answered. */
-  | 'pending-replace'
-  /** Cancel sent (or waiting for the ack to retry a 409), not yet confirmed. */
-  | 'pending-cancel'
-  /** The last request's outcome is unknown (timeout/disconnect): waiting for a status answer. */
-  | 'unknown';
+/** Where a locally tracked order stands (same as the strategy's view). */
+export type LocalOrderStatus = WorkingOrderStatus;
 
-/** A working order as the snapshot shows it. */
-export interface WorkingOrderView {
-  readonly clientOrderId: ClientOrderId;
-  readonly orderId: VenueOrderId | null;
-  readonly side: Side;
-  readonly priceTicks: number;
-  /** Remaining (open) contracts. */
-  readonly qty: number;
-  readonly filledQty: number;
-  readonly status: LocalOrderStatus;
-  /** True when adopted at reconciliation (placed by someone else / an earlier run). */
-  readonly adopted: boolean;
-  /** Engine clock when the order was created locally (or adopted), epoch ms. */
-  readonly createdMs: number;
-}
+/** A working order as the snapshot shows it (the same objects strategies see). */
+export type WorkingOrderView = WorkingOrder;
 
 /** PnL split by source, all USD Decimal, signed (positive = gain). total = the sum of the five. */
 export interface PnlBreakdown {

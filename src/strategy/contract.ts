@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Decimal } from '../core/decimal.ts';
-import type { Symbol } from '../core/ids.ts';
 import type { Book } from '../domain/book.ts';
 import type { TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, OrderIntent } from '../domain/intents.ts';
-import type { Order } from '../domain/order.ts';
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { Side } from '../domain/enums.ts';
 
 /** Our position in one symbol, as the engine tracks it. Money is Decimal. */
 export interface PositionView {
@@ -20,6 +20,39 @@ export interface PositionView {
   readonly funding: Decimal;
 }
 
+/** Where one of our orders stands, as the engine tracks it. */
+export type WorkingOrderStatus =
+  /** Queued in the execution adapter, not yet sent. */
+  | 'queued'
+  /** Place sent, no ack yet. */
+  | 'pending-new'
+  /** Acknowledged and resting. */
+  | 'open'
+  /** Replace sent, not yet answered. */
+  | 'pending-replace'
+  /** Cancel sent (or waiting for the ack to retry a 409), not yet confirmed. */
+  | 'pending-cancel'
+  /** The last request's outcome is unknown (timeout/disconnect): waiting for the venue's answer. */
+  | 'unknown';
+
+/** One of our working orders (acknowledged or in flight). Prices in ticks, sizes in contracts. */
+export interface WorkingOrder {
+  readonly clientOrderId: ClientOrderId;
+  /** Null until the venue has assigned one. */
+  readonly orderId: VenueOrderId | null;
+  readonly symbol: Symbol;
+  readonly side: Side;
+  readonly priceTicks: number;
+  /** Remaining (open) contracts. */
+  readonly qty: number;
+  readonly filledQty: number;
+  readonly status: WorkingOrderStatus;
+  /** True when adopted at reconciliation (not placed by this run). */
+  readonly adopted: boolean;
+  /** Engine clock when created locally (or adopted), epoch ms. */
+  readonly createdMs: number;
+}
+
 /** Reward-program figures the strategy may use (from the reward tracker; null when not running). */
 export interface RewardView {
   /** Our local estimate of this minute's share of the symbol's maker score, in [0, 1]. */
@@ -31,8 +64,8 @@ export interface RewardView {
 }
 
 /**
- * The read-only view a strategy gets on each evaluation. Everything is a snapshot: mutating it is
- * impossible and pointless.
+ * The read-only view a strategy gets on each evaluation. Valid only during the `quote` call: the
+ * engine reuses the object (allocation-light hot path), so copy what you want to keep.
  */
 export interface StrategyContext {
   readonly symbol: Symbol;
@@ -45,7 +78,7 @@ export interface StrategyContext {
   readonly funding: FundingEstimate | null;
   readonly position: PositionView;
   /** Our working orders on this symbol (acknowledged or in flight). */
-  readonly workingOrders: readonly Order[];
+  readonly workingOrders: readonly WorkingOrder[];
   readonly rewards: RewardView | null;
 }
 
@@ -54,7 +87,10 @@ export type StrategyOutput = DesiredQuotes | { readonly intents: readonly OrderI
 
 /**
  * A strategy instance: small, synchronous and pure. No rxjs, no I/O, no timers, no Date.now.
- * `quote` is called whenever the symbol's market state changes and on clock ticks.
+ * `quote` is called whenever the symbol's market state changes, after our fills, and on clock ticks.
+ * Returning null keeps the previous desired quotes. Raw intents bypass the ladder diff: the engine
+ * assigns a fresh client order id to every raw place (ignore `clientOrderId` there) and risk-checks
+ * each intent; a thrown error isolates the strategy (its quotes are pulled).
  */
 export interface Strategy {
   quote(ctx: StrategyContext): StrategyOutput;

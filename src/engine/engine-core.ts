@@ -1,0 +1,391 @@
+import { Subject } from 'rxjs';
+import type { ClientOrderId, Symbol } from '../core/ids.ts';
+import { statePermissions } from '../domain/enums.ts';
+import type { MarketEvent, OrderEvent } from '../domain/events.ts';
+import type { OrderIntent, QuoteLevel } from '../domain/intents.ts';
+import { Executor } from '../execution/executor.ts';
+import { checkIntent } from '../risk/intent-check.ts';
+import { KillSwitch, type KillSwitchTransition } from '../risk/kill-switch.ts';
+import { limitsFor } from '../risk/config.ts';
+import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
+import { stricterState, type KillSwitchReason, type TradingState } from '../risk/trading-state.ts';
+import { isDesiredQuotes } from '../strategy/contract.ts';
+import { Accounting } from './accounting.ts';
+import { CidFactory } from './cid.ts';
+import { DEFAULT_FEE_RATES } from './config.ts';
+import { Counters } from './counters.ts';
+import type { EngineEvent, IntentKind } from './events.ts';
+import { OrderManager, type Lingering } from './order-manager.ts';
+import { OrderRequests, type RequestEnv } from './order-requests.ts';
+import { OrderStore } from './order-store.ts';
+import type { Failure } from './outcome.ts';
+import type { ConnectionState } from './ports.ts';
+import { clampPostOnly, SymbolSlot } from './symbol-slot.ts';
+import type { EngineDeps } from './types.ts';
+
+const CLOSE_ONLY_BACKOFF_MS = 60_000;
+const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
+
+/**
+ * The engine's synchronous core: per-symbol market state and portfolio, strategy evaluation with
+ * isolation, the risk gate, the order manager and the kill switch. The RxJS wiring (create-engine.ts)
+ * feeds it; every decision happens here, synchronously, so the hot path is one call deep.
+ */
+export class EngineCore {
+  readonly events$ = new Subject<EngineEvent>();
+  readonly counters = new Counters();
+  readonly slots = new Map<string, SymbolSlot>();
+  readonly store = new OrderStore();
+  readonly executor: Executor;
+  readonly requests: OrderRequests;
+  readonly om: OrderManager;
+  readonly accounting: Accounting;
+  readonly killSwitch: KillSwitch;
+  globalState: TradingState = 'ACTIVE';
+  globalReason = '';
+  /** Quoting is allowed (start-up reconciliation done, not stopping). */
+  ready = false;
+  stopping = false;
+  /** The order stream dropped: no new requests until the resync reconciliation. */
+  awaitingResync = false;
+  readonly downSince = new Map<ConnectionState['stream'], number>();
+  readonly startMs: number;
+  #t0Ns: bigint | null = null;
+  #evaluating: SymbolSlot | null = null;
+  readonly #dirty = new Set<SymbolSlot>();
+  readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
+
+  constructor(readonly deps: EngineDeps) {
+    const { clock } = deps;
+    this.startMs = clock.nowMs();
+    for (const b of deps.strategies) {
+      const inst = deps.instruments.get(b.symbol);
+      if (!inst) throw new RangeError(`strategy ${b.id}: unknown symbol ${b.symbol} (not in the instrument catalog)`);
+      if (this.slots.has(b.symbol)) throw new RangeError(`strategy ${b.id}: symbol ${b.symbol} already has a strategy (one per symbol)`);
+      this.slots.set(b.symbol, new SymbolSlot(b.id, b.symbol, b.strategy, inst, limitsFor(deps.risk, b.symbol)));
+    }
+    this.killSwitch = new KillSwitch(deps.risk.killSwitch);
+    this.executor = new Executor(deps.execution, clock, {
+      sent: () => this.#sampleLatency(),
+      throttled: (job, queued) => this.emit({ type: 'throttled', endpoint: job.endpoint, queued, tsMs: clock.nowMs() }),
+      coalesced: (job) => this.emit({ type: 'coalesced', endpoint: job.endpoint, clientOrderId: null, tsMs: clock.nowMs() }),
+      dropped: (job) => this.emit({ type: 'dropped', endpoint: job.endpoint, clientOrderId: null, tsMs: clock.nowMs() }),
+      backoff: (code, pauseMs) => this.emit({ type: 'backoff', code, pauseMs, tsMs: clock.nowMs() }),
+    });
+    const env: RequestEnv = {
+      clock,
+      gateway: deps.gateway,
+      executor: this.executor,
+      store: this.store,
+      config: deps.orderManager,
+      emit: (ev) => this.emit(ev),
+      onReject: (symbol, kind, cid, f, benign) => this.#onReject(symbol, kind, cid, f, benign),
+      onMissedFills: () => void this.recoverFills(),
+      onOrderChanged: (symbol) => this.#markDirty(symbol),
+    };
+    this.requests = new OrderRequests(env);
+    this.om = new OrderManager({
+      ...env,
+      cids: new CidFactory(clock.nowMs()),
+      requests: this.requests,
+      symbols: new Set(this.slots.keys()),
+      onFill: (ev, cid) => this.accounting.onStreamFill(ev, cid),
+      onRejectEvent: (symbol, cid, reason, text) =>
+        this.#onReject(symbol, 'place', cid, { kind: 'rejected', code: 'ORDER_REJECTED', reason, text }, false),
+    });
+    this.accounting = new Accounting(this.slots, clock, deps.fees ?? DEFAULT_FEE_RATES, (ev) => this.emit(ev), this.executor, deps.accounts, (slot) => {
+      this.#markDirty(slot.symbol);
+      this.#checkKillSwitch();
+    });
+  }
+
+  /** Publishes an event and counts it. */
+  emit(ev: EngineEvent): void {
+    this.counters.count(ev);
+    if (this.events$.observed) this.events$.next(ev);
+  }
+
+  /** Handles one market event (the hot path). */
+  onMarket(ev: MarketEvent): void {
+    this.counters.marketEvents++;
+    if (ev.type === 'funding') {
+      this.accounting.applyFunding(ev.settlement);
+      return;
+    }
+    const slot = this.slots.get(ev.symbol);
+    if (!slot) return;
+    if (!slot.market.apply(ev, this.deps.clock.nowMs())) return;
+    if (ev.type === 'ticker') {
+      const mark = slot.market.mark();
+      if (mark !== null) slot.ledger.observeMark(mark);
+    }
+    this.#t0Ns = this.deps.clock.nowNs();
+    this.evaluate(slot);
+    this.#t0Ns = null;
+    this.flush();
+  }
+
+  /** Handles one order event. */
+  onOrder(ev: OrderEvent): void {
+    this.counters.orderEvents++;
+    this.om.onOrderEvent(ev);
+    this.flush();
+  }
+
+  /** Tracks stream connectivity (lost-connection trigger; the order stream gates sending). */
+  onConnection(c: ConnectionState): void {
+    if (c.connected) this.downSince.delete(c.stream);
+    else {
+      if (!this.downSince.has(c.stream)) this.downSince.set(c.stream, this.deps.clock.nowMs());
+      if (c.stream === 'orders') this.awaitingResync = true;
+    }
+    this.#checkKillSwitch();
+  }
+
+  /** Clock tick: kill-switch conditions, fee polling, re-quoting (min-lifetime expiries, time-based strategies). */
+  onTick(): void {
+    this.#checkKillSwitch();
+    this.accounting.maybePollFees(this.deps.orderManager.fillPollMs);
+    for (const slot of this.slots.values()) this.evaluate(slot);
+    this.flush();
+  }
+
+  /** Evaluates dirty symbols (after fills, cancels, reconciliation). */
+  flush(): void {
+    for (let pass = 0; pass < 2 && this.#dirty.size > 0; pass++) {
+      const xs = [...this.#dirty];
+      this.#dirty.clear();
+      for (const s of xs) this.evaluate(s);
+    }
+  }
+
+  /** Runs the strategy for a symbol and pushes its (risk-gated) wishes to the order manager. */
+  evaluate(slot: SymbolSlot): void {
+    if (!this.ready || this.stopping) return;
+    const now = this.deps.clock.nowMs();
+    this.#updateState(slot, now);
+    this.#evaluating = slot;
+    try {
+      if (slot.failed !== null) {
+        if (!this.awaitingResync) this.om.applyQuotes(slot.symbol, EMPTY, EMPTY, true);
+        return;
+      }
+      let out;
+      try {
+        this.counters.strategyEvaluations++;
+        out = slot.strategy.quote(slot.refresh(now, this.store.view(slot.symbol)));
+      } catch (err) {
+        this.#isolate(slot, err);
+        return;
+      }
+      if (out !== null && !isDesiredQuotes(out)) {
+        if (!this.awaitingResync) this.#raw(slot, out.intents);
+        return;
+      }
+      if (out !== null) slot.lastDesired = out;
+      const d = slot.lastDesired;
+      if (d === null && slot.effective === 'ACTIVE') return;
+      let bids = d?.bids ?? EMPTY;
+      let asks = d?.asks ?? EMPTY;
+      if (this.deps.orderManager.postOnly) {
+        bids = clampPostOnly(bids, true, slot.market.bestAsk());
+        asks = clampPostOnly(asks, false, slot.market.bestBid());
+      }
+      const g = gateQuotes(bids, asks, this.#riskView(slot), slot.limits);
+      const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
+      if (key !== slot.lastTrimKey) {
+        slot.lastTrimKey = key;
+        if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons: g.reasons, tsMs: now });
+      }
+      slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
+      if (this.awaitingResync) return;
+      this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE');
+    } finally {
+      this.#evaluating = null;
+    }
+  }
+
+  /** Recovers fills from REST since the last known fill (minus the lookback). */
+  recoverFills(): Promise<number> {
+    const now = this.deps.clock.nowMs();
+    const from = (this.accounting.fills.lastFillMs ?? this.startMs) - this.deps.orderManager.fillRecoveryLookbackMs;
+    return this.accounting.fetchFills(from, now + 1);
+  }
+
+  /** Sets an operator trading state. */
+  setTradingState(symbol: Symbol | null, state: TradingState, reason: string): void {
+    const now = this.deps.clock.nowMs();
+    if (symbol === null) {
+      if (state !== this.globalState) this.emit({ type: 'trading-state-changed', symbol: null, from: this.globalState, to: state, reason, tsMs: now });
+      this.globalState = state;
+      this.globalReason = reason;
+      for (const s of this.slots.values()) this.#markDirty(s.symbol);
+    } else {
+      const slot = this.slots.get(symbol);
+      if (!slot) throw new RangeError(`setTradingState: ${symbol} is not quoted by this engine`);
+      slot.operatorState = state;
+      slot.operatorReason = reason;
+      this.#markDirty(symbol);
+    }
+    this.flush();
+  }
+
+  /** Trips the kill switch. */
+  trip(reason: KillSwitchReason, detail: string): void {
+    this.#applyKill(this.killSwitch.trip(reason, detail, this.deps.clock.nowMs()));
+  }
+
+  /** Clears the kill switch by hand. */
+  resetKillSwitch(): void {
+    if (!this.killSwitch.reset(this.accounting.total().total.toNumber())) return;
+    this.emit({ type: 'kill-switch-cleared', reason: 'manual-reset', tsMs: this.deps.clock.nowMs() });
+    for (const s of this.slots.values()) this.#markDirty(s.symbol);
+    this.flush();
+  }
+
+  #checkKillSwitch(): void {
+    const now = this.deps.clock.nowMs();
+    let maxAge: number | null = null;
+    for (const s of this.slots.values()) {
+      if (s.failed !== null) continue;
+      const age = now - (s.market.lastEventMs ?? this.startMs);
+      if (maxAge === null || age > maxAge) maxAge = age;
+    }
+    let down: number | null = null;
+    for (const t of this.downSince.values()) if (down === null || t < down) down = t;
+    const pnl = this.accounting.total().total.toNumber();
+    this.#applyKill(this.killSwitch.check({ nowMs: now, totalPnlUsd: pnl, maxMarketDataAgeMs: maxAge, disconnectedSinceMs: down }));
+  }
+
+  #applyKill(t: KillSwitchTransition | null): void {
+    if (!t) return;
+    const now = this.deps.clock.nowMs();
+    if (t.kind === 'tripped') {
+      this.emit({ type: 'kill-switch-tripped', reason: t.reason, detail: t.detail, tsMs: now });
+      this.deps.log?.warn({ reason: t.reason, detail: t.detail }, 'kill switch tripped: pulling all quotes');
+      this.executor.removeWhere((j) => j.endpoint === 'place' || j.endpoint === 'replace');
+      for (const s of this.slots.values()) {
+        this.#updateState(s, now);
+        this.om.pullAll(s.symbol);
+      }
+    } else {
+      this.emit({ type: 'kill-switch-cleared', reason: t.reason, tsMs: now });
+      for (const s of this.slots.values()) this.#markDirty(s.symbol);
+    }
+    this.flush();
+  }
+
+  #updateState(slot: SymbolSlot, now: number): void {
+    let st = this.globalState;
+    let why = this.globalReason;
+    const raise = (s: TradingState, r: string): void => {
+      const n = stricterState(st, s);
+      if (n !== st) {
+        st = n;
+        why = r;
+      }
+    };
+    const ks = this.killSwitch.state();
+    if (ks.tripped) raise('HALTED', `kill switch: ${ks.reason}`);
+    raise(slot.operatorState, slot.operatorReason);
+    const inst = slot.market.ticker?.state;
+    if (inst !== undefined && !statePermissions(inst).canPlace) raise('HALTED', `instrument ${inst}`);
+    if (slot.closeOnlyUntilMs > now) raise('REDUCING', 'close-only');
+    if (Math.abs(slot.ledger.qty) > slot.limits.maxPosition) raise('REDUCING', 'position over limit');
+    if (st !== slot.effective) {
+      this.emit({ type: 'trading-state-changed', symbol: slot.symbol, from: slot.effective, to: st, reason: why, tsMs: now });
+      slot.effective = st;
+    }
+    slot.effectiveReason = why;
+  }
+
+  #riskView(slot: SymbolSlot): RiskView {
+    const l = this.om.lingering(slot.symbol, this.#lingering);
+    const t = slot.market.ticker;
+    return {
+      position: slot.ledger.qty,
+      tradingState: slot.effective,
+      bandLowerTicks: t?.bandLowerTicks ?? null,
+      bandUpperTicks: t?.bandUpperTicks ?? null,
+      lingeringBuyQty: l.buyQty,
+      lingeringSellQty: l.sellQty,
+      lingeringOrders: l.orders,
+      usdPerTickContract: slot.usdPerTickContract,
+      minOrderSize: slot.instrument.minOrderSize,
+    };
+  }
+
+  #raw(slot: SymbolSlot, intents: readonly OrderIntent[]): void {
+    const now = this.deps.clock.nowMs();
+    for (const it of intents) {
+      if (it.kind === 'cancel-all') {
+        this.om.pullAll(slot.symbol);
+        continue;
+      }
+      if (it.symbol !== slot.symbol) {
+        this.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: it.symbol, clientOrderId: null, reason: 'foreign-symbol', text: `strategy ${slot.id} may only trade ${slot.symbol}`, tsMs: now });
+        continue;
+      }
+      const o = it.kind === 'place' ? undefined : this.store.find(it.clientOrderId, it.orderId);
+      if (it.kind === 'cancel') {
+        if (o) this.requests.cancel(o);
+        continue;
+      }
+      if (it.kind === 'replace' && (!o || !o.orderId || o.cancelWanted)) {
+        this.emit({ type: 'reject', source: 'risk', kind: 'replace', symbol: slot.symbol, clientOrderId: it.clientOrderId, reason: 'unknown-order', text: 'replace of an order the engine does not track as open', tsMs: now });
+        continue;
+      }
+      const side = it.kind === 'place' ? it.side : o!.side;
+      let buy = 0;
+      let sell = 0;
+      let n = 0;
+      for (const w of this.store.forSymbol(slot.symbol)) {
+        n++;
+        if (w.side === 'buy') buy += w.qty;
+        else sell += w.qty;
+      }
+      const why = checkIntent(it, side, this.#riskView(slot), { buyQty: buy, sellQty: sell, orders: n }, slot.limits, o ? o.qty : 0);
+      if (why !== null) {
+        this.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: slot.symbol, clientOrderId: it.clientOrderId, reason: why, text: `risk gate: ${why}`, tsMs: now });
+        continue;
+      }
+      if (it.kind === 'place') this.om.placeNew(slot.symbol, it.side, it.priceTicks, it.qty, it.tif);
+      else this.requests.replace(o!, it.priceTicks, it.qty);
+    }
+  }
+
+  #isolate(slot: SymbolSlot, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    slot.failed = message;
+    slot.lastDesired = null;
+    slot.gated = null;
+    this.emit({ type: 'strategy-error', strategyId: slot.id, symbol: slot.symbol, message, tsMs: this.deps.clock.nowMs() });
+    this.deps.log?.error({ strategy: slot.id, symbol: slot.symbol, err: message }, 'strategy threw: isolated, quotes pulled');
+    if (!this.awaitingResync) this.om.pullAll(slot.symbol);
+  }
+
+  #onReject(symbol: Symbol | null, kind: IntentKind, cid: ClientOrderId | null, f: Failure, benign: boolean): void {
+    const now = this.deps.clock.nowMs();
+    const source = f.kind === 'rejected' || f.code === 'ORDER_REJECTED' ? 'venue' : 'gateway';
+    this.emit({ type: 'reject', source, kind, symbol, clientOrderId: cid, reason: f.reason, text: f.text, tsMs: now });
+    if (f.reason === 'CLOSE_ONLY' && symbol) {
+      const slot = this.slots.get(symbol);
+      if (slot) slot.closeOnlyUntilMs = now + CLOSE_ONLY_BACKOFF_MS;
+    }
+    if (source === 'venue' && !benign) this.#applyKill(this.killSwitch.recordReject(now));
+  }
+
+  #markDirty(symbol: Symbol): void {
+    const slot = this.slots.get(symbol);
+    if (slot && slot !== this.#evaluating) this.#dirty.add(slot);
+  }
+
+  #sampleLatency(): void {
+    const t0 = this.#t0Ns;
+    if (t0 === null) return;
+    this.#t0Ns = null;
+    const slot = this.#evaluating;
+    const clock = this.deps.clock;
+    this.emit({ type: 'tick-to-intent', symbol: slot ? slot.symbol : ('' as Symbol), us: Number(clock.nowNs() - t0) / 1000, tsMs: clock.nowMs() });
+  }
+}

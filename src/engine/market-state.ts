@@ -1,0 +1,73 @@
+import type { Symbol } from '../core/ids.ts';
+import { applySideDelta, type Book } from '../domain/book.ts';
+import type { MarketEvent, TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { FundingEstimate } from '../domain/funding.ts';
+
+/**
+ * One symbol's market as the engine sees it: the book (snapshots kept as received, deltas applied),
+ * the last ticker (mark, bands, state, funding estimate) and the last trade. Mutable, owned by the
+ * engine; strategies get the immutable Book/ticker objects it holds.
+ */
+export class MarketState {
+  book: Book | null = null;
+  ticker: TickerUpdated | null = null;
+  lastTrade: TradePrinted | null = null;
+  funding: FundingEstimate | null = null;
+  /** Engine time of the last market event, null before any. */
+  lastEventMs: number | null = null;
+
+  constructor(readonly symbol: Symbol) {}
+
+  /** Applies a market event; returns true when strategies should re-quote. */
+  apply(ev: MarketEvent, nowMs: number): boolean {
+    this.lastEventMs = nowMs;
+    switch (ev.type) {
+      case 'book':
+        if (ev.isSnapshot || this.book === null) {
+          this.book = { symbol: this.symbol, bids: ev.bids, asks: ev.asks, tsEvent: ev.tsEvent, tsRecv: ev.tsRecv };
+        } else {
+          this.book = {
+            symbol: this.symbol,
+            bids: ev.bids.length > 0 ? applySideDelta(this.book.bids, ev.bids, true) : this.book.bids,
+            asks: ev.asks.length > 0 ? applySideDelta(this.book.asks, ev.asks, false) : this.book.asks,
+            tsEvent: ev.tsEvent,
+            tsRecv: ev.tsRecv,
+          };
+        }
+        return true;
+      case 'ticker':
+        this.ticker = ev;
+        if (ev.funding) this.funding = ev.funding;
+        return true;
+      case 'trade':
+        this.lastTrade = ev;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Best bid in ticks (book, else ticker), null when unknown. */
+  bestBid(): number | null {
+    const b = this.book?.bids[0];
+    return b ? b.priceTicks : (this.ticker?.bestBidTicks ?? null);
+  }
+
+  /** Best ask in ticks (book, else ticker), null when unknown. */
+  bestAsk(): number | null {
+    const a = this.book?.asks[0];
+    return a ? a.priceTicks : (this.ticker?.bestAskTicks ?? null);
+  }
+
+  /** Mid in (possibly half) ticks, null when a side is missing. */
+  mid(): number | null {
+    const b = this.bestBid();
+    const a = this.bestAsk();
+    return b === null || a === null ? null : (a + b) / 2;
+  }
+
+  /** Mark for unrealized PnL: the ticker's mark, else the mid. */
+  mark(): number | null {
+    return this.ticker?.markTicks ?? this.mid();
+  }
+}

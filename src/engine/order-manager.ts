@@ -1,0 +1,257 @@
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { Side } from '../domain/enums.ts';
+import type { OrderEvent, OrderFilled } from '../domain/events.ts';
+import type { QuoteLevel } from '../domain/intents.ts';
+import type { Order } from '../domain/order.ts';
+import { isCancelable, isTerminal } from '../domain/order-state.ts';
+import type { CidFactory } from './cid.ts';
+import { diffSide, type DiffTolerance } from './quote-diff.ts';
+import { LocalOrder } from './order-store.ts';
+import type { OrderRequests, RequestEnv } from './order-requests.ts';
+import type { UnknownOrderPolicy } from './config.ts';
+
+/** What the manager needs beyond the request layer. */
+export interface ManagerEnv extends RequestEnv {
+  readonly cids: CidFactory;
+  readonly requests: OrderRequests;
+  /** Symbols the engine quotes (adoption applies only to these). */
+  readonly symbols: ReadonlySet<string>;
+  /** A fill of one of our orders (or any fill on a quoted symbol); the engine dedupes by trade id. */
+  onFill(ev: OrderFilled, cid: ClientOrderId | null): void;
+  /** A venue reject event for one of our orders. */
+  onRejectEvent(symbol: Symbol, cid: ClientOrderId | null, reason: string, text: string): void;
+}
+
+/** Counts from one reconciliation. */
+export interface ReconcileCounts {
+  adopted: number;
+  cancelled: number;
+  missing: number;
+}
+
+/** Exposure of orders outside the quote diff (pending cancel, unknown outcome). */
+export interface Lingering {
+  buyQty: number;
+  sellQty: number;
+  orders: number;
+}
+
+/**
+ * The order manager: turns desired ladders into the fewest requests, applies the venue's order
+ * events to tracked orders, and reconciles against the venue's open orders.
+ */
+export class OrderManager {
+  readonly #bids: LocalOrder[] = [];
+  readonly #asks: LocalOrder[] = [];
+
+  constructor(private readonly env: ManagerEnv) {}
+
+  /** True when the order takes part in the quote diff. */
+  static inDiff(o: LocalOrder): boolean {
+    return !o.cancelWanted && o.status !== 'unknown' && o.status !== 'pending-cancel';
+  }
+
+  /** Exposure of a symbol's orders that the next ladder will not replace. */
+  lingering(symbol: Symbol, out: Lingering): Lingering {
+    out.buyQty = 0;
+    out.sellQty = 0;
+    out.orders = 0;
+    for (const o of this.env.store.forSymbol(symbol)) {
+      if (OrderManager.inDiff(o)) continue;
+      out.orders++;
+      if (o.side === 'buy') out.buyQty += o.qty;
+      else out.sellQty += o.qty;
+    }
+    return out;
+  }
+
+  /**
+   * Makes the symbol's working orders match the ladders. `force` ignores the minimum order
+   * lifetime (risk pulls). Sends cancels first, then replaces, then places.
+   */
+  applyQuotes(symbol: Symbol, bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], force: boolean): void {
+    const { env } = this;
+    const now = env.clock.nowMs();
+    const minLife = env.config.minOrderLifetimeMs;
+    this.#bids.length = 0;
+    this.#asks.length = 0;
+    for (const o of env.store.forSymbol(symbol)) {
+      if (!OrderManager.inDiff(o)) continue;
+      (o.side === 'buy' ? this.#bids : this.#asks).push(o);
+    }
+    const tol: DiffTolerance = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
+    const view = (o: LocalOrder) => {
+      const inFlight = o.status === 'pending-new' || o.status === 'pending-replace';
+      const young = o.status !== 'queued' && now - o.sentMs < minLife;
+      return {
+        o,
+        priceTicks: o.effPrice,
+        qty: o.effQty,
+        locked: !force && (inFlight || young),
+        replaceable: o.status === 'queued' || (o.status === 'open' && o.orderId !== null && env.config.useReplace),
+      };
+    };
+    const db = diffSide(bids, this.#bids.map(view), tol, true, true);
+    const da = diffSide(asks, this.#asks.map(view), tol, true, false);
+    for (const x of db.cancel) env.requests.cancel(x.o);
+    for (const x of da.cancel) env.requests.cancel(x.o);
+    for (const r of db.replace) env.requests.replace(r.order.o, r.level.priceTicks, r.level.qty);
+    for (const r of da.replace) env.requests.replace(r.order.o, r.level.priceTicks, r.level.qty);
+    for (const l of db.place) this.placeNew(symbol, 'buy', l.priceTicks, l.qty);
+    for (const l of da.place) this.placeNew(symbol, 'sell', l.priceTicks, l.qty);
+  }
+
+  /** Tracks and queues a new order; returns it. */
+  placeNew(symbol: Symbol, side: Side, priceTicks: number, qty: number, tif: 'GTC' | 'IOC' | 'DAY' | null = null): LocalOrder {
+    const o = new LocalOrder(this.env.cids.next(), symbol, side, priceTicks, qty, this.env.clock.nowMs(), false);
+    this.env.store.add(o);
+    this.env.requests.place(o, tif);
+    return o;
+  }
+
+  /** Pulls every order of a symbol: one cancel-all when several are out, else single cancels. */
+  pullAll(symbol: Symbol): void {
+    const orders = this.env.store.forSymbol(symbol).filter((o) => !o.cancelWanted || o.status === 'queued');
+    const live = orders.filter((o) => o.status !== 'queued');
+    if (live.length > 1) this.env.requests.cancelAll(symbol, orders);
+    else for (const o of orders) this.env.requests.cancel(o);
+  }
+
+  /** Applies one order event from the venue stream. */
+  onOrderEvent(ev: OrderEvent): void {
+    const { env } = this;
+    const req = env.requests;
+    if (ev.type === 'cancel-rejected') {
+      const o = env.store.find(ev.clientOrderId, ev.orderId);
+      if (o) req.scheduleStatus(o, 0);
+      return;
+    }
+    if (ev.type === 'replaced') {
+      const o = env.store.find(ev.original.clientOrderId, ev.original.orderId);
+      if (!o) return;
+      const rep = ev.replacement;
+      const newId = ev.newOrderId ?? rep?.orderId ?? null;
+      if (newId) env.store.setOrderId(o, newId);
+      if (rep) {
+        o.priceTicks = rep.priceTicks;
+        o.qty = rep.remainingQty;
+        o.filledQty = rep.filledQty;
+      } else if (o.target) {
+        o.priceTicks = o.target.priceTicks;
+        o.qty = o.target.qty;
+        o.filledQty = 0;
+      }
+      o.target = null;
+      o.acked = true;
+      if (o.status === 'pending-replace' || o.status === 'unknown') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
+      o.sentMs = env.clock.nowMs();
+      env.store.touch(o.symbol);
+      if (rep && isTerminal(rep.state)) req.terminate(o);
+      else env.onOrderChanged(o.symbol);
+      return;
+    }
+    const order = ev.order;
+    const o = env.store.find(order.clientOrderId, order.orderId);
+    const current = o !== undefined && (o.orderId === null || o.orderId === order.orderId);
+    switch (ev.type) {
+      case 'accepted':
+        if (!o || !current) return;
+        env.store.setOrderId(o, order.orderId);
+        o.acked = true;
+        o.priceTicks = order.priceTicks;
+        o.qty = order.remainingQty;
+        o.filledQty = order.filledQty;
+        if (o.status === 'pending-new' || o.status === 'unknown' || o.status === 'queued') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
+        env.store.touch(o.symbol);
+        req.afterAck(o);
+        return;
+      case 'filled':
+        env.onFill(ev, o?.clientOrderId ?? order.clientOrderId);
+        if (!o || !current) return;
+        env.store.setOrderId(o, order.orderId);
+        o.acked = true;
+        o.qty = order.remainingQty;
+        o.filledQty = order.filledQty;
+        env.store.touch(o.symbol);
+        if (!ev.partial || order.remainingQty <= 0 || order.state === 'FILLED') req.terminate(o);
+        else env.onOrderChanged(o.symbol);
+        req.afterAck(o);
+        return;
+      case 'rejected':
+        if (!o || !current) return;
+        env.onRejectEvent(o.symbol, o.clientOrderId, ev.reason ?? 'POST_ONLY_WOULD_CROSS', ev.text);
+        req.terminate(o);
+        return;
+      case 'canceled':
+      case 'expired':
+      case 'done-for-day':
+        if (!o || !current) return;
+        req.terminate(o);
+        return;
+    }
+  }
+
+  /**
+   * Reconciles local orders with the venue's open orders: known orders take the venue's figures;
+   * unknown ones are cancelled, adopted (quoted symbols only) or ignored per policy; local orders
+   * the venue does not list are asked about by status.
+   */
+  reconcile(venue: readonly Order[], policy: UnknownOrderPolicy): ReconcileCounts {
+    const { env } = this;
+    const counts: ReconcileCounts = { adopted: 0, cancelled: 0, missing: 0 };
+    const seen = new Set<LocalOrder>();
+    for (const v of venue) {
+      if (!isCancelable(v.state)) continue;
+      const known = env.store.find(v.clientOrderId, v.orderId);
+      if (known) {
+        seen.add(known);
+        env.store.setOrderId(known, v.orderId);
+        known.acked = true;
+        known.qty = v.remainingQty;
+        known.filledQty = v.filledQty;
+        if (known.status === 'unknown' || known.status === 'pending-new') {
+          if (known.cancelWhenKnown) known.cancelWanted = true;
+          known.status = 'open';
+          known.priceTicks = v.priceTicks;
+        }
+        if (known.status === 'open') known.priceTicks = v.priceTicks;
+        if (known.cancelWanted) {
+          known.status = 'open';
+          env.requests.cancel(known);
+        }
+        env.store.touch(known.symbol);
+        continue;
+      }
+      if (policy === 'ignore') continue;
+      const adopt = policy === 'adopt' && env.symbols.has(v.symbol);
+      const o = this.#track(v);
+      seen.add(o);
+      if (adopt) counts.adopted++;
+      else {
+        counts.cancelled++;
+        env.requests.cancel(o);
+      }
+    }
+    for (const o of env.store.all()) {
+      if (seen.has(o) || o.status === 'queued') continue;
+      counts.missing++;
+      if (o.status !== 'unknown') o.status = 'unknown';
+      o.statusTimer?.();
+      o.statusTimer = null;
+      env.requests.scheduleStatus(o, 0);
+      env.store.touch(o.symbol);
+    }
+    return counts;
+  }
+
+  #track(v: Order): LocalOrder {
+    const cid = v.clientOrderId ?? this.env.cids.next();
+    const o = new LocalOrder(cid, v.symbol, v.side, v.priceTicks, v.remainingQty, this.env.clock.nowMs(), true);
+    o.orderId = v.orderId as VenueOrderId;
+    o.filledQty = v.filledQty;
+    o.acked = true;
+    o.status = 'open';
+    this.env.store.add(o);
+    return o;
+  }
+}

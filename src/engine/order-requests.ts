@@ -1,0 +1,356 @@
+import type { Clock } from '../core/clock.ts';
+import type { ClientOrderId, Symbol } from '../core/ids.ts';
+import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+import type { OrderStatus } from '../domain/order.ts';
+import { isOpenState, isTerminal } from '../domain/order-state.ts';
+import type { ExecJob, Executor } from '../execution/executor.ts';
+import type { Endpoint } from '../execution/config.ts';
+import type { OrderManagerConfig } from './config.ts';
+import type { EngineEvent, IntentKind } from './events.ts';
+import type { OrderStore, LocalOrder } from './order-store.ts';
+import { BENIGN_REJECTS, classifyFailure, type Failure } from './outcome.ts';
+import type { OrderGateway } from './ports.ts';
+
+/** What the request layer tells the engine about. */
+export interface RequestEnv {
+  readonly clock: Clock;
+  readonly gateway: OrderGateway;
+  readonly executor: Executor;
+  readonly store: OrderStore;
+  readonly config: OrderManagerConfig;
+  emit(ev: EngineEvent): void;
+  /** A venue (or gateway) reject worth counting; `benign` races are excluded from the reject storm. */
+  onReject(symbol: Symbol | null, kind: IntentKind, cid: ClientOrderId | null, f: Failure, benign: boolean): void;
+  /** An order finished with more filled than we saw: recover fills from REST. */
+  onMissedFills(): void;
+  /** An order's state changed (the engine re-evaluates the symbol). */
+  onOrderChanged(symbol: Symbol): void;
+}
+
+/**
+ * Sends place / replace / cancel / status requests for tracked orders through the executor and
+ * applies their outcomes. Unknown outcomes leave the order in flight until a status answer; a 409
+ * cancel is retried at the ack (or after `cancelRetryMs`).
+ */
+export class OrderRequests {
+  constructor(private readonly env: RequestEnv) {}
+
+  /** Queues the place of a new order (already in the store, status `queued`). */
+  place(o: LocalOrder, tif: PlaceOrder['tif'] | null = null): void {
+    const { env } = this;
+    const c = env.config;
+    const job: ExecJob = {
+      endpoint: 'place',
+      key: o.clientOrderId,
+      run: () => {
+        o.status = 'pending-new';
+        o.sentMs = env.clock.nowMs();
+        env.store.touch(o.symbol);
+        const intent: PlaceOrder = {
+          kind: 'place',
+          symbol: o.symbol,
+          side: o.side,
+          priceTicks: o.priceTicks,
+          qty: o.qty,
+          tif: tif ?? c.tif,
+          postOnly: c.postOnly,
+          reprice: c.reprice,
+          selfTrade: c.selfTrade,
+          clientOrderId: o.clientOrderId,
+          tag: c.tag,
+        };
+        this.#sent('place', o);
+        return env.gateway.place(intent);
+      },
+      settled: (ok, value, error, latencyMs) => {
+        this.#result('place', o, ok, error, latencyMs);
+        if (!env.store.has(o)) return;
+        if (ok) {
+          env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
+          o.acked = true;
+          if (o.status === 'pending-new') o.status = 'open';
+          this.#afterAck(o);
+          env.store.touch(o.symbol);
+          return;
+        }
+        const f = classifyFailure(error);
+        if (f.kind === 'unknown') return this.#unknown(o);
+        env.onReject(o.symbol, 'place', o.clientOrderId, f, false);
+        this.terminate(o);
+      },
+      dropped: () => {
+        if (env.store.has(o) && o.status === 'queued') this.terminate(o);
+      },
+    };
+    env.executor.submit(job);
+  }
+
+  /** Moves an open order to `level` (coalesces with a queued replace of the same order). */
+  replace(o: LocalOrder, priceTicks: number, qty: number): void {
+    const { env } = this;
+    if (o.status === 'queued') {
+      // Never sent: amend the queued place in place; the job reads the order when it goes out.
+      o.priceTicks = priceTicks;
+      o.qty = qty;
+      this.#coalesced('place', o);
+      return;
+    }
+    o.target = { priceTicks, qty };
+    env.store.touch(o.symbol);
+    if (o.replaceQueued) {
+      this.#coalesced('replace', o);
+      return;
+    }
+    o.replaceQueued = true;
+    env.executor.submit({
+      endpoint: 'replace',
+      key: o.clientOrderId,
+      run: () => {
+        o.replaceQueued = false;
+        o.status = 'pending-replace';
+        o.sentMs = env.clock.nowMs();
+        const t = o.target ?? { priceTicks: o.priceTicks, qty: o.qty };
+        const intent: ReplaceOrder = { kind: 'replace', symbol: o.symbol, orderId: o.orderId!, clientOrderId: o.clientOrderId, priceTicks: t.priceTicks, qty: t.qty };
+        this.#sent('replace', o);
+        return env.gateway.replace(intent);
+      },
+      settled: (ok, value, error, latencyMs) => {
+        this.#result('replace', o, ok, error, latencyMs);
+        if (!env.store.has(o)) return;
+        if (ok) {
+          if (o.status === 'pending-replace' && o.target) {
+            env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
+            o.priceTicks = o.target.priceTicks;
+            o.qty = o.target.qty;
+            o.filledQty = 0;
+            o.target = null;
+            o.status = o.cancelWanted ? 'pending-cancel' : 'open';
+            env.store.touch(o.symbol);
+          }
+          return;
+        }
+        const f = classifyFailure(error);
+        o.target = null;
+        if (f.kind === 'unknown') {
+          o.cancelWhenKnown = true;
+          return this.#unknown(o);
+        }
+        const benign = BENIGN_REJECTS.has(f.reason);
+        env.onReject(o.symbol, 'replace', o.clientOrderId, f, benign);
+        if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
+        // The original terminated while we replaced it (a fill raced us): ask what happened.
+        if (f.reason === 'ORIGINAL_ORDER_TERMINATED') this.scheduleStatus(o, 0);
+        env.store.touch(o.symbol);
+        env.onOrderChanged(o.symbol);
+      },
+      dropped: () => {
+        o.replaceQueued = false;
+        if (o.status !== 'pending-replace') o.target = null;
+      },
+    });
+  }
+
+  /** Cancels an order (removes it at once when its place never left the queue). */
+  cancel(o: LocalOrder): void {
+    const { env } = this;
+    if (o.status === 'queued') {
+      o.cancelWanted = true;
+      env.executor.removeQueued(o.clientOrderId);
+      this.terminate(o);
+      return;
+    }
+    o.cancelWanted = true;
+    env.store.touch(o.symbol);
+    if (o.status === 'unknown') return; // resolved by the status answer, which then cancels
+    this.#submitCancel(o);
+  }
+
+  #submitCancel(o: LocalOrder): void {
+    const { env } = this;
+    env.executor.submit({
+      endpoint: 'cancel',
+      key: o.clientOrderId,
+      run: () => {
+        o.status = 'pending-cancel';
+        env.store.touch(o.symbol);
+        const intent: CancelOrder = { kind: 'cancel', symbol: o.symbol, orderId: o.orderId, clientOrderId: o.clientOrderId };
+        this.#sent('cancel', o);
+        return env.gateway.cancel(intent);
+      },
+      settled: (ok, value, error, latencyMs) => {
+        this.#result('cancel', o, ok, error, latencyMs);
+        if (!env.store.has(o)) return;
+        if (ok) {
+          // Confirmation comes as a `canceled` event; ask if it does not.
+          this.scheduleStatus(o, (value as { accepted: boolean }).accepted ? env.config.statusQueryDelayMs : 0);
+          return;
+        }
+        const f = classifyFailure(error);
+        if (f.kind === 'not-acked') {
+          o.cancelAfterAck = true;
+          if (o.acked) this.#submitCancel(o);
+          else this.#retryLater(o);
+          return;
+        }
+        if (f.kind === 'not-sent') return this.#retryLater(o);
+        if (f.kind === 'unknown') return this.#unknown(o);
+        env.onReject(o.symbol, 'cancel', o.clientOrderId, f, true);
+        this.scheduleStatus(o, 0);
+      },
+      dropped: (reason) => {
+        if (reason === 'queue-full' && env.store.has(o)) this.#retryLater(o);
+      },
+    });
+  }
+
+  /** Cancels every order of a symbol with one request (kill switch, halt, stop). */
+  cancelAll(symbol: Symbol, orders: readonly LocalOrder[]): void {
+    const { env } = this;
+    for (const o of orders) {
+      if (o.status === 'queued') {
+        o.cancelWanted = true;
+        env.executor.removeQueued(o.clientOrderId);
+        this.terminate(o);
+        continue;
+      }
+      o.cancelWanted = true;
+      env.executor.removeQueued(o.clientOrderId);
+      o.replaceQueued = false;
+      if (o.status !== 'unknown') o.status = 'pending-cancel';
+    }
+    env.store.touch(symbol);
+    env.executor.submit({
+      endpoint: 'cancel-all',
+      key: `cancel-all:${symbol}`,
+      run: () => {
+        env.emit({ type: 'intent-sent', kind: 'cancel-all', symbol, clientOrderId: null, tsMs: env.clock.nowMs() });
+        return env.gateway.cancelAll(symbol);
+      },
+      settled: (ok, _v, error, latencyMs) => {
+        const f = ok ? null : classifyFailure(error);
+        env.emit({ type: 'intent-result', kind: 'cancel-all', symbol, clientOrderId: null, ok, code: f?.code ?? null, unknown: f?.kind === 'unknown', latencyMs, tsMs: env.clock.nowMs() });
+        // Whatever the answer, make sure each order is confirmed gone.
+        for (const o of env.store.forSymbol(symbol)) if (o.cancelWanted && o.status !== 'queued') this.scheduleStatus(o, ok ? env.config.statusQueryDelayMs : 0);
+      },
+      dropped: () => {
+        for (const o of env.store.forSymbol(symbol)) if (o.cancelWanted) this.#submitCancel(o);
+      },
+    });
+  }
+
+  /** Asks the venue for the order's status after `delayMs` (once; re-arming is a no-op). */
+  scheduleStatus(o: LocalOrder, delayMs: number): void {
+    const { env } = this;
+    if (o.statusTimer) return;
+    o.statusTimer = env.clock.setTimer(delayMs, () => {
+      o.statusTimer = null;
+      if (!env.store.has(o)) return;
+      env.executor.submit({
+        endpoint: 'status',
+        key: `status:${o.clientOrderId}`,
+        run: () => env.gateway.status(o.orderId ? { orderId: o.orderId, clientOrderId: o.clientOrderId } : { clientOrderId: o.clientOrderId }),
+        settled: (ok, value, error) => {
+          if (!env.store.has(o)) return;
+          if (ok) return this.resolve(o, value as OrderStatus | null);
+          const f = classifyFailure(error);
+          if (f.kind === 'rejected' && f.code === 'NOT_FOUND') return this.resolve(o, null);
+          this.scheduleStatus(o, env.config.statusQueryDelayMs);
+        },
+        dropped: () => this.scheduleStatus(o, env.config.statusQueryDelayMs),
+      });
+    });
+  }
+
+  /** Applies the venue's status answer (null = the venue does not know the order). */
+  resolve(o: LocalOrder, st: OrderStatus | null): void {
+    const { env } = this;
+    const emitResolved = (state: string): void =>
+      env.emit({ type: 'order-resolved', symbol: o.symbol, clientOrderId: o.clientOrderId, state, tsMs: env.clock.nowMs() });
+    if (st === null) {
+      emitResolved('NOT_FOUND');
+      this.terminate(o);
+      return;
+    }
+    if (isTerminal(st.state)) {
+      if (st.filledQty > o.filledQty) env.onMissedFills();
+      emitResolved(st.state);
+      this.terminate(o);
+      return;
+    }
+    env.store.setOrderId(o, st.orderId);
+    o.qty = st.remainingQty;
+    o.filledQty = st.filledQty;
+    if (isOpenState(st.state)) {
+      o.acked = true;
+      if (o.cancelWhenKnown) o.cancelWanted = true;
+      if (o.status === 'unknown' || o.status === 'pending-new') o.status = 'open';
+      if (o.cancelWanted) this.#submitCancel(o);
+    } else {
+      this.scheduleStatus(o, env.config.statusQueryDelayMs);
+    }
+    emitResolved(st.state);
+    env.store.touch(o.symbol);
+  }
+
+  /** The ack arrived: a cancel that got 409 goes out now. */
+  afterAck(o: LocalOrder): void {
+    this.#afterAck(o);
+  }
+
+  /** Forgets an order that reached a terminal state. */
+  terminate(o: LocalOrder): void {
+    const { env } = this;
+    if (!env.store.has(o)) return;
+    env.executor.removeQueued(o.clientOrderId);
+    env.store.remove(o);
+    env.onOrderChanged(o.symbol);
+  }
+
+  #afterAck(o: LocalOrder): void {
+    if (!o.cancelAfterAck) return;
+    o.cancelAfterAck = false;
+    o.retryTimer?.();
+    o.retryTimer = null;
+    this.#submitCancel(o);
+  }
+
+  #retryLater(o: LocalOrder): void {
+    const { env } = this;
+    if (o.retryTimer) return;
+    o.retryTimer = env.clock.setTimer(env.config.cancelRetryMs, () => {
+      o.retryTimer = null;
+      if (!env.store.has(o)) return;
+      o.cancelAfterAck = false;
+      this.#submitCancel(o);
+    });
+  }
+
+  #unknown(o: LocalOrder): void {
+    this.env.store.touch(o.symbol);
+    o.status = 'unknown';
+    this.scheduleStatus(o, this.env.config.statusQueryDelayMs);
+  }
+
+  #sent(kind: IntentKind, o: LocalOrder): void {
+    this.env.emit({ type: 'intent-sent', kind, symbol: o.symbol, clientOrderId: o.clientOrderId, tsMs: this.env.clock.nowMs() });
+  }
+
+  #result(kind: IntentKind, o: LocalOrder, ok: boolean, error: unknown, latencyMs: number): void {
+    const f = ok ? null : classifyFailure(error);
+    this.env.emit({
+      type: 'intent-result',
+      kind,
+      symbol: o.symbol,
+      clientOrderId: o.clientOrderId,
+      ok,
+      code: f?.code ?? null,
+      unknown: f?.kind === 'unknown',
+      latencyMs,
+      tsMs: this.env.clock.nowMs(),
+    });
+  }
+
+  #coalesced(endpoint: Endpoint, o: LocalOrder): void {
+    this.env.emit({ type: 'coalesced', endpoint, clientOrderId: o.clientOrderId, tsMs: this.env.clock.nowMs() });
+  }
+}

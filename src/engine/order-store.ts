@@ -1,0 +1,146 @@
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { Side } from '../domain/enums.ts';
+import type { QuoteLevel } from '../domain/intents.ts';
+import type { WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
+
+/**
+ * One order the engine tracks from intent to terminal state. Mutable inside the engine; strategies
+ * and snapshots see it through the read-only WorkingOrder interface.
+ */
+export class LocalOrder implements WorkingOrder {
+  orderId: VenueOrderId | null = null;
+  status: WorkingOrderStatus = 'queued';
+  filledQty = 0;
+  /** The venue has acknowledged the order (a cancel will not get 409). */
+  acked = false;
+  /** Engine time the current price/size was sent (min-lifetime clock); −∞ for adopted orders. */
+  sentMs = -Infinity;
+  /** Target of a queued or in-flight replace. */
+  target: QuoteLevel | null = null;
+  replaceQueued = false;
+  /** We want this order gone; it never comes back into the quote diff. */
+  cancelWanted = false;
+  /** A cancel got 409: send it again when the ack arrives. */
+  cancelAfterAck = false;
+  /** The outcome of a replace is unknown: once the order is known to be alive, cancel it (its price is unknown). */
+  cancelWhenKnown = false;
+  /** Cancels a pending status-check timer. */
+  statusTimer: (() => void) | null = null;
+  retryTimer: (() => void) | null = null;
+
+  constructor(
+    readonly clientOrderId: ClientOrderId,
+    readonly symbol: Symbol,
+    readonly side: Side,
+    public priceTicks: number,
+    public qty: number,
+    readonly createdMs: number,
+    readonly adopted: boolean,
+  ) {}
+
+  /** Price the quote diff compares against (a replace's target when one is pending). */
+  get effPrice(): number {
+    return this.target ? this.target.priceTicks : this.priceTicks;
+  }
+
+  /** Size the quote diff compares against. */
+  get effQty(): number {
+    return this.target ? this.target.qty : this.qty;
+  }
+
+  /** Clears timers (on terminal state). */
+  dispose(): void {
+    this.statusTimer?.();
+    this.statusTimer = null;
+    this.retryTimer?.();
+    this.retryTimer = null;
+  }
+}
+
+/** The engine's orders: by client id, by every venue id an order has had (replaces change it), by symbol. */
+export class OrderStore {
+  readonly #byCid = new Map<string, LocalOrder>();
+  readonly #byOid = new Map<string, LocalOrder>();
+  readonly #bySymbol = new Map<string, LocalOrder[]>();
+  readonly #views = new Map<string, readonly WorkingOrder[]>();
+  /** Bumped on every change, so callers can cache derived views. */
+  version = 0;
+
+  /** Number of tracked orders. */
+  get size(): number {
+    return this.#byCid.size;
+  }
+
+  add(o: LocalOrder): void {
+    this.#byCid.set(o.clientOrderId, o);
+    if (o.orderId) this.#byOid.set(o.orderId, o);
+    let list = this.#bySymbol.get(o.symbol);
+    if (!list) this.#bySymbol.set(o.symbol, (list = []));
+    list.push(o);
+    this.touch(o.symbol);
+  }
+
+  /** Records a (new) venue id for an order; older ids keep pointing at it for late events. */
+  setOrderId(o: LocalOrder, id: VenueOrderId): void {
+    if (o.orderId === id) return;
+    o.orderId = id;
+    this.#byOid.set(id, o);
+    this.touch(o.symbol);
+  }
+
+  /** Forgets a terminal order (its venue ids are forgotten too). */
+  remove(o: LocalOrder): void {
+    if (this.#byCid.get(o.clientOrderId) !== o) return;
+    o.dispose();
+    this.#byCid.delete(o.clientOrderId);
+    for (const [k, v] of this.#byOid) if (v === o) this.#byOid.delete(k);
+    const list = this.#bySymbol.get(o.symbol);
+    if (list) {
+      const i = list.indexOf(o);
+      if (i >= 0) list.splice(i, 1);
+    }
+    this.touch(o.symbol);
+  }
+
+  has(o: LocalOrder): boolean {
+    return this.#byCid.get(o.clientOrderId) === o;
+  }
+
+  byCid(cid: string | null): LocalOrder | undefined {
+    return cid === null ? undefined : this.#byCid.get(cid);
+  }
+
+  byOrderId(id: string | null): LocalOrder | undefined {
+    return id === null ? undefined : this.#byOid.get(id);
+  }
+
+  /** Finds by client id first, then by any venue id. */
+  find(cid: string | null, orderId: string | null): LocalOrder | undefined {
+    return this.byCid(cid) ?? this.byOrderId(orderId);
+  }
+
+  /** Live list for a symbol (do not mutate). */
+  forSymbol(symbol: string): readonly LocalOrder[] {
+    return this.#bySymbol.get(symbol) ?? [];
+  }
+
+  all(): LocalOrder[] {
+    return [...this.#byCid.values()];
+  }
+
+  /** A frozen copy of a symbol's orders for strategies, rebuilt only after changes. */
+  view(symbol: string): readonly WorkingOrder[] {
+    let v = this.#views.get(symbol);
+    if (!v) {
+      v = Object.freeze([...(this.#bySymbol.get(symbol) ?? [])]);
+      this.#views.set(symbol, v);
+    }
+    return v;
+  }
+
+  /** Marks a symbol's view stale (call after mutating an order's fields). */
+  touch(symbol: string): void {
+    this.version++;
+    this.#views.delete(symbol);
+  }
+}

@@ -1,0 +1,119 @@
+import { Decimal, ZERO } from '../core/decimal.ts';
+import type { Side } from '../domain/enums.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { PnlBreakdown } from './types.ts';
+
+/**
+ * Position and PnL for one symbol, in Decimal money. Realized PnL follows the venue's convention
+ * (fees excluded). Spread capture credits each fill with its edge versus the mid at fill time;
+ * inventory PnL is the rest of trading PnL (realized + unrealized − spread capture), i.e. what the
+ * position made or lost as the price moved while we held it.
+ */
+export class PositionLedger {
+  readonly #mult: Decimal;
+  readonly #tick: Decimal;
+  qty = 0;
+  /** Average entry price (Decimal price units), null when flat. */
+  avgPrice: Decimal | null = null;
+  realized: Decimal = ZERO;
+  spreadCapture: Decimal = ZERO;
+  /** Signed: negative when paid. */
+  fees: Decimal = ZERO;
+  funding: Decimal = ZERO;
+  rewards: Decimal = ZERO;
+  /** Set when the opening position came from the venue without a price: priced at the first mark. */
+  #needsEntryPrice = false;
+
+  constructor(instrument: Instrument) {
+    this.#mult = instrument.multiplier;
+    this.#tick = instrument.grid.tickSize;
+  }
+
+  /** Seeds an existing position (from the venue at start-up); its entry price is the first mark seen. */
+  seed(qty: number): void {
+    this.qty = qty;
+    this.avgPrice = null;
+    this.#needsEntryPrice = qty !== 0;
+  }
+
+  /** Called with each mark; prices a seeded position that has no entry price yet. */
+  observeMark(markTicks: number): void {
+    if (this.#needsEntryPrice) {
+      this.avgPrice = this.#tick.mul(markTicks);
+      this.#needsEntryPrice = false;
+    }
+  }
+
+  /** Applies one fill. `midTicks` (possibly half-tick) is the mid when it happened, null if unknown. */
+  applyFill(side: Side, priceTicks: number, qty: number, midTicks: number | null): void {
+    const price = this.#tick.mul(priceTicks);
+    const signed = side === 'buy' ? qty : -qty;
+    if (midTicks !== null) {
+      const edge = this.#tick.mul(midTicks).minus(price).mul(signed).mul(this.#mult);
+      this.spreadCapture = this.spreadCapture.plus(edge);
+    }
+    const q0 = this.qty;
+    if (q0 === 0 || Math.sign(q0) === Math.sign(signed) || this.avgPrice === null) {
+      const base = this.avgPrice ?? price;
+      const n0 = Math.abs(q0);
+      this.avgPrice = base.mul(n0).plus(price.mul(qty)).div(n0 + qty);
+      this.qty = q0 + signed;
+      this.#needsEntryPrice = false;
+      return;
+    }
+    const closing = Math.min(Math.abs(q0), qty);
+    const pnl = price.minus(this.avgPrice).mul(closing).mul(Math.sign(q0)).mul(this.#mult);
+    this.realized = this.realized.plus(pnl);
+    this.qty = q0 + signed;
+    if (this.qty === 0) this.avgPrice = null;
+    else if (Math.sign(this.qty) !== Math.sign(q0)) this.avgPrice = price;
+  }
+
+  /** Adds a fee (positive = paid; stored negated as a PnL component). */
+  addFee(paid: Decimal): void {
+    this.fees = this.fees.minus(paid);
+  }
+
+  /** Adds funding cash (positive = received). */
+  addFunding(cash: Decimal): void {
+    this.funding = this.funding.plus(cash);
+  }
+
+  /** Unrealized PnL at `markTicks` (zero when flat or unpriced). */
+  unrealized(markTicks: number | null): Decimal {
+    if (this.qty === 0 || this.avgPrice === null || markTicks === null) return ZERO;
+    return this.#tick.mul(markTicks).minus(this.avgPrice).mul(this.qty).mul(this.#mult);
+  }
+
+  /** The PnL split at `markTicks`. */
+  breakdown(markTicks: number | null): PnlBreakdown {
+    const unrealized = this.unrealized(markTicks);
+    const trading = this.realized.plus(unrealized);
+    const inventory = trading.minus(this.spreadCapture);
+    const total = trading.plus(this.fees).plus(this.funding).plus(this.rewards);
+    return { spreadCapture: this.spreadCapture, inventory, fees: this.fees, funding: this.funding, rewards: this.rewards, total, realized: this.realized, unrealized };
+  }
+}
+
+/** Sums PnL breakdowns. */
+export function sumBreakdowns(xs: readonly PnlBreakdown[]): PnlBreakdown {
+  let s = { spreadCapture: ZERO, inventory: ZERO, fees: ZERO, funding: ZERO, rewards: ZERO, total: ZERO, realized: ZERO, unrealized: ZERO };
+  for (const x of xs) {
+    s = {
+      spreadCapture: s.spreadCapture.plus(x.spreadCapture),
+      inventory: s.inventory.plus(x.inventory),
+      fees: s.fees.plus(x.fees),
+      funding: s.funding.plus(x.funding),
+      rewards: s.rewards.plus(x.rewards),
+      total: s.total.plus(x.total),
+      realized: s.realized.plus(x.realized),
+      unrealized: s.unrealized.plus(x.unrealized),
+    };
+  }
+  return s;
+}
+
+/** Fee for a fill: qty × price × multiplier × rate (rules.md §7). */
+export const feeFor = (instrument: Instrument, priceTicks: number, qty: number, rate: number): Decimal =>
+  instrument.grid.tickSize.mul(priceTicks).mul(qty).mul(instrument.multiplier).mul(rate);
+

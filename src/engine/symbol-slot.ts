@@ -1,0 +1,114 @@
+import type { Decimal } from '../core/decimal.ts';
+import type { Symbol } from '../core/ids.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
+import type { SymbolRiskLimits } from '../risk/config.ts';
+import type { TradingState } from '../risk/trading-state.ts';
+import type { PositionView, RewardView, Strategy, StrategyContext, WorkingOrder } from '../strategy/contract.ts';
+import { MarketState } from './market-state.ts';
+import { PositionLedger } from './position-ledger.ts';
+
+/** A mutable StrategyContext the engine refreshes before each call (no allocation per evaluation). */
+interface MutableContext {
+  symbol: Symbol;
+  instrument: Instrument;
+  nowMs: number;
+  book: StrategyContext['book'];
+  ticker: StrategyContext['ticker'];
+  lastTrade: StrategyContext['lastTrade'];
+  funding: StrategyContext['funding'];
+  position: PositionView;
+  workingOrders: readonly WorkingOrder[];
+  rewards: RewardView | null;
+}
+
+/** Everything the engine keeps for one quoted symbol. */
+export class SymbolSlot {
+  readonly market: MarketState;
+  readonly ledger: PositionLedger;
+  readonly usdPerTickContract: number;
+  /** Set when the strategy threw: it is not called again. */
+  failed: string | null = null;
+  /** The strategy's last ladder (before the risk gate). */
+  lastDesired: DesiredQuotes | null = null;
+  /** The last ladder after the risk gate. */
+  gated: DesiredQuotes | null = null;
+  operatorState: TradingState = 'ACTIVE';
+  operatorReason = '';
+  /** A CLOSE_ONLY reject makes the symbol REDUCING until this time. */
+  closeOnlyUntilMs = 0;
+  effective: TradingState = 'ACTIVE';
+  effectiveReason = '';
+  lastTrimKey = '';
+  rewardView: RewardView | null = null;
+  readonly ctx: MutableContext;
+
+  constructor(
+    readonly id: string,
+    readonly symbol: Symbol,
+    readonly strategy: Strategy,
+    readonly instrument: Instrument,
+    readonly limits: SymbolRiskLimits,
+  ) {
+    this.market = new MarketState(symbol);
+    this.ledger = new PositionLedger(instrument);
+    this.usdPerTickContract = instrument.grid.tickSize.mul(instrument.multiplier).toNumber();
+    const ledger = this.ledger;
+    const market = this.market;
+    const tick = instrument.grid.tickSize;
+    const position: PositionView = {
+      get qty(): number {
+        return ledger.qty;
+      },
+      get avgPriceTicks(): number | null {
+        return ledger.avgPrice === null ? null : ledger.avgPrice.div(tick).toNumber();
+      },
+      get realizedPnl(): Decimal {
+        return ledger.realized;
+      },
+      get unrealizedPnl(): Decimal {
+        return ledger.unrealized(market.mark());
+      },
+      get fees(): Decimal {
+        return ledger.fees;
+      },
+      get funding(): Decimal {
+        return ledger.funding;
+      },
+    };
+    this.ctx = { symbol, instrument, nowMs: 0, book: null, ticker: null, lastTrade: null, funding: null, position, workingOrders: [], rewards: null };
+  }
+
+  /** Refreshes the context for a call at `nowMs`. */
+  refresh(nowMs: number, working: readonly WorkingOrder[]): StrategyContext {
+    const c = this.ctx;
+    const m = this.market;
+    c.nowMs = nowMs;
+    c.book = m.book;
+    c.ticker = m.ticker;
+    c.lastTrade = m.lastTrade;
+    c.funding = m.funding;
+    c.workingOrders = working;
+    c.rewards = this.rewardView;
+    return c;
+  }
+}
+
+/**
+ * Keeps a post-only ladder from crossing: bids at most one tick under the best ask, asks at least one
+ * tick over the best bid. Levels pushed onto the same price merge. Returns the input when untouched.
+ */
+export function clampPostOnly(levels: readonly QuoteLevel[], isBid: boolean, oppositeBest: number | null): readonly QuoteLevel[] {
+  if (oppositeBest === null || levels.length === 0) return levels;
+  const limit = isBid ? oppositeBest - 1 : oppositeBest + 1;
+  const first = levels[0]!;
+  if (isBid ? first.priceTicks <= limit : first.priceTicks >= limit) return levels;
+  const out: QuoteLevel[] = [];
+  for (const l of levels) {
+    const p = isBid ? Math.min(l.priceTicks, limit) : Math.max(l.priceTicks, limit);
+    const last = out[out.length - 1];
+    if (last && last.priceTicks === p) out[out.length - 1] = { priceTicks: p, qty: last.qty + l.qty };
+    else out.push(p === l.priceTicks ? l : { priceTicks: p, qty: l.qty });
+  }
+  return out;
+}

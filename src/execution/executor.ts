@@ -1,0 +1,291 @@
+import type { Clock } from '../core/clock.ts';
+import { MmError, type ErrorCode } from '../core/errors.ts';
+import { ENDPOINTS, type Endpoint, type ExecutionConfig } from './config.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+/** Why a queued job left the queue without being sent. */
+export type DropReason = 'coalesced' | 'queue-full' | 'removed';
+
+/** One request to the venue, as the executor sees it: opaque apart from its endpoint and key. */
+export interface ExecJob {
+  readonly endpoint: Endpoint;
+  /** Coalescing key: a newer job with the same key replaces a queued one. null = never coalesced. */
+  readonly key: string | null;
+  /** Sends the request (called at most once). */
+  run(): Promise<unknown>;
+  /** The request settled; `latencyMs` on the injected clock. */
+  settled(ok: boolean, value: unknown, error: unknown, latencyMs: number): void;
+  /** The job left the queue unsent. */
+  dropped(reason: DropReason): void;
+}
+
+/** Observers of every executor decision (the engine turns them into events and counters). */
+export interface ExecutorHooks {
+  sent?(job: ExecJob): void;
+  throttled?(job: ExecJob, queued: number): void;
+  coalesced?(job: ExecJob): void;
+  dropped?(job: ExecJob): void;
+  backoff?(code: ErrorCode, pauseMs: number): void;
+}
+
+/** Codes after which the venue wants us to slow down. */
+const THROTTLE_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'VENUE_UNAVAILABLE', 'GATEWAY_TIMEOUT']);
+
+const PRIORITY: Readonly<Record<Endpoint, number>> = {
+  'cancel-all': 0,
+  cancel: 1,
+  status: 2,
+  'open-orders': 2,
+  replace: 3,
+  place: 4,
+  fills: 5,
+};
+const LEVELS = 6;
+
+interface Costed {
+  readonly bucket: TokenBucket;
+  readonly cost: number;
+}
+
+/**
+ * The rate-aware execution adapter: token buckets per budget (data, on the injected clock), strict
+ * priority cancels > queries > replaces > places, coalescing by key (only the latest desired state
+ * of an order is ever sent), bounded queue, max in-flight, adaptive slow-down on 429/503/504.
+ * Sends synchronously from `submit` when budget allows, so the hot path adds no latency.
+ */
+export class Executor {
+  readonly #clock: Clock;
+  readonly #config: ExecutionConfig;
+  readonly #hooks: ExecutorHooks;
+  readonly #buckets: TokenBucket[];
+  readonly #costs: Readonly<Record<Endpoint, readonly Costed[]>>;
+  readonly #queues: ExecJob[][] = Array.from({ length: LEVELS }, () => []);
+  readonly #byKey = new Map<string, ExecJob>();
+  #queued = 0;
+  #inFlight = 0;
+  #pausedUntilMs = 0;
+  #lastPauseMs = 0;
+  #lastThrottleMs = -Infinity;
+  #slowed = false;
+  #timerAtMs = Infinity;
+  #cancelTimer: (() => void) | null = null;
+  #closed = false;
+  /** Requests sent, by endpoint. */
+  readonly sentCount: Record<Endpoint, number> = { cancel: 0, 'cancel-all': 0, replace: 0, place: 0, status: 0, 'open-orders': 0, fills: 0 };
+
+  constructor(config: ExecutionConfig, clock: Clock, hooks: ExecutorHooks = {}) {
+    this.#clock = clock;
+    this.#config = config;
+    this.#hooks = hooks;
+    const now = clock.nowMs();
+    this.#buckets = config.budgets.map((b) => new TokenBucket(b.capacity, b.refillPerSec, now));
+    const costs = {} as Record<Endpoint, Costed[]>;
+    for (const e of ENDPOINTS) {
+      costs[e] = [];
+      config.budgets.forEach((b, i) => {
+        const c = b.costs[e];
+        if (c !== undefined && c > 0) costs[e].push({ bucket: this.#buckets[i]!, cost: c });
+      });
+    }
+    this.#costs = costs;
+  }
+
+  /** Jobs waiting for budget. */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  /** Jobs sent and not yet settled. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** True while refill is slowed after a throttling answer. */
+  get slowedDown(): boolean {
+    return this.#slowed;
+  }
+
+  /** Tokens spent per budget name since creation. */
+  spent(): Record<string, number> {
+    const out: Record<string, number> = {};
+    this.#config.budgets.forEach((b, i) => (out[b.name] = this.#buckets[i]!.spent));
+    return out;
+  }
+
+  /** The queued job with this key, if any. */
+  queuedJob(key: string): ExecJob | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /**
+   * Queues a job (or sends it now when nothing of higher or equal priority waits and budget allows).
+   * A queued job with the same key is replaced by this one and reported as coalesced.
+   */
+  submit(job: ExecJob): void {
+    if (this.#closed) {
+      job.dropped('removed');
+      return;
+    }
+    const prio = PRIORITY[job.endpoint];
+    if (job.key !== null) {
+      const old = this.#byKey.get(job.key);
+      if (old) {
+        this.#remove(old);
+        this.#hooks.coalesced?.(old);
+        old.dropped('coalesced');
+      }
+    }
+    if (this.#queued >= this.#config.maxQueue && !this.#evictFor(prio)) {
+      this.#hooks.dropped?.(job);
+      job.dropped('queue-full');
+      return;
+    }
+    this.#queues[prio]!.push(job);
+    this.#queued++;
+    if (job.key !== null) this.#byKey.set(job.key, job);
+    this.#drain();
+    if (this.#isQueued(job)) this.#hooks.throttled?.(job, this.#queued);
+  }
+
+  /** Removes a queued job by key without sending it (the desired state no longer needs it). */
+  removeQueued(key: string): boolean {
+    const job = this.#byKey.get(key);
+    if (!job) return false;
+    this.#remove(job);
+    this.#hooks.coalesced?.(job);
+    job.dropped('removed');
+    return true;
+  }
+
+  /** Drops every queued job matching `pred` (e.g. all places when the kill switch trips). */
+  removeWhere(pred: (job: ExecJob) => boolean): number {
+    let n = 0;
+    for (const q of this.#queues) {
+      for (const job of [...q]) {
+        if (!pred(job)) continue;
+        this.#remove(job);
+        job.dropped('removed');
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Drops everything queued and refuses further jobs. */
+  close(): void {
+    this.removeWhere(() => true);
+    this.#closed = true;
+    this.#cancelTimer?.();
+    this.#cancelTimer = null;
+  }
+
+  #isQueued(job: ExecJob): boolean {
+    return this.#queues[PRIORITY[job.endpoint]]!.includes(job);
+  }
+
+  #remove(job: ExecJob): void {
+    const q = this.#queues[PRIORITY[job.endpoint]]!;
+    const i = q.indexOf(job);
+    if (i >= 0) {
+      q.splice(i, 1);
+      this.#queued--;
+    }
+    if (job.key !== null && this.#byKey.get(job.key) === job) this.#byKey.delete(job.key);
+  }
+
+  /** Makes room for a job of priority `prio` by dropping the newest strictly less urgent job. */
+  #evictFor(prio: number): boolean {
+    for (let p = LEVELS - 1; p > prio; p--) {
+      const q = this.#queues[p]!;
+      const victim = q[q.length - 1];
+      if (victim) {
+        this.#remove(victim);
+        this.#hooks.dropped?.(victim);
+        victim.dropped('queue-full');
+        return true;
+      }
+    }
+    return false;
+  }
+
+  #drain(): void {
+    const now = this.#clock.nowMs();
+    if (this.#slowed && now - this.#lastThrottleMs >= this.#config.backoff.recoverAfterMs) {
+      this.#slowed = false;
+      this.#lastPauseMs = 0;
+      for (const b of this.#buckets) b.setRateFactor(1, now);
+    }
+    if (now < this.#pausedUntilMs) {
+      if (this.#queued > 0) this.#arm(this.#pausedUntilMs - now);
+      return;
+    }
+    while (this.#queued > 0 && this.#inFlight < this.#config.maxInFlight) {
+      const job = this.#head();
+      if (!job) return;
+      const costs = this.#costs[job.endpoint];
+      let waitMs = 0;
+      for (const c of costs) waitMs = Math.max(waitMs, c.bucket.msUntil(c.cost, now));
+      if (waitMs > 0) {
+        this.#arm(waitMs);
+        return;
+      }
+      for (const c of costs) c.bucket.tryTake(c.cost, now);
+      this.#remove(job);
+      this.#send(job, now);
+    }
+  }
+
+  #head(): ExecJob | undefined {
+    for (const q of this.#queues) if (q.length > 0) return q[0];
+    return undefined;
+  }
+
+  #send(job: ExecJob, now: number): void {
+    this.#inFlight++;
+    this.sentCount[job.endpoint]++;
+    this.#hooks.sent?.(job);
+    let p: Promise<unknown>;
+    try {
+      p = job.run();
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(
+      (v) => this.#settle(job, true, v, undefined, now),
+      (e: unknown) => this.#settle(job, false, undefined, e, now),
+    );
+  }
+
+  #settle(job: ExecJob, ok: boolean, value: unknown, error: unknown, sentMs: number): void {
+    this.#inFlight--;
+    const now = this.#clock.nowMs();
+    if (!ok && error instanceof MmError && THROTTLE_CODES.has(error.code)) this.#throttle(error.code, now);
+    job.settled(ok, value, error, now - sentMs);
+    if (!this.#closed) this.#drain();
+  }
+
+  #throttle(code: ErrorCode, now: number): void {
+    const cfg = this.#config.backoff;
+    const pause = this.#lastPauseMs > 0 ? Math.min(cfg.maxMs, this.#lastPauseMs * cfg.factor) : cfg.initialMs;
+    this.#lastPauseMs = pause;
+    this.#lastThrottleMs = now;
+    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + pause);
+    if (!this.#slowed) {
+      this.#slowed = true;
+      for (const b of this.#buckets) b.setRateFactor(cfg.slowRefillFactor, now);
+    }
+    this.#hooks.backoff?.(code, pause);
+  }
+
+  #arm(delayMs: number): void {
+    const at = this.#clock.nowMs() + delayMs;
+    if (this.#cancelTimer && this.#timerAtMs <= at) return;
+    this.#cancelTimer?.();
+    this.#timerAtMs = at;
+    this.#cancelTimer = this.#clock.setTimer(delayMs, () => {
+      this.#cancelTimer = null;
+      this.#timerAtMs = Infinity;
+      this.#drain();
+    });
+  }
+}

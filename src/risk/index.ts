@@ -1,0 +1,6 @@
+/** Pure pre-trade risk: limits as data, the quote gate, raw-intent checks, trading states, kill switch. */
+export * from './config.ts';
+export * from './trading-state.ts';
+export * from './quote-gate.ts';
+export * from './intent-check.ts';
+export * from './kill-switch.ts';

@@ -1,0 +1,43 @@
+import type { PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+import type { SymbolRiskLimits } from './config.ts';
+import type { RiskView } from './quote-gate.ts';
+
+/** Working exposure on the symbol, in-flight included, for checking one raw intent. */
+export interface Exposure {
+  readonly buyQty: number;
+  readonly sellQty: number;
+  readonly orders: number;
+}
+
+/**
+ * Checks one raw place/replace intent (strategies that bypass the ladder). `replacedQty` is the
+ * remaining size of the order a replace supersedes (0 for a place). Returns the violated rule's
+ * name, or null when the intent may go. Pure.
+ */
+export function checkIntent(
+  intent: PlaceOrder | ReplaceOrder,
+  side: 'buy' | 'sell',
+  v: RiskView,
+  exposure: Exposure,
+  limits: SymbolRiskLimits,
+  replacedQty: number,
+): string | null {
+  if (v.tradingState === 'HALTED') return 'halted';
+  if (intent.qty <= 0 || intent.qty < v.minOrderSize) return 'min-order-size';
+  if (intent.qty > limits.maxOrderQty) return 'max-order-qty';
+  if (intent.qty * Math.abs(intent.priceTicks) * v.usdPerTickContract > limits.maxOrderNotionalUsd) return 'max-order-notional';
+  if (v.bandLowerTicks !== null && intent.priceTicks < v.bandLowerTicks + limits.bandMarginTicks) return 'price-band';
+  if (v.bandUpperTicks !== null && intent.priceTicks > v.bandUpperTicks - limits.bandMarginTicks) return 'price-band';
+  if (intent.kind === 'place' && exposure.orders + 1 > limits.maxOpenOrders) return 'max-open-orders';
+  const extra = intent.qty - replacedQty;
+  if (side === 'buy') {
+    const after = v.position + exposure.buyQty + extra;
+    if (v.tradingState === 'REDUCING' && after > 0 && extra > 0) return 'reducing';
+    if (after > limits.maxPosition && extra > 0) return 'max-position';
+  } else {
+    const after = v.position - exposure.sellQty - extra;
+    if (v.tradingState === 'REDUCING' && after < 0 && extra > 0) return 'reducing';
+    if (after < -limits.maxPosition && extra > 0) return 'max-position';
+  }
+  return null;
+}

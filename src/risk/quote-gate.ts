@@ -1,0 +1,114 @@
+import type { QuoteLevel } from '../domain/intents.ts';
+import type { SymbolRiskLimits } from './config.ts';
+import type { TradingState } from './trading-state.ts';
+
+/**
+ * What the risk gate needs to know about a symbol right now. Numbers only: this runs on every
+ * market event, so it avoids Decimal (limits are comparisons, not accounting).
+ */
+export interface RiskView {
+  /** Signed position in contracts. */
+  readonly position: number;
+  /** Effective trading state (engine, symbol and instrument combined). */
+  readonly tradingState: TradingState;
+  /** Inclusive band limits in ticks from the ticker, null when unknown. */
+  readonly bandLowerTicks: number | null;
+  readonly bandUpperTicks: number | null;
+  /** Exposure of orders that will stay out there whatever we quote (pending cancel, unknown outcome). */
+  readonly lingeringBuyQty: number;
+  readonly lingeringSellQty: number;
+  readonly lingeringOrders: number;
+  /** USD notional of one contract per tick of price (tick size × multiplier). */
+  readonly usdPerTickContract: number;
+  readonly minOrderSize: number;
+}
+
+/** Desired ladders after the gate, and why anything was cut (rule names, deduplicated). */
+export interface GatedQuotes {
+  readonly bids: readonly QuoteLevel[];
+  readonly asks: readonly QuoteLevel[];
+  readonly reasons: readonly string[];
+}
+
+const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
+
+/**
+ * Applies the pre-trade limits to a desired ladder: trading state (HALTED drops all, REDUCING keeps
+ * only the side that shrinks |position|, capped at the position), price band, max order size and
+ * notional (clipped), max position counting lingering in-flight orders (levels clipped best-first),
+ * and max open orders (worst levels dropped, alternating sides). Pure.
+ */
+export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], v: RiskView, limits: SymbolRiskLimits): GatedQuotes {
+  const reasons: string[] = [];
+  if (v.tradingState === 'HALTED') {
+    if (bids.length > 0 || asks.length > 0) reasons.push('halted');
+    return { bids: EMPTY, asks: EMPTY, reasons };
+  }
+  let buyRoom: number;
+  let sellRoom: number;
+  if (v.tradingState === 'REDUCING') {
+    buyRoom = Math.max(0, -v.position - v.lingeringBuyQty);
+    sellRoom = Math.max(0, v.position - v.lingeringSellQty);
+    if ((buyRoom === 0 && bids.length > 0) || (sellRoom === 0 && asks.length > 0)) reasons.push('reducing');
+  } else {
+    buyRoom = Math.max(0, limits.maxPosition - v.position - v.lingeringBuyQty);
+    sellRoom = Math.max(0, limits.maxPosition + v.position - v.lingeringSellQty);
+  }
+  const b = gateSide(bids, buyRoom, v, limits, reasons);
+  const a = gateSide(asks, sellRoom, v, limits, reasons);
+  const room = Math.max(0, limits.maxOpenOrders - v.lingeringOrders);
+  if (b.length + a.length > room) {
+    reasons.push('max-open-orders');
+    let nb = 0;
+    let na = 0;
+    while (nb + na < room) {
+      if (nb < b.length && (nb <= na || na >= a.length)) nb++;
+      else if (na < a.length) na++;
+      else break;
+    }
+    return { bids: b.slice(0, nb), asks: a.slice(0, na), reasons: dedupe(reasons) };
+  }
+  return { bids: b, asks: a, reasons: reasons.length > 1 ? dedupe(reasons) : reasons };
+}
+
+function gateSide(levels: readonly QuoteLevel[], room: number, v: RiskView, limits: SymbolRiskLimits, reasons: string[]): readonly QuoteLevel[] {
+  if (levels.length === 0) return levels;
+  let out: QuoteLevel[] | null = null;
+  let left = room;
+  const lo = v.bandLowerTicks === null ? -Infinity : v.bandLowerTicks + limits.bandMarginTicks;
+  const hi = v.bandUpperTicks === null ? Infinity : v.bandUpperTicks - limits.bandMarginTicks;
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i]!;
+    let qty = l.qty;
+    let why: string | null = null;
+    if (l.priceTicks < lo || l.priceTicks > hi) {
+      why = 'price-band';
+      qty = 0;
+    }
+    if (qty > limits.maxOrderQty) {
+      why = 'max-order-qty';
+      qty = limits.maxOrderQty;
+    }
+    const unit = Math.abs(l.priceTicks) * v.usdPerTickContract;
+    if (unit > 0 && qty * unit > limits.maxOrderNotionalUsd) {
+      why = 'max-order-notional';
+      qty = Math.floor(limits.maxOrderNotionalUsd / unit);
+    }
+    if (qty > left) {
+      why = 'max-position';
+      qty = left;
+    }
+    if (qty < Math.max(1, v.minOrderSize)) qty = 0;
+    left -= qty;
+    if (qty !== l.qty) {
+      if (why !== null) reasons.push(why);
+      out ??= levels.slice(0, i);
+      if (qty > 0) out.push({ priceTicks: l.priceTicks, qty });
+    } else if (out) out.push(l);
+  }
+  return out ?? levels;
+}
+
+function dedupe(xs: string[]): string[] {
+  return [...new Set(xs)];
+}
