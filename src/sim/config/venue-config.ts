@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { MmError } from '../../core/errors.ts';
+import { INSTRUMENT_STATES, REJECT_REASONS } from '../../domain/enums.ts';
+
+const decimalString = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/, 'expected a decimal string');
+
+const accountSchema = z.strictObject({
+  name: z.string().min(1),
+  balance_usd: decimalString.default('1000000'),
+  maker_fee: decimalString.default('0'),
+  taker_fee: decimalString.default('0.0002'),
+  is_close_only: z.boolean().default(false),
+});
+
+const forcedRejectSchema = z.strictObject({
+  reason: z.enum(REJECT_REASONS),
+  symbol: z.string().optional(),
+  count: z.number().int().positive().default(1),
+  text: z.string().optional(),
+});
+
+/** Keys other parts of the venue (sim-market: market data, funding, rewards, flow) own; passed through raw. */
+export const PLUGIN_CONFIG_KEYS = ['market', 'md', 'funding', 'rewards', 'flow', 'liquidation'] as const;
+
+const schema = z.strictObject({
+  /** Venue time runs this many times faster than the wall clock (demos). */
+  clock_speed: z.number().positive().default(1),
+  seed: z.number().int().default(1),
+  /** Delay between accepting a place/replace request and the exchange acknowledging it (venue ms). */
+  ack_latency_ms: z.number().min(0).default(0),
+  rate_limit: z
+    .strictObject({ enabled: z.boolean().default(true), burst: z.number().int().positive().default(100), per_second: z.number().positive().default(10) })
+    .prefault({}),
+  max_open_orders_per_symbol: z.number().int().positive().default(100),
+  tokens: z
+    .strictObject({
+      default_expiration_seconds: z.number().int().positive().default(3600),
+      max_expiration_seconds: z.number().int().positive().default(7 * 86400),
+    })
+    .prefault({}),
+  /** Server `h` heartbeat interval on the order WS, real ms. */
+  server_heartbeat_ms: z.number().int().positive().default(5000),
+  /** UTC time of day when DAY orders end DONE_FOR_DAY. */
+  day_end_utc: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'expected HH:MM').default('00:00'),
+  /** A last trade older than this no longer sets the mark (the last settlement price does). */
+  mark_stale_ms: z.number().int().positive().default(300_000),
+  default_user: z
+    .strictObject({
+      username: z.string().min(1).default('demo'),
+      api_key: z.string().min(8).optional(),
+      api_secret: z.string().min(8).optional(),
+      accounts: z.array(accountSchema).min(1).default(() => [accountSchema.parse({ name: 'main' }), accountSchema.parse({ name: 'second' })]),
+    })
+    .prefault({}),
+  forced_rejects: z.array(forcedRejectSchema).default([]),
+  instruments: z
+    .strictObject({
+      /** Only these symbols are listed (default: the whole shipped catalog). */
+      only: z.array(z.string()).optional(),
+      /** Starting last-settlement prices by symbol (override the shipped ones). */
+      prices: z.record(z.string(), decimalString).default({}),
+      states: z.record(z.string(), z.enum(INSTRUMENT_STATES)).default({}),
+    })
+    .prefault({}),
+  market: z.unknown().optional(),
+  md: z.unknown().optional(),
+  funding: z.unknown().optional(),
+  rewards: z.unknown().optional(),
+  flow: z.unknown().optional(),
+  liquidation: z.unknown().optional(),
+});
+
+/** The venue's configuration, every knob defaulted (YAML snake_case keys). */
+export type VenueConfig = z.output<typeof schema>;
+/** A partial config as written in YAML or passed by tests. */
+export type VenueConfigInput = z.input<typeof schema>;
+
+/**
+ * Validates and defaults a parsed config object.
+ * @throws MmError CONFIG_INVALID naming `source`, the path and the offending value.
+ */
+export function parseVenueConfig(raw: unknown, source = '<inline>'): VenueConfig {
+  const res = schema.safeParse(raw ?? {});
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    const path = issue.path.join('.') || '(root)';
+    let value: unknown = raw;
+    for (const k of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
+    throw new MmError('CONFIG_INVALID', `${source}: ${path}: ${issue.message} (got ${JSON.stringify(value)})`, { source, path });
+  }
+  return res.data;
+}
+
+/** The all-defaults config. */
+export const defaultVenueConfig = (): VenueConfig => parseVenueConfig({});
+
+/**
+ * Reads a venue YAML file.
+ * @throws MmError FILE_NOT_FOUND when unreadable, CONFIG_INVALID on bad YAML or values.
+ */
+export function loadVenueConfig(path: string): VenueConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new MmError('FILE_NOT_FOUND', `venue config ${path} cannot be read: ${(e as Error).message}`, { path });
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new MmError('CONFIG_INVALID', `${path}: not valid YAML: ${(e as Error).message}`, { path });
+  }
+  return parseVenueConfig(raw, path);
+}

@@ -1,0 +1,73 @@
+import type { RejectReason } from '../../domain/enums.ts';
+import { statePermissions } from '../../domain/enums.ts';
+import type { Account } from '../accounts/account.ts';
+import { marginCheck, type OrderDelta, type RiskContext } from '../accounts/risk.ts';
+import type { InstrumentMarket } from '../prices.ts';
+import type { SimOrder } from '../types.ts';
+
+/** A business reject: the venue reason (null for a post-only cross, as captured) and its message. */
+export interface Reject {
+  readonly reason: RejectReason | null;
+  readonly text: string;
+}
+
+/** What validation needs beyond the order itself. */
+export interface ValidateContext {
+  readonly market: InstrumentMarket | undefined;
+  readonly account: Account;
+  readonly maxOpenOrdersPerSymbol: number;
+  readonly risk: RiskContext;
+  /** For a replace: the original, which the replacement takes the place of. */
+  readonly replacing: SimOrder | null;
+}
+
+/**
+ * Pre-trade checks in the venue's order (rules.md §8–9, §3, §6). On success `order.priceTicks`
+ * is set from the price text. Returns the first reject, or null.
+ */
+export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | null {
+  const m = ctx.market;
+  if (!m) return { reason: 'UNKNOWN_SYMBOL', text: `unknown symbol ${order.symbol}` };
+  if (!statePermissions(m.state).canPlace) return { reason: 'EXCHANGE_CLOSED', text: `instrument ${order.symbol} is ${m.state}; orders are not accepted` };
+  const ins = m.instrument;
+  if (!Number.isSafeInteger(order.qty) || order.qty <= 0 || order.qty < ins.minOrderSize) {
+    return { reason: 'INCORRECT_QUANTITY', text: `order quantity ${order.qty} is below the minimum order size ${ins.minOrderSize}` };
+  }
+  let ticks: number;
+  try {
+    ticks = ins.grid.toTicks(order.priceText);
+  } catch {
+    return { reason: 'INVALID_PRICE_INCREMENT', text: `order price ${order.priceText} is not a multiple of the tick size ${ins.grid.tickSize.toString()}` };
+  }
+  order.priceTicks = ticks;
+  if (ticks < m.band.lowerTicks) return { reason: 'PRICE_OUT_OF_BOUNDS', text: "order price is below the exchange's minimum price limit" };
+  if (ticks > m.band.upperTicks) return { reason: 'PRICE_OUT_OF_BOUNDS', text: "order price is above the exchange's maximum price limit" };
+  const acct = ctx.account;
+  if (order.cid !== null) {
+    const holder = acct.liveByCid.get(order.cid);
+    if (holder !== undefined && holder !== order.oid && holder !== ctx.replacing?.oid) {
+      return { reason: 'DUPLICATE_CLIENT_ORDER_ID', text: `client order id ${order.cid} is already used by an open order` };
+    }
+  }
+  const open = (acct.openAgg.get(order.symbol)?.count ?? 0) - (ctx.replacing ? 1 : 0);
+  if (open >= ctx.maxOpenOrdersPerSymbol) {
+    return { reason: 'MAX_OPEN_ORDERS_EXCEEDED', text: `too many open orders on ${order.symbol} (maximum ${ctx.maxOpenOrdersPerSymbol})` };
+  }
+  if (acct.isCloseOnly) {
+    const pos = acct.positions.get(order.symbol)?.signedQty ?? 0;
+    const reduces = (order.side === 'buy' && pos < 0 && order.qty <= -pos) || (order.side === 'sell' && pos > 0 && order.qty <= pos);
+    if (!reduces) return { reason: 'CLOSE_ONLY', text: 'account is close-only; the order would not reduce the position' };
+  }
+  if (!acct.internal) {
+    const add: OrderDelta = { side: order.side, qty: order.qty, priceTicks: ticks };
+    const rm = ctx.replacing ? { side: ctx.replacing.side, qty: ctx.replacing.remainingQty, priceTicks: ctx.replacing.priceTicks } : null;
+    const mc = marginCheck(acct, ins, add, rm, ctx.risk);
+    if (!mc.ok) {
+      return {
+        reason: 'INSUFFICIENT_MARGIN',
+        text: `initial margin required for order (${mc.required.toFixed(2)}) is greater than available initial margin (${mc.available.toFixed(2)})`,
+      };
+    }
+  }
+  return null;
+}
