@@ -1,0 +1,345 @@
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { Clock } from '../core/clock.ts';
+import { MmError } from '../core/errors.ts';
+import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
+import type { OrderEvent } from '../domain/events.ts';
+import type { FundingEstimate } from '../domain/funding.ts';
+import type { InstrumentCatalog } from '../domain/instrument.ts';
+import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+import type { Order, OrderStatus } from '../domain/order.ts';
+import type { WireOrderWsReply, WireOrderWsRequest } from '../wire/index.ts';
+import { DEFAULT_RECONNECT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { orderRef, placeBody, replaceBody } from './intent-wire.ts';
+import { orderOpError, type OrderOp } from './order-errors.ts';
+import { ReconnectingSocket } from './reconnecting-socket.ts';
+import { RidCorrelator } from './rid-correlator.ts';
+import { wsSocketFactory, type SocketFactory } from './socket.ts';
+import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
+import { decodeOrderWsFrame, encodeOrderRequest, mapFundingEstimate, mapOrder, mapOrderEvent, mapOrderStatus } from './wire-port.ts';
+
+/** Where a token comes from (a TokenManager); `renew` is called after a 401 on the upgrade. */
+export interface TokenSource {
+  token(): Promise<string>;
+  renew(rejected: string | undefined): Promise<string>;
+}
+
+/** Options of the order-entry WebSocket client. */
+export interface OrderWsClientOptions {
+  /** `ws://host:port` (the `/orders/ws` path is appended). */
+  readonly wsUrl: string;
+  readonly clock: Clock;
+  readonly tokens: TokenSource;
+  readonly instruments: InstrumentCatalog;
+  /** Cancel this connection's orders when it drops (default true). */
+  readonly cancelOnDisconnect?: boolean;
+  readonly accountId?: string;
+  /** Ask the venue to close the session without a heartbeat for this long, s (≤ 300; default 30). 0 = do not ask. */
+  readonly clientHeartbeatTimeoutS?: number;
+  /** Reply deadline per request, ms (default 5 s). */
+  readonly requestTimeoutMs?: number;
+  /** Deadline for the login reply after the upgrade, ms (default 5 s). */
+  readonly loginTimeoutMs?: number;
+  /** No frame at all for this long → reconnect, ms (default 60 s; 0 = off). */
+  readonly idleTimeoutMs?: number;
+  readonly reconnect?: BackoffPolicy;
+  readonly socketFactory?: SocketFactory;
+  readonly random?: () => number;
+}
+
+/** Counters for metrics, health and tests. */
+export interface OrderWsStats {
+  framesIn: number;
+  malformed: number;
+  unmapped: number;
+  lateReplies: number;
+  heartbeatsSent: number;
+  logins: number;
+  requests: number;
+}
+
+type Reply = WireOrderWsReply;
+/** Requests the client builds: the wire request without rid. */
+type RequestBody = DistributiveOmit<WireOrderWsRequest, 'rid'>;
+
+/**
+ * The order-entry WebSocket: bearer upgrade with cancel-on-disconnect, login snapshot, rid-matched
+ * requests with deadlines, heartbeats, reconnect with jittered backoff and a resync (the venue's
+ * open orders) after every login. Requests while not logged in fail fast with DISCONNECTED.
+ */
+export class OrderWsClient {
+  readonly stats: OrderWsStats = { framesIn: 0, malformed: 0, unmapped: 0, lateReplies: 0, heartbeatsSent: 0, logins: 0, requests: 0 };
+  readonly #o: OrderWsClientOptions;
+  readonly #socket: ReconnectingSocket;
+  readonly #rids: RidCorrelator<Reply>;
+  readonly #events = new Subject<OrderEvent>();
+  readonly #resync = new Subject<readonly Order[]>();
+  readonly #errors = new Subject<MmError>();
+  readonly #connection: BehaviorSubject<StreamConnection>;
+  #loggedIn = false;
+  #lastToken: string | undefined;
+  #cancelLoginTimer: (() => void) | undefined;
+  #cancelHeartbeat: (() => void) | undefined;
+  #login: { readonly loginId: string; readonly cancelOnDisconnect: boolean } | undefined;
+
+  constructor(opts: OrderWsClientOptions) {
+    this.#o = opts;
+    this.#rids = new RidCorrelator<Reply>(opts.clock);
+    this.#connection = new BehaviorSubject<StreamConnection>({ stream: 'orders', connected: false, tsRecv: opts.clock.nowMs(), reason: 'not started' });
+    this.#socket = new ReconnectingSocket({
+      name: 'orders',
+      clock: opts.clock,
+      factory: opts.socketFactory ?? wsSocketFactory,
+      prepare: () => this.#prepare(),
+      backoff: opts.reconnect ?? DEFAULT_RECONNECT_BACKOFF,
+      random: opts.random ?? Math.random,
+      connectTimeoutMs: 10_000,
+      idleTimeoutMs: opts.idleTimeoutMs ?? 60_000,
+      onOpen: () => this.#onOpen(),
+      onFrame: (text) => this.#onFrame(text),
+      onDown: (info) => {
+        if (info.httpStatus === 401) void this.#o.tokens.renew(this.#lastToken).catch(() => undefined);
+        this.#onDown(info.reason);
+      },
+    });
+  }
+
+  /** Order lifecycle events, in venue order (hot: subscribe before `start`). */
+  get events$(): Observable<OrderEvent> {
+    return this.#events.asObservable();
+  }
+
+  /** The venue's open orders after every login (first connect and each reconnect). */
+  get resync$(): Observable<readonly Order[]> {
+    return this.#resync.asObservable();
+  }
+
+  /** Logged-in / lost, with the reason (current state replayed on subscribe). */
+  get connection$(): Observable<StreamConnection> {
+    return this.#connection.asObservable();
+  }
+
+  /** Frames that could not be decoded or mapped (counted and skipped), for logs. */
+  get errors$(): Observable<MmError> {
+    return this.#errors.asObservable();
+  }
+
+  /** True while a session is logged in (requests can be sent). */
+  get connected(): boolean {
+    return this.#loggedIn;
+  }
+
+  /** The current session's login id and whether cancel-on-disconnect is active, when logged in. */
+  get login(): { readonly loginId: string; readonly cancelOnDisconnect: boolean } | undefined {
+    return this.#login;
+  }
+
+  /** Sessions lost or attempts failed since start. */
+  get reconnects(): number {
+    return this.#socket.downs;
+  }
+
+  /** Starts connecting. */
+  start(): void {
+    this.#socket.start();
+  }
+
+  /** Closes the session for good; pending requests fail with DISCONNECTED-like TIMEOUT. */
+  async stop(): Promise<void> {
+    await this.#socket.stop();
+    this.#onDown('stopped');
+    this.#events.complete();
+    this.#resync.complete();
+    this.#errors.complete();
+    this.#connection.complete();
+  }
+
+  /** Forces the session to drop and reconnect (e.g. a heartbeat watchdog tripped upstream). */
+  reconnect(reason: string): void {
+    this.#socket.reconnect(reason);
+  }
+
+  /**
+   * Places an order. Resolves when the venue accepted the request (its fate arrives as events).
+   * @throws MmError DISCONNECTED (not sent), TIMEOUT (sent, outcome unknown), ORDER_REJECTED,
+   * RATE_LIMITED...
+   */
+  async place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    const body = { t: 'p' as const, ...placeBody(intent, this.#o.instruments) };
+    delete (body as { aid?: unknown }).aid;
+    const res = await this.#request('place', body, { clientOrderId: intent.clientOrderId });
+    return { orderId: this.#oidOf(res, 'place') };
+  }
+
+  /** Replaces (cancel-replace) an order; resolves with the replacement's venue id. */
+  async replace(intent: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    const { aid: _aid, ...rest } = replaceBody(intent, this.#o.instruments);
+    const res = await this.#request('replace', { t: 'r', ...rest }, { orderId: intent.orderId, clientOrderId: intent.clientOrderId });
+    return { orderId: this.#oidOf(res, 'replace') };
+  }
+
+  /** Requests a cancel; `accepted` is the venue's `cxl_rx` (accepted for processing, not done). */
+  async cancel(intent: Pick<CancelOrder, 'orderId' | 'clientOrderId'>): Promise<{ readonly accepted: boolean }> {
+    const res = await this.#request('cancel', { t: 'x', ...orderRef(intent.orderId, intent.clientOrderId) });
+    return { accepted: (res as { cxl_rx?: unknown }).cxl_rx === true };
+  }
+
+  /** Cancels every open order (of `symbol` when given). */
+  async cancelAll(symbol: Symbol | null): Promise<void> {
+    await this.#request('cancel-all', symbol === null ? { t: 'X' } : { t: 'X', symbol });
+  }
+
+  /** Order status by venue or client id; null when the venue does not know the order (404). */
+  async status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
+    try {
+      const res = await this.#request('status', { t: 's', ...orderRef(ref.orderId, ref.clientOrderId) });
+      return this.#unwrap(mapOrderStatus((res as { status?: unknown }).status));
+    } catch (e) {
+      if (e instanceof MmError && e.code === 'NOT_FOUND') return null;
+      throw e;
+    }
+  }
+
+  /** The account's open orders as the venue sees them now. */
+  async openOrders(): Promise<readonly Order[]> {
+    const res = await this.#request('open-orders', { t: 'o' });
+    const orders = (res as { orders?: unknown }).orders;
+    if (!Array.isArray(orders)) throw new MmError('DECODE_FAILED', 'open-orders reply without an orders array', { path: '$.res.orders' });
+    return orders.map((w) => this.#unwrap(mapOrder(w, this.#o.instruments)));
+  }
+
+  /** The venue's estimated funding for `symbol` (404 NOT_FOUND when it publishes none). */
+  async estimatedFunding(symbol: Symbol): Promise<FundingEstimate> {
+    const res = await this.#request('estimated-funding', { t: 'ef', symbol });
+    return this.#unwrap(mapFundingEstimate(res));
+  }
+
+  #unwrap<T>(r: T | MmError): T {
+    if (r instanceof MmError) throw r;
+    return r;
+  }
+
+  #oidOf(res: unknown, op: OrderOp): VenueOrderId {
+    const oid = (res as { oid?: unknown } | null)?.oid;
+    if (typeof oid !== 'string') throw new MmError('DECODE_FAILED', `${op} reply without an oid`, { path: '$.res.oid', op });
+    return oid as VenueOrderId;
+  }
+
+  async #request(op: OrderOp, body: RequestBody, ids: Record<string, unknown> = {}): Promise<unknown> {
+    if (!this.#loggedIn) {
+      throw new MmError('DISCONNECTED', `${op}: the order session is not connected; nothing was sent`, { op, ...ids });
+    }
+    const rid = this.#rids.nextRid();
+    const text = encodeOrderRequest({ ...body, rid } as WireOrderWsRequest);
+    const reply = this.#rids.expect(rid, this.#o.requestTimeoutMs ?? 5_000, op);
+    this.stats.requests++;
+    if (!this.#socket.send(text)) {
+      this.#rids.reject(rid, new MmError('DISCONNECTED', `${op}: the order session dropped; nothing was sent`, { op, ...ids }));
+    }
+    const r = await reply.catch((e: unknown) => {
+      if (e instanceof MmError) throw new MmError(e.code, e.message, { ...e.details, op, ...ids }, { cause: e });
+      throw e;
+    });
+    if (r.err) throw orderOpError(op, r.err.code, r.err.msg, { rid, ...ids });
+    return r.res ?? {};
+  }
+
+  async #prepare(): Promise<{ url: string; headers: Record<string, string> }> {
+    const token = await this.#o.tokens.token();
+    this.#lastToken = token;
+    const q = new URLSearchParams();
+    q.set('cancel_on_disconnect', String(this.#o.cancelOnDisconnect ?? true));
+    if (this.#o.accountId !== undefined) q.set('account_id', this.#o.accountId);
+    const hb = this.#heartbeatTimeoutS();
+    if (hb > 0) q.set('client_heartbeat_timeout', String(hb));
+    const base = this.#o.wsUrl.replace(/\/+$/, '');
+    return { url: `${base}/orders/ws?${q.toString()}`, headers: { authorization: `Bearer ${token}` } };
+  }
+
+  #heartbeatTimeoutS(): number {
+    const s = this.#o.clientHeartbeatTimeoutS ?? 30;
+    return Math.min(300, Math.max(0, Math.floor(s)));
+  }
+
+  #onOpen(): void {
+    // The session is usable only once the login reply (rid 0) arrives.
+    this.#cancelLoginTimer = this.#o.clock.setTimer(this.#o.loginTimeoutMs ?? 5_000, () => {
+      this.#cancelLoginTimer = undefined;
+      if (!this.#loggedIn) this.#socket.reconnect('no login reply');
+    });
+  }
+
+  #onDown(reason: string): void {
+    this.#cancelLoginTimer?.();
+    this.#cancelLoginTimer = undefined;
+    this.#cancelHeartbeat?.();
+    this.#cancelHeartbeat = undefined;
+    const wasLoggedIn = this.#loggedIn;
+    this.#loggedIn = false;
+    this.#login = undefined;
+    // Requests already on the wire may or may not have been acted on: TIMEOUT says "outcome unknown".
+    this.#rids.rejectAll(
+      (rid, what) => new MmError('TIMEOUT', `${what}: the order session dropped before the reply (${reason}); the outcome is unknown`, { rid, sent: true }),
+    );
+    if (wasLoggedIn) this.#connection.next({ stream: 'orders', connected: false, tsRecv: this.#o.clock.nowMs(), reason });
+  }
+
+  #onFrame(text: string): void {
+    const tsRecv = this.#o.clock.nowMs();
+    this.stats.framesIn++;
+    const decoded = decodeOrderWsFrame(text);
+    if (!decoded.ok) {
+      this.stats.malformed++;
+      this.#errors.next(new MmError('DECODE_FAILED', `order WS frame skipped: ${decoded.error.path}: ${decoded.error.message}`, { path: decoded.error.path, frame: text.slice(0, 200) }));
+      return;
+    }
+    const frame = decoded.value;
+    if ('t' in frame) {
+      if (frame.t === 'h') return;
+      const ev = mapOrderEvent(frame, this.#o.instruments, tsRecv);
+      if (ev instanceof MmError) {
+        this.stats.unmapped++;
+        this.#errors.next(ev);
+        return;
+      }
+      this.#events.next(ev);
+      return;
+    }
+    if (frame.rid === 0 && frame.res && 'li' in frame.res) {
+      this.#onLogin(frame.res.li, frame.res.o ?? [], frame.res.cod, tsRecv);
+      return;
+    }
+    if (!this.#rids.resolve(frame.rid, frame)) this.stats.lateReplies++;
+  }
+
+  #onLogin(loginId: string, wireOrders: readonly unknown[], cod: boolean, tsRecv: number): void {
+    this.#cancelLoginTimer?.();
+    this.#cancelLoginTimer = undefined;
+    const orders: Order[] = [];
+    for (const w of wireOrders) {
+      const o = mapOrder(w, this.#o.instruments);
+      if (o instanceof MmError) {
+        this.stats.unmapped++;
+        this.#errors.next(o);
+      } else orders.push(o);
+    }
+    this.#loggedIn = true;
+    this.#login = { loginId, cancelOnDisconnect: cod };
+    this.stats.logins++;
+    this.#armHeartbeat();
+    this.#connection.next({ stream: 'orders', connected: true, tsRecv });
+    this.#resync.next(orders);
+  }
+
+  #armHeartbeat(): void {
+    const hb = this.#heartbeatTimeoutS();
+    if (hb <= 0) return;
+    // Three heartbeats per timeout window: one lost or late frame never trips the venue's deadline.
+    const everyMs = (hb * 1000) / 3;
+    const beat = (): void => {
+      if (!this.#loggedIn) return;
+      if (this.#socket.send(encodeOrderRequest({ rid: this.#rids.nextRid(), t: 'h' }))) this.stats.heartbeatsSent++;
+      this.#cancelHeartbeat = this.#o.clock.setTimer(everyMs, beat);
+    };
+    this.#cancelHeartbeat = this.#o.clock.setTimer(everyMs, beat);
+  }
+}

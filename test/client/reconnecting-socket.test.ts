@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/core/clock.ts';
+import { ReconnectingSocket, type DownInfo } from '../../src/client/reconnecting-socket.ts';
+import { fakeSocketFactory } from '../support/fake-socket.ts';
+import { flush } from '../support/drive-clock.ts';
+
+function setup(idleTimeoutMs = 0) {
+  const clock = new VirtualClock(0);
+  const fake = fakeSocketFactory();
+  const frames: string[] = [];
+  const downs: DownInfo[] = [];
+  let opens = 0;
+  let n = 0;
+  const rs = new ReconnectingSocket({
+    name: 't',
+    clock,
+    factory: fake.factory,
+    prepare: async () => ({ url: 'ws://x/orders/ws', headers: { authorization: `Bearer t${++n}` } }),
+    backoff: { initialMs: 100, maxMs: 400, multiplier: 2, jitter: 0 },
+    random: () => 0.5,
+    connectTimeoutMs: 1_000,
+    idleTimeoutMs,
+    onOpen: () => opens++,
+    onFrame: (t) => frames.push(t),
+    onDown: (d) => downs.push(d),
+  });
+  return { clock, fake, rs, frames, downs, opens: () => opens };
+}
+
+describe('ReconnectingSocket', () => {
+  it('connects with fresh headers, delivers frames and sends only while open', async () => {
+    const { rs, fake, frames } = setup();
+    expect(rs.send('x')).toBe(false);
+    rs.start();
+    await flush();
+    expect(rs.phase).toBe('connecting');
+    expect(rs.send('x')).toBe(false);
+    fake.last().open();
+    expect(rs.phase).toBe('open');
+    expect(fake.last().headers['authorization']).toBe('Bearer t1');
+    fake.last().receive('hello');
+    expect(frames).toEqual(['hello']);
+    expect(rs.send('ping')).toBe(true);
+    expect(fake.last().sent).toEqual(['ping']);
+    await rs.stop();
+  });
+
+  it('reconnects after a drop with exponential backoff, reset after a successful open', async () => {
+    const { rs, fake, clock, downs } = setup();
+    rs.start();
+    await flush();
+    fake.last().open();
+    fake.last().drop();
+    expect(downs[0]).toMatchObject({ wasOpen: true });
+    expect(rs.phase).toBe('backoff');
+    clock.advanceBy(99);
+    await flush();
+    expect(fake.sockets.length).toBe(1);
+    clock.advanceBy(1);
+    await flush();
+    expect(fake.sockets.length).toBe(2);
+    expect(fake.last().headers['authorization']).toBe('Bearer t2');
+    // failed attempts grow the delay: 200, then 400 (cap)
+    fake.last().refuse(503);
+    expect(downs[1]).toMatchObject({ wasOpen: false, httpStatus: 503 });
+    clock.advanceBy(200);
+    await flush();
+    expect(fake.sockets.length).toBe(3);
+    fake.last().drop();
+    clock.advanceBy(399);
+    await flush();
+    expect(fake.sockets.length).toBe(3);
+    clock.advanceBy(1);
+    await flush();
+    fake.last().open();
+    fake.last().drop();
+    clock.advanceBy(100);
+    await flush();
+    expect(fake.sockets.length).toBe(5);
+    await rs.stop();
+  });
+
+  it('times out a hanging upgrade and retries', async () => {
+    const { rs, fake, clock, downs } = setup();
+    rs.start();
+    await flush();
+    clock.advanceBy(1_000);
+    expect(downs[0]!.reason).toContain('connect timeout');
+    expect(fake.sockets[0]!.closed).toBe(true);
+    clock.advanceBy(100);
+    await flush();
+    expect(fake.sockets.length).toBe(2);
+    await rs.stop();
+  });
+
+  it('declares a silent session dead after idleTimeoutMs and replaces it', async () => {
+    const { rs, fake, clock, downs } = setup(1_000);
+    rs.start();
+    await flush();
+    fake.last().open();
+    clock.advanceBy(800);
+    fake.last().receive('h');
+    clock.advanceBy(800);
+    expect(downs.length).toBe(0);
+    clock.advanceBy(300);
+    expect(downs.length).toBe(1);
+    expect(downs[0]!.reason).toContain('no frame');
+    await rs.stop();
+  });
+
+  it('ignores callbacks from a replaced socket and stops cleanly', async () => {
+    const { rs, fake, clock, frames } = setup();
+    rs.start();
+    await flush();
+    const first = fake.last();
+    first.open();
+    rs.reconnect('test');
+    await flush();
+    first.receive('stale');
+    expect(frames).toEqual([]);
+    clock.advanceBy(100);
+    await flush();
+    fake.last().open();
+    const stopping = rs.stop();
+    await flush();
+    await stopping;
+    expect(rs.phase).toBe('stopped');
+    expect(clock.pendingTimers()).toBe(0);
+    expect(fake.last().closed).toBe(true);
+  });
+});
