@@ -17,9 +17,12 @@ const simSchema = z
   .strictObject({
     host: host.default('127.0.0.1').describe('Interface the embedded venue listens on (keep it loopback).'),
     port: port.default(0).describe('Port of the embedded venue; 0 = any free port.'),
-    seed: nonNegativeInt.default(1).describe('Seed of the synthetic market flow (same seed, same market).'),
-    clock_speed: z.number().positive().max(1000).default(1).describe('Venue clock speed multiplier (1 = real time).'),
-    synthetic_market: z.boolean().default(true).describe('Run the synthetic traders that make the market move and fill our quotes.'),
+    seed: nonNegativeInt.optional().describe('Seed of the synthetic market flow (same seed, same market; venue default 1).'),
+    clock_speed: z.number().positive().max(1000).optional().describe('Venue clock speed multiplier (venue default 1 = real time).'),
+    synthetic_market: z
+      .boolean()
+      .optional()
+      .describe('Run the synthetic traders that move the market and fill our quotes (venue default true; flow only on the configured symbols unless the knobs say otherwise).'),
     config: z.string().min(1).optional().describe('Optional venue YAML (the local venue\'s knobs); relative to this config file.'),
     knobs: z
       .record(z.string(), z.unknown())

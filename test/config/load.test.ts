@@ -52,7 +52,7 @@ describe('parseConfig: good configs', () => {
     const c = parseConfig(MINIMAL, 'mini.yaml', opts);
     expect(c.venue.mode).toBe('embedded-sim');
     if (c.venue.mode !== 'embedded-sim') throw new Error('unreachable');
-    expect(c.venue.sim).toEqual({ host: '127.0.0.1', port: 0, seed: 1, clock_speed: 1, synthetic_market: true });
+    expect(c.venue.sim).toEqual({ host: '127.0.0.1', port: 0 });
     expect(c.monitoring).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
     expect(c.logging).toEqual({ level: 'info', pretty: 'auto' });
     expect(c.bot.unknown_orders).toBe('cancel');
