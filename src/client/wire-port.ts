@@ -17,9 +17,7 @@ import { ORDER_STATES, type OrderState } from '../domain/order-state.ts';
 import type { TickGrid } from '../domain/tick-grid.ts';
 import * as wire from '../wire/index.ts';
 import type * as W from '../wire/index.ts';
-import type { DecodeError } from '../wire/decode/kit.ts';
-import { decodeMdWsFrame as decodeMd } from '../wire/decode/md-ws.ts';
-import { decodeOrder, decodeOrderWsFrame as decodeOrderWs } from '../wire/decode/order-ws.ts';
+import type { DecodeError } from '../wire/index.ts';
 import { TickGrid as Grid } from '../domain/tick-grid.ts';
 
 /** A domain fill with the fee the venue charged (REST fills carry it; WS fills do not). */
@@ -28,9 +26,9 @@ export type FillWithFee = Fill & { readonly fee: Decimal };
 // ------------------------------------------------------------------ frames and encoders
 
 /** Decodes an order-WS frame (reply or event). */
-export const decodeOrderWsFrame = (text: string): Result<W.WireOrderWsFrame, DecodeError> => decodeOrderWs(text);
+export const decodeOrderWsFrame = (text: string): Result<W.WireOrderWsFrame, DecodeError> => wire.decodeOrderWsFrame(text);
 /** Decodes a market-data frame (reply or event). */
-export const decodeMdWsFrame = (text: string): Result<W.WireMdFrame, DecodeError> => decodeMd(text);
+export const decodeMdWsFrame = (text: string): Result<W.WireMdFrame, DecodeError> => wire.decodeMdWsFrame(text);
 /** Encodes an order-WS request (cid as a bare integer). */
 export const encodeOrderRequest = (req: W.WireOrderWsRequest): string => wire.encodeOrderWsRequest(req);
 /** Encodes a market-data request. */
@@ -91,7 +89,7 @@ function orderOf(w: W.WireOrder, catalog: InstrumentCatalog): Order {
 /** Wire order → domain order (prices in ticks of the symbol's grid). */
 export const mapOrder = (w: unknown, catalog: InstrumentCatalog): Order | MmError =>
   guard('order', () => {
-    const d = decodeOrder(w);
+    const d = wire.decodeOrder(w);
     if (!d.ok) throw new MmError('DECODE_FAILED', `order: ${d.error.message}`, { path: d.error.path });
     return orderOf(d.value, catalog);
   });
@@ -99,8 +97,9 @@ export const mapOrder = (w: unknown, catalog: InstrumentCatalog): Order | MmErro
 /** Wire order-status record → domain status. */
 export const mapOrderStatus = (w: unknown): OrderStatus | MmError =>
   guard('order status', () => {
-    const s = w as W.WireOrderStatus;
-    if (typeof s !== 'object' || s === null || typeof s.order_id !== 'string') throw new MmError('DECODE_FAILED', 'order status record missing order_id', { path: '$.status' });
+    const d = wire.decodeOrderStatus(w);
+    if (!d.ok) throw new MmError('DECODE_FAILED', `order status: ${d.error.message}`, { path: d.error.path });
+    const s = d.value;
     return {
       symbol: asSymbol(s.symbol),
       orderId: asVenueOrderId(s.order_id),
@@ -186,8 +185,9 @@ const decOrNull = (p: string | null | undefined): Decimal | null => (p === null 
 /** Wire estimated funding → domain estimate. */
 export const mapFundingEstimate = (w: unknown): FundingEstimate | MmError =>
   guard('estimated funding', () => {
-    const f = w as W.WireEstimatedFunding;
-    if (typeof f !== 'object' || f === null || typeof f.symbol !== 'string') throw new MmError('DECODE_FAILED', 'estimated funding without a symbol', { path: '$.symbol' });
+    const d = wire.decodeEstimatedFunding(w);
+    if (!d.ok) throw new MmError('DECODE_FAILED', `estimated funding: ${d.error.message}`, { path: d.error.path });
+    const f = d.value;
     return {
       symbol: asSymbol(f.symbol),
       status: raw(f.status) ?? 'unavailable',
@@ -330,41 +330,50 @@ export const mapInstrument = (w: W.WireInstrument): Instrument | MmError =>
 
 const passthrough = <T>(v: unknown): Result<T, DecodeError> => ok(v as T);
 
-/** REST response decoders by endpoint. */
+/** The deprecated index-prices response carries its rows under `index_prices`. */
+function decodeIndexPrices(v: unknown): Result<W.WireUnderlyingPricesResponse, DecodeError> {
+  if (typeof v === 'object' && v !== null && 'index_prices' in v) {
+    const { index_prices, ...rest } = v as Record<string, unknown>;
+    return wire.decodeUnderlyingPricesResponse({ underlying_prices: index_prices, ...rest });
+  }
+  return wire.decodeUnderlyingPricesResponse(v);
+}
+
+/** REST response decoders by endpoint (wire/'s, never throwing; errors name the JSON path). */
 export const dec = {
   any: passthrough<unknown>,
   anyObject: passthrough<Readonly<Record<string, unknown>>>,
-  authenticate: passthrough<W.WireAuthenticateResponse>,
-  createApiKey: passthrough<W.WireCreateApiKeyResponse>,
-  health: passthrough<W.WireHealthResponse>,
-  instruments: passthrough<W.WireInstrumentsResponse>,
-  instrument: passthrough<W.WireInstrument>,
-  book: passthrough<W.WireBookResponse>,
-  ticker: passthrough<W.WireTickerResponse>,
-  tickers: passthrough<W.WireTickersResponse>,
-  trades: passthrough<W.WireTradesResponse>,
-  candles: passthrough<W.WireCandlesResponse>,
-  candle: passthrough<W.WireCandleResponse>,
-  fundingRates: passthrough<W.WireFundingRatesResponse>,
-  estimatedFunding: passthrough<W.WireEstimatedFunding>,
-  fundingSlots: passthrough<W.WireFundingSlotsReport>,
-  underlyingPrices: passthrough<W.WireUnderlyingPricesResponse>,
-  indexPrices: passthrough<W.WireUnderlyingPricesResponse>,
-  previewAggressive: passthrough<W.WirePreviewAggressiveLimitOrderResponse>,
-  whoami: passthrough<W.WireWhoAmI>,
-  balances: passthrough<W.WireBalancesResponse>,
-  positions: passthrough<W.WirePositionsResponse>,
-  riskSnapshot: passthrough<W.WireRiskSnapshotResponse>,
-  fills: passthrough<W.WireFillsResponse>,
-  transactions: passthrough<W.WireTransactionsResponse>,
-  liquidations: passthrough<W.WireLiquidationsResponse>,
-  fundingTransactions: passthrough<W.WireFundingTransactionsResponse>,
-  rewardAccruals: passthrough<W.WireRewardAccrualsResponse>,
-  orderId: passthrough<W.WireOrderIdResponse>,
-  cancel: passthrough<W.WireCancelOrderResponse>,
-  orderStatus: passthrough<W.WireOrderStatusResponse>,
-  openOrders: passthrough<W.WireOpenOrdersResponse>,
-  orderHistory: passthrough<W.WireOrderHistoryResponse>,
-  orderFills: passthrough<W.WireOrderFillsResponse>,
-  initialMargin: passthrough<W.WireInitialMarginResponse>,
+  authenticate: wire.decodeAuthenticateResponse,
+  createApiKey: wire.decodeCreateApiKeyResponse,
+  health: wire.decodeHealthResponse,
+  instruments: wire.decodeInstrumentsResponse,
+  instrument: wire.decodeInstrument,
+  book: wire.decodeBookResponse,
+  ticker: wire.decodeTickerResponse,
+  tickers: wire.decodeTickersResponse,
+  trades: wire.decodeTradesResponse,
+  candles: wire.decodeCandlesResponse,
+  candle: wire.decodeCandleResponse,
+  fundingRates: wire.decodeFundingRatesResponse,
+  estimatedFunding: wire.decodeEstimatedFunding,
+  fundingSlots: wire.decodeFundingSlotsReport,
+  underlyingPrices: wire.decodeUnderlyingPricesResponse,
+  indexPrices: decodeIndexPrices,
+  previewAggressive: wire.decodePreviewResponse,
+  whoami: wire.decodeWhoAmI,
+  balances: wire.decodeBalancesResponse,
+  positions: wire.decodePositionsResponse,
+  riskSnapshot: wire.decodeRiskSnapshotResponse,
+  fills: wire.decodeFillsResponse,
+  transactions: wire.decodeTransactionsResponse,
+  liquidations: wire.decodeLiquidationsResponse,
+  fundingTransactions: wire.decodeFundingTransactionsResponse,
+  rewardAccruals: wire.decodeRewardAccrualsResponse,
+  orderId: wire.decodeOrderIdResponse,
+  cancel: wire.decodeCancelOrderResponse,
+  orderStatus: wire.decodeOrderStatusResponse,
+  openOrders: wire.decodeOpenOrdersResponse,
+  orderHistory: wire.decodeOrderHistoryResponse,
+  orderFills: wire.decodeOrderFillsResponse,
+  initialMargin: wire.decodeInitialMarginResponse,
 };
