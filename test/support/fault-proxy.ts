@@ -39,8 +39,8 @@ export interface FaultProxy {
   setUpstream(baseUrl: string): void;
   /** Kills every proxied WebSocket and idle HTTP connection now (both sides see a drop). */
   dropConnections(path?: string): void;
-  /** While true, upgrades and HTTP requests are answered 503 (the venue is "down"). */
-  refuseConnections(on: boolean): void;
+  /** While on, WS upgrades and/or HTTP requests are answered 503 (the venue is "down"). */
+  refuseConnections(on: boolean, which?: 'all' | 'ws' | 'http'): void;
   /** Delay applied to every venue → client frame, ms. */
   delayDownstreamMs: number;
   /** Sends `text` to every client socket on `path` (or all) as if the venue had sent it. */
@@ -60,7 +60,8 @@ export interface FaultProxy {
 /** Starts a proxy on 127.0.0.1 (port 0) in front of `upstreamBaseUrl` (http://host:port). */
 export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultProxy> {
   let upstream = new URL(upstreamBaseUrl);
-  let refusing = false;
+  let refusingWs = false;
+  let refusingHttp = false;
   const pairs = new Set<Pair>();
   const faults: HttpFault[] = [];
   const withholds = new Set<{ pred: FramePredicate; held: string[] }>();
@@ -73,7 +74,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
-    if (refusing) return canned(res, { status: 503, body: '{"error":"venue down (proxy)"}' });
+    if (refusingHttp) return canned(res, { status: 503, body: '{"error":"venue down (proxy)"}' });
     const fault = faults.find((f) => f.remaining > 0 && f.match(method, path));
     if (fault) {
       fault.remaining--;
@@ -102,7 +103,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
 
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (refusing) {
+    if (refusingWs) {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
@@ -181,8 +182,9 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
       }
       if (path === undefined) for (const s of sockets) s.destroy();
     },
-    refuseConnections(on) {
-      refusing = on;
+    refuseConnections(on, which = 'all') {
+      if (which !== 'http') refusingWs = on;
+      if (which !== 'ws') refusingHttp = on;
     },
     inject(text, path) {
       for (const p of pairs) if (path === undefined || p.path === path) p.client.send(text);
