@@ -152,6 +152,7 @@ export class EngineCore {
 
   /** Evaluates dirty symbols (after fills, cancels, reconciliation). */
   flush(): void {
+    if (this.#evaluating !== null) return;
     for (let pass = 0; pass < 2 && this.#dirty.size > 0; pass++) {
       const xs = [...this.#dirty];
       this.#dirty.clear();

@@ -1,0 +1,212 @@
+import { Subject } from 'rxjs';
+import type { Clock } from '../../core/clock.ts';
+import { MmError } from '../../core/errors.ts';
+import { asAccountId, asExecutionId, asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../../core/ids.ts';
+import type { OrderEvent } from '../../domain/events.ts';
+import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../../domain/intents.ts';
+import type { Order, OrderStatus } from '../../domain/order.ts';
+import { isCancelable, isOpenState, isReplaceable } from '../../domain/order-state.ts';
+import type { OrderGateway } from '../ports.ts';
+
+/** Which gateway call a scripted failure applies to. */
+export type FakeCall = 'place' | 'replace' | 'cancel' | 'cancelAll' | 'status' | 'openOrders';
+
+/** One request the fake received, for assertions (time on the injected clock). */
+export interface FakeRequest {
+  readonly call: FakeCall;
+  readonly atMs: number;
+  readonly clientOrderId: ClientOrderId | null;
+  readonly priceTicks: number | null;
+  readonly qty: number | null;
+}
+
+/**
+ * An in-memory venue behind the OrderGateway port, for engine tests (and as a model for replay
+ * exchanges). Orders ack immediately unless `autoAck` is off (then `ack(cid)` does it); a cancel
+ * before the ack answers 409 NOT_YET_ACKNOWLEDGED; a replace of a terminal order is rejected with
+ * ORIGINAL_ORDER_TERMINATED; failures can be scripted per call. Order events go to `events$`.
+ * Replies and events arrive on the microtask queue (no clock time passes).
+ */
+export class FakeGateway implements OrderGateway {
+  readonly events$ = new Subject<OrderEvent>();
+  readonly requests: FakeRequest[] = [];
+  readonly orders = new Map<string, Order>();
+  autoAck = true;
+  #seq = 0;
+  readonly #failures = new Map<FakeCall, MmError[]>();
+
+  constructor(private readonly clock: Clock, readonly accountId = 'ACC-1') {}
+
+  /** Makes the next `n` calls of `call` fail with `err`. */
+  failNext(call: FakeCall, err: MmError, n = 1): void {
+    const q = this.#failures.get(call) ?? [];
+    for (let i = 0; i < n; i++) q.push(err);
+    this.#failures.set(call, q);
+  }
+
+  /** Open orders now. */
+  open(): Order[] {
+    return [...this.orders.values()].filter((o) => isCancelable(o.state));
+  }
+
+  /** Requests of one kind. */
+  calls(call: FakeCall): FakeRequest[] {
+    return this.requests.filter((r) => r.call === call);
+  }
+
+  place(i: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    this.#log('place', i.clientOrderId, i.priceTicks, i.qty);
+    const f = this.#fail('place');
+    if (f) return Promise.reject(f);
+    const o = this.#newOrder(i.symbol, i.side, i.priceTicks, i.qty, i.clientOrderId, 'PENDING');
+    if (this.autoAck) this.ack(i.clientOrderId);
+    return Promise.resolve({ orderId: o.orderId });
+  }
+
+  replace(i: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    this.#log('replace', i.clientOrderId, i.priceTicks, i.qty);
+    const f = this.#fail('replace');
+    if (f) return Promise.reject(f);
+    const orig = this.orders.get(i.orderId);
+    if (!orig) return Promise.reject(new MmError('NOT_FOUND', `unknown order ${i.orderId}`));
+    if (!isReplaceable(orig.state)) return Promise.reject(new MmError('ORDER_REJECTED', 'original order terminated', { reason: 'ORIGINAL_ORDER_TERMINATED' }));
+    const replaced: Order = { ...orig, state: 'REPLACED', remainingQty: 0 };
+    this.orders.set(orig.orderId, replaced);
+    const rep = this.#newOrder(orig.symbol, orig.side, i.priceTicks, i.qty, orig.clientOrderId, 'ACCEPTED');
+    this.#emit({ type: 'replaced', original: replaced, replacement: rep, newOrderId: rep.orderId, ...this.#ids() });
+    return Promise.resolve({ orderId: rep.orderId });
+  }
+
+  cancel(i: CancelOrder): Promise<{ readonly accepted: boolean }> {
+    this.#log('cancel', i.clientOrderId, null, null);
+    const f = this.#fail('cancel');
+    if (f) return Promise.reject(f);
+    const o = (i.orderId ? this.orders.get(i.orderId) : undefined) ?? this.#byCid(i.clientOrderId);
+    if (!o || !isCancelable(o.state)) return Promise.reject(new MmError('CANCEL_REJECTED', 'order not open', { reason: 'ORDER_NOT_FOUND' }));
+    if (o.state === 'PENDING') return Promise.reject(new MmError('NOT_YET_ACKNOWLEDGED', 'order not yet acknowledged (409)'));
+    this.#terminate(o, 'CANCELED');
+    return Promise.resolve({ accepted: true });
+  }
+
+  cancelAll(symbol: Symbol | null): Promise<void> {
+    this.#log('cancelAll', null, null, null);
+    const f = this.#fail('cancelAll');
+    if (f) return Promise.reject(f);
+    for (const o of this.open()) if ((symbol === null || o.symbol === symbol) && o.state !== 'PENDING') this.#terminate(o, 'CANCELED');
+    return Promise.resolve();
+  }
+
+  status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
+    this.#log('status', ref.clientOrderId ?? null, null, null);
+    const f = this.#fail('status');
+    if (f) return Promise.reject(f);
+    const o = (ref.orderId ? this.orders.get(ref.orderId) : undefined) ?? this.#byCid(ref.clientOrderId ?? null);
+    if (!o) return Promise.resolve(null);
+    return Promise.resolve({ symbol: o.symbol, orderId: o.orderId, clientOrderId: o.clientOrderId, state: o.state, filledQty: o.filledQty, remainingQty: o.remainingQty, rejectReason: null, rejectMessage: null });
+  }
+
+  openOrders(): Promise<readonly Order[]> {
+    this.#log('openOrders', null, null, null);
+    const f = this.#fail('openOrders');
+    if (f) return Promise.reject(f);
+    return Promise.resolve(this.open().filter((o) => o.state !== 'PENDING'));
+  }
+
+  /** Acknowledges a pending order (emits `accepted`). */
+  ack(cid: ClientOrderId): void {
+    const o = this.#byCid(cid);
+    if (!o || o.state !== 'PENDING') return;
+    const acked: Order = { ...o, state: 'ACCEPTED' };
+    this.orders.set(o.orderId, acked);
+    this.#emit({ type: 'accepted', order: acked, ...this.#ids() });
+  }
+
+  /** Fills `qty` of an open order (at its price unless given); emits `filled`. */
+  fill(ref: { orderId?: VenueOrderId; clientOrderId?: ClientOrderId }, qty: number, priceTicks?: number, aggressor = false): Order {
+    const o = (ref.orderId ? this.orders.get(ref.orderId) : undefined) ?? this.#byCid(ref.clientOrderId ?? null);
+    if (!o || !isOpenState(o.state)) throw new Error(`fake: cannot fill ${ref.orderId ?? ref.clientOrderId}`);
+    const n = Math.min(qty, o.remainingQty);
+    const remaining = o.remainingQty - n;
+    const after: Order = { ...o, filledQty: o.filledQty + n, remainingQty: remaining, state: remaining === 0 ? 'FILLED' : 'PARTIALLY_FILLED' };
+    this.orders.set(o.orderId, after);
+    this.#emit({
+      type: 'filled',
+      order: after,
+      partial: remaining > 0,
+      tradeId: `T-${++this.#seq}`,
+      fillPriceTicks: priceTicks ?? o.priceTicks,
+      fillQty: n,
+      fillSide: o.side,
+      aggressor,
+      ...this.#ids(),
+    });
+    return after;
+  }
+
+  /** Puts an order on the account that the engine did not place (for reconciliation tests). */
+  addForeign(symbol: Symbol, side: 'buy' | 'sell', priceTicks: number, qty: number, cid: ClientOrderId | null): Order {
+    return this.#newOrder(symbol, side, priceTicks, qty, cid, 'ACCEPTED');
+  }
+
+  /** Cancels an order venue-side (e.g. cancel-on-disconnect) without emitting an event. */
+  silentlyCancel(orderId: VenueOrderId): void {
+    const o = this.orders.get(orderId);
+    if (o) this.orders.set(orderId, { ...o, state: 'CANCELED', remainingQty: 0 });
+  }
+
+  #newOrder(symbol: Symbol, side: 'buy' | 'sell', priceTicks: number, qty: number, cid: ClientOrderId | null, state: Order['state']): Order {
+    const o: Order = {
+      orderId: asVenueOrderId(`O-${String(++this.#seq).padStart(6, '0')}`),
+      clientOrderId: cid,
+      accountId: asAccountId(this.accountId),
+      userId: null,
+      symbol,
+      side,
+      priceTicks,
+      qty,
+      filledQty: 0,
+      remainingQty: qty,
+      state,
+      tif: 'GTC',
+      postOnly: true,
+      reprice: 'bo',
+      tag: null,
+      rejectReason: null,
+      text: null,
+      createdMs: this.clock.nowMs(),
+    };
+    this.orders.set(o.orderId, o);
+    return o;
+  }
+
+  #terminate(o: Order, state: 'CANCELED'): void {
+    const after: Order = { ...o, state, remainingQty: 0 };
+    this.orders.set(o.orderId, after);
+    this.#emit({ type: 'canceled', order: after, reason: '', text: '', ...this.#ids() });
+  }
+
+  #byCid(cid: ClientOrderId | null): Order | undefined {
+    if (cid === null) return undefined;
+    let found: Order | undefined;
+    for (const o of this.orders.values()) if (o.clientOrderId === cid && (!found || isCancelable(o.state))) found = o;
+    return found;
+  }
+
+  #ids(): { executionId: ReturnType<typeof asExecutionId>; tsEvent: number; tsRecv: number } {
+    const t = this.clock.nowMs();
+    return { executionId: asExecutionId(`E-${++this.#seq}`), tsEvent: t, tsRecv: t };
+  }
+
+  #emit(ev: OrderEvent): void {
+    // Like a socket: events arrive after the call returns, never inside it.
+    queueMicrotask(() => this.events$.next(ev));
+  }
+
+  #fail(call: FakeCall): MmError | undefined {
+    return this.#failures.get(call)?.shift();
+  }
+
+  #log(call: FakeCall, cid: ClientOrderId | null, priceTicks: number | null, qty: number | null): void {
+    this.requests.push({ call, atMs: this.clock.nowMs(), clientOrderId: cid, priceTicks, qty });
+  }
+}

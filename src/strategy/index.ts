@@ -1,0 +1,4 @@
+/** The strategy layer: contract, registry/loader and pure quoting helpers. */
+export * from './contract.ts';
+export * from './helpers.ts';
+export * from './registry.ts';

@@ -1,0 +1,89 @@
+import {
+  bookMid,
+  distanceTicks,
+  inventorySizeMultipliers,
+  ladder,
+  microprice,
+  z,
+  type DesiredQuotes,
+  type Strategy,
+  type StrategyContext,
+  type StrategyDefinition,
+} from '../../src/index.ts';
+
+/** Parameters (units in the names; see README.md). */
+export const fixedSpreadParams = z
+  .object({
+    /** Levels per side (1..20). */
+    levels: z.number().int().min(1).max(20).default(1),
+    /** Distance from fair value to the first bid/ask, in ticks... */
+    halfSpreadTicks: z.number().positive().optional(),
+    /** ...or in basis points of fair value. Default 2 ticks when neither is set. */
+    halfSpreadBps: z.number().positive().optional(),
+    /** Distance between levels in ticks (integer ≥ 1)... */
+    spacingTicks: z.number().int().positive().optional(),
+    /** ...or in basis points of fair value (rounded to ≥ 1 tick). Default 1 tick. */
+    spacingBps: z.number().positive().optional(),
+    /** Contracts per level. */
+    size: z.number().int().positive().default(1),
+    /** Contracts per level, best first (overrides `size`; missing levels use `size`). */
+    sizes: z.array(z.number().int().nonnegative()).max(20).optional(),
+    /** Inventory size skew: range in contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short). */
+    skewRangeContracts: z.number().positive().optional(),
+    /** Target position for the skew, contracts. */
+    targetPosition: z.number().int().default(0),
+    /** Hard cap: the side that would push |position| past this is trimmed (contracts). */
+    maxPosition: z.number().int().positive().optional(),
+    /** Fair value: the mid, or the size-weighted mid of the best levels. */
+    fairValue: z.enum(['mid', 'microprice']).default('mid'),
+  })
+  .strict()
+  .refine((p) => !(p.halfSpreadTicks !== undefined && p.halfSpreadBps !== undefined), { message: 'set halfSpreadTicks or halfSpreadBps, not both' })
+  .refine((p) => !(p.spacingTicks !== undefined && p.spacingBps !== undefined), { message: 'set spacingTicks or spacingBps, not both' });
+
+/** Parsed parameters. */
+export type FixedSpreadParams = z.infer<typeof fixedSpreadParams>;
+
+/** Builds a fixed-spread quoter. */
+export function createFixedSpread(p: FixedSpreadParams): Strategy {
+  const baseSizes = Array.from({ length: p.levels }, (_, i) => p.sizes?.[i] ?? p.size);
+  const bidSizes = new Array<number>(p.levels);
+  const askSizes = new Array<number>(p.levels);
+  return {
+    quote(ctx: StrategyContext): DesiredQuotes {
+      const fair = p.fairValue === 'microprice' ? microprice(ctx.book) : bookMid(ctx.book);
+      if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
+      const half = distanceTicks({ ticks: p.halfSpreadTicks, bps: p.halfSpreadBps }, fair, 2);
+      const spacing = Math.max(1, Math.round(distanceTicks({ ticks: p.spacingTicks, bps: p.spacingBps }, fair, 1)));
+      let bid0 = Math.floor(fair - half);
+      let ask0 = Math.ceil(fair + half);
+      if (ask0 <= bid0) {
+        bid0 = Math.floor(fair - 0.5);
+        ask0 = bid0 + 1;
+      }
+      const q = ctx.position.qty;
+      const m = p.skewRangeContracts !== undefined ? inventorySizeMultipliers(q - p.targetPosition, p.skewRangeContracts) : { bid: 1, ask: 1 };
+      for (let i = 0; i < p.levels; i++) {
+        bidSizes[i] = baseSizes[i]! * m.bid;
+        askSizes[i] = baseSizes[i]! * m.ask;
+      }
+      const cap = p.maxPosition;
+      const minSize = ctx.instrument.minOrderSize;
+      return {
+        symbol: ctx.symbol,
+        bids: ladder(bid0, spacing, bidSizes, true, minSize, cap === undefined ? Infinity : Math.max(0, cap - q)),
+        asks: ladder(ask0, spacing, askSizes, false, minSize, cap === undefined ? Infinity : Math.max(0, cap + q)),
+      };
+    },
+  };
+}
+
+/** The `fixed-spread` strategy definition. */
+export const strategy: StrategyDefinition<typeof fixedSpreadParams> = {
+  name: 'fixed-spread',
+  description: 'Symmetric ladder around the mid (or microprice) with inventory size skew and an optional position cap',
+  params: fixedSpreadParams,
+  create: createFixedSpread,
+};
+
+export default strategy;
