@@ -16,6 +16,8 @@ export interface HealthServerOptions {
   readonly registry: Registry;
   /** Called on every `/readyz`; must be cheap and must not throw. */
   readonly readiness: () => Readiness;
+  /** Called before every `/metrics` render (e.g. to copy a snapshot into gauges); errors answer 500. */
+  readonly beforeMetrics?: () => void | Promise<void>;
 }
 
 /** A running health server. */
@@ -44,6 +46,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     }
     switch (path) {
       case '/metrics':
+        await options.beforeMetrics?.();
         send(res, 200, registry.contentType, await registry.metrics());
         return;
       case '/healthz':

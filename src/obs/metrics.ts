@@ -40,12 +40,16 @@ export interface BotMetrics {
   orderRoundTrip(op: OrderOp, seconds: number): void;
   /** Counts one intent sent, by kind (place, replace, cancel, cancel_all). */
   intent(kind: string, symbol: string): void;
-  /** Counts one reject, by reason and source (`venue` or `risk`). */
-  reject(reason: string, source: 'venue' | 'risk'): void;
+  /** Counts one reject, by reason and source (`venue`, `risk` or `gateway`). */
+  reject(reason: string, source: 'venue' | 'risk' | 'gateway'): void;
   /** Sets the rate limiter's remaining budget and capacity (requests). */
   rateLimiterBudget(remaining: number, capacity: number): void;
   /** Counts `n` requests delayed or dropped by our rate limiter. */
   throttled(n?: number): void;
+  /** Sets the execution adapter's queue: requests waiting, awaiting replies, and whether it slowed down after 429/503. */
+  execution(queued: number, inFlight: number, slowedDown: boolean): void;
+  /** Counts one of our fills by symbol and liquidity (maker/taker). */
+  fill(symbol: string, liquidity: 'maker' | 'taker', qtyContracts: number): void;
   /** Sets the count of working orders for a symbol and side. */
   openOrders(symbol: string, side: 'buy' | 'sell', count: number): void;
   /** Sets the signed position (contracts) and absolute notional (USD) of a symbol. */
@@ -99,6 +103,11 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const budget = new Gauge({ name: `${p}rate_limiter_budget_requests`, help: 'Requests the rate limiter may still send now', registers });
   const capacity = new Gauge({ name: `${p}rate_limiter_capacity_requests`, help: 'Rate limiter burst capacity', registers });
   const throttled = new Counter({ name: `${p}rate_limiter_throttled_total`, help: 'Requests delayed or dropped by our rate limiter', registers });
+  const queued = new Gauge({ name: `${p}execution_queued_requests`, help: 'Requests waiting in the execution adapter', registers });
+  const inFlight = new Gauge({ name: `${p}execution_in_flight_requests`, help: 'Requests sent and awaiting the venue answer', registers });
+  const slowed = new Gauge({ name: `${p}execution_slowed_down`, help: 'Execution adapter slowed down after a throttling answer (1) or not (0)', registers });
+  const fills = new Counter({ name: `${p}fills_total`, help: 'Our fills by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
+  const filledQty = new Counter({ name: `${p}filled_contracts_total`, help: 'Contracts filled by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
   const openOrders = new Gauge({ name: `${p}open_orders`, help: 'Working orders per symbol and side', labelNames: ['symbol', 'side'], registers });
   const position = new Gauge({ name: `${p}position_contracts`, help: 'Signed position per symbol (contracts, negative = short)', labelNames: ['symbol'], registers });
   const notional = new Gauge({ name: `${p}notional_usd`, help: 'Absolute position notional per symbol', labelNames: ['symbol'], registers });
@@ -109,8 +118,6 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const readyGauge = new Gauge({ name: `${p}ready`, help: 'Bot ready (1) as /readyz reports it', registers });
   kill.set(0);
   readyGauge.set(0);
-  budget.set(0);
-  capacity.set(0);
 
   const everConnected = new Set<string>();
   const upNow = new Map<string, boolean>();
@@ -139,6 +146,15 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       capacity.set(cap);
     },
     throttled: (n = 1) => throttled.inc(n),
+    execution(q, f, slow) {
+      queued.set(q);
+      inFlight.set(f);
+      slowed.set(slow ? 1 : 0);
+    },
+    fill(symbol, liquidity, qty) {
+      fills.inc({ symbol, liquidity });
+      filledQty.inc({ symbol, liquidity }, Math.abs(qty));
+    },
     openOrders: (symbol, side, count) => openOrders.set({ symbol, side }, count),
     position(symbol, qty, notionalUsd) {
       position.set({ symbol }, qty);

@@ -10,8 +10,10 @@ export interface ReadinessOptions {
   readonly streams?: readonly string[];
   /** Symbols whose books must be fresh (empty: no book check). */
   readonly symbols?: readonly string[];
-  /** A book older than this is stale (ms, default 5000). */
+  /** A book not updated for this long is stale (ms; default: no age check, rely on `bookStale`). */
   readonly maxBookAgeMs?: number;
+  /** The stream whose disconnect discards the books (default `market-data`). */
+  readonly bookStream?: string;
   /** Whether a reconcile must have completed (default true). */
   readonly requireReconciled?: boolean;
 }
@@ -28,25 +30,42 @@ export class ReadinessTracker {
   readonly #requireReconciled: boolean;
   readonly #connected = new Map<string, boolean>();
   readonly #bookMs = new Map<string, number>();
+  readonly #stale = new Set<string>();
+  readonly #bookStream: string;
   #reconciled = false;
   #haltReason: string | null = null;
 
   constructor(options: ReadinessOptions = {}) {
     this.#streams = options.streams ?? ['orders', 'market-data'];
     this.#symbols = options.symbols ?? [];
-    this.#maxBookAgeMs = options.maxBookAgeMs ?? 5000;
+    this.#maxBookAgeMs = options.maxBookAgeMs ?? Number.POSITIVE_INFINITY;
+    this.#bookStream = options.bookStream ?? 'market-data';
     this.#requireReconciled = options.requireReconciled ?? true;
   }
 
-  /** Records a stream's connection state. A disconnect of the order stream voids the last reconcile. */
+  /**
+   * Records a stream's connection state. A disconnect of the order stream voids the last reconcile;
+   * a disconnect of the market-data stream discards the books (a fresh snapshot must follow).
+   */
   connection(stream: string, connected: boolean): void {
     this.#connected.set(stream, connected);
     if (stream === 'orders' && !connected) this.#reconciled = false;
+    if (stream === this.#bookStream && !connected) {
+      this.#bookMs.clear();
+      this.#stale.clear();
+    }
   }
 
-  /** Records a book update for `symbol` at `tsRecvMs` (epoch ms). */
+  /** Records a book update for `symbol` at `tsRecvMs` (epoch ms); a fresh book is not stale. */
   book(symbol: string, tsRecvMs: number): void {
     this.#bookMs.set(symbol, tsRecvMs);
+    this.#stale.delete(symbol);
+  }
+
+  /** Marks a symbol's book stale (the market-data client saw no frame for too long) or fresh again. */
+  bookStale(symbol: string, stale: boolean): void {
+    if (stale) this.#stale.add(symbol);
+    else this.#stale.delete(symbol);
   }
 
   /** Marks the order state as reconciled with the venue (or not). */
@@ -66,6 +85,7 @@ export class ReadinessTracker {
     for (const sym of this.#symbols) {
       const ts = this.#bookMs.get(sym);
       if (ts === undefined) reasons.push(`no book yet for ${sym}`);
+      else if (this.#stale.has(sym)) reasons.push(`book for ${sym} stale`);
       else if (nowMs - ts > this.#maxBookAgeMs) reasons.push(`book for ${sym} stale (${Math.round(nowMs - ts)} ms > ${this.#maxBookAgeMs} ms)`);
     }
     if (this.#requireReconciled && !this.#reconciled) reasons.push('orders not reconciled');

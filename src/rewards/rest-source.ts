@@ -3,7 +3,7 @@ import { err, ok } from '../core/result.ts';
 import { undiciTransport } from '../client/http-transport.ts';
 import { RestCore } from '../client/rest-core.ts';
 import { TokenManager } from '../client/token-manager.ts';
-import type { WireRewardAccrualsQuery } from '../wire/index.ts';
+import type { WireRewardAccrualsQuery, WireRewardAccrualsResponse } from '../wire/index.ts';
 import { decodeRewardAccrualsBody } from './decode.ts';
 import type { RewardSource } from './types.ts';
 import { fromWireRewardPage, toWireRewardQuery } from './wire-map.ts';
@@ -34,6 +34,16 @@ export function restRewardSource(core: RestCore): RewardSource {
 function queryOf(q: WireRewardAccrualsQuery): Record<string, string | number | undefined> {
   const st = q.payout_status;
   return { ...q, payout_status: st === undefined ? undefined : typeof st === 'string' ? st : st.unknown };
+}
+
+/** The part of the client's RestClient the tracker needs (structural, so tests can fake it). */
+export interface RewardRestPort {
+  rewardAccruals(q: WireRewardAccrualsQuery): Promise<WireRewardAccrualsResponse>;
+}
+
+/** A RewardSource over the client's `RestClient.rewardAccruals` (decoded by the client). */
+export function clientRewardSource(rest: RewardRestPort): RewardSource {
+  return { rewardAccruals: async (q) => fromWireRewardPage(await rest.rewardAccruals(toWireRewardQuery(q))) };
 }
 
 /** Connection settings for a standalone reward source (the `mmbot rewards` command). */

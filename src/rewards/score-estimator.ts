@@ -66,6 +66,8 @@ const OTHERS = 'others';
  */
 export class RewardScoreEstimator {
   readonly #o: ScoreEstimatorOptions;
+  #epochMs: number;
+  #epochOriginMs: number;
   readonly #ages = new Map<string, QueueAgeTracker>();
   readonly #ownPrice = new Map<string, { priceTicks: number; sinceMs: number }>();
   readonly #epochs = new Map<string, Map<number, { weight: number; shares: Map<string, number> }[]>>();
@@ -73,6 +75,20 @@ export class RewardScoreEstimator {
 
   constructor(options: ScoreEstimatorOptions) {
     this.#o = options;
+    this.#epochMs = options.epochMs ?? 86_400_000;
+    this.#epochOriginMs = options.epochOriginMs ?? 0;
+  }
+
+  /** Epoch length in ms. */
+  get epochMs(): number {
+    return this.#epochMs;
+  }
+
+  /** Changes the epoch grid (e.g. learnt from the venue's accruals); minutes already recorded keep their epoch. */
+  setEpoch(epochMs: number, originMs = 0): void {
+    if (!(epochMs > 0)) throw new RangeError(`epoch length must be > 0 ms, got ${epochMs}`);
+    this.#epochMs = epochMs;
+    this.#epochOriginMs = originMs;
   }
 
   /** The model parameters in use. */
@@ -82,8 +98,8 @@ export class RewardScoreEstimator {
 
   /** Start of the epoch containing `tsMs`. */
   epochStartOf(tsMs: number): number {
-    const len = this.#o.epochMs ?? 86_400_000;
-    const origin = this.#o.epochOriginMs ?? 0;
+    const len = this.#epochMs;
+    const origin = this.#epochOriginMs;
     return origin + Math.floor((tsMs - origin) / len) * len;
   }
 

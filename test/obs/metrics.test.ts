@@ -92,7 +92,7 @@ describe('bot metrics', () => {
     const text = await reg.metrics();
     proc.stop();
     const names = reg.getMetricsAsArray().map((x) => x.name);
-    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_kill_switch_engaged', 'mmbot_ready'];
+    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down'];
     for (const n of names) {
       if (unitless.includes(n)) continue;
       expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests)$/);

@@ -15,7 +15,7 @@ describe('readiness tracker', () => {
     expect(r.check(10_500).reasons).toEqual(['halted: kill switch: max-drawdown']);
     r.halted(null);
     r.connection('market-data', false);
-    expect(r.check(10_500)).toEqual({ ready: false, reasons: ['market-data stream disconnected'] });
+    expect(r.check(10_500)).toEqual({ ready: false, reasons: ['market-data stream disconnected', 'no book yet for A'] });
   });
 
   it('an order-stream disconnect voids the reconcile until the next one', () => {
@@ -26,5 +26,21 @@ describe('readiness tracker', () => {
     r.connection('orders', false);
     r.connection('orders', true);
     expect(r.check(0).reasons).toEqual(['orders not reconciled']);
+  });
+});
+
+describe('readiness and the market-data stream', () => {
+  it('a market-data disconnect discards books; staleness flags are honoured', () => {
+    const r = new ReadinessTracker({ streams: ['market-data'], symbols: ['A'], requireReconciled: false });
+    r.connection('market-data', true);
+    r.book('A', 5);
+    expect(r.check(1e12).ready).toBe(true); // no age check by default
+    r.bookStale('A', true);
+    expect(r.check(10).reasons).toEqual(['book for A stale']);
+    r.book('A', 20);
+    expect(r.check(20).ready).toBe(true);
+    r.connection('market-data', false);
+    r.connection('market-data', true);
+    expect(r.check(30).reasons).toEqual(['no book yet for A']);
   });
 });

@@ -1,0 +1,316 @@
+import { EMPTY, type Observable, type Subscription } from 'rxjs';
+import { Registry } from 'prom-client';
+import { LiveClock, type Clock } from '../core/clock.ts';
+import type { Book } from '../domain/book.ts';
+import type { BookUpdated, TickerUpdated } from '../domain/events.ts';
+import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
+import { DEFAULT_REWARD_SCORE_PARAMS, type RewardScoreParams } from '../domain/reward-score.ts';
+import type { Engine, EngineEvent, RewardUpdate } from '../engine/index.ts';
+import { startHealthServer, type HealthServer } from '../obs/health-server.ts';
+import { createBotMetrics, type BotMetrics, type OrderOp, type PnlComponent } from '../obs/metrics.ts';
+import { registerProcessMetrics } from '../obs/process-metrics.ts';
+import { ReadinessTracker, type Readiness } from '../obs/readiness.ts';
+import { createRewardMetrics } from '../obs/reward-metrics.ts';
+import { clientRewardSource, type RewardRestPort } from '../rewards/rest-source.ts';
+import { RewardScoreEstimator } from '../rewards/score-estimator.ts';
+import { RewardTracker } from '../rewards/tracker.ts';
+import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
+
+/** A stream connection as the clients publish it. */
+interface ConnectionLike {
+  readonly stream: string;
+  readonly connected: boolean;
+}
+
+/** The parts of the order-entry client monitoring reads (OrderWsClient fits). */
+export interface MonitoredOrderClient {
+  readonly connection$: Observable<ConnectionLike>;
+  readonly stats?: { readonly framesIn: number; readonly malformed: number };
+}
+
+/** The parts of the market-data client monitoring reads (MarketDataWsClient fits). */
+export interface MonitoredMdClient {
+  readonly connection$: Observable<ConnectionLike>;
+  readonly books$: Observable<BookUpdated>;
+  readonly tickers$?: Observable<TickerUpdated>;
+  readonly stale$?: Observable<{ readonly symbol: string; readonly stale: boolean }>;
+  readonly stats?: { readonly framesIn: number; readonly decodeErrors: number };
+  book?(symbol: string): Book | undefined;
+}
+
+/** The parts of the REST client monitoring reads (RestClient fits). */
+export interface MonitoredRestClient extends RewardRestPort {
+  readonly instruments?: InstrumentCatalog;
+}
+
+/** The config sections monitoring reads (BotConfig fits). */
+export interface MonitoringConfig {
+  readonly monitoring: { readonly enabled: boolean; readonly host: string; readonly port: number };
+  readonly rewards: { readonly enabled: boolean; readonly poll_interval_ms: number };
+  readonly bot: { readonly strategies: readonly { readonly symbol: string }[] };
+}
+
+/** A pino-compatible logger subset. */
+export interface MonitoringLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** The venue's reward model, when known (embedded venue config, or the operator's config). */
+export interface RewardModel {
+  readonly params?: RewardScoreParams;
+  /** Epoch length; absent = learnt from the venue's accruals (default one day until then). */
+  readonly epochMs?: number;
+  readonly bonusWeight?: (minuteMs: number, symbol: string) => number;
+  /** The venue's clock when it differs from ours (the embedded venue with clock_speed != 1). */
+  readonly venueClock?: Clock;
+}
+
+/** What `mmbot run` passes to `startMonitoring`. */
+export interface MonitoringDeps {
+  readonly config: MonitoringConfig;
+  readonly engine: Pick<Engine, 'events$' | 'snapshot'>;
+  readonly clients: { readonly orders?: MonitoredOrderClient; readonly md?: MonitoredMdClient; readonly rest?: MonitoredRestClient };
+  /** A running tracker to reuse; undefined = build one over `clients.rest` when `rewards.enabled`; null = none. */
+  readonly rewardTracker?: RewardTracker | null;
+  readonly log: MonitoringLog;
+  /** The engine's clock (default the wall clock). */
+  readonly clock?: Clock;
+  /** Instruments (default `clients.rest.instruments`). */
+  readonly instruments?: InstrumentCatalog;
+  readonly rewardModel?: RewardModel;
+}
+
+/** Running monitoring: metrics registry, health server, reward tracker and estimator. */
+export interface Monitoring {
+  /** `http://host:port` of /metrics, /healthz, /readyz; null when `monitoring.enabled` is false. */
+  readonly url: string | null;
+  readonly registry: Registry;
+  readonly metrics: BotMetrics;
+  readonly tracker: RewardTracker | null;
+  readonly estimator: RewardScoreEstimator;
+  /** Feed this to `EngineInputs.rewards$`: the strategies' RewardView and accrued rewards for PnL. */
+  readonly rewards$: Observable<RewardUpdate>;
+  /** What /readyz answers now. */
+  readiness(): Readiness;
+  /** Copies the engine snapshot and client counters into the gauges (done before every scrape). */
+  sync(): void;
+  /** Stops timers and subscriptions, closes the server. Idempotent. */
+  stop(): Promise<void>;
+  /** Alias of stop (closer-friendly). */
+  close(): Promise<void>;
+}
+
+const OP: Record<string, OrderOp> = { place: 'place', replace: 'replace', cancel: 'cancel', 'cancel-all': 'cancel_all' };
+
+/**
+ * Wires metrics, readiness, the health server and reward tracking to a running engine and its
+ * clients. One call from the daemon:
+ * `const mon = await startMonitoring({ config, engine, clients: { orders, md, rest }, log })`,
+ * then `inputs.rewards$ = mon.rewards$` and `await mon.stop()` on shutdown.
+ * @throws the listen error (e.g. EADDRINUSE on monitoring.port).
+ */
+export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring> {
+  const { config, engine, clients, log } = deps;
+  const clock = deps.clock ?? new LiveClock();
+  const registry = new Registry();
+  const metrics = createBotMetrics(registry, { clock });
+  const proc = registerProcessMetrics(registry);
+  const rewardMetrics = createRewardMetrics(registry);
+  const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))];
+  const readiness = new ReadinessTracker({ symbols, streams: [...(clients.orders ? ['orders'] : []), ...(clients.md ? ['market-data'] : [])] });
+  const subs: Subscription[] = [];
+  let instruments = deps.instruments ?? null;
+  const catalog = (): InstrumentCatalog | null => {
+    if (instruments) return instruments;
+    try {
+      instruments = clients.rest?.instruments ?? null;
+    } catch {
+      instruments = null; // RestClient throws before loadInstruments()
+    }
+    return instruments;
+  };
+
+  // The estimator sees every book update (to age other makers' orders) and samples each venue minute.
+  const model = deps.rewardModel ?? {};
+  const rewardClock = model.venueClock ?? clock;
+  const estimator = new RewardScoreEstimator({
+    params: model.params ?? DEFAULT_REWARD_SCORE_PARAMS,
+    ...(model.epochMs !== undefined ? { epochMs: model.epochMs } : {}),
+    ...(model.bonusWeight ? { bonusWeight: model.bonusWeight } : {}),
+  });
+  const onConnection = (c: ConnectionLike): void => {
+    metrics.connection(c.stream, c.connected);
+    readiness.connection(c.stream, c.connected);
+  };
+  if (clients.orders) subs.push(clients.orders.connection$.subscribe(onConnection));
+  if (clients.md) {
+    const md = clients.md;
+    subs.push(md.connection$.subscribe(onConnection));
+    subs.push(
+      md.books$.subscribe((b) => {
+        metrics.marketData(b.symbol, b.tsRecv);
+        readiness.book(b.symbol, b.tsRecv);
+        estimator.observeBook(b.symbol, b, rewardClock.nowMs());
+      }),
+    );
+    if (md.stale$) subs.push(md.stale$.subscribe((s) => readiness.bookStale(s.symbol, s.stale)));
+    if (md.tickers$) subs.push(md.tickers$.subscribe((t) => t.funding?.rate && metrics.fundingRate(t.symbol, t.funding.rate.toNumber())));
+  }
+  subs.push(engine.events$.subscribe((e) => onEngineEvent(e, metrics, readiness)));
+
+  let tracker = deps.rewardTracker ?? null;
+  let ownTracker = false;
+  if (deps.rewardTracker === undefined && config.rewards.enabled && clients.rest) {
+    tracker = new RewardTracker({
+      source: clientRewardSource(clients.rest),
+      clock,
+      pollIntervalMs: config.rewards.poll_interval_ms,
+      onError: (err, nextDelayMs) => log.warn({ code: err.code, err: err.message, nextDelayMs }, 'reward accruals poll failed'),
+    });
+    ownTracker = true;
+  }
+  if (tracker) subs.push(tracker.state$.subscribe((s) => s && rewardMetrics.poll(true, s.fetchedMs)));
+  let lastFailures = 0;
+  const trackPollErrors = (): void => {
+    const f = tracker?.failures ?? 0;
+    if (f > lastFailures) for (let i = lastFailures; i < f; i++) rewardMetrics.poll(false, clock.nowMs());
+    lastFailures = f;
+  };
+  const rewardMon: RewardMonitoring | null = config.rewards.enabled
+    ? startRewardMonitoring({
+        engine,
+        tracker,
+        estimator,
+        metrics: rewardMetrics,
+        instruments: catalog(),
+        symbols,
+        book: (s) => clients.md?.book?.(s),
+        venueClock: rewardClock,
+        engineClock: clock,
+        learnEpoch: model.epochMs === undefined,
+        onError: (msg, e) => log.warn({ err: e instanceof Error ? e.message : String(e) }, msg),
+      })
+    : null;
+  if (ownTracker) tracker!.start();
+
+  const frameBase = { orders: 0, ordersBad: 0, md: 0, mdBad: 0 };
+  const sync = (): void => {
+    const snap = engine.snapshot();
+    metrics.killSwitch(snap.killSwitch.tripped);
+    readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
+    metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
+    const cat = catalog();
+    for (const s of snap.symbols) {
+      const inst = cat?.get(s.symbol);
+      const mark = s.position.markTicks;
+      metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
+      metrics.openOrders(s.symbol, 'buy', s.working.filter((w) => w.side === 'buy').length);
+      metrics.openOrders(s.symbol, 'sell', s.working.filter((w) => w.side === 'sell').length);
+      const p = s.pnl;
+      const parts: [PnlComponent, number][] = [
+        ['spread_capture', p.spreadCapture.toNumber()],
+        ['inventory', p.inventory.toNumber()],
+        ['fees', p.fees.toNumber()],
+        ['funding', p.funding.toNumber()],
+        ['rewards', p.rewards.toNumber()],
+        ['total', p.total.toNumber()],
+      ];
+      for (const [c, v] of parts) metrics.pnl(s.symbol, c, v);
+    }
+    const o = clients.orders?.stats;
+    if (o) {
+      metrics.frames('orders', o.framesIn - frameBase.orders);
+      for (let i = frameBase.ordersBad; i < o.malformed; i++) metrics.decodeError('orders');
+      frameBase.orders = o.framesIn;
+      frameBase.ordersBad = o.malformed;
+    }
+    const m = clients.md?.stats;
+    if (m) {
+      metrics.frames('market-data', m.framesIn - frameBase.md);
+      for (let i = frameBase.mdBad; i < m.decodeErrors; i++) metrics.decodeError('market-data');
+      frameBase.md = m.framesIn;
+      frameBase.mdBad = m.decodeErrors;
+    }
+    trackPollErrors();
+    metrics.ready(readiness.check(clock.nowMs()).ready);
+  };
+
+  const check = (): Readiness => {
+    try {
+      sync();
+    } catch (e) {
+      log.warn({ err: e instanceof Error ? e.message : String(e) }, 'monitoring sync failed');
+    }
+    const r = readiness.check(clock.nowMs());
+    metrics.ready(r.ready);
+    return r;
+  };
+
+  let server: HealthServer | null = null;
+  if (config.monitoring.enabled) {
+    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: sync });
+    log.info({ url: server.url }, 'metrics and health endpoints up');
+  }
+
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      subs.forEach((s) => s.unsubscribe());
+      rewardMon?.stop();
+      if (ownTracker) tracker?.stop();
+      proc.stop();
+      await server?.close();
+    })());
+
+  return {
+    url: server?.url ?? null,
+    registry,
+    metrics,
+    tracker,
+    estimator,
+    rewards$: rewardMon?.rewards$ ?? EMPTY,
+    readiness: check,
+    sync,
+    stop,
+    close: stop,
+  };
+}
+
+function onEngineEvent(e: EngineEvent, metrics: BotMetrics, readiness: ReadinessTracker): void {
+  switch (e.type) {
+    case 'intent-sent':
+      metrics.intent(OP[e.kind] ?? e.kind, e.symbol ?? 'all');
+      return;
+    case 'intent-result':
+      metrics.orderRoundTrip(OP[e.kind] ?? 'place', e.latencyMs / 1000);
+      return;
+    case 'reject':
+      metrics.reject(e.reason, e.source);
+      return;
+    case 'throttled':
+      metrics.throttled();
+      return;
+    case 'kill-switch-tripped':
+      metrics.killSwitchTrip(e.reason);
+      metrics.killSwitch(true);
+      readiness.halted(`kill switch (${e.reason})`);
+      return;
+    case 'kill-switch-cleared':
+      metrics.killSwitch(false);
+      readiness.halted(null);
+      return;
+    case 'reconciled':
+      readiness.reconciled(true);
+      return;
+    case 'tick-to-intent':
+      metrics.tickToIntent(e.us / 1e6);
+      return;
+    case 'fill':
+      metrics.fill(e.symbol, e.liquidity, e.qty);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROMETHEUS_MISSING, which } from './promtool.ts';
+
+/** A Prometheus server started for a test. */
+export interface TestPrometheus {
+  readonly url: string;
+  /** Instant query through the HTTP API; returns the result vector. */
+  query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** Polls `query(expr)` until `accept` holds for the result or `timeoutMs` passes (then throws with the last result). */
+  waitFor(expr: string, accept: (r: { metric: Record<string, string>; value: [number, string] }[]) => boolean, timeoutMs?: number): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** Output of the server so far (for failure messages). */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (bind to 0, read, close). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The scrape config the test (and deploy/prometheus/prometheus.yml) use, for `targets` host:port. */
+export function scrapeConfig(targets: readonly string[], intervalS = 1): string {
+  return [
+    'global:',
+    `  scrape_interval: ${intervalS}s`,
+    `  scrape_timeout: ${Math.max(0.5, intervalS * 0.8)}s`,
+    `  evaluation_interval: ${intervalS}s`,
+    'scrape_configs:',
+    '  - job_name: mmbot',
+    '    metrics_path: /metrics',
+    '    static_configs:',
+    `      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Starts Debian's `prometheus` on a free loopback port with a temp data dir, scraping `targets`
+ * every second, and waits until it is ready.
+ * @throws Error with a clear message when prometheus is not installed (tests must fail, not skip).
+ */
+export async function startPrometheus(targets: readonly string[], opts: { readyTimeoutMs?: number } = {}): Promise<TestPrometheus> {
+  const bin = which('prometheus');
+  if (!bin) throw new Error(PROMETHEUS_MISSING);
+  const dir = mkdtempSync(join(tmpdir(), 'mmbot-prom-'));
+  const configFile = join(dir, 'prometheus.yml');
+  writeFileSync(configFile, scrapeConfig(targets));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let out = '';
+  const child: ChildProcess = spawn(
+    bin,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=1h',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(t);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 15_000);
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`prometheus exited with code ${child.exitCode}:\n${out}`);
+    }
+    try {
+      const r = await fetch(`${url}/-/ready`);
+      await r.arrayBuffer();
+      if (r.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`prometheus not ready within ${opts.readyTimeoutMs ?? 15_000} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const query: TestPrometheus['query'] = async (expr) => {
+    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+    const body = (await r.json()) as { status: string; error?: string; data?: { resultType: string; result: { metric: Record<string, string>; value: [number, string] }[] } };
+    if (body.status !== 'success' || !body.data) throw new Error(`prometheus query ${expr} failed: ${body.error ?? r.status}`);
+    return body.data.result;
+  };
+
+  return {
+    url,
+    query,
+    async waitFor(expr, accept, timeoutMs = 15_000) {
+      const end = Date.now() + timeoutMs;
+      let last: Awaited<ReturnType<typeof query>> = [];
+      for (;;) {
+        last = await query(expr);
+        if (accept(last)) return last;
+        if (Date.now() > end) throw new Error(`prometheus: ${expr} never matched within ${timeoutMs} ms; last result ${JSON.stringify(last)}\nserver log:\n${out}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    },
+    logs: () => out,
+    stop,
+  };
+}
