@@ -29,3 +29,16 @@ export {
   inferWireMessageType,
   type WireMessageType,
 } from './decode/registry.ts';
+export { toDomainInstrument, toWireInstrument, fundingVariantOf } from './map/instrument.ts';
+export { toDomainOrder, toWireOrder, toDomainOrderStatus, toWireOrderStatus, toDomainFill } from './map/order.ts';
+export { toOrderEvent, toWireOrderEvent } from './map/order-event.ts';
+export {
+  toMarketEvent,
+  toTickerUpdated,
+  toFundingEstimate,
+  toFundingSettlement,
+  toWireLevels,
+  toWireBookFrame,
+  toWireTrade,
+} from './map/market.ts';
+export { tsTnToMs, msToTsTn, wireSide, stpOf, rawOrNull } from './map/kit.ts';
