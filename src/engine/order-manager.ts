@@ -46,9 +46,12 @@ export class OrderManager {
 
   constructor(private readonly env: ManagerEnv) {}
 
-  /** True when the order takes part in the quote diff. */
+  /**
+   * True when the order takes part in the quote diff. An order whose place outcome is unknown still
+   * holds its level (locked), so the level is not placed twice while we wait for the venue.
+   */
   static inDiff(o: LocalOrder): boolean {
-    return !o.cancelWanted && o.status !== 'unknown' && o.status !== 'pending-cancel';
+    return !o.cancelWanted && o.status !== 'pending-cancel';
   }
 
   /** Exposure of a symbol's orders that the next ladder will not replace. */
@@ -81,7 +84,7 @@ export class OrderManager {
     }
     const tol: DiffTolerance = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
     const view = (o: LocalOrder) => {
-      const inFlight = o.status === 'pending-new' || o.status === 'pending-replace';
+      const inFlight = o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown';
       const young = o.status !== 'queued' && now - o.sentMs < minLife;
       return {
         o,
@@ -210,7 +213,6 @@ export class OrderManager {
         known.qty = v.remainingQty;
         known.filledQty = v.filledQty;
         if (known.status === 'unknown' || known.status === 'pending-new') {
-          if (known.cancelWhenKnown) known.cancelWanted = true;
           known.status = 'open';
           known.priceTicks = v.priceTicks;
         }

@@ -66,11 +66,10 @@ export class OrderRequests {
         this.#result('place', o, ok, error, latencyMs);
         if (!env.store.has(o)) return;
         if (ok) {
+          // Request accepted; the venue's ack (`accepted` event) makes it open. Ask if that never comes.
           env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
-          o.acked = true;
-          if (o.status === 'pending-new') o.status = 'open';
-          this.#afterAck(o);
           env.store.touch(o.symbol);
+          if (o.status === 'pending-new') this.scheduleStatus(o, env.config.statusQueryDelayMs);
           return;
         }
         const f = classifyFailure(error);
@@ -116,8 +115,10 @@ export class OrderRequests {
       },
       settled: (ok, value, error, latencyMs) => {
         this.#result('replace', o, ok, error, latencyMs);
+        const f = ok ? null : classifyFailure(error);
+        if (f && f.kind === 'rejected') env.onReject(o.symbol, 'replace', o.clientOrderId, f, BENIGN_REJECTS.has(f.reason));
         if (!env.store.has(o)) return;
-        if (ok) {
+        if (!f) {
           if (o.status === 'pending-replace' && o.target) {
             env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
             o.priceTicks = o.target.priceTicks;
@@ -129,14 +130,13 @@ export class OrderRequests {
           }
           return;
         }
-        const f = classifyFailure(error);
         o.target = null;
         if (f.kind === 'unknown') {
-          o.cancelWhenKnown = true;
+          // Which price rests is unknown: never guess, cancel it once the venue says it is alive.
+          o.cancelWanted = true;
           return this.#unknown(o);
         }
-        const benign = BENIGN_REJECTS.has(f.reason);
-        env.onReject(o.symbol, 'replace', o.clientOrderId, f, benign);
+        if (f.kind === 'not-sent') env.onReject(o.symbol, 'replace', o.clientOrderId, f, true);
         if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
         // The original terminated while we replaced it (a fill raced us): ask what happened.
         if (f.reason === 'ORIGINAL_ORDER_TERMINATED') this.scheduleStatus(o, 0);
@@ -244,7 +244,7 @@ export class OrderRequests {
     if (o.statusTimer) return;
     o.statusTimer = env.clock.setTimer(delayMs, () => {
       o.statusTimer = null;
-      if (!env.store.has(o)) return;
+      if (!env.store.has(o) || (o.status === 'open' && !o.cancelWanted)) return;
       env.executor.submit({
         endpoint: 'status',
         key: `status:${o.clientOrderId}`,
@@ -282,7 +282,6 @@ export class OrderRequests {
     o.filledQty = st.filledQty;
     if (isOpenState(st.state)) {
       o.acked = true;
-      if (o.cancelWhenKnown) o.cancelWanted = true;
       if (o.status === 'unknown' || o.status === 'pending-new') o.status = 'open';
       if (o.cancelWanted) this.#submitCancel(o);
     } else {

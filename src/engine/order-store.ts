@@ -22,8 +22,6 @@ export class LocalOrder implements WorkingOrder {
   cancelWanted = false;
   /** A cancel got 409: send it again when the ack arrives. */
   cancelAfterAck = false;
-  /** The outcome of a replace is unknown: once the order is known to be alive, cancel it (its price is unknown). */
-  cancelWhenKnown = false;
   /** Cancels a pending status-check timer. */
   statusTimer: (() => void) | null = null;
   retryTimer: (() => void) | null = null;

@@ -14,7 +14,8 @@ import {
   type StrategyBinding,
 } from '../../src/engine/index.ts';
 import { FakeGateway } from '../../src/engine/testing/fake-gateway.ts';
-import type { DesiredQuotes, Strategy, StrategyContext } from '../../src/strategy/contract.ts';
+import type { Strategy, StrategyContext } from '../../src/strategy/contract.ts';
+import type { DesiredQuotes } from '../../src/domain/index.ts';
 
 export const EURUSD = asSymbol('EURUSD-PERP');
 export const XAU = asSymbol('XAU-PERP');

@@ -34,6 +34,7 @@ export class FakeGateway implements OrderGateway {
   autoAck = true;
   #seq = 0;
   readonly #failures = new Map<FakeCall, MmError[]>();
+  readonly #lostReplies = new Map<FakeCall, MmError>();
 
   constructor(private readonly clock: Clock, readonly accountId = 'ACC-1') {}
 
@@ -60,7 +61,7 @@ export class FakeGateway implements OrderGateway {
     if (f) return Promise.reject(f);
     const o = this.#newOrder(i.symbol, i.side, i.priceTicks, i.qty, i.clientOrderId, 'PENDING');
     if (this.autoAck) this.ack(i.clientOrderId);
-    return Promise.resolve({ orderId: o.orderId });
+    return this.#lost('place', Promise.resolve({ orderId: o.orderId }));
   }
 
   replace(i: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
@@ -74,7 +75,7 @@ export class FakeGateway implements OrderGateway {
     this.orders.set(orig.orderId, replaced);
     const rep = this.#newOrder(orig.symbol, orig.side, i.priceTicks, i.qty, orig.clientOrderId, 'ACCEPTED');
     this.#emit({ type: 'replaced', original: replaced, replacement: rep, newOrderId: rep.orderId, ...this.#ids() });
-    return Promise.resolve({ orderId: rep.orderId });
+    return this.#lost('replace', Promise.resolve({ orderId: rep.orderId }));
   }
 
   cancel(i: CancelOrder): Promise<{ readonly accepted: boolean }> {
@@ -85,7 +86,7 @@ export class FakeGateway implements OrderGateway {
     if (!o || !isCancelable(o.state)) return Promise.reject(new MmError('CANCEL_REJECTED', 'order not open', { reason: 'ORDER_NOT_FOUND' }));
     if (o.state === 'PENDING') return Promise.reject(new MmError('NOT_YET_ACKNOWLEDGED', 'order not yet acknowledged (409)'));
     this.#terminate(o, 'CANCELED');
-    return Promise.resolve({ accepted: true });
+    return this.#lost('cancel', Promise.resolve({ accepted: true }));
   }
 
   cancelAll(symbol: Symbol | null): Promise<void> {
@@ -204,6 +205,18 @@ export class FakeGateway implements OrderGateway {
 
   #fail(call: FakeCall): MmError | undefined {
     return this.#failures.get(call)?.shift();
+  }
+
+  /** Makes the next `call` take effect at the venue but lose its reply (rejects with `err`, e.g. TIMEOUT). */
+  loseReplyNext(call: 'place' | 'replace' | 'cancel', err: MmError): void {
+    this.#lostReplies.set(call, err);
+  }
+
+  #lost<T>(call: 'place' | 'replace' | 'cancel', p: Promise<T>): Promise<T> {
+    const err = this.#lostReplies.get(call);
+    if (!err) return p;
+    this.#lostReplies.delete(call);
+    return p.then(() => Promise.reject(err));
   }
 
   #log(call: FakeCall, cid: ClientOrderId | null, priceTicks: number | null, qty: number | null): void {

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { MmError } from '../../src/core/index.ts';
+import { EURUSD, ScriptedStrategy, bookEv, harness, quotes } from './harness.ts';
+
+describe('order races', () => {
+  it('a replace that races a full fill: fill booked once, benign reject, level re-placed', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 2);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    const [bid] = h.gw.open();
+    expect(bid?.priceTicks).toBe(11000);
+    // The venue fills the order; before its event reaches us, we decide to move the quote.
+    h.gw.fill({ orderId: bid!.orderId }, 2);
+    s.next = quotes(EURUSD, 11001, null, 2);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    await h.advance(2_000, 100);
+    const rejects = h.of('reject');
+    expect(rejects.map((r) => r.reason)).toEqual(['ORIGINAL_ORDER_TERMINATED']);
+    expect(h.of('fill')).toHaveLength(1);
+    const snap = h.engine.snapshot().symbols[0]!;
+    expect(snap.position.qty).toBe(2);
+    expect(h.gw.open().map((o) => [o.side, o.priceTicks, o.remainingQty])).toEqual([['buy', 11001, 2]]);
+    expect(snap.working).toHaveLength(1);
+    expect(h.engine.snapshot().killSwitch.tripped).toBe(false);
+  });
+
+  it('a replace after a partial fill keeps the fill and moves the rest', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 3);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    const [bid] = h.gw.open();
+    h.gw.fill({ orderId: bid!.orderId }, 1);
+    await h.settle();
+    // Remaining 2 vs desired 3 is outside the 10% size tolerance: topped up by one replace.
+    expect(h.gw.calls('replace').map((r) => [r.priceTicks, r.qty])).toEqual([[11000, 3]]);
+    s.next = quotes(EURUSD, 10998, null, 3);
+    h.market$.next(bookEv(EURUSD, 11002, 11004, h.clock.nowMs()));
+    await h.settle();
+    expect(h.gw.calls('replace').map((r) => [r.priceTicks, r.qty])).toEqual([[11000, 3], [10998, 3]]);
+    expect(h.gw.open().map((o) => [o.priceTicks, o.remainingQty])).toEqual([[10998, 3]]);
+    expect(h.engine.snapshot().symbols[0]!.position.qty).toBe(1);
+    // Late events for the old order id still map to the same cid (no unknown-order confusion).
+    expect(h.engine.snapshot().symbols[0]!.working[0]!.orderId).toBe(h.gw.open()[0]!.orderId);
+  });
+
+  it('a cancel answered 409 is retried after the ack', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 1);
+    h.gw.autoAck = false;
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    const cid = h.gw.calls('place')[0]!.clientOrderId!;
+    expect(h.engine.snapshot().symbols[0]!.working[0]!.status).toBe('pending-new');
+    // Pull everything while the order is not yet acknowledged.
+    h.engine.tripKillSwitch('test');
+    await h.settle();
+    expect(h.gw.calls('cancel')).toHaveLength(1);
+    expect(h.of('intent-result').some((r) => r.kind === 'cancel' && r.code === 'NOT_YET_ACKNOWLEDGED')).toBe(true);
+    expect(h.gw.open()).toHaveLength(1);
+    h.gw.ack(cid);
+    await h.settle();
+    expect(h.gw.calls('cancel')).toHaveLength(2);
+    expect(h.gw.open()).toHaveLength(0);
+    expect(h.engine.snapshot().symbols[0]!.working).toHaveLength(0);
+  });
+
+  it('a 409 cancel is retried after cancelRetryMs when the ack never arrives as an event', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 1);
+    h.gw.autoAck = false;
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    h.engine.tripKillSwitch('test');
+    await h.settle();
+    // The venue acks silently (event lost); the timer-driven retry then succeeds.
+    const o = h.gw.open()[0]!;
+    h.gw.orders.set(o.orderId, { ...o, state: 'ACCEPTED' });
+    await h.advance(600, 50);
+    expect(h.gw.calls('cancel').length).toBeGreaterThanOrEqual(2);
+    expect(h.gw.open()).toHaveLength(0);
+  });
+
+  it('a place whose reply times out stays in flight until the status answer', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 1);
+    h.gw.autoAck = false;
+    h.gw.loseReplyNext('place', new MmError('TIMEOUT', 'no reply'));
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    expect(h.engine.snapshot().symbols[0]!.working[0]!.status).toBe('unknown');
+    // Meanwhile the market moves: no blind re-send of the same level.
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    expect(h.gw.calls('place')).toHaveLength(1);
+    // The venue did take the order (its events were lost too); the status query finds it open.
+    const o = h.gw.open()[0]!;
+    h.gw.orders.set(o.orderId, { ...o, state: 'ACCEPTED' });
+    await h.advance(1_500, 100);
+    expect(h.gw.calls('status').length).toBeGreaterThanOrEqual(1);
+    const w = h.engine.snapshot().symbols[0]!.working;
+    expect(w.map((x) => [x.status, x.priceTicks])).toEqual([['open', 11000]]);
+    expect(h.gw.calls('place')).toHaveLength(1);
+  });
+
+  it('a place that never reached the venue (unknown outcome, status null) is forgotten and re-placed', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 1);
+    h.gw.failNext('place', new MmError('TIMEOUT', 'no reply'));
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    await h.advance(1_500, 100);
+    expect(h.of('order-resolved').map((e) => e.state)).toContain('NOT_FOUND');
+    expect(h.gw.calls('place')).toHaveLength(2);
+    expect(h.gw.open().map((o) => o.priceTicks)).toEqual([11000]);
+  });
+});
