@@ -79,6 +79,8 @@ export class MdHub {
     private readonly source: MdSource,
     private readonly clock: Clock,
     private readonly opts: MdHubOptions,
+    /** Real-time clock for the ticker throttle (clients see ≤ 1 ticker/s even on a fast venue clock). */
+    private readonly ioClock: Clock = clock,
   ) {}
 
   /** Registers a connection; feed its text frames to `handle`, and call `detach` on close. */
@@ -308,7 +310,7 @@ export class MdHub {
   }
 
   #maybeTicker(symbol: string, st: SymState): void {
-    const now = this.clock.nowMs();
+    const now = this.ioClock.nowMs();
     const due = st.lastTickerMs + this.opts.tickerIntervalMs;
     if (now >= due) {
       st.tickerTimer?.();
@@ -320,7 +322,7 @@ export class MdHub {
         if (sub?.ticker && sub.level !== 'TRADES') this.#send(s, text, false);
       }
     } else if (!st.tickerTimer) {
-      st.tickerTimer = this.clock.setTimer(due - now, () => {
+      st.tickerTimer = this.ioClock.setTimer(due - now, () => {
         st.tickerTimer = undefined;
         if (st.sessions.size > 0) this.#maybeTicker(symbol, st);
       });

@@ -1,0 +1,221 @@
+import { Decimal } from '../../core/decimal.ts';
+import { fundingCash } from '../../domain/funding.ts';
+import { localDate, nextSettlement, settlementsOnDate, type FundingInstant } from '../../domain/funding-schedule.ts';
+import type { Instrument } from '../../domain/instrument.ts';
+import type { MarketConfig } from '../market/market-config.ts';
+import type { Venue } from '../venue.ts';
+import { capPctToBps, dailyCloseFunding, intradaySlotFunding } from './funding-math.ts';
+import { FundingStore, type FundingTxnType } from './funding-store.ts';
+import { PriceSeries } from './price-series.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Live price series the funding maths reads, per symbol. */
+export interface FundingSeries {
+  readonly marks: PriceSeries;
+  readonly underlying: PriceSeries;
+  readonly trades: PriceSeries;
+}
+
+/**
+ * Funding settlement on each perpetual's schedule (daily_close and intraday_twap with slots, capped;
+ * only positions open at the instant pay), final settlement of dated futures at expiry, and band
+ * resets from the settlement price. Timers run on the venue clock.
+ */
+export class FundingService {
+  readonly store = new FundingStore();
+  readonly series = new Map<string, FundingSeries>();
+  /** Last settlement instant per symbol (ef reads settlement_pending right after it). */
+  readonly lastSettledMs = new Map<string, number>();
+  readonly #cancels: (() => void)[] = [];
+
+  constructor(
+    readonly venue: Venue,
+    readonly cfg: MarketConfig['funding'],
+    private readonly underlyingNow: (symbol: string) => number | undefined,
+  ) {
+    const retain = 2 * DAY_MS;
+    for (const ins of venue.catalog.all()) {
+      this.series.set(ins.symbol, { marks: new PriceSeries(retain), underlying: new PriceSeries(retain), trades: new PriceSeries(retain) });
+    }
+    this.#cancels.push(
+      venue.onTrade((t) => {
+        const s = this.series.get(t.symbol);
+        const ins = venue.catalog.get(t.symbol);
+        if (s && ins) s.trades.push(Number(t.tsNs / 1_000_000n), ins.grid.toDecimal(t.priceTicks).toNumber(), t.qty);
+      }),
+    );
+    if (!cfg.enabled) return;
+    for (const ins of venue.catalog.all()) {
+      if (ins.kind === 'perpetual' && ins.fundingSchedule) this.#armNext(ins, venue.clock.nowMs());
+      if (ins.expirationMs !== null) this.#armExpiry(ins);
+    }
+  }
+
+  /** Samples marks and underlying prices now (the market driver calls this about once a second). */
+  sample(nowMs: number): void {
+    for (const [symbol, s] of this.series) {
+      const mark = this.venue.mark(symbol);
+      if (mark) s.marks.push(nowMs, mark.toNumber());
+      const u = this.underlyingNow(symbol);
+      if (u !== undefined) s.underlying.push(nowMs, u);
+    }
+  }
+
+  /** Stops timers and listeners. */
+  close(): void {
+    for (const c of this.#cancels.splice(0)) c();
+  }
+
+  /** The settlement mark for a daily close at `atMs`: VWAP of trades in the window, else TWAP of marks. */
+  dailyMark(symbol: string, atMs: number): number | undefined {
+    const s = this.series.get(symbol)!;
+    const from = atMs - this.cfg.mark_window_ms;
+    return s.trades.vwap(from, atMs) ?? s.marks.twap(from, atMs);
+  }
+
+  /** Settles one instant of `ins` now (exposed so tests can force a settlement). */
+  settle(ins: Instrument, inst: FundingInstant): void {
+    const schedule = ins.fundingSchedule!;
+    const dayList = settlementsOnDate(schedule, inst.date);
+    const n = dayList.length;
+    const intraday = ins.fundingVariant === 'intraday_twap' || n > 1;
+    const s = this.series.get(ins.symbol)!;
+    const grid = ins.grid;
+    const digits = grid.decimals + 2;
+    let mark: number | undefined;
+    let bench: number | undefined;
+    if (intraday) {
+      const prev = inst.index > 1 ? dayList[inst.index - 2]!.atMs : inst.atMs - 30 * 60_000;
+      mark = s.marks.twap(prev, inst.atMs);
+      bench = s.underlying.twap(prev, inst.atMs);
+    } else {
+      mark = this.dailyMark(ins.symbol, inst.atMs);
+      bench = s.underlying.at(inst.atMs);
+    }
+    this.lastSettledMs.set(ins.symbol, inst.atMs);
+    if (mark === undefined || bench === undefined || !(bench > 0)) {
+      this.store.addSlot(ins.symbol, inst.date, {
+        index: inst.index,
+        atMs: inst.atMs,
+        status: 'skipped',
+        markTwap: null,
+        underlyingTwap: null,
+        premiumBps: null,
+        rateBps: null,
+        capped: false,
+        reason: mark === undefined ? 'insufficient mark price data in the interval' : 'insufficient benchmark price data in the interval',
+      });
+      return;
+    }
+    const markD = intraday ? new Decimal(mark).toDecimalPlaces(digits) : grid.toDecimal(grid.toTicks(new Decimal(mark).toFixed(digits + 4), 'nearest'));
+    const benchD = new Decimal(bench).toDecimalPlaces(digits);
+    let rate: Decimal;
+    let amount: Decimal;
+    let premiumBps: Decimal;
+    let rateBps: Decimal;
+    let capped: boolean;
+    if (intraday) {
+      const f = intradaySlotFunding(markD, benchD, n, capPctToBps(ins.fundingCapUpperPct), this.cfg.divide_intraday_by_count);
+      ({ premiumBps, rateBps, amount, capped } = f);
+      rate = rateBps.div(1e4);
+    } else {
+      const f = dailyCloseFunding(markD, benchD, ins.fundingCapLowerPct, ins.fundingCapUpperPct);
+      ({ rate, amount, capped } = f);
+      premiumBps = markD.minus(benchD).div(benchD).mul(1e4);
+      rateBps = rate.mul(1e4);
+    }
+    const tsNs = BigInt(Math.round(inst.atMs)) * 1_000_000n;
+    this.store.rates.push({ symbol: ins.symbol, tsNs, rate, amount, benchmark: benchD, settlementPrice: markD });
+    this.store.addSlot(ins.symbol, inst.date, {
+      index: inst.index,
+      atMs: inst.atMs,
+      status: 'realized',
+      markTwap: markD,
+      underlyingTwap: benchD,
+      premiumBps,
+      rateBps,
+      capped,
+      reason: null,
+    });
+    const ref = `settlement://${ins.symbol}/${tsNs}`;
+    for (const acct of this.venue.accounts.accounts.values()) {
+      const qty = acct.positions.get(ins.symbol)?.signedQty ?? 0;
+      if (qty === 0) continue;
+      const cash = fundingCash(qty, amount, ins.multiplier);
+      const extra = { funding_rate: rate, funding_amount: amount, benchmark_price: benchD, settlement_price: markD };
+      const entry = this.venue.accounts.post(acct.id, ins.symbol, cash, 'funding', ref, null, extra);
+      this.#txn(acct.id, ins.symbol, 'funding', cash, tsNs, markD, benchD, rate, amount, ref, entry.eventId);
+    }
+    // Bands reset from the daily settlement (the last slot of an intraday day).
+    if (!intraday || inst.index === n) this.venue.setSettlement(ins.symbol, markD, inst.atMs);
+  }
+
+  /** Final settlement of a dated future at expiry: every position closes at the settlement mark. */
+  finalSettle(ins: Instrument, atMs: number): void {
+    const s = this.series.get(ins.symbol)!;
+    const px = s.trades.vwap(atMs - this.cfg.mark_window_ms, atMs) ?? s.marks.twap(atMs - this.cfg.mark_window_ms, atMs) ?? this.venue.mark(ins.symbol)!.toNumber();
+    const ticks = ins.grid.toTicks(new Decimal(px).toFixed(ins.grid.decimals + 4), 'nearest');
+    const price = ins.grid.toDecimal(ticks);
+    const tsNs = BigInt(Math.round(atMs)) * 1_000_000n;
+    const ref = `final-settlement://${ins.symbol}/${tsNs}`;
+    for (const acct of this.venue.accounts.accounts.values()) {
+      if (acct.open.size > 0) this.venue.cancelAll(acct.id, { symbol: ins.symbol }, 'UNKNOWN', 'instrument expired');
+      const qty = acct.positions.get(ins.symbol)?.signedQty ?? 0;
+      if (qty === 0) continue;
+      const rec = this.venue.accounts.bookFill(acct, ins, {
+        tradeId: this.venue.ids.trade(),
+        orderId: ref,
+        side: qty > 0 ? 'sell' : 'buy',
+        qty: Math.abs(qty),
+        priceTicks: ticks,
+        isTaker: false,
+        tsNs,
+        isFinalSettlement: true,
+      });
+      this.#txn(acct.id, ins.symbol, 'final_settlement', rec.realizedPnl ?? new Decimal(0), tsNs, price, null, null, null, ref, this.venue.ids.ulid());
+    }
+    const m = this.venue.markets.get(ins.symbol);
+    if (m) m.openInterest = 0;
+    this.venue.setSettlement(ins.symbol, price, atMs);
+    this.venue.setInstrumentState(ins.symbol, 'DELISTED');
+  }
+
+  #txn(
+    accountId: string,
+    symbol: string,
+    type: FundingTxnType,
+    amount: Decimal,
+    tsNs: bigint,
+    settlementPrice: Decimal,
+    benchmark: Decimal | null,
+    rate: Decimal | null,
+    fundingAmount: Decimal | null,
+    referenceId: string,
+    eventId: string,
+  ): void {
+    this.store.txns.push({ eventId, seq: this.store.nextSeq(), accountId, symbol, type, amount, tsNs, settlementPrice, benchmark, rate, fundingAmount, referenceId });
+  }
+
+  #armNext(ins: Instrument, afterMs: number): void {
+    const next = nextSettlement(ins.fundingSchedule!, afterMs);
+    if (!next) return;
+    const cancel = this.venue.clock.setTimer(next.atMs - this.venue.clock.nowMs(), () => {
+      this.settle(ins, next);
+      this.#armNext(ins, next.atMs);
+    });
+    this.#cancels.push(cancel);
+  }
+
+  #armExpiry(ins: Instrument): void {
+    const at = ins.expirationMs!;
+    const now = this.venue.clock.nowMs();
+    if (at <= now) return;
+    this.#cancels.push(this.venue.clock.setTimer(at - now, () => this.finalSettle(ins, at)));
+  }
+
+  /** Local date of `ms` in the instrument's funding timezone. */
+  static dateOf(ins: Instrument, ms: number): string {
+    return localDate(ms, ins.fundingSchedule?.timezone ?? 'UTC');
+  }
+}
