@@ -45,6 +45,12 @@ export class FakeGateway implements OrderGateway {
     this.#failures.set(call, q);
   }
 
+  /** Forgets scripted failures. */
+  clearFailures(): void {
+    this.#failures.clear();
+    this.#lostReplies.clear();
+  }
+
   /** Open orders now. */
   open(): Order[] {
     return [...this.orders.values()].filter((o) => isCancelable(o.state));
