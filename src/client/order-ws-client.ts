@@ -301,7 +301,7 @@ export class OrderWsClient {
         this.#errors.next(ev);
         return;
       }
-      this.#events.next(ev);
+      if (ev !== null) this.#events.next(ev);
       return;
     }
     if (frame.rid === 0 && frame.res && 'li' in frame.res) {
