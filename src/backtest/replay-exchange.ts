@@ -289,12 +289,14 @@ export class ReplayExchange implements OrderGateway, AccountReader {
 
   status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
     const x = this.#find(ref.orderId ?? null, ref.clientOrderId ?? null, false);
+    this.#o.onSettled();
     return Promise.resolve(x ? toStatus(x) : null);
   }
 
   openOrders(): Promise<readonly Order[]> {
     const out: Order[] = [];
     for (const list of this.open) for (const x of list) out.push(toOrder(x));
+    this.#o.onSettled();
     return Promise.resolve(out);
   }
 
@@ -303,6 +305,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   /** Fills already delivered to the bot with exchange time in [fromMs, toMs), with fees. */
   fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: Decimal })[]> {
     const nowLocal = this.#o.clock.nowMs();
+    this.#o.onSettled();
     return Promise.resolve(this.fillLog
       .filter((f) => f.tsExchange >= fromMs && f.tsExchange < toMs && f.tsLocal <= nowLocal)
       .map((f) => ({
@@ -320,6 +323,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   }
 
   positions(): Promise<ReadonlyMap<string, number>> {
+    this.#o.onSettled();
     return Promise.resolve(new Map(this.ledgers.map((l) => [l.instrument.symbol as string, l.position])));
   }
 

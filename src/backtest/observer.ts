@@ -1,0 +1,206 @@
+import { Decimal } from '../core/decimal.ts';
+import { DEFAULT_REWARD_SCORE_PARAMS, orderScore, combineSides, type RewardScoreParams } from '../domain/reward-score.ts';
+import { ASK, BID } from './dense-book.ts';
+import { leaves } from './exchange-order.ts';
+import type { ReplayExchange } from './replay-exchange.ts';
+import type { BacktestSettings } from './settings.ts';
+
+/** Per-symbol time series sampled every `sampleMs` of exchange time (numbers, for charts and stats). */
+export interface SymbolSeries {
+  readonly t: number[];
+  readonly mid: number[];
+  /** Our best resting bid/ask at the exchange (NaN when none). */
+  readonly quoteBid: number[];
+  readonly quoteAsk: number[];
+  readonly position: number[];
+}
+
+/** Per-symbol quoting statistics accumulated over exchange time. */
+export interface QuoteTimes {
+  /** Time with at least one of our orders resting on each side. */
+  twoSidedMs: number;
+  /** Time with at least one order resting on any side. */
+  anySideMs: number;
+  /** Time two-sided with both sides inside the reward program's max spread and above its minimum notional. */
+  rewardTwoSidedMs: number;
+  /** Time the book had a mid (the denominator of the ratios). */
+  marketMs: number;
+  /** Σ per-minute estimated share of the symbol's reward pool, and the number of scored minutes. */
+  shareSum: number;
+  scoredMinutes: number;
+  /** Estimated rewards in USD (share × pool per minute). */
+  rewardsUsd: number;
+}
+
+/**
+ * Watches the replay exchange on exchange time: samples equity and inventory, accumulates quote
+ * uptime and time inside the reward spread, and estimates reward shares per minute with the shared
+ * §12.3 model (our orders against the displayed book, which stands in for the other makers).
+ */
+export class BacktestObserver {
+  readonly series: SymbolSeries[];
+  readonly times: QuoteTimes[];
+  /** Total equity (net PnL over all symbols) at each sample, USD. */
+  readonly equity: number[] = [];
+  readonly equityT: number[] = [];
+  #last = NaN;
+  #nextSample = NaN;
+  #nextMinute = NaN;
+  readonly #flags: Uint8Array; // bit0 bid, bit1 ask, bit2 reward two-sided, bit3 market
+  readonly #params: RewardScoreParams;
+  readonly #tick: Float64Array;
+  readonly #mult: Float64Array;
+
+  constructor(
+    private readonly ex: ReplayExchange,
+    private readonly settings: BacktestSettings,
+  ) {
+    const n = ex.books.length;
+    this.series = Array.from({ length: n }, () => ({ t: [], mid: [], quoteBid: [], quoteAsk: [], position: [] }));
+    this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0 }));
+    this.#flags = new Uint8Array(n);
+    this.#tick = Float64Array.from(ex.ledgers, (l) => l.instrument.grid.tickSize.toNumber());
+    this.#mult = Float64Array.from(ex.ledgers, (l) => l.instrument.multiplier.toNumber());
+    const r = settings.rewards;
+    this.#params = { ...DEFAULT_REWARD_SCORE_PARAMS, maxSpreadBps: r.maxSpreadBps, minNotionalUsd: r.minNotionalUsd, minRestMs: r.minRestMs, curve: r.curve, singleSidedDivisor: r.singleSidedDivisor };
+  }
+
+  /** Moves observation time to `t` (before the exchange changes at `t`): accrues times, takes due samples. */
+  advance(t: number): void {
+    if (Number.isNaN(this.#last)) {
+      this.#last = t;
+      this.#nextSample = t;
+      this.#nextMinute = Math.ceil(t / 60_000) * 60_000;
+    }
+    if (t <= this.#last) return;
+    while (this.#nextSample <= t || this.#nextMinute <= t) {
+      if (this.#nextSample <= this.#nextMinute) {
+        this.#accrue(this.#nextSample);
+        this.#sample(this.#nextSample);
+        this.#nextSample += this.settings.sampleMs;
+      } else {
+        this.#accrue(this.#nextMinute);
+        this.#scoreMinute(this.#nextMinute);
+        this.#nextMinute += 60_000;
+      }
+    }
+    this.#accrue(t);
+  }
+
+  /** Recomputes a symbol's quoting flags after the exchange changed it. */
+  refresh(s: number): void {
+    const book = this.ex.books[s]!;
+    const mid = (book.bestBid() + book.bestAsk()) / 2;
+    let f = Number.isFinite(mid) ? 8 : 0;
+    const orders = this.ex.open[s]!;
+    if (orders.length > 0) {
+      const tick = this.#tick[s]!;
+      const mult = this.#mult[s]!;
+      const maxD = this.#params.maxSpreadBps / 1e4;
+      let rb = false;
+      let ra = false;
+      for (const x of orders) {
+        f |= x.sideIdx === BID ? 1 : 2;
+        if (f & 8 && Math.abs(x.priceTicks - mid) / mid <= maxD + 1e-12 && x.priceTicks * tick * leaves(x) * mult >= this.#params.minNotionalUsd) {
+          if (x.sideIdx === BID) rb = true;
+          else ra = true;
+        }
+      }
+      if (rb && ra) f |= 4;
+    }
+    this.#flags[s] = f;
+  }
+
+  /** Takes a final sample at `t` (end of replay). */
+  finish(t: number): void {
+    this.advance(t);
+    const last = this.equityT.at(-1);
+    if (last === undefined || last < t) this.#sample(t);
+  }
+
+  #accrue(t: number): void {
+    const dt = t - this.#last;
+    if (dt <= 0) return;
+    for (let s = 0; s < this.#flags.length; s++) {
+      const f = this.#flags[s]!;
+      if (f === 0) continue;
+      const q = this.times[s]!;
+      if (f & 8) q.marketMs += dt;
+      if ((f & 3) === 3) q.twoSidedMs += dt;
+      if (f & 3) q.anySideMs += dt;
+      if (f & 4) q.rewardTwoSidedMs += dt;
+    }
+    this.#last = t;
+  }
+
+  #sample(t: number): void {
+    let equity = new Decimal(0);
+    for (let s = 0; s < this.series.length; s++) {
+      const book = this.ex.books[s]!;
+      const mid = (book.bestBid() + book.bestAsk()) / 2;
+      const ser = this.series[s]!;
+      let qb = NaN;
+      let qa = NaN;
+      for (const x of this.ex.open[s]!) {
+        if (x.sideIdx === BID) qb = Number.isNaN(qb) ? x.priceTicks : Math.max(qb, x.priceTicks);
+        else qa = Number.isNaN(qa) ? x.priceTicks : Math.min(qa, x.priceTicks);
+      }
+      const ledger = this.ex.ledgers[s]!;
+      const lastMid = ser.mid.at(-1) ?? NaN;
+      const mark = Number.isFinite(mid) ? mid : lastMid;
+      ser.t.push(t);
+      ser.mid.push(mark);
+      ser.quoteBid.push(qb);
+      ser.quoteAsk.push(qa);
+      ser.position.push(ledger.position);
+      equity = equity.plus(ledger.netPnl(mark));
+    }
+    this.equityT.push(t);
+    this.equity.push(equity.toNumber());
+  }
+
+  #scoreMinute(t: number): void {
+    const p = this.#params;
+    const perMinute = this.settings.rewards.poolUsdPerDay / 1440;
+    for (let s = 0; s < this.series.length; s++) {
+      const book = this.ex.books[s]!;
+      const bb = book.bestBid();
+      const ba = book.bestAsk();
+      if (!Number.isFinite(bb) || !Number.isFinite(ba)) continue;
+      const inst = this.ex.ledgers[s]!.instrument;
+      const tick = inst.grid.tickSize.toNumber();
+      const mult = inst.multiplier.toNumber();
+      const mid = ((bb + ba) / 2) * tick;
+      let ob = 0;
+      let oa = 0;
+      for (const x of this.ex.open[s]!) {
+        const sc = orderScore({ accountId: 'us', side: x.side, price: x.priceTicks * tick, qty: leaves(x), multiplier: mult, restedMs: t - x.restingSinceMs }, mid, p);
+        if (x.sideIdx === BID) ob += sc;
+        else oa += sc;
+      }
+      const ours = combineSides(ob, oa, p);
+      // The displayed book (other makers) as one competitor with fully rested orders.
+      const others = combineSides(this.#bookScore(s, BID, mid, tick, mult), this.#bookScore(s, ASK, mid, tick, mult), p);
+      const share = ours + others > 0 ? ours / (ours + others) : 0;
+      const q = this.times[s]!;
+      q.shareSum += share;
+      q.scoredMinutes += 1;
+      q.rewardsUsd += share * perMinute;
+    }
+  }
+
+  #bookScore(s: number, side: number, mid: number, tick: number, mult: number): number {
+    const book = this.ex.books[s]!;
+    const maxTicks = Math.ceil(((mid * this.#params.maxSpreadBps) / 1e4) / tick) + 1;
+    let score = 0;
+    const midTicks = mid / tick;
+    const best = side === BID ? book.bestBid() : book.bestAsk();
+    for (let k = 0; k <= maxTicks; k++) {
+      const p = side === BID ? best - k : best + k;
+      if (Math.abs(p - midTicks) > maxTicks) break;
+      const qty = book.qty(side, p);
+      if (qty > 0) score += orderScore({ accountId: 'book', side: side === BID ? 'buy' : 'sell', price: p * tick, qty, multiplier: mult, restedMs: Infinity }, mid, this.#params);
+    }
+    return score;
+  }
+}

@@ -1,0 +1,84 @@
+import type { BacktestReport, SectionReport } from './report.ts';
+import type { BacktestRun } from './runner.ts';
+import { lineChart } from './svg-chart.ts';
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function table(rows: readonly (readonly [string, string | number])[]): string {
+  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(String(v))}</td></tr>`).join('')}</table>`;
+}
+
+function sectionTable(s: SectionReport): string {
+  return table([
+    ['spread capture (USD)', s.pnl.spread_capture],
+    ['inventory (USD)', s.pnl.inventory],
+    ['fees (USD)', s.pnl.fees],
+    ['funding (USD)', s.pnl.funding],
+    ['net (USD)', s.pnl.net],
+    ['estimated rewards (USD)', s.pnl.estimated_rewards],
+    ['fills (maker / taker)', `${s.fills.count} (${s.fills.maker} / ${s.fills.taker})`],
+    ['maker share', s.fills.maker_share],
+    ['volume (contracts)', s.fills.volume],
+    ['inventory mean |q| / max long / max short / final', `${s.inventory.mean_abs} / ${s.inventory.max_long} / ${s.inventory.max_short} / ${s.inventory.final}`],
+    ['quote uptime two-sided / any side', `${s.quoting.uptime_two_sided} / ${s.quoting.uptime_any_side}`],
+    ['two-sided inside reward spread', s.quoting.two_sided_inside_reward_spread],
+    ['mean reward share', s.quoting.mean_reward_share],
+  ]);
+}
+
+/**
+ * report.html: one self-contained page (inline CSS and SVG, no scripts, no external URLs) with the
+ * summary, and per symbol the price with our quotes and fills, the inventory, and the equity curve.
+ */
+export function reportHtml(run: BacktestRun, report: BacktestReport): string {
+  const obs = run.observer;
+  const parts: string[] = [];
+  parts.push('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mmbot backtest report</title>');
+  parts.push('<style>body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px;text-align:left}th{background:#f6f6f6;font-weight:normal}td{font-family:monospace}h2{margin-top:28px}</style></head><body>');
+  parts.push('<h1>mmbot backtest report</h1>');
+  const t = report.total;
+  parts.push(
+    table([
+      ['window', `${new Date(report.window.start_ms).toISOString()} → ${new Date(report.window.end_ms).toISOString()} (${report.window.duration_s} s)`],
+      ['strategies', report.strategies.map((x) => x.id).join(', ')],
+      ['events replayed / delivered to engine', `${report.events.replayed} / ${report.events.delivered_to_engine}`],
+      ['queue model / order latency', `${run.input.settings.queueModel.kind} / ${JSON.stringify(run.input.settings.orderLatency)}`],
+      ['net PnL (USD)', t.pnl.net],
+      ['net with estimated rewards (USD)', t.pnl.net_with_rewards],
+      ['Sharpe (annualised, per-sample)', t.sharpe],
+      ['max drawdown (USD)', t.max_drawdown_usd],
+    ]),
+  );
+  parts.push('<h2>Total</h2>', sectionTable(t));
+  parts.push(lineChart('Equity (net PnL, USD)', obs.equityT, [{ label: 'equity', color: '#1f6feb', y: obs.equity }]));
+  run.exchange.ledgers.forEach((ledger, k) => {
+    const sym = ledger.instrument.symbol;
+    const grid = ledger.instrument.grid;
+    const tick = grid.tickSize.toNumber();
+    const ser = obs.series[k]!;
+    const px = (v: number): number => v * tick;
+    const fills = run.fills.filter((f) => f.symbol === sym);
+    const buys = fills.filter((f) => f.side === 'buy');
+    const sells = fills.filter((f) => f.side === 'sell');
+    parts.push(`<h2>${esc(sym)}</h2>`, sectionTable(report.by_symbol[sym]!));
+    parts.push(
+      lineChart(
+        `${sym}: mid, our quotes and fills`,
+        ser.t,
+        [
+          { label: 'mid', color: '#555', y: ser.mid.map(px) },
+          { label: 'our bid', color: '#2da44e', y: ser.quoteBid.map(px), step: true },
+          { label: 'our ask', color: '#cf222e', y: ser.quoteAsk.map(px), step: true },
+        ],
+        [
+          { label: 'buy fill', color: '#116329', x: buys.map((f) => f.tsExchange), y: buys.map((f) => px(f.priceTicks)), up: true },
+          { label: 'sell fill', color: '#82071e', x: sells.map((f) => f.tsExchange), y: sells.map((f) => px(f.priceTicks)), up: false },
+        ],
+        (v) => v.toFixed(grid.decimals),
+      ),
+    );
+    parts.push(lineChart(`${sym}: inventory (contracts)`, ser.t, [{ label: 'position', color: '#8250df', y: ser.position, step: true }], [], (v) => v.toFixed(0)));
+  });
+  parts.push('</body></html>\n');
+  return parts.join('\n');
+}

@@ -1,0 +1,203 @@
+import { Decimal } from '../core/decimal.ts';
+import type { BacktestRun } from './runner.ts';
+import type { SymbolLedger } from './ledger.ts';
+
+/** Money in reports: fixed 6 decimals, so output is byte-stable. */
+const money = (d: Decimal): string => d.toFixed(6);
+/** Ratios and statistics: rounded to 6 decimals as numbers. */
+const num = (x: number): number => (Number.isFinite(x) ? Number(x.toFixed(6)) : 0);
+
+/** PnL split, USD strings (positive = gain). */
+export interface PnlReport {
+  readonly spread_capture: string;
+  readonly inventory: string;
+  readonly fees: string;
+  readonly funding: string;
+  readonly net: string;
+  readonly estimated_rewards: string;
+  readonly net_with_rewards: string;
+}
+
+/** One symbol's (or the total's) figures. */
+export interface SectionReport {
+  readonly pnl: PnlReport;
+  readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string };
+  readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number };
+  readonly quoting: { uptime_two_sided: number; uptime_any_side: number; two_sided_inside_reward_spread: number; mean_reward_share: number; scored_minutes: number };
+}
+
+/** The report.json document. Key order is fixed by construction. */
+export interface BacktestReport {
+  readonly format: 'mmbot-backtest-report';
+  readonly version: 1;
+  readonly window: { start_ms: number; end_ms: number; duration_s: number };
+  readonly recordings: readonly { source: string; started_at: number; symbols: readonly string[] }[];
+  readonly strategies: readonly { id: string; symbol: string }[];
+  readonly settings: unknown;
+  readonly events: { replayed: number; delivered_to_engine: number };
+  readonly total: SectionReport & { sharpe: number; sharpe_sample_ms: number; max_drawdown_usd: string };
+  readonly by_symbol: Readonly<Record<string, SectionReport>>;
+  readonly engine: { fills: number; intents_sent: unknown; rejects: unknown; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
+  readonly meta: unknown;
+}
+
+/** Builds the report object from a finished run. `meta` is echoed (e.g. the config file and strategy params). */
+export function buildReport(run: BacktestRun, meta: unknown = null): BacktestReport {
+  const ex = run.exchange;
+  const obs = run.observer;
+  const s = run.input.settings;
+  const bySymbol: Record<string, SectionReport> = {};
+  let total = { spread: new Decimal(0), trading: new Decimal(0), fees: new Decimal(0), funding: new Decimal(0), rewards: 0 };
+  const positions: number[][] = [];
+  ex.ledgers.forEach((ledger, k) => {
+    const ser = obs.series[k]!;
+    const mark = ser.mid.at(-1) ?? NaN;
+    const times = obs.times[k]!;
+    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times);
+    total = {
+      spread: total.spread.plus(ledger.spreadCapture),
+      trading: total.trading.plus(ledger.tradingPnl(mark)),
+      fees: total.fees.plus(ledger.fees),
+      funding: total.funding.plus(ledger.funding),
+      rewards: total.rewards + times.rewardsUsd,
+    };
+    positions.push(ser.position);
+  });
+  const sections = Object.values(bySymbol);
+  const sum = (f: (x: SectionReport) => number): number => sections.reduce((a, x) => a + f(x), 0);
+  const fillsCount = sum((x) => x.fills.count);
+  const maker = sum((x) => x.fills.maker);
+  const makerQty = ex.ledgers.reduce((a, l) => a + l.makerQty, 0);
+  const volume = sum((x) => x.fills.volume);
+  const rewards = new Decimal(total.rewards.toFixed(6));
+  const net = total.trading.minus(total.fees).plus(total.funding);
+  const { sharpe, maxDrawdown } = equityStats(obs.equity, s.sampleMs);
+  const first = sections[0];
+  const totalSection: SectionReport = {
+    pnl: pnl(total.spread, total.trading.minus(total.spread), total.fees, total.funding, rewards),
+    fills: {
+      count: fillsCount,
+      maker,
+      taker: fillsCount - maker,
+      maker_share: num(fillsCount > 0 ? maker / fillsCount : 0),
+      maker_qty_share: num(volume > 0 ? makerQty / volume : 0),
+      volume,
+      notional_usd: money(ex.ledgers.reduce((a, l) => a.plus(l.notional), new Decimal(0))),
+    },
+    // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the first symbol's when there is one.
+    inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0 },
+    quoting: first ? first.quoting : { uptime_two_sided: 0, uptime_any_side: 0, two_sided_inside_reward_spread: 0, mean_reward_share: 0, scored_minutes: 0 },
+  };
+  const c = run.engine.counters;
+  return {
+    format: 'mmbot-backtest-report',
+    version: 1,
+    window: { start_ms: run.startMs, end_ms: run.endMs, duration_s: num((run.endMs - run.startMs) / 1000) },
+    recordings: run.input.data.headers.map((h) => ({ source: h.source, started_at: h.started_at, symbols: h.symbols })),
+    strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol })),
+    settings: s,
+    events: { replayed: run.eventsReplayed, delivered_to_engine: run.eventsDelivered },
+    total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, sharpe: num(sharpe), sharpe_sample_ms: s.sampleMs, max_drawdown_usd: money(new Decimal(maxDrawdown.toFixed(6))) },
+    by_symbol: bySymbol,
+    engine: {
+      fills: c.fills,
+      intents_sent: c.intentsSent,
+      rejects: c.rejects,
+      kill_switch_trips: c.killSwitchTrips,
+      strategy_errors: c.strategyErrors,
+      stop_confirmed: run.stopConfirmed,
+    },
+    meta,
+  };
+  void positions;
+}
+
+function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decimal, rewards: Decimal): PnlReport {
+  const net = spread.plus(inventory).minus(fees).plus(funding);
+  return {
+    spread_capture: money(spread),
+    inventory: money(inventory),
+    fees: money(fees.neg()),
+    funding: money(funding),
+    net: money(net),
+    estimated_rewards: money(rewards),
+    net_with_rewards: money(net.plus(rewards)),
+  };
+}
+
+function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: { twoSidedMs: number; anySideMs: number; rewardTwoSidedMs: number; marketMs: number; shareSum: number; scoredMinutes: number; rewardsUsd: number }): SectionReport {
+  const fills = ledger.makerFills + ledger.takerFills;
+  const trading = ledger.tradingPnl(mark);
+  const denom = t.marketMs > 0 ? t.marketMs : 1;
+  let sum = 0;
+  let sumAbs = 0;
+  let maxLong = 0;
+  let maxShort = 0;
+  for (const p of position) {
+    sum += p;
+    sumAbs += Math.abs(p);
+    if (p > maxLong) maxLong = p;
+    if (p < maxShort) maxShort = p;
+  }
+  const n = Math.max(1, position.length);
+  return {
+    pnl: pnl(ledger.spreadCapture, trading.minus(ledger.spreadCapture), ledger.fees, ledger.funding, new Decimal(t.rewardsUsd.toFixed(6))),
+    fills: {
+      count: fills,
+      maker: ledger.makerFills,
+      taker: ledger.takerFills,
+      maker_share: num(fills > 0 ? ledger.makerFills / fills : 0),
+      maker_qty_share: num(ledger.volume > 0 ? ledger.makerQty / ledger.volume : 0),
+      volume: ledger.volume,
+      notional_usd: money(ledger.notional),
+    },
+    inventory: { mean: num(sum / n), mean_abs: num(sumAbs / n), max_long: maxLong, max_short: maxShort, final: ledger.position },
+    quoting: {
+      uptime_two_sided: num(t.twoSidedMs / denom),
+      uptime_any_side: num(t.anySideMs / denom),
+      two_sided_inside_reward_spread: num(t.rewardTwoSidedMs / denom),
+      mean_reward_share: num(t.scoredMinutes > 0 ? t.shareSum / t.scoredMinutes : 0),
+      scored_minutes: t.scoredMinutes,
+    },
+  };
+}
+
+/**
+ * Sharpe of per-sample equity changes, annualised with √(samples per 365-day year); max drawdown is
+ * the largest fall of equity from a previous peak (USD).
+ */
+export function equityStats(equity: readonly number[], sampleMs: number): { sharpe: number; maxDrawdown: number } {
+  let peak = -Infinity;
+  let maxDrawdown = 0;
+  for (const e of equity) {
+    if (e > peak) peak = e;
+    if (peak - e > maxDrawdown) maxDrawdown = peak - e;
+  }
+  const n = equity.length - 1;
+  if (n < 2) return { sharpe: 0, maxDrawdown };
+  let mean = 0;
+  for (let k = 1; k <= n; k++) mean += equity[k]! - equity[k - 1]!;
+  mean /= n;
+  let v = 0;
+  for (let k = 1; k <= n; k++) v += (equity[k]! - equity[k - 1]! - mean) ** 2;
+  const sd = Math.sqrt(v / (n - 1));
+  const perYear = (365 * 86_400_000) / sampleMs;
+  return { sharpe: sd > 1e-12 ? (mean / sd) * Math.sqrt(perYear) : 0, maxDrawdown };
+}
+
+/** Serialises the report (2-space JSON, trailing newline). */
+export const reportJson = (r: BacktestReport): string => `${JSON.stringify(r, null, 2)}\n`;
+
+/** fills.csv: one row per fill, fixed decimals. */
+export function fillsCsv(run: BacktestRun): string {
+  const lines = ['ts_exchange_ms,ts_local_ms,symbol,side,price,qty,liquidity,fee,mid,position_after,order_id,client_order_id,trade_id'];
+  const grids = new Map(run.exchange.ledgers.map((l) => [l.instrument.symbol as string, l.instrument.grid]));
+  for (const f of run.fills) {
+    const grid = grids.get(f.symbol)!;
+    const mid = Number.isFinite(f.midTicks) ? grid.tickSize.mul(f.midTicks).toFixed(grid.decimals + 1) : '';
+    lines.push(
+      [f.tsExchange.toFixed(3), f.tsLocal.toFixed(3), f.symbol, f.side, grid.toPrice(f.priceTicks), f.qty, f.aggressor ? 'taker' : 'maker', f.fee.toFixed(8), mid, f.positionAfter, f.orderId, f.clientOrderId ?? '', f.tradeId].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,326 @@
+import { Subject } from 'rxjs';
+import { VirtualClock } from '../core/clock.ts';
+import { MmError } from '../core/errors.ts';
+import { clockScheduler } from '../core/scheduler.ts';
+import type { MarketEvent, OrderEvent } from '../domain/events.ts';
+import type { FundingSettlement } from '../domain/funding.ts';
+import type { Order } from '../domain/order.ts';
+import { instrumentCatalog } from '../domain/instrument.ts';
+import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../engine/index.ts';
+import type { ConnectionState } from '../engine/ports.ts';
+import type { ExecutionConfig } from '../execution/config.ts';
+import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
+import type { RiskConfig } from '../risk/config.ts';
+import { KIND } from '../record/format.ts';
+import type { ColumnarRecording } from '../record/columnar.ts';
+import { ActionQueue } from './action-queue.ts';
+import { LatencyModel } from './latency-model.ts';
+import { feeSchedule, type BacktestFill } from './ledger.ts';
+import { LocalFeed } from './local-feed.ts';
+import { BacktestObserver } from './observer.ts';
+import { queueModel } from './queue-model.ts';
+import { ReplayExchange } from './replay-exchange.ts';
+import type { BacktestSettings } from './settings.ts';
+
+/** Everything one backtest run needs. Strategies are instances; configs are the engine's own. */
+export interface BacktestInput {
+  readonly data: ColumnarRecording;
+  readonly strategies: readonly StrategyBinding[];
+  readonly risk: RiskConfig;
+  readonly execution: ExecutionConfig;
+  readonly orderManager: OrderManagerConfig;
+  /** The engine's fee estimate (the replay exchange charges `settings.fees`). */
+  readonly engineFees?: FeeRates;
+  readonly settings: BacktestSettings;
+  /** The engine factory (the daemon's createEngine; injectable for tests). */
+  readonly createEngine: (deps: EngineDeps) => Engine;
+  /** engine.stop() deadline on the virtual clock (ms). */
+  readonly stopTimeoutMs?: number;
+}
+
+/** What a run produced: the exchange's books of record plus the observer's series. */
+export interface BacktestRun {
+  readonly input: BacktestInput;
+  readonly exchange: ReplayExchange;
+  readonly observer: BacktestObserver;
+  readonly fills: readonly BacktestFill[];
+  readonly engine: EngineSnapshot;
+  /** Recorded events replayed (each through the exchange side and the bot side). */
+  readonly eventsReplayed: number;
+  /** Market events delivered to the engine (books whose top levels changed, trades, tickers...). */
+  readonly eventsDelivered: number;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly stopConfirmed: boolean;
+}
+
+/** Lets promise continuations (engine code after `await gateway.place(...)`) run before time moves on. */
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * Replays a recording through the daemon's engine (strategy, order manager, execution adapter, risk)
+ * on a virtual clock, against the replay exchange. Exchange-side processing runs at venue time
+ * (`tsEvent`), the bot sees each event at receive time (`tsRecv` + offset): feed latency is the
+ * recorded one. Deterministic: no wall clock, seeded latency, FIFO tie-breaking everywhere.
+ */
+export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
+  const { data: col, settings } = input;
+  const n = col.length;
+  if (n === 0) throw new MmError('RECORDING_INVALID', 'the recording has no events');
+  const symbols = new Set(col.instruments.map((i) => i.symbol as string));
+  for (const b of input.strategies)
+    if (!symbols.has(b.symbol)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${b.symbol}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
+
+  // Exchange and local times, clamped monotone, exchange never after local.
+  const xT = new Float64Array(n);
+  const lT = new Float64Array(n);
+  let px = -Infinity;
+  let pl = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const recv = col.tsRecv[i]! + settings.feedLatencyOffsetMs;
+    px = Math.max(px, Math.min(col.tsEvent[i]!, recv));
+    pl = Math.max(pl, recv, px);
+    xT[i] = px;
+    lT[i] = pl;
+  }
+  let i0 = 0;
+  if (settings.startMs !== null) while (i0 < n && col.tsRecv[i0]! < settings.startMs) i0++;
+  let i1 = n;
+  if (settings.endMs !== null) while (i1 > i0 && col.tsRecv[i1 - 1]! >= settings.endMs) i1--;
+  if (i1 <= i0) throw new MmError('CONFIG_INVALID', 'backtest.start_ms/end_ms select no events of the recording');
+
+  const startMs = lT[i0]!;
+  const clock = new VirtualClock(startMs);
+  const actions = new ActionQueue();
+  const market$ = new Subject<MarketEvent>();
+  const orders$ = new Subject<OrderEvent>();
+  const resync$ = new Subject<readonly Order[]>();
+  const connection$ = new Subject<ConnectionState>();
+  const funding$ = new Subject<FundingSettlement>();
+  let settlePending = false;
+
+  const exchange = new ReplayExchange({
+    instruments: col.instruments,
+    minTick: col.minTick,
+    maxTick: col.maxTick,
+    clock,
+    actions,
+    latency: new LatencyModel(settings.orderLatency, settings.seed),
+    queue: queueModel(settings.queueModel),
+    fees: feeSchedule(settings.fees.maker, settings.fees.taker),
+    seed: settings.seed,
+    onOrderEvent: (ev) => orders$.next(ev),
+    onSettled: () => {
+      settlePending = true;
+    },
+  });
+  const feed = new LocalFeed(col, settings.feedDepth);
+  const observer = new BacktestObserver(exchange, settings);
+
+  // Warm-up: events before the window build both books silently.
+  for (let i = 0; i < i0; i++) {
+    exchange.now = xT[i]!;
+    exchangeStep(i, false);
+    if (col.kind[i] === KIND.bookDelta || col.kind[i] === KIND.bookSnapshot) feed.book(i, lT[i]!);
+  }
+  exchange.now = Math.max(exchange.now, i0 > 0 ? xT[i0 - 1]! : xT[0]!);
+
+  const engine = input.createEngine({
+    clock,
+    scheduler: clockScheduler(clock),
+    gateway: exchange,
+    accounts: exchange,
+    instruments: instrumentCatalog(col.instruments),
+    strategies: input.strategies,
+    risk: input.risk,
+    execution: input.execution,
+    orderManager: input.orderManager,
+    ...(input.engineFees ? { fees: input.engineFees } : {}),
+  });
+  engine.start({ market$, orders$, resync$, connection$, funding$ });
+  connection$.next({ stream: 'orders', connected: true, tsRecv: startMs });
+  connection$.next({ stream: 'market-data', connected: true, tsRecv: startMs });
+  // The engine reconciles at start (open orders, positions): let that settle before time moves.
+  await settle();
+  settlePending = false;
+
+  function exchangeStep(i: number, observe: boolean): void {
+    const s = col.sym[i]!;
+    switch (col.kind[i]) {
+      case KIND.bookDelta:
+      case KIND.bookSnapshot:
+        exchange.applyBook(s, col.kind[i] === KIND.bookSnapshot, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+        break;
+      case KIND.trade:
+        exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0);
+        break;
+      case KIND.ticker: {
+        const ev = col.objects[col.a[i]!]!;
+        if (ev.type === 'ticker') exchange.applyTicker(s, ev.state, ev.bandLowerTicks, ev.bandUpperTicks);
+        break;
+      }
+      case KIND.funding: {
+        const ev = col.objects[col.a[i]!]!;
+        if (ev.type === 'funding' && settings.funding === 'recorded') exchange.applyFunding(s, ev.settlement);
+        break;
+      }
+      default:
+        break;
+    }
+    if (observe && s !== 0xffff) observer.refresh(s);
+  }
+
+  let delivered = 0;
+  const conflateMs = settings.feedConflateMs;
+  const nSym = col.instruments.length;
+  // Conflation: per symbol, the window's end (Infinity = nothing pending) and the last held trade.
+  const flushAt = new Float64Array(nSym).fill(Infinity);
+  const heldTrade = new Int32Array(nSym).fill(-1);
+  const lastBookRow = new Int32Array(nSym).fill(-1);
+  let nextFlush = Infinity;
+  function hold(s: number, t: number): void {
+    if (flushAt[s] === Infinity) {
+      flushAt[s] = t + conflateMs;
+      if (flushAt[s]! < nextFlush) nextFlush = flushAt[s]!;
+    }
+  }
+  function flush(t: number): void {
+    nextFlush = Infinity;
+    for (let s = 0; s < nSym; s++) {
+      if (flushAt[s]! <= t) {
+        flushAt[s] = Infinity;
+        const tr = heldTrade[s]!;
+        if (tr >= 0) {
+          heldTrade[s] = -1;
+          delivered++;
+          market$.next(feed.trade(tr, t));
+        }
+        const row = lastBookRow[s]!;
+        const ev = row >= 0 ? feed.snapshot(s, col.tsEvent[row]!, t) : null;
+        if (ev) {
+          delivered++;
+          market$.next(ev);
+        }
+      }
+      if (flushAt[s]! < nextFlush) nextFlush = flushAt[s]!;
+    }
+  }
+  function localStep(i: number): void {
+    const t = lT[i]!;
+    switch (col.kind[i]) {
+      case KIND.bookDelta:
+      case KIND.bookSnapshot: {
+        if (conflateMs > 0) {
+          const s = feed.apply(i);
+          lastBookRow[s] = i;
+          hold(s, t);
+          return;
+        }
+        const ev = feed.book(i, t);
+        if (ev) {
+          delivered++;
+          market$.next(ev);
+        }
+        return;
+      }
+      case KIND.trade:
+        if (conflateMs > 0) {
+          const s = col.sym[i]!;
+          heldTrade[s] = i;
+          hold(s, t);
+          return;
+        }
+        delivered++;
+        market$.next(feed.trade(i, t));
+        return;
+      default: {
+        const ev = col.objects[col.a[i]!]!;
+        if (ev.type === 'gap') {
+          feed.reset(ev.symbol === null ? null : col.sym[i]!);
+          connection$.next({ stream: 'market-data', connected: false, tsRecv: t });
+          connection$.next({ stream: 'market-data', connected: true, tsRecv: t });
+          return;
+        }
+        delivered++;
+        const adjusted = ev.tsRecv === t ? ev : { ...ev, tsRecv: t };
+        market$.next(adjusted);
+        if (adjusted.type === 'funding' && settings.funding === 'recorded') funding$.next(adjusted.settlement);
+      }
+    }
+  }
+
+  /** Runs one exchange action at its time, observing first. */
+  function actionStep(t: number): void {
+    observer.advance(t);
+    exchange.now = Math.max(exchange.now, t);
+    actions.runNext();
+    for (let s = 0; s < col.instruments.length; s++) observer.refresh(s);
+  }
+
+  let ex = i0;
+  let lo = i0;
+  for (;;) {
+    const tA = actions.peekTime();
+    const tX = ex < i1 ? xT[ex]! : Infinity;
+    const tL = lo < i1 ? lT[lo]! : Infinity;
+    let t = tA < tX ? (tA < tL ? tA : tL) : tX < tL ? tX : tL;
+    if (nextFlush < t) t = nextFlush;
+    if (t === Infinity) break;
+    if (t > clock.nowMs()) clock.advanceTo(t);
+    if (nextFlush === t && t < tL) {
+      flush(t);
+    } else if (tX === t && tX <= tA) {
+      observer.advance(t);
+      exchange.now = t;
+      exchangeStep(ex++, true);
+    } else if (tA === t) {
+      actionStep(t);
+    } else {
+      localStep(lo++);
+    }
+    if (settlePending) {
+      settlePending = false;
+      await settle();
+    }
+  }
+
+  // Stop like the daemon: cancel everything, bounded wait, on the virtual clock.
+  const endMs = clock.nowMs();
+  let stopConfirmed = false;
+  let stopped = false;
+  const stopTimeoutMs = input.stopTimeoutMs ?? 5_000;
+  const stopping = engine.stop({ timeoutMs: stopTimeoutMs, reason: 'backtest finished' }).then(
+    (r) => {
+      stopConfirmed = r.confirmed;
+      stopped = true;
+    },
+    () => {
+      stopped = true;
+    },
+  );
+  await settle();
+  const hardEnd = endMs + stopTimeoutMs + 1_000;
+  while (!stopped) {
+    const tA = actions.peekTime();
+    const tC = clock.nextTimerMs() ?? Infinity;
+    const t = Math.min(tA, tC, hardEnd);
+    if (t > clock.nowMs()) clock.advanceTo(t);
+    if (tA === t) actionStep(t);
+    await settle();
+    if (t >= hardEnd) break;
+  }
+  await Promise.race([stopping, settle()]);
+  observer.finish(Math.max(exchange.now, endMs));
+  return {
+    input,
+    exchange,
+    observer,
+    fills: exchange.fillLog,
+    engine: engine.snapshot(),
+    eventsReplayed: i1 - i0,
+    eventsDelivered: delivered,
+    startMs,
+    endMs,
+    stopConfirmed,
+  };
+}
