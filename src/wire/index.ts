@@ -42,3 +42,4 @@ export {
   toWireTrade,
 } from './map/market.ts';
 export { tsTnToMs, msToTsTn, wireSide, stpOf, rawOrNull } from './map/kit.ts';
+export { checkWireText, type WireCheckResult } from './check.ts';
