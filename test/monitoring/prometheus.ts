@@ -35,7 +35,7 @@ export function scrapeConfig(targets: readonly string[], intervalS = 1): string 
   return [
     'global:',
     `  scrape_interval: ${intervalS}s`,
-    `  scrape_timeout: ${Math.max(0.5, intervalS * 0.8)}s`,
+    `  scrape_timeout: ${Math.round(intervalS * 800)}ms`,
     `  evaluation_interval: ${intervalS}s`,
     'scrape_configs:',
     '  - job_name: mmbot',
