@@ -23,7 +23,7 @@ export const command: Command = {
       const p = parseArgs(rest, { boolean: ['print'] });
       const file = p.positional[0];
       if (!file || p.positional.length > 1) throw new MmError('USAGE', 'config check needs exactly one file');
-      const config = loadConfig(file, { env: process.env, strategies: builtinLookup });
+      const config = loadConfig(file, { env: process.env, strategies: await builtinLookup() });
       const strategies = config.bot.strategies.map((s) => `${s.id}`).join(', ');
       process.stdout.write(`${file}: ok (venue ${config.venue.mode}; strategies ${strategies})\n`);
       if (p.flags.has('print')) process.stdout.write(`${JSON.stringify(redactSecrets(config), null, 2)}\n`);
@@ -31,7 +31,7 @@ export const command: Command = {
     }
     if (sub === 'schema') {
       const p = parseArgs(rest, { valued: ['out'] });
-      const text = `${JSON.stringify(configJsonSchema(builtinDefinitions()), null, 2)}\n`;
+      const text = `${JSON.stringify(configJsonSchema(await builtinDefinitions()), null, 2)}\n`;
       const out = flagString(p, 'out');
       if (out) writeFileSync(out, text);
       else process.stdout.write(text);

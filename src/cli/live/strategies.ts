@@ -1,10 +1,43 @@
-import type { StrategyLookup } from '../../config/index.ts';
-import type { StrategyDefinition } from '../../strategy/contract.ts';
+import { checkStrategyParams, configInvalid, formatPath, type BotConfig, type StrategyLookup } from '../../config/index.ts';
+import { asSymbol } from '../../core/ids.ts';
+import type { InstrumentCatalog } from '../../domain/instrument.ts';
+import type { StrategyBinding } from '../../engine/index.ts';
+import { builtinStrategies, loadStrategy, type StrategyDefinition } from '../../strategy/index.ts';
 
-/** The built-in strategy definitions (the registry's), for config validation and the JSON Schema. */
-export function builtinDefinitions(): readonly StrategyDefinition[] {
-  return []; // wired to src/strategy's registry once it lands
+let builtins: Promise<readonly StrategyDefinition[]> | undefined;
+
+/** Loads every built-in strategy definition once (their modules load on demand). */
+export function builtinDefinitions(): Promise<readonly StrategyDefinition[]> {
+  builtins ??= Promise.all(builtinStrategies.map((b) => loadStrategy(b.name)));
+  return builtins;
 }
 
-/** Looks a built-in strategy up by name. */
-export const builtinLookup: StrategyLookup = (name) => builtinDefinitions().find((d) => d.name === name);
+/** A synchronous lookup over the built-ins, for loadConfig. */
+export async function builtinLookup(): Promise<StrategyLookup> {
+  const defs = await builtinDefinitions();
+  return (name) => defs.find((d) => d.name === name);
+}
+
+/**
+ * Builds one strategy instance per config entry, after checking each symbol is listed by the venue
+ * and (for module strategies) the params against the module's schema.
+ * @throws MmError CONFIG_INVALID naming the entry, STRATEGY_INVALID when a module fails to load.
+ */
+export async function buildStrategies(config: BotConfig, catalog: InstrumentCatalog): Promise<StrategyBinding[]> {
+  const file = config.source.file;
+  const bindings: StrategyBinding[] = [];
+  for (const [index, entry] of config.bot.strategies.entries()) {
+    if (!catalog.get(entry.symbol)) {
+      const listed = catalog.all().map((i) => i.symbol);
+      const shown = `${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', ...' : ''}`;
+      throw configInvalid(file, [
+        { path: formatPath(['bot', 'strategies', index, 'symbol']), message: `"${entry.symbol}" is not listed by the venue (listed: ${shown})`, value: entry.symbol },
+      ]);
+    }
+    // Module strategies are loaded here (loadConfig stays synchronous) and their params checked.
+    const definition = await loadStrategy(entry.strategy, config.source.dir);
+    const params = entry.paramsChecked ? entry.params : checkStrategyParams(definition, entry.params, { file, index });
+    bindings.push({ id: entry.id, symbol: asSymbol(entry.symbol), strategy: definition.create(params) });
+  }
+  return bindings;
+}

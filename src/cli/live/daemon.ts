@@ -1,0 +1,188 @@
+import { asyncScheduler, merge, type Observable, type Subscription } from 'rxjs';
+import type { StreamConnection } from '../../client/index.ts';
+import type { BotConfig } from '../../config/index.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { InstrumentCatalog } from '../../domain/instrument.ts';
+import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venueGateway } from '../../client/index.ts';
+import { createEngine, type Engine, type EngineInputs, type StopReport } from '../../engine/index.ts';
+import type { Logger } from '../../obs/logger.ts';
+import { engineConfigs } from './engine-config.ts';
+import { logEngineEvents } from './engine-log.ts';
+import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
+import { buildStrategies } from './strategies.ts';
+import { openVenue, type VenueEndpoint } from './venue-endpoint.ts';
+
+/** What startDaemon needs. */
+export interface DaemonOptions {
+  readonly config: BotConfig;
+  readonly log: Logger;
+  readonly clock: Clock;
+  /** Resolves when a stop was asked for during start-up (start-up then unwinds early). */
+  readonly stopRequested?: Promise<string>;
+}
+
+/** A running daemon. */
+export interface Daemon {
+  readonly engine: Engine;
+  readonly instruments: InstrumentCatalog;
+  readonly venue: VenueEndpoint;
+  /** `http://host:port` of /metrics and /healthz, null when monitoring is off. */
+  readonly metricsUrl: string | null;
+  /** Resolves when something fatal happens (a stream that cannot recover); never rejects. */
+  readonly fatal: Promise<Error>;
+  /** Graceful stop: the engine cancels everything and waits (bounded); then clients and the venue close. Idempotent. */
+  stop(reason: string): Promise<StopReport>;
+}
+
+/** Closes whatever was opened, in reverse order, logging (not throwing) failures. */
+class Closer {
+  readonly #steps: { name: string; fn: () => Promise<void> | void }[] = [];
+  constructor(private readonly log: Logger) {}
+  add(name: string, fn: () => Promise<void> | void): void {
+    this.#steps.push({ name, fn });
+  }
+  async closeAll(): Promise<void> {
+    for (const step of this.#steps.splice(0).reverse()) {
+      try {
+        await step.fn();
+      } catch (e) {
+        this.log.warn({ err: e }, `closing ${step.name} failed`);
+      }
+    }
+  }
+}
+
+/**
+ * The composition root of `mmbot run`: opens the venue (starting the local venue in embedded
+ * mode), the REST and WebSocket clients, builds the strategies and the engine, wires the engine's
+ * inputs from the clients, starts monitoring, then connects. On failure everything opened so far
+ * is closed before the error propagates.
+ * @throws MmError on bad config found at start-up (unknown symbol...), venue or auth failures.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { config, log, clock } = options;
+  const closer = new Closer(log);
+  try {
+    const venue = await openVenue(config, log.child({ component: 'venue' }));
+    closer.add('venue', () => venue.close());
+
+    const rest = new RestClient({
+      baseUrl: venue.baseUrl,
+      clock,
+      credentials: venue.credentials,
+      tokenLifetimeS: venue.tokenLifetimeS,
+      ...(venue.accountId !== undefined ? { accountId: venue.accountId } : {}),
+      ...(venue.requestTimeoutMs !== undefined ? { requestTimeoutMs: venue.requestTimeoutMs } : {}),
+    });
+    closer.add('rest client', () => rest.close());
+    const instruments = await rest.loadInstruments();
+    const strategies = await buildStrategies(config, instruments);
+    const tokens = rest.tokens!;
+    // Log in now so bad credentials fail start-up with a clear error rather than a reconnect loop.
+    await tokens.token();
+
+    const orders = new OrderWsClient({
+      wsUrl: venue.wsUrl,
+      clock,
+      tokens,
+      instruments,
+      ...(venue.accountId !== undefined ? { accountId: venue.accountId } : {}),
+      ...(venue.requestTimeoutMs !== undefined ? { requestTimeoutMs: venue.requestTimeoutMs } : {}),
+    });
+    const md = new MarketDataWsClient({ wsUrl: venue.wsUrl, clock, tokens, instruments });
+    closer.add('order stream', () => orders.stop());
+    closer.add('market-data stream', () => md.stop());
+
+    const engineLog = log.child({ component: 'engine' });
+    const cfg = engineConfigs(config);
+    const engine = createEngine({
+      clock,
+      scheduler: asyncScheduler,
+      gateway: venueGateway(orders, rest),
+      accounts: venueAccountReader(rest),
+      instruments,
+      strategies,
+      risk: cfg.risk,
+      execution: cfg.execution,
+      orderManager: cfg.orderManager,
+      fees: cfg.fees,
+      log: engineLog,
+    });
+    const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments)];
+    closer.add('subscriptions', () => subs.forEach((s) => s.unsubscribe()));
+
+    const monitoring: DaemonMonitoring = await startDaemonMonitoring({
+      config,
+      engine,
+      orders,
+      md,
+      rest,
+      instruments,
+      clock,
+      ...(venue.embedded ? { venueClock: venue.embedded.venue.clock } : {}),
+      log: log.child({ component: 'monitoring' }),
+    });
+    closer.add('monitoring', () => monitoring.close());
+
+    for (const s of config.bot.strategies) md.subscribeBook(s.symbol, 2, { trades: true, ticker: true });
+    const inputs: EngineInputs = {
+      market$: md.market$,
+      orders$: orders.events$,
+      resync$: orders.resync$,
+      connection$: merge(orders.connection$, md.connection$),
+      rewards$: monitoring.rewards$,
+    };
+    subs.push(logConnections(orders.connection$, 'order stream', log), logConnections(md.connection$, 'market-data stream', log));
+    // The client streams are hot: the engine subscribes before the sockets connect.
+    engine.start(inputs);
+    orders.start();
+    md.start();
+    log.info(
+      {
+        venue: venue.mode,
+        baseUrl: venue.baseUrl,
+        strategies: config.bot.strategies.map((s) => s.id),
+        metrics: monitoring.url,
+      },
+      `mmbot running: ${config.bot.strategies.map((s) => `${s.id}`).join(', ')} against ${venue.mode === 'embedded-sim' ? 'the embedded local venue' : venue.baseUrl}${monitoring.url ? `; metrics ${monitoring.url}/metrics` : ''}`,
+    );
+
+    let stopping: Promise<StopReport> | undefined;
+    return {
+      engine,
+      instruments,
+      venue,
+      metricsUrl: monitoring.url,
+      fatal: new Promise<Error>(() => {}),
+      stop(reason) {
+        stopping ??= (async () => {
+          const report = await engine.stop({ timeoutMs: cfg.stopTimeoutMs, reason });
+          logFinal(log, engine);
+          await closer.closeAll();
+          return report;
+        })();
+        return stopping;
+      },
+    };
+  } catch (e) {
+    await closer.closeAll();
+    throw e;
+  }
+}
+
+/** One structured line with the final positions and PnL (scripts and the e2e test read it). */
+function logFinal(log: Logger, engine: Engine): void {
+  const snap = engine.snapshot();
+  const positions = Object.fromEntries(snap.symbols.map((s) => [s.symbol, s.position.qty]));
+  log.info({ positions, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) }, 'final positions');
+}
+
+/** Logs a stream's ups and downs (not the initial "not started" state). */
+function logConnections(connection$: Observable<StreamConnection>, name: string, log: Logger): Subscription {
+  let wasUp = false;
+  return connection$.subscribe((c) => {
+    if (c.connected) log.info(`${name} connected`);
+    else if (wasUp) log.warn({ reason: c.reason }, `${name} down: ${c.reason ?? 'unknown reason'}`);
+    wasUp = c.connected;
+  });
+}

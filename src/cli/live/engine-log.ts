@@ -1,0 +1,56 @@
+import type { Observable, Subscription } from 'rxjs';
+import type { InstrumentCatalog } from '../../domain/instrument.ts';
+import type { EngineEvent } from '../../engine/index.ts';
+import type { Logger } from '../../obs/logger.ts';
+
+/**
+ * Logs the engine's rare events (fills, rejects, kill switch, strategy errors, state changes; the
+ * engine logs reconciliation itself). Per-intent and per-tick events stay at debug or are skipped:
+ * no per-tick logging at info.
+ */
+export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, catalog: InstrumentCatalog): Subscription {
+  const px = (symbol: string, ticks: number): string => catalog.get(symbol)?.grid.toPrice(ticks) ?? `${ticks}t`;
+  return events$.subscribe((e) => {
+    switch (e.type) {
+      case 'fill':
+        log.info(
+          { symbol: e.symbol, side: e.side, qty: e.qty, price: px(e.symbol, e.priceTicks), liquidity: e.liquidity, position: e.position, recovered: e.recovered },
+          `fill ${e.side} ${e.qty} ${e.symbol} @ ${px(e.symbol, e.priceTicks)} → position ${e.position}`,
+        );
+        return;
+      case 'reject':
+        if (e.source === 'risk') log.debug({ ...e }, `risk refused ${e.kind}: ${e.reason}`);
+        else log.warn({ ...e }, `${e.source} reject on ${e.kind}: ${e.reason} ${e.text}`.trimEnd());
+        return;
+      case 'kill-switch-tripped':
+        log.error({ reason: e.reason, detail: e.detail }, `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled`);
+        return;
+      case 'kill-switch-cleared':
+        log.warn({ reason: e.reason }, `kill switch cleared (${e.reason})`);
+        return;
+      case 'strategy-error':
+        log.error({ strategyId: e.strategyId, symbol: e.symbol, error: e.message }, `strategy ${e.strategyId} threw and was isolated: ${e.message}`);
+        return;
+      case 'trading-state-changed':
+        log.warn({ ...e }, `trading state ${e.symbol ?? 'engine'}: ${e.from} → ${e.to} (${e.reason})`);
+        return;
+      case 'backoff':
+        log.warn({ code: e.code, pauseMs: e.pauseMs }, `venue throttling (${e.code}): slowing down for ${e.pauseMs} ms`);
+        return;
+      case 'dropped':
+        log.warn({ endpoint: e.endpoint }, `request queue full: dropped a ${e.endpoint}`);
+        return;
+      case 'funding':
+        log.info({ symbol: e.symbol, amount: e.amount.toFixed(), position: e.position }, `funding ${e.symbol}: ${e.amount.toFixed()} USD`);
+        return;
+      case 'intent-result':
+        if (e.unknown) log.warn({ ...e }, `${e.kind} outcome unknown (${e.code ?? '?'}): asking the venue`);
+        return;
+      case 'quotes-trimmed':
+        log.debug({ symbol: e.symbol, reasons: e.reasons }, 'quotes trimmed by risk');
+        return;
+      default:
+        return;
+    }
+  });
+}

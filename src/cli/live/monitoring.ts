@@ -1,0 +1,49 @@
+import type { Observable } from 'rxjs';
+import type { BotConfig } from '../../config/index.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { InstrumentCatalog } from '../../domain/instrument.ts';
+import type { MarketDataWsClient, OrderWsClient, RestClient } from '../../client/index.ts';
+import type { Engine, RewardUpdate } from '../../engine/index.ts';
+import type { Logger } from '../../obs/logger.ts';
+import { startMonitoring } from '../monitoring.ts';
+
+/** What the daemon hands to monitoring. */
+export interface DaemonMonitoringDeps {
+  readonly config: BotConfig;
+  readonly engine: Engine;
+  readonly orders: OrderWsClient;
+  readonly md: MarketDataWsClient;
+  readonly rest: RestClient;
+  readonly instruments: InstrumentCatalog;
+  readonly clock: Clock;
+  /** The embedded venue's clock (it may run faster than ours), for the reward-score estimator. */
+  readonly venueClock?: Clock;
+  readonly log: Logger;
+}
+
+/** Running metrics + health endpoints + reward tracking. */
+export interface DaemonMonitoring {
+  /** `http://host:port`, null when monitoring.enabled is false. */
+  readonly url: string | null;
+  /** Reward updates for the engine (EngineInputs.rewards$). */
+  readonly rewards$: Observable<RewardUpdate>;
+  close(): Promise<void>;
+}
+
+/**
+ * The daemon's single call site into monitoring (src/cli/monitoring.ts): metrics registry,
+ * engine-event metrics, /metrics, /healthz, /readyz, the reward tracker and score estimator.
+ * @throws the listen error (EADDRINUSE on monitoring.port...).
+ */
+export async function startDaemonMonitoring(deps: DaemonMonitoringDeps): Promise<DaemonMonitoring> {
+  const mon = await startMonitoring({
+    config: deps.config,
+    engine: deps.engine,
+    clients: { orders: deps.orders, md: deps.md, rest: deps.rest },
+    log: deps.log,
+    clock: deps.clock,
+    instruments: deps.instruments,
+    ...(deps.venueClock ? { rewardModel: { venueClock: deps.venueClock } } : {}),
+  });
+  return { url: mon.url, rewards$: mon.rewards$, close: () => mon.stop() };
+}

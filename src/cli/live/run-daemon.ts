@@ -1,0 +1,68 @@
+import { LiveClock } from '../../core/clock.ts';
+import { MmError } from '../../core/errors.ts';
+import type { BotConfig } from '../../config/index.ts';
+import type { Logger } from '../../obs/logger.ts';
+import { startDaemon, type Daemon } from './daemon.ts';
+import { shutdownController, type SignalSource } from './shutdown.ts';
+import { formatStatusLine } from './status-line.ts';
+
+/** Options of runDaemon (tests inject signals and the exit hook). */
+export interface RunDaemonOptions {
+  /** Overrides bot.status_interval_ms. */
+  readonly statusIntervalMs?: number;
+  readonly signals?: SignalSource;
+  /** Called on a second stop signal; default: `process.exit(130)`. */
+  readonly forceExit?: (code: number) => void;
+}
+
+/**
+ * Runs the daemon until SIGINT/SIGTERM (or a fatal error): start, print status lines, then a
+ * graceful stop (engine cancels everything and waits for confirmation; clients and the embedded
+ * venue close). Resolves to the exit code: 0 clean, 1 failed or orders unconfirmed, 2 bad config.
+ */
+export async function runDaemon(config: BotConfig, log: Logger, options: RunDaemonOptions = {}): Promise<number> {
+  const forceExit = options.forceExit ?? ((code: number) => process.exit(code));
+  const shutdown = shutdownController(options.signals ?? process, (sig) => {
+    log.warn({ signal: sig }, 'second stop signal: exiting now without waiting for cancel confirmations');
+    forceExit(130);
+  });
+  let daemon: Daemon;
+  try {
+    daemon = await startDaemon({ config, log, clock: new LiveClock(), stopRequested: shutdown.requested });
+  } catch (e) {
+    shutdown.dispose();
+    const err = e instanceof MmError ? e : null;
+    log.error({ code: err?.code, details: err?.details, err: err ? undefined : e }, `start-up failed: ${e instanceof Error ? e.message : String(e)}`);
+    return err?.kind === 'config' ? 2 : 1;
+  }
+
+  const intervalMs = options.statusIntervalMs ?? config.bot.status_interval_ms;
+  const status = (): void => {
+    try {
+      log.info(formatStatusLine(daemon.engine.snapshot(), daemon.instruments));
+    } catch (e) {
+      log.warn({ err: e }, 'status line failed');
+    }
+  };
+  // The status timer must not keep the process alive on its own, hence unref.
+  const timer = intervalMs > 0 ? setInterval(status, intervalMs) : undefined;
+  timer?.unref();
+  void daemon.fatal.then((e) => {
+    log.error({ err: e }, `fatal: ${e.message}; stopping`);
+    shutdown.requestStop(`fatal: ${e.message}`);
+  });
+
+  const reason = await shutdown.requested;
+  if (timer) clearInterval(timer);
+  log.info({ reason }, 'stopping: cancelling all orders and waiting for the venue to confirm');
+  const report = await daemon.stop(reason);
+  shutdown.dispose();
+  status();
+  const failed = reason.startsWith('fatal');
+  if (!report.confirmed) {
+    log.error({ remaining: report.remaining }, `stopped with ${report.remaining.length} order(s) not confirmed cancelled`);
+    return 1;
+  }
+  log.info({ cancelRequested: report.cancelRequested, durationMs: report.durationMs }, 'stopped: no open orders left');
+  return failed ? 1 : 0;
+}
