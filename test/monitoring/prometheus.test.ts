@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBot, until, type TestBot } from './bot-harness.ts';
+import { dashboardExprs } from './dashboard.ts';
 import { startPrometheus, type TestPrometheus } from './prometheus.ts';
 import { PROMETHEUS_MISSING, promtoolCheckMetrics, which } from './promtool.ts';
 
@@ -71,5 +72,11 @@ describe('Prometheus scraping a bot on the local venue', () => {
     expect(lag).toHaveLength(1);
     const mem = await p.query('mmbot_process_memory_bytes{kind="rss"}');
     expect(Number(mem[0]!.value[1])).toBeGreaterThan(1e6);
+  });
+
+  it('every Grafana dashboard query parses and runs on this Prometheus', async () => {
+    const failures: string[] = [];
+    for (const expr of dashboardExprs()) await prom!.query(expr).catch((e: Error) => failures.push(e.message));
+    expect(failures).toEqual([]);
   });
 });
