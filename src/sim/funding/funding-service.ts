@@ -46,13 +46,14 @@ export class FundingService {
       }),
     );
     if (!cfg.enabled) return;
+    this.#armSampler(Math.max(1000, 20 * venue.config.clock_speed));
     for (const ins of venue.catalog.all()) {
       if (ins.kind === 'perpetual' && ins.fundingSchedule) this.#armNext(ins, venue.clock.nowMs());
       if (ins.expirationMs !== null) this.#armExpiry(ins);
     }
   }
 
-  /** Samples marks and underlying prices now (the market driver calls this about once a second). */
+  /** Samples marks and underlying prices now (a venue-clock timer calls this about once a second). */
   sample(nowMs: number): void {
     for (const [symbol, s] of this.series) {
       const mark = this.venue.mark(symbol);
@@ -195,6 +196,16 @@ export class FundingService {
     eventId: string,
   ): void {
     this.store.txns.push({ eventId, seq: this.store.nextSeq(), accountId, symbol, type, amount, tsNs, settlementPrice, benchmark, rate, fundingAmount, referenceId });
+  }
+
+  #armSampler(everyMs: number): void {
+    let cancel = (): void => {};
+    const tick = (): void => {
+      this.sample(this.venue.clock.nowMs());
+      cancel = this.venue.clock.setTimer(everyMs, tick);
+    };
+    tick();
+    this.#cancels.push(() => cancel());
   }
 
   #armNext(ins: Instrument, afterMs: number): void {

@@ -39,6 +39,7 @@ export class FlowDriver {
   #lastMs: number;
   #lastSecondMs: number;
   #cancel: (() => void) | undefined;
+  readonly #enabled: boolean;
 
   constructor(
     private readonly venue: Venue,
@@ -74,10 +75,14 @@ export class FlowDriver {
         nextTakerMs: this.#lastMs + nextArrivalMs(params.takers, rng),
       });
     }
-    if (cfg.enabled) {
-      this.step();
-      this.#arm();
-    }
+    this.#enabled = cfg.enabled;
+  }
+
+  /** Starts the flow (first step now, then every step interval) when `market.enabled`. */
+  start(): void {
+    if (!this.#enabled || this.#cancel) return;
+    this.step();
+    this.#arm();
   }
 
   /** The current underlying price of `symbol`, if it has flow. */

@@ -43,21 +43,17 @@ export function marketPlugin(venueConfig: VenueConfig): VenuePlugin {
     register(ctx: VenuePluginContext) {
       const venue = ctx.venue;
       const md = new MarketDataService(venue, cfg.md, ctx.ioClock);
-      let flow: FlowDriver | undefined;
-      const funding = new FundingService(venue, cfg.funding, (s) => flow?.underlying(s));
+      const flow: FlowDriver = new FlowDriver(venue, cfg.market, venueConfig.seed, (now) => {
+        for (const symbol of flow.flows.keys()) md.recordUnderlying(symbol, now, flow.underlying(symbol)!);
+      });
+      const funding = new FundingService(venue, cfg.funding, (s) => flow.underlying(s));
       md.estimate = (s) => {
         const ins = venue.catalog.get(s);
         return ins ? { ...wireEstimateOf(funding, ins, venue.clock.nowMs()) } : null;
       };
-      flow = new FlowDriver(venue, cfg.market, venueConfig.seed, (now) => {
-        for (const [symbol] of flow?.flows ?? []) {
-          const u = flow?.underlying(symbol);
-          if (u !== undefined) md.recordUnderlying(symbol, now, u);
-        }
-        funding.sample(now);
-      });
       const rewards = new RewardService(venue, cfg.rewards);
       const liquidation = new LiquidationMonitor(venue, cfg.liquidation);
+      flow.start();
       registerMarketDataRoutes(ctx.router, md);
       registerMarketDataWs(ctx.ws, md);
       registerFundingRoutes(ctx.router, funding);

@@ -126,7 +126,7 @@ export class Client {
 export async function marketVenue(config: Record<string, unknown> = {}, opts: Omit<VenueOptions, 'config'> = {}): Promise<MarketHarness> {
   const v = await startVenue({ config: { rate_limit: { enabled: false }, ...config }, ...opts });
   const h = new MarketHarness(v);
-  const r = await h.rest('POST', '/api/authenticate', { body: { api_key: v.credentials.api_key, api_secret: v.credentials.api_secret, expiration_seconds: 3600 }, token: null });
+  const r = await h.rest('POST', '/api/authenticate', { body: { api_key: v.credentials.api_key, api_secret: v.credentials.api_secret, expiration_seconds: 86_400 }, token: null });
   h.token = r.body.token;
   return h;
 }
