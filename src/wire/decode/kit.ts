@@ -87,11 +87,46 @@ export function runDecoder<T>(decoder: Decoder<T>, value: unknown): Result<T, De
   }
 }
 
-/** Parses JSON text and runs a decoder on it. Never throws. */
+const ID_KEYS = ['"cid":', '"clord_id":'] as const;
+
+/**
+ * Quotes `cid`/`clord_id` integers too long for a double (16+ digits) so JSON.parse keeps them
+ * exact: u64 client order ids above 2^53 would otherwise silently lose precision. Cheap when there
+ * is nothing to do (an indexOf per key).
+ */
+export function quoteLongIds(text: string): string {
+  let out = text;
+  for (const key of ID_KEYS) {
+    let from = 0;
+    for (;;) {
+      const at = out.indexOf(key, from);
+      if (at < 0) break;
+      let i = at + key.length;
+      while (out.charCodeAt(i) === 32) i++;
+      let j = i;
+      while (j < out.length && out.charCodeAt(j) >= 48 && out.charCodeAt(j) <= 57) j++;
+      if (j - i >= 16) {
+        out = `${out.slice(0, i)}"${out.slice(i, j)}"${out.slice(j)}`;
+        j += 2;
+      }
+      from = j;
+    }
+  }
+  return out;
+}
+
+/**
+ * JSON.parse that keeps long `cid`/`clord_id` integers exact (as digit strings). Use it for any
+ * venue text that may carry client order ids (WS frames, REST order bodies).
+ * @throws SyntaxError on invalid JSON, like JSON.parse.
+ */
+export const parseWireJson = (text: string): unknown => JSON.parse(quoteLongIds(text));
+
+/** Parses JSON text (keeping long ids exact) and runs a decoder on it. Never throws. */
 export function runDecoderOnText<T>(decoder: Decoder<T>, text: string): Result<T, DecodeError> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(quoteLongIds(text));
   } catch (e) {
     return err(decodeError('$', 'valid JSON', e instanceof Error ? e.message : String(e)));
   }
@@ -138,8 +173,10 @@ export const intOrDateTime: Decoder<number | string> = (v, p, k) =>
 const U64 = /^(0|[1-9][0-9]{0,19})$/;
 
 /**
- * A u64 client order id, as a JSON integer or a decimal string. JSON numbers above 2^53 have
- * already lost precision in JSON.parse; they are accepted and converted as parsed.
+ * A u64 client order id, as a JSON integer or a decimal string. JSON numbers above 2^53 lose
+ * precision in a plain JSON.parse: the text decoders (`runDecoderOnText`, `parseWireJson`) quote
+ * long ids before parsing so they arrive here as exact strings; already-parsed numbers are
+ * accepted as they are.
  */
 export const cid: Decoder<ClientOrderId> = (v, p, k) => {
   if (typeof v === 'number') {
