@@ -5,7 +5,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable, isTerminal } from '../domain/order-state.ts';
 import type { CidFactory } from './cid.ts';
-import { diffSide, type DiffTolerance } from './quote-diff.ts';
+import { diffSide, type DiffAccess, type DiffTolerance } from './quote-diff.ts';
 import { LocalOrder } from './order-store.ts';
 import type { OrderRequests, RequestEnv } from './order-requests.ts';
 import type { UnknownOrderPolicy } from './config.ts';
@@ -43,8 +43,26 @@ export interface Lingering {
 export class OrderManager {
   readonly #bids: LocalOrder[] = [];
   readonly #asks: LocalOrder[] = [];
+  #now = 0;
+  #force = false;
+  readonly #tol: DiffTolerance;
+  readonly #access: DiffAccess<LocalOrder>;
 
-  constructor(private readonly env: ManagerEnv) {}
+  constructor(private readonly env: ManagerEnv) {
+    this.#tol = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
+    const minLife = env.config.minOrderLifetimeMs;
+    const useReplace = env.config.useReplace;
+    this.#access = {
+      price: (o) => o.effPrice,
+      qty: (o) => o.effQty,
+      locked: (o) => {
+        if (this.#force) return false;
+        if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown') return true;
+        return o.status !== 'queued' && this.#now - o.sentMs < minLife;
+      },
+      replaceable: (o) => o.status === 'queued' || (o.status === 'open' && o.orderId !== null && useReplace),
+    };
+  }
 
   /**
    * True when the order takes part in the quote diff. An order whose place outcome is unknown still
@@ -74,32 +92,21 @@ export class OrderManager {
    */
   applyQuotes(symbol: Symbol, bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], force: boolean): void {
     const { env } = this;
-    const now = env.clock.nowMs();
-    const minLife = env.config.minOrderLifetimeMs;
+    this.#now = env.clock.nowMs();
+    this.#force = force;
     this.#bids.length = 0;
     this.#asks.length = 0;
     for (const o of env.store.forSymbol(symbol)) {
       if (!OrderManager.inDiff(o)) continue;
       (o.side === 'buy' ? this.#bids : this.#asks).push(o);
     }
-    const tol: DiffTolerance = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
-    const view = (o: LocalOrder) => {
-      const inFlight = o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown';
-      const young = o.status !== 'queued' && now - o.sentMs < minLife;
-      return {
-        o,
-        priceTicks: o.effPrice,
-        qty: o.effQty,
-        locked: !force && (inFlight || young),
-        replaceable: o.status === 'queued' || (o.status === 'open' && o.orderId !== null && env.config.useReplace),
-      };
-    };
-    const db = diffSide(bids, this.#bids.map(view), tol, true, true);
-    const da = diffSide(asks, this.#asks.map(view), tol, true, false);
-    for (const x of db.cancel) env.requests.cancel(x.o);
-    for (const x of da.cancel) env.requests.cancel(x.o);
-    for (const r of db.replace) env.requests.replace(r.order.o, r.level.priceTicks, r.level.qty);
-    for (const r of da.replace) env.requests.replace(r.order.o, r.level.priceTicks, r.level.qty);
+    const tol = this.#tol;
+    const db = diffSide(bids, this.#bids, this.#access, tol, true, true);
+    const da = diffSide(asks, this.#asks, this.#access, tol, true, false);
+    for (const x of db.cancel) env.requests.cancel(x);
+    for (const x of da.cancel) env.requests.cancel(x);
+    for (const r of db.replace) env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
+    for (const r of da.replace) env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
     for (const l of db.place) this.placeNew(symbol, 'buy', l.priceTicks, l.qty);
     for (const l of da.place) this.placeNew(symbol, 'sell', l.priceTicks, l.qty);
   }

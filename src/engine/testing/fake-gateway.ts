@@ -35,6 +35,7 @@ export class FakeGateway implements OrderGateway {
   #seq = 0;
   readonly #failures = new Map<FakeCall, MmError[]>();
   readonly #lostReplies = new Map<FakeCall, MmError>();
+  readonly #cidIndex = new Map<string, VenueOrderId>();
 
   constructor(private readonly clock: Clock, readonly accountId = 'ACC-1') {}
 
@@ -183,6 +184,8 @@ export class FakeGateway implements OrderGateway {
       createdMs: this.clock.nowMs(),
     };
     this.orders.set(o.orderId, o);
+    // A replacement inherits the cid: the index points at the newest order carrying it.
+    if (cid !== null) this.#cidIndex.set(cid, o.orderId);
     return o;
   }
 
@@ -194,9 +197,8 @@ export class FakeGateway implements OrderGateway {
 
   #byCid(cid: ClientOrderId | null): Order | undefined {
     if (cid === null) return undefined;
-    let found: Order | undefined;
-    for (const o of this.orders.values()) if (o.clientOrderId === cid && (!found || isCancelable(o.state))) found = o;
-    return found;
+    const id = this.#cidIndex.get(cid);
+    return id === undefined ? undefined : this.orders.get(id);
   }
 
   #ids(): { executionId: ReturnType<typeof asExecutionId>; tsEvent: number; tsRecv: number } {

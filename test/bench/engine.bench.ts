@@ -1,0 +1,116 @@
+/**
+ * engine.tick_to_intent_p50_us / p99_us: a 20-level market-data book frame (text) goes in —
+ * decoded, mapped to a MarketEvent, applied, quoted by `fixed-spread`, risk-gated, diffed, passed
+ * through the rate-aware executor — until the resulting intent is encoded as an order-WS request
+ * string ready for the socket. Every frame moves the mid, so every frame produces intents.
+ */
+import { Subject } from 'rxjs';
+import { clockScheduler, Decimal, VirtualClock, asSymbol, type ClientOrderId } from '../../src/core/index.ts';
+import { TickGrid, instrumentCatalog, type Instrument, type Order } from '../../src/domain/index.ts';
+import { createEngine, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, DEFAULT_EXECUTION_CONFIG, type ConnectionState, type OrderGateway } from '../../src/engine/index.ts';
+import { FakeGateway } from '../../src/engine/testing/fake-gateway.ts';
+import { decodeMdWsFrame, encodeOrderWsRequest, toMarketEvent } from '../../src/wire/index.ts';
+import type { MarketEvent } from '../../src/domain/index.ts';
+import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
+import { nowUs, percentile, type Bench } from './bench-kit.ts';
+
+const SYMBOL = asSymbol('EURUSD-PERP');
+const FRAMES = 20_000;
+
+function instrument(): Instrument {
+  return {
+    symbol: SYMBOL, product: 'EURUSD', kind: 'perpetual', category: 'fx', description: 'EURUSD perp', expirationMs: null,
+    grid: new TickGrid('0.0001'), multiplier: new Decimal(1), minOrderSize: 1, initialMarginPct: new Decimal(6), maintenanceMarginPct: new Decimal(3),
+    bandLowerPct: new Decimal(10), bandUpperPct: new Decimal(10), fundingCapUpperPct: null, fundingCapLowerPct: null, fundingSchedule: null,
+    fundingVariant: null, estimatedFundingSupported: false,
+  };
+}
+
+/** A 20-level snapshot frame as the venue would send it, best bid at `bestBid` ticks. */
+function frameText(grid: TickGrid, bestBid: number, i: number): string {
+  const b = Array.from({ length: 20 }, (_, k) => ({ p: grid.toPrice(bestBid - k), q: 100 + k * 10 }));
+  const a = Array.from({ length: 20 }, (_, k) => ({ p: grid.toPrice(bestBid + 2 + k), q: 100 + k * 10 }));
+  return JSON.stringify({ t: '2', ts: 1_790_000_000 + i, tn: 0, s: SYMBOL, b, a, st: true });
+}
+
+async function run(): Promise<Record<string, { value: number; unit: string; target?: string }>> {
+  const inst = instrument();
+  const catalog = instrumentCatalog([inst]);
+  const clock = new VirtualClock(1_790_000_000_000);
+  const fake = new FakeGateway(clock);
+  let encodedAt = -1;
+  let rid = 0;
+  let bytes = 0;
+  const grid = inst.grid;
+  const mark = (s: string): void => {
+    bytes += s.length;
+    if (encodedAt < 0) encodedAt = nowUs();
+  };
+  // The order-WS client's encoding step, timed at the point the text would hit the socket.
+  const gateway: OrderGateway = {
+    place: (i) => {
+      mark(encodeOrderWsRequest({ rid: ++rid, t: 'p', s: i.symbol, d: i.side === 'buy' ? 'B' : 'S', q: i.qty, p: grid.toPrice(i.priceTicks), tif: i.tif, po: i.postOnly, rb: i.reprice, st: i.selfTrade, tag: i.tag ?? undefined, cid: i.clientOrderId }));
+      return fake.place(i);
+    },
+    replace: (i) => {
+      mark(encodeOrderWsRequest({ rid: ++rid, t: 'r', oid: i.orderId, p: grid.toPrice(i.priceTicks), q: i.qty }));
+      return fake.replace(i);
+    },
+    cancel: (i) => {
+      mark(encodeOrderWsRequest({ rid: ++rid, t: 'x', ...(i.orderId ? { oid: i.orderId } : { cid: i.clientOrderId as ClientOrderId }) }));
+      return fake.cancel(i);
+    },
+    cancelAll: (s) => fake.cancelAll(s),
+    status: (r) => fake.status(r),
+    openOrders: () => fake.openOrders(),
+  };
+  const params = fixedSpread.params.parse({ levels: 3, halfSpreadTicks: 3, spacingTicks: 1, size: 5, skewRangeContracts: 50 });
+  const engine = createEngine({
+    clock,
+    scheduler: clockScheduler(clock),
+    gateway,
+    instruments: catalog,
+    strategies: [{ id: 'fs', symbol: SYMBOL, strategy: fixedSpread.create(params) }],
+    risk: { ...DEFAULT_RISK_CONFIG, killSwitch: { ...DEFAULT_RISK_CONFIG.killSwitch, staleMarketDataMs: 0 } },
+    execution: { ...DEFAULT_EXECUTION_CONFIG, maxQueue: 1_000_000, budgets: [{ name: 'bench', capacity: 1e12, refillPerSec: 1e12, costs: { place: 1, replace: 1, cancel: 1 } }] },
+    orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 0 },
+  });
+  // A subscriber, as monitoring would be, so events are built and delivered as in the daemon.
+  let events = 0;
+  engine.events$.subscribe(() => events++);
+  const market$ = new Subject<MarketEvent>();
+  engine.start({ market$, orders$: fake.events$, resync$: new Subject<readonly Order[]>(), connection$: new Subject<ConnectionState>() });
+  const settle = async (): Promise<void> => {
+    for (let k = 0; k < 4; k++) await Promise.resolve();
+  };
+  await settle();
+  const texts = Array.from({ length: 64 }, (_, k) => frameText(grid, 11_000 + (k % 2), k));
+  const samples: number[] = [];
+  const totals: number[] = [];
+  for (let i = 0; i < FRAMES; i++) {
+    const text = texts[i % texts.length]!;
+    encodedAt = -1;
+    const t0 = nowUs();
+    const frame = decodeMdWsFrame(text);
+    if (!frame.ok) throw new Error(`bench frame does not decode: ${frame.error.message}`);
+    const ev = toMarketEvent(frame.value as Parameters<typeof toMarketEvent>[0], catalog, clock.nowMs());
+    if (!ev.ok || ev.value === null) throw new Error('bench frame does not map to a market event');
+    market$.next(ev.value);
+    const t1 = nowUs();
+    if (encodedAt >= 0 && i >= 1_000) {
+      samples.push(encodedAt - t0);
+      totals.push(t1 - t0);
+    }
+    await settle();
+  }
+  await engine.stop({ timeoutMs: 0 });
+  return {
+    'engine.tick_to_intent_p50_us': { value: percentile(samples, 50), unit: 'µs', target: '' },
+    'engine.tick_to_intent_p99_us': { value: percentile(samples, 99), unit: 'µs', target: '< 100' },
+    'engine.frame_total_p99_us': { value: percentile(totals, 99), unit: 'µs', target: '' },
+    'engine.frames_with_intents_pct': { value: (100 * samples.length) / (FRAMES - 1_000), unit: '%', target: '' },
+    'engine.events_per_frame': { value: events / FRAMES, unit: 'events', target: '' },
+  };
+}
+
+export const benches: Bench[] = [{ name: 'engine tick-to-intent (fixed-spread, 20-level book)', run }];
