@@ -47,6 +47,8 @@ export interface StaleState {
 export interface MdStats {
   framesIn: number;
   bookFrames: number;
+  /** Book frames that were `st: false` deltas. */
+  deltaFrames: number;
   decodeErrors: number;
   unmapped: number;
   suppressed: number;
@@ -61,7 +63,7 @@ export interface MdStats {
  * per-symbol staleness, and the decoded streams as Observables of domain events.
  */
 export class MarketDataWsClient {
-  readonly stats: MdStats = { framesIn: 0, bookFrames: 0, decodeErrors: 0, unmapped: 0, suppressed: 0, recoveries: 0, subscribeErrors: 0, staleTransitions: 0 };
+  readonly stats: MdStats = { framesIn: 0, bookFrames: 0, deltaFrames: 0, decodeErrors: 0, unmapped: 0, suppressed: 0, recoveries: 0, subscribeErrors: 0, staleTransitions: 0 };
   readonly #o: MarketDataWsClientOptions;
   readonly #socket: ReconnectingSocket;
   readonly #subs: MdSubscriptions;
@@ -275,6 +277,7 @@ export class MarketDataWsClient {
     switch (ev.type) {
       case 'book': {
         this.stats.bookFrames++;
+        if (!ev.isSnapshot) this.stats.deltaFrames++;
         if (!sub || sub.level === 'TRADES') return;
         const r = this.#keeper.apply(ev);
         if (r.kind === 'needs-snapshot') {

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 /** A venue with the sim-market plugins (md, flow) so /api/instruments and /md/ws exist. */
-async function marketVenue(port = 0): Promise<RunningVenue> {
+async function marketVenue(port = 0, extra: Record<string, unknown> = {}): Promise<RunningVenue> {
   const { marketPlugins } = await import('../../src/sim/market/index.ts');
   const { defaultVenueConfig, parseVenueConfig } = await import('../../src/sim/index.ts');
   const config = parseVenueConfig({
@@ -22,6 +22,7 @@ async function marketVenue(port = 0): Promise<RunningVenue> {
     default_user: { api_key: TEST_KEY.api_key, api_secret: TEST_KEY.api_secret },
     market: { step_ms: 50 },
     md: { ticker_interval_ms: 100 },
+    ...extra,
   });
   const v = await testVenue({ port, config, plugins: marketPlugins(config) });
   return v;
@@ -93,5 +94,49 @@ describe('client ⇄ local venue with market data', () => {
     expect(resyncs[1]!.map((o) => o.orderId)).toEqual(openAtVenue(v2));
     const placed = await c.gateway.place(bid(10_905));
     expect(openAtVenue(v2)).toContain(placed.orderId);
+  });
+});
+
+describe('client ⇄ local venue: delta books and heartbeats', () => {
+  it('a book maintained from st:false deltas equals the venue\'s REST book', async () => {
+    const v = await marketVenue(0, { market: { enabled: false }, md: { delta_mode: true, ticker_interval_ms: 100 } });
+    cleanups.push(() => v.stop());
+    const { c, books } = await connect(v);
+    c.marketData.subscribeBook('EURUSD-PERP');
+    await until(() => c.marketData.isLive('EURUSD-PERP') && c.orders.connected, 5_000, 'live');
+    const placed = [];
+    for (let i = 0; i < 6; i++) placed.push(await c.rest.placeOrder(bid(10_990 - (i % 3), 100 + i)));
+    await c.rest.cancelOrder({ orderId: placed[1]!.orderId, clientOrderId: null });
+    await c.rest.cancelOrder({ orderId: placed[4]!.orderId, clientOrderId: null });
+    const want = [
+      { priceTicks: 10_990, qty: 100 + 103 },
+      { priceTicks: 10_989, qty: 0 + 0 },
+      { priceTicks: 10_988, qty: 102 + 105 },
+    ].filter((l) => l.qty > 0);
+    await until(() => JSON.stringify(c.marketData.book('EURUSD-PERP')?.bids) === JSON.stringify(want), 3_000, 'delta book converged');
+    const rest = await c.rest.book('EURUSD-PERP');
+    const grid = c.instruments.get('EURUSD-PERP')!.grid;
+    expect(rest.book.b.map((l) => ({ priceTicks: grid.toTicks(l.p), qty: l.q }))).toEqual(want);
+    expect(books.length).toBeGreaterThan(1);
+    expect(c.marketData.stats.deltaFrames).toBeGreaterThan(0);
+    expect(c.marketData.stats.recoveries).toBe(0);
+  });
+
+  it('client heartbeats keep a session with client_heartbeat_timeout alive', async () => {
+    const v = await marketVenue(0, { market: { enabled: false } });
+    cleanups.push(() => v.stop());
+    const c = await connectVenue({
+      baseUrl: v.baseUrl,
+      clock: new LiveClock(),
+      credentials: { apiKey: TEST_KEY.api_key, apiSecret: TEST_KEY.api_secret },
+      reconnect: FAST,
+      clientHeartbeatTimeoutS: 1,
+    });
+    cleanups.push(() => c.close());
+    await until(() => c.orders.connected, 3_000, 'login');
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect(c.orders.stats.heartbeatsSent).toBeGreaterThanOrEqual(3);
+    expect(c.orders.reconnects).toBe(0);
+    expect(c.orders.stats.logins).toBe(1);
   });
 });
