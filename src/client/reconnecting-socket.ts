@@ -3,6 +3,9 @@ import type { Clock } from '../core/clock.ts';
 import { backoffDelayMs, type BackoffPolicy } from './backoff.ts';
 import type { SocketFactory, SocketLike } from './socket.ts';
 
+/** A session open at least this long resets the reconnect backoff, ms. */
+const STABLE_SESSION_MS = 1_000;
+
 /** Where a reconnecting socket is in its life. */
 export type SocketPhase = 'idle' | 'connecting' | 'open' | 'backoff' | 'stopped';
 
@@ -48,6 +51,7 @@ export class ReconnectingSocket {
   #cancelTimer: (() => void) | undefined;
   #cancelIdle: (() => void) | undefined;
   #lastFrameMs = 0;
+  #openedMs = 0;
   #stopWaiters: (() => void)[] = [];
   /** Successful opens. */
   opens = 0;
@@ -148,7 +152,7 @@ export class ReconnectingSocket {
             if (gen !== this.#gen || this.#phase.value === 'stopped') return;
             this.#cancelTimer?.();
             this.#cancelTimer = undefined;
-            this.#attempt = 0;
+            this.#openedMs = this.#o.clock.nowMs();
             this.opens++;
             this.#lastFrameMs = this.#o.clock.nowMs();
             this.#phase.next('open');
@@ -203,6 +207,9 @@ export class ReconnectingSocket {
 
   #down(info: DownInfo): void {
     this.downs++;
+    // Only a session that lived a while resets the backoff: a venue that accepts and at once drops
+    // (bad token after the upgrade, overload) must not be hammered at the initial delay.
+    if (info.wasOpen && this.#o.clock.nowMs() - this.#openedMs >= STABLE_SESSION_MS) this.#attempt = 0;
     this.#o.onDown(info);
     if (this.#phase.value === 'stopped') return;
     const delay = backoffDelayMs(this.#o.backoff, this.#attempt++, this.#o.random);

@@ -54,6 +54,11 @@ export interface RestCoreOptions {
   readonly requestTimeoutMs?: number;
   /** Uniform [0, 1) source for jitter (default Math.random). */
   readonly random?: () => number;
+  /**
+   * A Retry-After longer than this is not waited out: the error is thrown at once (with
+   * `details.retryAfterMs`) so the caller decides (default 10 s).
+   */
+  readonly maxRetryAfterMs?: number;
 }
 
 /** Builds `path?query` with the venue's conventions (lists comma-joined, absent values dropped). */
@@ -133,7 +138,8 @@ export class RestCore {
       if (res.status >= 200 && res.status < 300) return this.#decode(res.text, spec, ctx);
       const retryAfterMs = parseRetryAfterMs(res.headers['retry-after'], this.#o.clock.nowMs());
       failure = httpError(res.status, res.text, ctx, retryAfterMs);
-      if (failure.retryable && attempt < maxRetries) {
+      const waitable = retryAfterMs === undefined || retryAfterMs <= (this.#o.maxRetryAfterMs ?? 10_000);
+      if (failure.retryable && attempt < maxRetries && waitable) {
         await this.#wait(attempt++, retryAfterMs);
         continue;
       }

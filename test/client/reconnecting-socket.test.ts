@@ -45,11 +45,12 @@ describe('ReconnectingSocket', () => {
     await rs.stop();
   });
 
-  it('reconnects after a drop with exponential backoff, reset after a successful open', async () => {
+  it('reconnects after a drop with exponential backoff, reset only after a stable session', async () => {
     const { rs, fake, clock, downs } = setup();
     rs.start();
     await flush();
     fake.last().open();
+    clock.advanceBy(1_000);
     fake.last().drop();
     expect(downs[0]).toMatchObject({ wasOpen: true });
     expect(rs.phase).toBe('backoff');
@@ -72,11 +73,20 @@ describe('ReconnectingSocket', () => {
     expect(fake.sockets.length).toBe(3);
     clock.advanceBy(1);
     await flush();
+    // accepted then dropped at once: not stable, the backoff keeps growing (capped at 400)
     fake.last().open();
+    fake.last().drop();
+    clock.advanceBy(399);
+    await flush();
+    expect(fake.sockets.length).toBe(4);
+    clock.advanceBy(1);
+    await flush();
+    fake.last().open();
+    clock.advanceBy(1_000);
     fake.last().drop();
     clock.advanceBy(100);
     await flush();
-    expect(fake.sockets.length).toBe(5);
+    expect(fake.sockets.length).toBe(6);
     await rs.stop();
   });
 

@@ -55,6 +55,14 @@ describe('RestCore', () => {
     expect(core.stats.retries).toBe(2);
   });
 
+  it('does not wait out a Retry-After beyond maxRetryAfterMs', async () => {
+    const { core, transport, clock } = setup([res(429, '{"error":"later"}', { 'retry-after': '60' })]);
+    const e = (await driveClock(clock, core.call(get)).catch((x: unknown) => x)) as MmError;
+    expect(e.code).toBe('RATE_LIMITED');
+    expect(e.details['retryAfterMs']).toBe(60_000);
+    expect(transport.seen.length).toBe(1);
+  });
+
   it('gives up after maxRetries with the catalog code and the venue message', async () => {
     const { core, clock } = setup([res(503, '{"error":"maintenance"}'), res(503), res(503), res(503), res(503, '{"error":"still"}')]);
     const e = await driveClock(clock, core.call(get)).catch((x: unknown) => x);
