@@ -120,3 +120,27 @@ describe('market-data WebSocket /md/ws', () => {
     expect(status).toBe(401);
   });
 });
+
+describe('delta mode knob', () => {
+  it('sends one st:true snapshot then st:false deltas where q 0 removes a level', async () => {
+    const h = await marketVenue({ ...QUIET, md: { delta_mode: true }, instruments: { only: ['EURUSD-PERP'] } });
+    try {
+      const act = { userId: h.venue.defaultUser.id, accountId: h.account };
+      const place = (side: 'buy' | 'sell', price: string) => h.venue.placeNow(act, { symbol: 'EURUSD-PERP', side, qty: 100, price, tif: 'GTC', postOnly: false });
+      const keep = place('buy', '1.1390');
+      const c = await h.md();
+      await c.request({ rid: 1, type: 'subscribe', symbol: 'EURUSD-PERP', level: 'LEVEL_2' });
+      const snap = await c.waitFor((f) => f.t === '2');
+      expect(snap.st).toBe(true);
+      const o = place('buy', '1.1395');
+      const d1 = await c.waitFor((f) => f.t === '2' && f.st === false);
+      expect(d1.b).toEqual([{ p: '1.1395', q: 100 }]);
+      h.venue.cancel(act, { oid: o.oid });
+      const d2 = await c.waitFor((f) => f.t === '2' && f.st === false && f.b.some((l: { q: number }) => l.q === 0));
+      expect(d2.b).toEqual([{ p: '1.1395', q: 0 }]);
+      expect(keep.remainingQty).toBe(100);
+    } finally {
+      await h.close();
+    }
+  });
+});
