@@ -247,7 +247,21 @@ export class MdHub {
     } else {
       const l3 = sub.level === 'LEVEL_3';
       const { bids, asks } = this.source.levels(symbol, this.opts.depth, l3);
-      this.#send(s, encodeMdEvent({ t: l3 ? '3' : '2', ts, tn, s: symbol, b: wireLevels(bids, grid, l3), a: wireLevels(asks, grid, l3), st: true }), true);
+      const b = wireLevels(bids, grid, l3);
+      const a = wireLevels(asks, grid, l3);
+      this.#send(s, encodeMdEvent({ t: l3 ? '3' : '2', ts, tn, s: symbol, b, a, st: true }), true);
+      if (this.opts.deltaMode) {
+        // Deltas are computed against the last published book. With no other subscriber at this
+        // level that book may be stale (changes were not published), so restart it from here;
+        // with subscribers it is current up to pending changes, which deltas re-apply idempotently.
+        const st = this.#sym(symbol);
+        let others = false;
+        for (const o of st.sessions) if (o !== s && o.books.get(symbol)?.level === sub.level) others = true;
+        if (!others) {
+          if (l3) st.prevL3 = { b, a };
+          else st.prevL2 = { b, a };
+        }
+      }
     }
     sub.needSnapshot = false;
   }
