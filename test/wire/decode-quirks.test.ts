@@ -13,6 +13,7 @@ import {
   decodeRewardAccrualsResponse,
   decodeTickerResponse,
   encodeOrderWsRequest,
+  type DecodeError,
   type WireOrder,
 } from '../../src/wire/index.ts';
 import { fixture, unwrap } from './helpers.ts';
@@ -37,7 +38,7 @@ const order = (over: Record<string, unknown> = {}): Record<string, unknown> => (
 });
 const ev = (t: string, extra: Record<string, unknown>) => JSON.stringify({ t, ts: 1, tn: 2, ...extra });
 
-function errorOf(r: { ok: boolean; error?: { message: string; path: string } }): { message: string; path: string } {
+function errorOf(r: { ok: boolean; error?: DecodeError }): DecodeError {
   if (r.ok || !r.error) throw new Error('expected a decode error');
   return r.error;
 }
