@@ -24,11 +24,22 @@ export class LiveClock implements Clock {
   }
 
   setTimer(delayMs: number, fn: () => void): () => void {
-    const handle = setTimeout(fn, Math.max(0, delayMs));
-    handle.unref?.();
+    // setTimeout fires at once for delays over 2^31 − 1 ms (~24.8 days), e.g. a dated future's
+    // expiry: wait in steps until the due time instead.
+    const dueMs = Date.now() + Math.max(0, delayMs);
+    let handle: ReturnType<typeof setTimeout>;
+    const arm = (): void => {
+      const left = dueMs - Date.now();
+      handle = setTimeout(left > MAX_TIMEOUT_MS ? arm : fn, Math.min(Math.max(0, left), MAX_TIMEOUT_MS));
+      handle.unref?.();
+    };
+    arm();
     return () => clearTimeout(handle);
   }
 }
+
+/** The longest delay setTimeout honours (2^31 − 1 ms). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 interface PendingTimer {
   readonly atMs: number;
