@@ -10,6 +10,8 @@ import type { Engine, EngineDeps, EngineSnapshot, StopOptions, StopReport, Symbo
 
 const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 const STOP_POLL_MS = 100;
+/** After the order stream reconnects, wait this long for `resync$` before querying open orders ourselves. */
+const RESYNC_FALLBACK_MS = 5_000;
 
 /**
  * Builds an engine. Inputs (market, orders, resync, connection, funding, rewards) are subscribed in
@@ -51,7 +53,6 @@ export function createEngine(deps: EngineDeps): Engine {
         if (core.stopping) return;
         if (pos) for (const [sym, qty] of pos) core.slots.get(sym)?.ledger.seed(qty);
         await reconcile(venue, 'start');
-        core.awaitingResync = false;
         core.ready = true;
         for (const s of core.slots.values()) core.evaluate(s);
         core.flush();
@@ -62,22 +63,39 @@ export function createEngine(deps: EngineDeps): Engine {
       });
   };
 
+  /** Reconciles from our own open-orders query when a reconnect brings no resync in time. */
+  let resyncFallback: (() => void) | null = null;
+  const armResyncFallback = (): void => {
+    resyncFallback?.();
+    resyncFallback = clock.setTimer(RESYNC_FALLBACK_MS, () => {
+      resyncFallback = null;
+      if (!core.awaitingResync || core.stopping || core.downSince.has('orders')) return;
+      openOrders()
+        .then((venue) => runResync(venue))
+        .catch(() => armResyncFallback());
+    });
+  };
+  const runResync = (venue: readonly Order[]): void => {
+    core.awaitingResync = true;
+    void reconcile(venue, 'resync').then(() => {
+      core.awaitingResync = false;
+      for (const s of core.slots.values()) core.evaluate(s);
+      core.flush();
+    });
+  };
+
   const start = (inputs: EngineInputs): void => {
     if (started) throw new RangeError('engine already started');
     started = true;
     subs.add(inputs.market$.subscribe((ev) => core.onMarket(ev)));
     subs.add(inputs.orders$.subscribe((ev) => core.onOrder(ev)));
-    subs.add(inputs.connection$.subscribe((c) => core.onConnection(c)));
     subs.add(
-      inputs.resync$.subscribe((venue) => {
-        core.awaitingResync = true;
-        void reconcile(venue, 'resync').then(() => {
-          core.awaitingResync = false;
-          for (const s of core.slots.values()) core.evaluate(s);
-          core.flush();
-        });
+      inputs.connection$.subscribe((c) => {
+        core.onConnection(c);
+        if (c.stream === 'orders' && c.connected && core.awaitingResync) armResyncFallback();
       }),
     );
+    subs.add(inputs.resync$.subscribe((venue) => runResync(venue)));
     if (inputs.funding$) subs.add(inputs.funding$.subscribe((f) => core.accounting.applyFunding(f)));
     if (inputs.rewards$)
       subs.add(
@@ -130,6 +148,7 @@ export function createEngine(deps: EngineDeps): Engine {
         ...(confirmed ? [] : venueLeft.filter((v) => !core.store.find(v.clientOrderId, v.orderId)).map((v) => ({ symbol: v.symbol, clientOrderId: v.clientOrderId, orderId: v.orderId }))),
       ];
       subs.unsubscribe();
+      resyncFallback?.();
       core.executor.close();
       core.events$.complete();
       return { cancelRequested, confirmed: confirmed && core.store.size === 0, remaining, durationMs: clock.nowMs() - t0 };

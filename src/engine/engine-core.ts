@@ -68,8 +68,8 @@ export class EngineCore {
     this.executor = new Executor(deps.execution, clock, {
       sent: () => this.#sampleLatency(),
       throttled: (job, queued) => this.emit({ type: 'throttled', endpoint: job.endpoint, queued, tsMs: clock.nowMs() }),
-      coalesced: (job) => this.emit({ type: 'coalesced', endpoint: job.endpoint, clientOrderId: null, tsMs: clock.nowMs() }),
-      dropped: (job) => this.emit({ type: 'dropped', endpoint: job.endpoint, clientOrderId: null, tsMs: clock.nowMs() }),
+      coalesced: (job) => this.emit({ type: 'coalesced', endpoint: job.endpoint, clientOrderId: job.clientOrderId ?? null, tsMs: clock.nowMs() }),
+      dropped: (job) => this.emit({ type: 'dropped', endpoint: job.endpoint, clientOrderId: job.clientOrderId ?? null, tsMs: clock.nowMs() }),
       backoff: (code, pauseMs) => this.emit({ type: 'backoff', code, pauseMs, tsMs: clock.nowMs() }),
     });
     const env: RequestEnv = {

@@ -42,6 +42,7 @@ export class OrderRequests {
     const job: ExecJob = {
       endpoint: 'place',
       key: o.clientOrderId,
+      clientOrderId: o.clientOrderId,
       run: () => {
         o.status = 'pending-new';
         o.sentMs = env.clock.nowMs();
@@ -104,6 +105,7 @@ export class OrderRequests {
     env.executor.submit({
       endpoint: 'replace',
       key: o.clientOrderId,
+      clientOrderId: o.clientOrderId,
       run: () => {
         o.replaceQueued = false;
         o.status = 'pending-replace';
@@ -170,6 +172,7 @@ export class OrderRequests {
     env.executor.submit({
       endpoint: 'cancel',
       key: o.clientOrderId,
+      clientOrderId: o.clientOrderId,
       run: () => {
         o.status = 'pending-cancel';
         env.store.touch(o.symbol);

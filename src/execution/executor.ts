@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import type { ClientOrderId } from '../core/ids.ts';
 import { MmError, type ErrorCode } from '../core/errors.ts';
 import { ENDPOINTS, type Endpoint, type ExecutionConfig } from './config.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -11,6 +12,8 @@ export interface ExecJob {
   readonly endpoint: Endpoint;
   /** Coalescing key: a newer job with the same key replaces a queued one. null = never coalesced. */
   readonly key: string | null;
+  /** The order the job is about, for events (null for queries and cancel-all). */
+  readonly clientOrderId?: ClientOrderId | null;
   /** Sends the request (called at most once). */
   run(): Promise<unknown>;
   /** The request settled; `latencyMs` on the injected clock. */

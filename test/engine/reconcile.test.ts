@@ -77,4 +77,22 @@ describe('reconciliation', () => {
     expect(h.of('order-resolved').map((e) => e.state).sort()).toEqual(['CANCELED', 'FILLED']);
     expect(h.gw.open().map((o) => o.priceTicks).sort()).toEqual([11000, 11010]);
   });
+
+  it('reconciles by itself when a reconnect brings no resync', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, 11010, 1);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    h.connection$.next({ stream: 'orders', connected: false, tsRecv: h.clock.nowMs() });
+    const bid = h.gw.open().find((o) => o.side === 'buy')!;
+    h.gw.silentlyCancel(bid.orderId);
+    h.connection$.next({ stream: 'orders', connected: true, tsRecv: h.clock.nowMs() });
+    await h.advance(4_000, 250);
+    expect(h.of('reconciled').filter((r) => r.trigger === 'resync')).toHaveLength(0);
+    expect(h.gw.open()).toHaveLength(1);
+    await h.advance(3_000, 250);
+    expect(h.of('reconciled').filter((r) => r.trigger === 'resync')).toEqual([expect.objectContaining({ missing: 1 })]);
+    expect(h.gw.open().map((o) => o.priceTicks).sort()).toEqual([11000, 11010]);
+  });
 });
