@@ -165,7 +165,6 @@ export class OrderWsClient {
    */
   async place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     const body = { t: 'p' as const, ...placeBody(intent, this.#o.instruments) };
-    delete (body as { aid?: unknown }).aid;
     const res = await this.#request('place', body, { clientOrderId: intent.clientOrderId });
     return { orderId: this.#oidOf(res, 'place') };
   }

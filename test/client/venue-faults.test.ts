@@ -83,6 +83,19 @@ describe('client under injected faults', () => {
     expect(open.filter((o) => o.clientOrderId === intent.clientOrderId).map((o) => o.orderId)).toEqual([r.orderId]);
   });
 
+  it('a reply delayed past the deadline is a TIMEOUT, and the late reply is counted, not misrouted', async () => {
+    const { proxy, rest } = await stack({ proxy: true });
+    const ws = testOrderWs(proxy!.wsUrl, rest, undefined, { requestTimeoutMs: 100 });
+    cleanups.push(() => ws.stop());
+    ws.start();
+    await until(() => ws.connected, 3_000, 'login');
+    proxy!.delayDownstreamMs = 250;
+    await expect(ws.place(bid())).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await until(() => ws.stats.lateReplies === 1, 2_000, 'late reply');
+    proxy!.delayDownstreamMs = 0;
+    expect(ws.connected).toBe(true);
+  });
+
   it('requests fail fast while the order WS is down, and the gateway falls back to REST', async () => {
     const { proxy, ws, rest } = await stack({ proxy: true });
     proxy!.refuseConnections(true, 'ws');
