@@ -48,7 +48,7 @@ export function resolveFlow(cfg: MarketConfig['market'], ins: Instrument, startP
       levelSpacingTicks: m.level_spacing_ticks ?? Math.max(1, Math.round(half / 3)),
       minLots,
       maxLots: Math.max(minLots, m.max_lots ?? 5),
-      requoteThresholdTicks: m.requote_threshold_ticks ?? 1,
+      requoteThresholdTicks: m.requote_threshold_ticks ?? Math.max(1, Math.round(half / 2)),
     },
     takers: {
       ratePerMin: t.rate_per_min ?? 12,
