@@ -1,6 +1,6 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import { MmError } from '../core/errors.ts';
+import { codeForHttpStatus, MmError } from '../core/errors.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { OrderEvent } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
@@ -98,6 +98,10 @@ export class OrderWsClient {
       onFrame: (text) => this.#onFrame(text),
       onDown: (info) => {
         if (info.httpStatus === 401) void this.#o.tokens.renew(this.#lastToken).catch(() => undefined);
+        else if (info.httpStatus !== undefined && info.httpStatus >= 400 && info.httpStatus < 500) {
+          // 403 (account not allowed) or 400 (malformed account id) will not heal by itself: say so loudly.
+          this.#errors.next(new MmError(codeForHttpStatus(info.httpStatus), `order WS upgrade refused with HTTP ${info.httpStatus}; retrying with backoff`, { status: info.httpStatus, accountId: this.#o.accountId }));
+        }
         this.#onDown(info.reason);
       },
     });

@@ -262,6 +262,20 @@ describe('OrderWsClient', () => {
     await client.stop();
   });
 
+  it('reports a refused upgrade (403) on errors$ and keeps retrying', async () => {
+    const { client, fake, clock } = setup();
+    const errors: MmError[] = [];
+    client.errors$.subscribe((e) => errors.push(e));
+    client.start();
+    await flush();
+    fake.last().refuse(403);
+    expect(errors[0]).toMatchObject({ code: 'FORBIDDEN', details: { status: 403 } });
+    clock.advanceBy(100);
+    await flush();
+    expect(fake.sockets).toHaveLength(2);
+    await client.stop();
+  });
+
   it('exposes the next resync as a promise-friendly stream', async () => {
     const { client, fake } = setup();
     const next = firstValueFrom(client.resync$.pipe(take(1), toArray()));
