@@ -1,5 +1,5 @@
 /** Decode cost of the wire hot path: text → decoded wire value, JSON.parse included. */
-import { decodeMdWsFrame, decodeOrderWsFrame, encodeMdEvent, type WireBookLevel } from '../../src/wire/index.ts';
+import { decodeMdEvent, decodeMdWsFrame, decodeOrderWsEvent, decodeOrderWsFrame, encodeMdEvent, type WireBookLevel } from '../../src/wire/index.ts';
 import { microsPerCall, type Bench } from './bench-kit.ts';
 
 const ORDER_EVENT =
@@ -27,10 +27,15 @@ export const benches: Bench[] = [
       check(decodeMdWsFrame(L2).ok, 'L2 snapshot');
       check(decodeMdWsFrame(TICKER).ok, 'ticker');
       const n = 200_000;
+      const orderValue: unknown = JSON.parse(ORDER_EVENT);
+      const l2Value: unknown = JSON.parse(L2);
       return {
         'wire.decode_order_event_us': { value: microsPerCall(() => decodeOrderWsFrame(ORDER_EVENT), n), unit: 'us', target: '< 2' },
         'wire.decode_l2_snapshot_us': { value: microsPerCall(() => decodeMdWsFrame(L2), n / 4), unit: 'us', target: '< 10' },
         'wire.decode_ticker_us': { value: microsPerCall(() => decodeMdWsFrame(TICKER), n), unit: 'us' },
+        // Validation alone (value already parsed): the decoder's own cost, robust to a loaded machine.
+        'wire.validate_order_event_us': { value: microsPerCall(() => decodeOrderWsEvent(orderValue), n), unit: 'us' },
+        'wire.validate_l2_snapshot_us': { value: microsPerCall(() => decodeMdEvent(l2Value), n / 4), unit: 'us' },
         'wire.json_parse_order_event_us': { value: microsPerCall(() => JSON.parse(ORDER_EVENT), n), unit: 'us' },
         'wire.json_parse_l2_snapshot_us': { value: microsPerCall(() => JSON.parse(L2), n / 4), unit: 'us' },
       };

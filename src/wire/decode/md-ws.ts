@@ -19,6 +19,11 @@ function readBook(v: Record<string, unknown>, t: '1' | '2' | '3'): WireMdBookFra
   };
 }
 
+function tagged<T extends object, K extends string>(x: T, t: K): T & { t: K } {
+  if (x !== undefined) (x as T & { t: K }).t = t;
+  return x as T & { t: K };
+}
+
 /** Decodes an MD event (`t` one of `1 2 3 s t c bc h`). */
 export const readMdEvent: Decoder<WireMdEvent> = (v, p, k) => {
   if (!isRec(v)) return fail(v, p, k, 'event object');
@@ -28,14 +33,15 @@ export const readMdEvent: Decoder<WireMdEvent> = (v, p, k) => {
     case '2':
     case '3':
       return readBook(v, t);
+    // Tag the freshly built object instead of spreading it into another (one allocation, not two).
     case 's':
-      return { t, ...readTicker(v, '$', null) };
+      return tagged(readTicker(v, '$', null), t);
     case 't':
-      return { t, ...readTrade(v, '$', null) };
+      return tagged(readTrade(v, '$', null), t);
     case 'c':
-      return { t, ...readCandle(v, '$', null) };
+      return tagged(readCandle(v, '$', null), t);
     case 'bc':
-      return { t, ...readBboCandle(v, '$', null) };
+      return tagged(readBboCandle(v, '$', null), t);
     case 'h':
       return { t, ts: uint(v.ts, '$', 'ts'), tn: uint(v.tn, '$', 'tn') };
     default:
