@@ -118,7 +118,9 @@ export class ReplayExchange implements OrderGateway, AccountReader {
       if (x.sideIdx !== restingSide) continue;
       const through = restingSide === BID ? x.priceTicks > priceTicks : x.priceTicks < priceTicks;
       if (through) {
-        this.#fill(x, leaves(x), x.priceTicks, false);
+        // The print went through our price: the aggressor would have met our order first. Capped at
+        // the print's size (as NautilusTrader's trade-driven fills), so a small print cannot fill a big order.
+        this.#fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
       } else if (x.priceTicks === priceTicks) {
         this.#o.queue.onTrade(x.queue, qty);
         if (x.queue.front < 0) {
@@ -127,7 +129,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
           if (q > 0) this.#fill(x, q, x.priceTicks, false);
         }
       } else continue;
-      if (leaves(x) === 0) k--; // #fill removed it from `orders`
+      if (x.state === 'FILLED') k--; // #fill removed it from `orders`
     }
   }
 

@@ -5,3 +5,4 @@ export * from './book-diff.ts';
 export * from './writer.ts';
 export * from './reader.ts';
 export * from './columnar.ts';
+export * from './recorder.ts';

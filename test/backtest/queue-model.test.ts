@@ -35,13 +35,15 @@ describe('risk-averse queue model on hand-built sequences', () => {
     expect(h.filledQty()).toBe(1);
   });
 
-  it('a trade at the level with the same-side aggressor does not advance the queue; trades through the price fill fully', async () => {
+  it('a trade at the level with the same-side aggressor does not advance the queue; prints through our price fill up to their size', async () => {
     const h = exchangeHarness();
     h.book([[1000, 300]], [[1001, 200]]);
     await h.place('buy', 1000, 50);
     h.trade(1000, 500, true); // a buy aggressor at 1000 hits asks, not our bid
     expect(h.filledQty()).toBe(0);
-    h.trade(999, 10, false); // a sell printed below our bid: the level was swept
+    h.trade(999, 10, false); // a sell printed below our bid: it would have met us first, for its size
+    expect(h.filledQty()).toBe(10);
+    h.trade(998, 100, false);
     expect(h.filledQty()).toBe(50);
   });
 

@@ -1,0 +1,54 @@
+import { createEngine } from '../engine/index.ts';
+import type { FeeRates, OrderManagerConfig } from '../engine/config.ts';
+import type { ExecutionConfig } from '../execution/config.ts';
+import type { RiskConfig } from '../risk/config.ts';
+import { asSymbol } from '../core/ids.ts';
+import { loadStrategy, parseStrategyParams } from '../strategy/registry.ts';
+import type { ColumnarRecording } from '../record/columnar.ts';
+import { runBacktest, type BacktestRun } from './runner.ts';
+import type { BacktestSettings } from './settings.ts';
+
+/** One strategy to run, by built-in name or absolute module path, with raw (validated) params. */
+export interface StrategySpec {
+  readonly id: string;
+  readonly symbol: string;
+  readonly strategy: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A backtest run as plain data (structured-cloneable): the CLI builds it from a config file and
+ * either runs it here or hands it to a sweep worker thread.
+ */
+export interface RunSpec {
+  readonly strategies: readonly StrategySpec[];
+  readonly risk: RiskConfig;
+  readonly execution: ExecutionConfig;
+  readonly orderManager: OrderManagerConfig;
+  readonly engineFees: FeeRates;
+  readonly settings: BacktestSettings;
+  readonly stopTimeoutMs: number;
+}
+
+/**
+ * Instantiates the strategies of a spec and replays `data` through the daemon's engine.
+ * @throws MmError STRATEGY_INVALID when a strategy fails to load or its params are bad.
+ */
+export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, baseDir?: string): Promise<BacktestRun> {
+  const strategies = [];
+  for (const s of spec.strategies) {
+    const def = await loadStrategy(s.strategy, baseDir);
+    strategies.push({ id: s.id, symbol: asSymbol(s.symbol), strategy: def.create(parseStrategyParams(def, s.params, s.id)) });
+  }
+  return runBacktest({
+    data,
+    strategies,
+    risk: spec.risk,
+    execution: spec.execution,
+    orderManager: spec.orderManager,
+    engineFees: spec.engineFees,
+    settings: spec.settings,
+    createEngine,
+    stopTimeoutMs: spec.stopTimeoutMs,
+  });
+}

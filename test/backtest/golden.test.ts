@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-golden-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const backtest = (out: string) => run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', 'config/backtest.yaml', '--out', out, '--quiet'], { cwd: ROOT });
+
+describe('golden replay of the committed sample recording', () => {
+  it('the sample is small enough to ship (< 1 MB)', () => {
+    expect(statSync(join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz')).size).toBeLessThan(1_000_000);
+  });
+
+  it('`mmbot backtest --config config/backtest.yaml` works and two runs give byte-identical reports', async () => {
+    const a = join(dir, 'a');
+    const b = join(dir, 'b');
+    await Promise.all([backtest(a), backtest(b)]);
+    for (const f of ['report.json', 'fills.csv', 'report.html']) {
+      const x = readFileSync(join(a, f));
+      expect(x.length).toBeGreaterThan(100);
+      expect(x.equals(readFileSync(join(b, f))), `${f} differs between runs`).toBe(true);
+    }
+    const report = JSON.parse(readFileSync(join(a, 'report.json'), 'utf8'));
+    expect(report.format).toBe('mmbot-backtest-report');
+    expect(report.events.replayed).toBeGreaterThan(1000);
+    expect(report.total.fills.count).toBeGreaterThan(0);
+    expect(Object.keys(report.total.pnl)).toEqual(['spread_capture', 'inventory', 'fees', 'funding', 'net', 'estimated_rewards', 'net_with_rewards']);
+    const csv = readFileSync(join(a, 'fills.csv'), 'utf8').trim().split('\n');
+    expect(csv.length - 1).toBe(report.total.fills.count);
+    const html = readFileSync(join(a, 'report.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//); // opens offline: nothing external
+    expect(html).not.toContain('<script');
+  });
+});
