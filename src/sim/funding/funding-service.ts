@@ -28,6 +28,8 @@ export class FundingService {
   /** Last settlement instant per symbol (ef reads settlement_pending right after it). */
   readonly lastSettledMs = new Map<string, number>();
   readonly #cancels: (() => void)[] = [];
+  /** The pending next-settlement timer per symbol. */
+  readonly #next = new Map<string, () => void>();
 
   constructor(
     readonly venue: Venue,
@@ -66,6 +68,8 @@ export class FundingService {
   /** Stops timers and listeners. */
   close(): void {
     for (const c of this.#cancels.splice(0)) c();
+    for (const c of this.#next.values()) c();
+    this.#next.clear();
   }
 
   /** The settlement mark for a daily close at `atMs`: VWAP of trades in the window, else TWAP of marks. */
@@ -215,7 +219,7 @@ export class FundingService {
       this.settle(ins, next);
       this.#armNext(ins, next.atMs);
     });
-    this.#cancels.push(cancel);
+    this.#next.set(ins.symbol, cancel);
   }
 
   #armExpiry(ins: Instrument): void {

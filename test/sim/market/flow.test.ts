@@ -81,6 +81,18 @@ describe('synthetic market flow', () => {
     expect(await run(8)).not.toEqual(a);
   });
 
+  it('clock-speed knob: at 120x on the wall clock, trades stream within a couple of real seconds', async () => {
+    const h = await marketVenue({ clock_speed: 120, instruments: { only: ['EURUSD-PERP'] }, rewards: { enabled: false } });
+    try {
+      const c = await h.md();
+      await c.request({ rid: 1, type: 'subscribe', symbol: 'EURUSD-PERP', level: 'TRADES' });
+      await c.waitFor(() => c.frames.filter((f) => f.t === 't').length >= 3, 4_000).catch(() => undefined);
+      expect(c.frames.filter((f) => f.t === 't').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('rejects a malformed market section naming the path', async () => {
     await expect(marketVenue({ market: { step_ms: 'fast' } })).rejects.toThrow(/market\.step_ms/);
     await expect(marketVenue({ rewards: { epoch_ms: 1000 } })).rejects.toThrow(/rewards\.epoch_ms/);
