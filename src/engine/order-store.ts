@@ -25,6 +25,8 @@ export class LocalOrder implements WorkingOrder {
   /** Cancels a pending status-check timer. */
   statusTimer: (() => void) | null = null;
   retryTimer: (() => void) | null = null;
+  /** Venue ids this order had before its latest replace (most recent last, bounded). */
+  readonly oldIds: VenueOrderId[] = [];
 
   constructor(
     readonly clientOrderId: ClientOrderId,
@@ -55,6 +57,9 @@ export class LocalOrder implements WorkingOrder {
   }
 }
 
+/** How many superseded venue ids per order stay resolvable. */
+const MAX_OLD_IDS = 8;
+
 /** The engine's orders: by client id, by every venue id an order has had (replaces change it), by symbol. */
 export class OrderStore {
   readonly #byCid = new Map<string, LocalOrder>();
@@ -78,9 +83,20 @@ export class OrderStore {
     this.touch(o.symbol);
   }
 
-  /** Records a (new) venue id for an order; older ids keep pointing at it for late events. */
+  /**
+   * Records a (new) venue id for an order. The last few older ids keep pointing at it, for late
+   * events of an order that has since been replaced; older ones are forgotten, so an order replaced
+   * all day does not grow the index.
+   */
   setOrderId(o: LocalOrder, id: VenueOrderId): void {
     if (o.orderId === id) return;
+    if (o.orderId !== null) {
+      o.oldIds.push(o.orderId);
+      if (o.oldIds.length > MAX_OLD_IDS) {
+        const gone = o.oldIds.shift()!;
+        if (this.#byOid.get(gone) === o) this.#byOid.delete(gone);
+      }
+    }
     o.orderId = id;
     this.#byOid.set(id, o);
     this.touch(o.symbol);
@@ -91,7 +107,8 @@ export class OrderStore {
     if (this.#byCid.get(o.clientOrderId) !== o) return;
     o.dispose();
     this.#byCid.delete(o.clientOrderId);
-    for (const [k, v] of this.#byOid) if (v === o) this.#byOid.delete(k);
+    for (const id of o.oldIds) if (this.#byOid.get(id) === o) this.#byOid.delete(id);
+    if (o.orderId !== null && this.#byOid.get(o.orderId) === o) this.#byOid.delete(o.orderId);
     const list = this.#bySymbol.get(o.symbol);
     if (list) {
       const i = list.indexOf(o);
