@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { asyncScheduler, merge, type Observable, type Subscription } from 'rxjs';
 import type { StreamConnection } from '../../client/index.ts';
 import type { BotConfig } from '../../config/index.ts';
@@ -6,6 +8,7 @@ import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venueGateway } from '../../client/index.ts';
 import { createEngine, type Engine, type EngineInputs, type StopReport } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
+import { createRecordingWriter, startRecorder } from '../../record/index.ts';
 import { engineConfigs } from './engine-config.ts';
 import { logEngineEvents } from './engine-log.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
@@ -34,19 +37,32 @@ export interface Daemon {
   stop(reason: string): Promise<StopReport>;
 }
 
-/** Closes whatever was opened, in reverse order, logging (not throwing) failures. */
+/** Longest a single close step may take before shutdown moves on (a stuck close must not hang the exit). */
+const CLOSE_STEP_TIMEOUT_MS = 3000;
+
+/** Closes whatever was opened, in reverse order, logging (not throwing) failures and stuck steps. */
 class Closer {
   readonly #steps: { name: string; fn: () => Promise<void> | void }[] = [];
-  constructor(private readonly log: Logger) {}
+  readonly #log: Logger;
+  constructor(log: Logger) {
+    this.#log = log;
+  }
   add(name: string, fn: () => Promise<void> | void): void {
     this.#steps.push({ name, fn });
   }
   async closeAll(): Promise<void> {
     for (const step of this.#steps.splice(0).reverse()) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<'timeout'>((r) => {
+        timer = setTimeout(() => r('timeout'), CLOSE_STEP_TIMEOUT_MS);
+      });
       try {
-        await step.fn();
+        const r = await Promise.race([Promise.resolve().then(step.fn), timeout]);
+        if (r === 'timeout') this.#log.warn(`closing ${step.name} took over ${CLOSE_STEP_TIMEOUT_MS} ms; moving on`);
       } catch (e) {
-        this.log.warn({ err: e }, `closing ${step.name} failed`);
+        this.#log.warn({ err: e }, `closing ${step.name} failed`);
+      } finally {
+        clearTimeout(timer);
       }
     }
   }
@@ -124,6 +140,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     closer.add('monitoring', () => monitoring.close());
 
+    if (config.recording) {
+      const recordingPath = config.recording.path;
+      const recorded = [...new Set(config.bot.strategies.map((s) => s.symbol))].map((s) => instruments.get(s)!);
+      mkdirSync(dirname(recordingPath), { recursive: true });
+      const sink = createRecordingWriter(recordingPath, { instruments: recorded, startedAtMs: clock.nowMs(), source: venue.embedded ? 'local-venue' : venue.baseUrl });
+      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$ }, clock);
+      closer.add('recorder', async () => {
+        const stats = await recorder.stop();
+        log.info({ path: recordingPath, ...stats }, `recording written to ${recordingPath} (${stats.events} events)`);
+      });
+      log.info({ path: recordingPath }, 'recording market data');
+    }
     for (const s of config.bot.strategies) md.subscribeBook(s.symbol, 2, { trades: true, ticker: true });
     const inputs: EngineInputs = {
       market$: md.market$,
