@@ -257,7 +257,7 @@ export class MarketDataWsClient {
       return;
     }
     const frame = decoded.value;
-    if (!('t' in frame)) return this.#onReply(frame.rid, frame.result, frame.error);
+    if (!('t' in frame)) return this.#onReply(frame.rid, frame.error);
     if (frame.t === 'h' || frame.t === 'bc') return;
     const symbol = frame.t === 'c' ? frame.symbol : frame.s;
     const sub = this.#subs.touch(symbol, tsRecv);
@@ -303,7 +303,7 @@ export class MarketDataWsClient {
     }
   }
 
-  #onReply(rid: number, result: unknown, error: { readonly message: string; readonly code: number } | undefined): void {
+  #onReply(rid: number, error: { readonly message: string; readonly code: number } | undefined): void {
     const req = this.#pendingRids.get(rid);
     this.#pendingRids.delete(rid);
     if (!error) return;
@@ -317,7 +317,6 @@ export class MarketDataWsClient {
     this.#errors.next(err);
     // A client error (unknown symbol) will not heal by retrying: drop it from the registry.
     if (req && error.code >= 400 && error.code < 500 && req.kind.startsWith('subscribe')) this.#subs.dropFailed(req.kind, req.key);
-    void result;
   }
 
   #setStale(sub: BookSubscription, stale: boolean, now: number): void {

@@ -9,7 +9,7 @@ import type { Order, OrderStatus } from '../domain/order.ts';
 import type * as W from '../wire/index.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { cancelBody, orderRef, placeBody, replaceBody } from './intent-wire.ts';
-import { relabelOrderError, type OrderOp } from './order-errors.ts';
+import { relabelOrderError } from './order-errors.ts';
 import { resolvePlaceOutcome, resolveReplaceOutcome } from './order-outcome.ts';
 import { cursorPaged, offsetPaged } from './paging.ts';
 import { RestCore, type BodyDecodeError, type QueryValue, type RestStats } from './rest-core.ts';
@@ -311,10 +311,9 @@ export class RestClient {
     const bodyText = encodeBody(placeBody(intent, this.instruments, this.#o.accountId));
     const attempt = (): Promise<W.WireOrderIdResponse> =>
       this.#core.call({ method: 'POST', path: '/orders/place-order', bodyText, auth: true, safe: false, decode: dec.orderId });
-    const r = await resolvePlaceOutcome(attempt, intent.clientOrderId, (cid) => this.orderStatus({ clientOrderId: cid })).catch((e: unknown) => {
+    return resolvePlaceOutcome(attempt, intent.clientOrderId, (cid) => this.orderStatus({ clientOrderId: cid })).catch((e: unknown) => {
       throw relabelOrderError('place', e);
     });
-    return r;
   }
 
   /** POST /orders/replace-order; an unknown outcome is resolved from the original's status. */
@@ -411,6 +410,3 @@ function unwrap<T>(r: T | MmError): T {
   if (r instanceof MmError) throw r;
   return r;
 }
-
-/** The op label of an order REST call (for error relabelling). */
-export type RestOrderOp = Extract<OrderOp, 'place' | 'replace' | 'cancel'>;

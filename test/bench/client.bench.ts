@@ -83,6 +83,8 @@ async function orderRtt(): Promise<Record<string, { value: number; unit: string;
   await v.stop();
   return {
     'client.order_rtt_p50_us': { value: percentile(samples, 50), unit: 'µs', target: '< 500' },
+    // p90 alongside p99: on a loaded shared machine p99 mostly measures scheduler stalls.
+    'client.order_rtt_p90_us': { value: percentile(samples, 90), unit: 'µs' },
     'client.order_rtt_p99_us': { value: percentile(samples, 99), unit: 'µs', target: '< 2000' },
   };
 }
