@@ -27,7 +27,6 @@ import {
   int,
   isRec,
   literal,
-  nullable,
   obj,
   optional,
   runDecoder,
@@ -36,7 +35,6 @@ import {
   uint,
   type Decoder,
   type DecodeError,
-  type PathKey,
   type Rec,
 } from './kit.ts';
 import { optOrder, readFillDetail, readOrder, readOrderStatus } from './order.ts';

@@ -34,11 +34,14 @@ const optInt = optional(int);
 const optCursor = optNull(str);
 const optNs = optional(nsLike);
 
+/** Decodes a WireInstrumentsResponse. */
 export const readInstrumentsResponse = obj<WireInstrumentsResponse>(
   { instruments: arrayOf(readInstrument, 'array of instruments') },
   'instruments response',
 );
+/** Decodes a WireSymbolQuery. */
 export const readSymbolQuery = obj<WireSymbolQuery>({ symbol: str }, 'query with symbol');
+/** Decodes a WireBookQuery. */
 export const readBookQuery = obj<WireBookQuery>({ symbol: str, level: optional(intLike) }, 'book query');
 
 const restBook: Decoder<WireRestBook> = (v, p, k) => {
@@ -52,34 +55,48 @@ const restBook: Decoder<WireRestBook> = (v, p, k) => {
     tn: uint(v.tn, path, 'tn'),
   };
 };
+/** Decodes a WireBookResponse. */
 export const readBookResponse = obj<WireBookResponse>({ book: restBook }, 'book response {book}');
+/** Decodes a WireTickerResponse. */
 export const readTickerResponse = obj<WireTickerResponse>({ ticker: readTicker }, 'ticker response {ticker}');
+/** Decodes a WireTickersQuery. */
 export const readTickersQuery = obj<WireTickersQuery>({ limit: optional(intLike), offset: optional(intLike), sort: optStr }, 'tickers query');
+/** Decodes a WireTickersResponse. */
 export const readTickersResponse = obj<WireTickersResponse>(
   { tickers: arrayOf(readTicker, 'array of tickers'), total_count: uint, limit: uint, offset: uint },
   'tickers response',
 );
+/** Decodes a WireTradesQuery. */
 export const readTradesQuery = obj<WireTradesQuery>(
   { symbol: str, limit: optional(intLike), start_timestamp_ns: optNs, end_timestamp_ns: optNs },
   'trades query',
 );
+/** Decodes a WireTradesResponse. */
 export const readTradesResponse = obj<WireTradesResponse>({ trades: arrayOf(readTrade, 'array of trades') }, 'trades response');
+/** Decodes a WireCandlesQuery. */
 export const readCandlesQuery = obj<WireCandlesQuery>(
   { symbol: str, candle_width: str, start_timestamp_ns: optNs, end_timestamp_ns: optNs },
   'candles query',
 );
+/** Decodes a WireCandlesResponse. */
 export const readCandlesResponse = obj<WireCandlesResponse>({ candles: arrayOf(readCandle, 'array of candles') }, 'candles response');
+/** Decodes a WireCandleQuery. */
 export const readCandleQuery = obj<WireCandleQuery>({ symbol: str, candle_width: str }, 'candle query');
+/** Decodes a WireCandleResponse. */
 export const readCandleResponse = obj<WireCandleResponse>({ candle: readCandle }, 'candle response {candle}');
+/** Decodes a WireFundingRatesQuery. */
 export const readFundingRatesQuery = obj<WireFundingRatesQuery>(
   { symbol: str, start_timestamp_ns: optNs, end_timestamp_ns: optNs, limit: optional(intLike), cursor: optStr, sort_ts: optional(sortTs) },
   'funding rates query',
 );
+/** Decodes a WireFundingRatesResponse. */
 export const readFundingRatesResponse = obj<WireFundingRatesResponse>(
   { funding_rates: arrayOf(readFundingRate, 'array of funding rates'), next_cursor: optCursor, limit: optInt, total_count: optInt },
   'funding rates response',
 );
+/** Decodes a WireFundingSlotsQuery. */
 export const readFundingSlotsQuery = obj<WireFundingSlotsQuery>({ symbol: str, date: optional(date) }, 'funding slots query');
+/** Decodes a WireUnderlyingPricesQuery. */
 export const readUnderlyingPricesQuery = obj<WireUnderlyingPricesQuery>(
   { symbol: str, start_timestamp_ns: optNs, end_timestamp_ns: optNs, cursor: optStr, limit: optional(intLike), sort_ts: optional(sortTs) },
   'underlying prices query',
@@ -103,10 +120,12 @@ export const readUnderlyingPricesResponse: Decoder<WireUnderlyingPricesResponse>
   return out;
 };
 
+/** Decodes a WirePreviewAggressiveLimitOrderRequest. */
 export const readPreviewRequest = obj<WirePreviewAggressiveLimitOrderRequest>(
   { symbol: str, quantity: uint, side },
   'preview aggressive limit order request',
 );
+/** Decodes a WirePreviewAggressiveLimitOrderResponse. */
 export const readPreviewResponse = obj<WirePreviewAggressiveLimitOrderResponse>(
   { limit_price: nullable(dec), vwap: nullable(dec), filled_quantity: uint, remaining_quantity: uint },
   'preview aggressive limit order response',

@@ -28,30 +28,41 @@ const oidOrCid = <T>(out: T, raw: Rec, path: string): T => {
   return out;
 };
 
+/** Decodes a WirePlaceOrderRequest. */
 export const readPlaceOrderRequest = obj<WirePlaceOrderRequest>(
   { s: str, d: side, q: uint, p: dec, tif, po: bool, rb: optional(reprice), st: optional(stp), tag: optStr, cid: optCid, aid: optStr },
   'place order request',
 );
+/** Decodes a WireOrderIdResponse. */
 export const readOrderIdResponse = obj<WireOrderIdResponse>({ oid: str }, 'order id response {oid}');
+/** Decodes a WireCancelOrderRequest. */
 export const readCancelOrderRequest = obj<WireCancelOrderRequest>({ oid: optStr, cid: optCid, aid: optStr }, 'cancel order request', oidOrCid);
+/** Decodes a WireCancelOrderResponse. */
 export const readCancelOrderResponse = obj<WireCancelOrderResponse>({ cxl_rx: bool }, 'cancel order response {cxl_rx}');
+/** Decodes a WireReplaceOrderRequest. */
 export const readReplaceOrderRequest = obj<WireReplaceOrderRequest>(
   { oid: optStr, cid: optCid, aid: optStr, p: optional(dec), q: optional(uint), tif: optional(tif), po: optional(bool), rb: optional(reprice) },
   'replace order request',
   oidOrCid,
 );
+/** Decodes a WireCancelAllOrdersRequest. */
 export const readCancelAllOrdersRequest = obj<WireCancelAllOrdersRequest>({ account_id: optStr, symbol: optStr }, 'cancel-all request');
+/** Decodes a WireOrderStatusQuery. */
 export const readOrderStatusQuery = obj<WireOrderStatusQuery>({ oid: optStr, cid: optCid, account_id: optStr }, 'order status query', oidOrCid);
+/** Decodes a WireOrderStatusResponse. */
 export const readOrderStatusResponse = obj<WireOrderStatusResponse>({ status: readOrderStatus }, 'order status response {status}');
+/** Decodes a WireOpenOrdersQuery. */
 export const readOpenOrdersQuery = obj<WireOpenOrdersQuery>(
   { limit: optional(intLike), offset: optional(intLike), sort_ts: optional(sortTs), account_id: optStr },
   'open orders query',
 );
 const orders = arrayOf(readOrder, 'array of orders');
+/** Decodes a WireOpenOrdersResponse. */
 export const readOpenOrdersResponse = obj<WireOpenOrdersResponse>(
   { orders, total_count: uint, limit: uint, offset: uint },
   'open orders response',
 );
+/** Decodes a WireOrderHistoryQuery. */
 export const readOrderHistoryQuery = obj<WireOrderHistoryQuery>(
   {
     start_timestamp_ns: optional(nsLike),
@@ -64,10 +75,12 @@ export const readOrderHistoryQuery = obj<WireOrderHistoryQuery>(
   },
   'order history query',
 );
+/** Decodes a WireOrderHistoryResponse. */
 export const readOrderHistoryResponse = obj<WireOrderHistoryResponse>(
   { orders, next_cursor: optNull(str), limit: optional(uint), total_count: optional(uint) },
   'order history response',
 );
+/** Decodes a WireOrderFillsQuery. */
 export const readOrderFillsQuery = obj<WireOrderFillsQuery>({ oid: optStr, order_id: optStr, account_id: optStr, aid: optStr }, 'order fills query');
 
 /** A REST fill record. */
@@ -89,8 +102,11 @@ export const readFill = obj<WireFill>(
   },
   'fill object',
 );
+/** Decodes an array of REST fills. */
 export const readFills = arrayOf(readFill, 'array of fills');
+/** Decodes a WireOrderFillsResponse. */
 export const readOrderFillsResponse = obj<WireOrderFillsResponse>({ fills: readFills }, 'order fills response {fills}');
+/** Decodes a WireInitialMarginResponse. */
 export const readInitialMarginResponse = obj<WireInitialMarginResponse>(
   { im: dec, im_pct: dec, mult: dec, pos: int },
   'initial margin response',

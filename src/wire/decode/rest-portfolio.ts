@@ -45,6 +45,7 @@ const account = obj<WireAccountEntry>(
   },
   'account object',
 );
+/** Decodes a WireWhoAmI. */
 export const readWhoAmI = obj<WireWhoAmI>(
   {
     id: str,
@@ -66,6 +67,7 @@ export const readWhoAmI = obj<WireWhoAmI>(
 );
 
 const balance = obj<WireBalance>({ account_id: str, symbol: str, amount: dec }, 'balance object');
+/** Decodes a WireBalancesResponse. */
 export const readBalancesResponse = obj<WireBalancesResponse>(
   { balances: arrayOf(balance, 'array of balances'), usd_borrow: optional(dec) },
   'balances response',
@@ -97,6 +99,7 @@ const position = obj<WirePosition>(
   'position object',
   costBasis,
 );
+/** Decodes a WirePositionsResponse. */
 export const readPositionsResponse = obj<WirePositionsResponse>({ positions: arrayOf(position, 'array of positions') }, 'positions response');
 
 const perSymbol = obj<WireRiskPerSymbol>(
@@ -134,6 +137,7 @@ const riskSnapshot = obj<WireRiskSnapshot>(
   },
   'risk snapshot object',
 );
+/** Decodes a WireRiskSnapshotResponse. */
 export const readRiskSnapshotResponse = obj<WireRiskSnapshotResponse>({ risk_snapshot: riskSnapshot }, 'risk snapshot response');
 
 const tsFields = {
@@ -145,9 +149,12 @@ const tsFields = {
   account_id: optStr,
   symbol: optStr,
 };
+/** Decodes a WireTimeseriesQuery. */
 export const readTimeseriesQuery = obj<WireTimeseriesQuery>(tsFields, 'time-series query');
+/** Decodes a WireTransactionsQuery. */
 export const readTransactionsQuery = obj<WireTransactionsQuery>({ ...tsFields, transaction_types: optStr }, 'transactions query');
 
+/** Decodes a WireFillsResponse. */
 export const readFillsResponse = obj<WireFillsResponse>(
   { fills: readFills, limit: optUint, total_count: optUint, next_cursor: optCursor },
   'fills response',
@@ -166,12 +173,14 @@ const transaction = obj<WireTransaction>(
   },
   'transaction object',
 );
+/** Decodes a WireTransactionsResponse. */
 export const readTransactionsResponse = obj<WireTransactionsResponse>(
   { transactions: arrayOf(transaction, 'array of transactions'), next_cursor: optCursor, limit: optUint, total_count: optUint },
   'transactions response',
 );
 
 const anyObject: Decoder<Readonly<Record<string, unknown>>> = (v, p, k) => (isRec(v) ? v : fail(v, p, k, 'object'));
+/** Decodes a WireLiquidationsResponse. */
 export const readLiquidationsResponse = obj<WireLiquidationsResponse>(
   { liquidations: arrayOf(anyObject, 'array of liquidation objects'), next_cursor: optCursor, limit: optUint, total_count: optUint },
   'liquidations response',
@@ -195,6 +204,7 @@ const fundingTransaction = obj<WireFundingTransaction>(
   },
   'funding transaction object',
 );
+/** Decodes a WireFundingTransactionsResponse. */
 export const readFundingTransactionsResponse = obj<WireFundingTransactionsResponse>(
   {
     funding_transactions: arrayOf(fundingTransaction, 'array of funding transactions'),
@@ -205,6 +215,7 @@ export const readFundingTransactionsResponse = obj<WireFundingTransactionsRespon
   'funding transactions response',
 );
 
+/** Decodes a WireSandboxTransferRequest. */
 export const readSandboxTransferRequest = obj<WireSandboxTransferRequest>(
   { amount: dec, symbol: str, account_id: optStr },
   'sandbox transfer request',

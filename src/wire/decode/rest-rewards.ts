@@ -11,6 +11,7 @@ import { payoutStatus } from './enums.ts';
 import { arrayOf, date, dateTime, dec, fail, intLike, obj, optional, str, uint, type Decoder } from './kit.ts';
 
 const optStr = optional(str);
+/** Decodes a WireRewardAccrualsQuery. */
 export const readRewardAccrualsQuery = obj<WireRewardAccrualsQuery>(
   {
     account_id: optStr,
@@ -53,6 +54,7 @@ const trendPoint = obj<WireRewardTrendPoint>({ epoch_day: date, symbol: str, acc
 const dayOrEmpty: Decoder<string> = (v, p, k) => (v === '' ? '' : date(v, p, k));
 const window = obj<WireRewardWindow>({ min_day: dayOrEmpty, max_day: dayOrEmpty }, 'reward window object');
 
+/** Decodes a WireRewardAccrualsResponse. */
 export const readRewardAccrualsResponse = obj<WireRewardAccrualsResponse>(
   {
     limit: uint,
