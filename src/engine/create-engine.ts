@@ -77,6 +77,7 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   const runResync = (venue: readonly Order[]): void => {
     core.awaitingResync = true;
+    core.ordersDown = false;
     void reconcile(venue, 'resync').then(() => {
       core.awaitingResync = false;
       for (const s of core.slots.values()) core.evaluate(s);

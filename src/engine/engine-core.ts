@@ -46,8 +46,10 @@ export class EngineCore {
   /** Quoting is allowed (start-up reconciliation done, not stopping). */
   ready = false;
   stopping = false;
-  /** The order stream dropped: no new requests until the resync reconciliation. */
+  /** The order stream dropped: no new quotes until the resync reconciliation (and fill recovery) is done. */
   awaitingResync = false;
+  /** The order stream is down and its resync has not arrived: retries and status queries wait. */
+  ordersDown = false;
   readonly downSince = new Map<ConnectionState['stream'], number>();
   readonly startMs: number;
   #t0Ns: bigint | null = null;
@@ -82,6 +84,7 @@ export class EngineCore {
       onReject: (symbol, kind, cid, f, benign) => this.#onReject(symbol, kind, cid, f, benign),
       onMissedFills: () => void this.recoverFills(),
       onOrderChanged: (symbol) => this.#markDirty(symbol),
+      paused: () => this.ordersDown,
     };
     this.requests = new OrderRequests(env);
     this.om = new OrderManager({
@@ -137,7 +140,10 @@ export class EngineCore {
     if (c.connected) this.downSince.delete(c.stream);
     else {
       if (!this.downSince.has(c.stream)) this.downSince.set(c.stream, this.deps.clock.nowMs());
-      if (c.stream === 'orders') this.awaitingResync = true;
+      if (c.stream === 'orders') {
+        this.awaitingResync = true;
+        this.ordersDown = true;
+      }
     }
     this.#checkKillSwitch();
   }

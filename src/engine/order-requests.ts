@@ -25,6 +25,11 @@ export interface RequestEnv {
   onMissedFills(): void;
   /** An order's state changed (the engine re-evaluates the symbol). */
   onOrderChanged(symbol: Symbol): void;
+  /**
+   * True while the order stream is down and not yet reconciled: retries and status queries wait
+   * (they would fail without reaching the venue); the resync reconciliation re-sends what is needed.
+   */
+  paused(): boolean;
 }
 
 /**
@@ -248,6 +253,7 @@ export class OrderRequests {
     o.statusTimer = env.clock.setTimer(delayMs, () => {
       o.statusTimer = null;
       if (!env.store.has(o) || (o.status === 'open' && !o.cancelWanted)) return;
+      if (env.paused()) return this.scheduleStatus(o, env.config.statusQueryDelayMs); // ask once we are back
       env.executor.submit({
         endpoint: 'status',
         key: `status:${o.clientOrderId}`,
@@ -322,6 +328,7 @@ export class OrderRequests {
     o.retryTimer = env.clock.setTimer(env.config.cancelRetryMs, () => {
       o.retryTimer = null;
       if (!env.store.has(o)) return;
+      if (env.paused()) return this.#retryLater(o);
       o.cancelAfterAck = false;
       this.#submitCancel(o);
     });

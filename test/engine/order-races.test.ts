@@ -123,3 +123,34 @@ describe('order races', () => {
     expect(h.gw.open().map((o) => o.priceTicks)).toEqual([11000]);
   });
 });
+
+describe('minimum order lifetime', () => {
+  it('defers a requote until the order has rested long enough, then replaces once', async () => {
+    const { DEFAULT_ORDER_MANAGER_CONFIG } = await import('../../src/engine/index.ts');
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 1_000 } });
+    s.next = quotes(EURUSD, 11000, null);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    for (let i = 1; i <= 5; i++) {
+      s.next = quotes(EURUSD, 11000 - i, null);
+      h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+      await h.advance(100, 50);
+    }
+    expect(h.gw.calls('replace')).toHaveLength(0);
+    await h.advance(600, 50);
+    expect(h.gw.calls('replace').map((r) => r.priceTicks)).toEqual([10995]);
+  });
+
+  it('risk pulls ignore the minimum lifetime', async () => {
+    const { DEFAULT_ORDER_MANAGER_CONFIG } = await import('../../src/engine/index.ts');
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 60_000 } });
+    s.next = quotes(EURUSD, 11000, 11010);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    h.engine.setTradingState(EURUSD, 'HALTED', 'maintenance');
+    await h.settle();
+    expect(h.gw.open()).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asClientOrderId, Decimal } from '../../src/core/index.ts';
+import { asClientOrderId, Decimal, MmError } from '../../src/core/index.ts';
 import type { Fill } from '../../src/domain/index.ts';
 import { DEFAULT_ORDER_MANAGER_CONFIG, type AccountReader } from '../../src/engine/index.ts';
 import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes } from './harness.ts';
@@ -94,5 +94,26 @@ describe('reconciliation', () => {
     await h.advance(3_000, 250);
     expect(h.of('reconciled').filter((r) => r.trigger === 'resync')).toEqual([expect.objectContaining({ missing: 1 })]);
     expect(h.gw.open().map((o) => o.priceTicks).sort()).toEqual([11000, 11010]);
+  });
+
+  it('does not hammer a dead order stream: pulls wait for the resync, then go out', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, 11010, 1);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    h.connection$.next({ stream: 'orders', connected: false, tsRecv: h.clock.nowMs() });
+    h.gw.failNext('cancelAll', new MmError('DISCONNECTED', 'down'), 100);
+    h.gw.failNext('cancel', new MmError('DISCONNECTED', 'down'), 100);
+    h.gw.failNext('status', new MmError('DISCONNECTED', 'down'), 100);
+    h.engine.tripKillSwitch('operator');
+    const before = h.gw.requests.length;
+    await h.advance(5_000, 250);
+    expect(h.gw.requests.length - before).toBeLessThanOrEqual(1);
+    h.gw.clearFailures();
+    h.connection$.next({ stream: 'orders', connected: true, tsRecv: h.clock.nowMs() });
+    h.resync$.next(await h.gw.openOrders());
+    await h.advance(500, 50);
+    expect(h.gw.open()).toEqual([]);
   });
 });
