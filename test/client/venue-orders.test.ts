@@ -23,7 +23,7 @@ describe('client ⇄ local venue: order round trips', () => {
     ws = testOrderWs(v.wsUrl, rest);
     ws.events$.subscribe((e) => events.push(e));
     ws.start();
-    await until(() => ws.connected, 3_000, 'login');
+    await until(() => ws.connected, 5_000, 'login');
   });
 
   afterAll(async () => {
@@ -36,20 +36,20 @@ describe('client ⇄ local venue: order round trips', () => {
     const gw = venueGateway(ws, rest);
     const intent = bid(11_000);
     const placed = await gw.place(intent);
-    await until(() => events.some((e) => e.type === 'accepted' && e.order.orderId === placed.orderId), 2_000, 'ack');
+    await until(() => events.some((e) => e.type === 'accepted' && e.order.orderId === placed.orderId), 5_000, 'ack');
     const st = await gw.status({ clientOrderId: intent.clientOrderId });
     expect(st).toMatchObject({ orderId: placed.orderId, state: 'ACCEPTED', remainingQty: 100 });
 
     const replaced = await gw.replace({ kind: 'replace', symbol: EUR, orderId: placed.orderId, clientOrderId: intent.clientOrderId, priceTicks: 11_001, qty: 100 });
     expect(replaced.orderId).not.toBe(placed.orderId);
-    await until(() => events.some((e) => e.type === 'replaced' && e.newOrderId === replaced.orderId), 2_000, 'replace event');
+    await until(() => events.some((e) => e.type === 'replaced' && e.newOrderId === replaced.orderId), 5_000, 'replace event');
     const open = await gw.openOrders();
     expect(open.map((o) => o.orderId)).toContain(replaced.orderId);
     expect(open.find((o) => o.orderId === replaced.orderId)?.priceTicks).toBe(11_001);
 
     const c = await gw.cancel({ kind: 'cancel', symbol: EUR, orderId: replaced.orderId, clientOrderId: null });
     expect(c.accepted).toBe(true);
-    await until(() => events.some((e) => e.type === 'canceled' && e.order.orderId === replaced.orderId), 2_000, 'cancel event');
+    await until(() => events.some((e) => e.type === 'canceled' && e.order.orderId === replaced.orderId), 5_000, 'cancel event');
     expect(await gw.status({ orderId: replaced.orderId })).toMatchObject({ state: 'CANCELED' });
     expect(gw.stats.viaWs).toBeGreaterThanOrEqual(5);
     expect(gw.stats.viaRest).toBe(0);
