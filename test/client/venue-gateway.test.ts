@@ -72,3 +72,30 @@ describe('venueGateway', () => {
     expect(calls).toEqual(['rest.cancel', 'rest.cancelAll', 'rest.status']);
   });
 });
+
+describe('venueAccountReader', () => {
+  it('queries fills in ≤ 7-day windows, oldest first, and positions by symbol', async () => {
+    const { venueAccountReader } = await import('../../src/client/venue-gateway.ts');
+    const { Decimal } = await import('../../src/core/decimal.ts');
+    const DAY = 86_400_000;
+    const windows: [string, string][] = [];
+    const fill = (ts: number) => ({ tradeId: `t${ts}`, orderId: asVenueOrderId('O-1'), symbol: place.symbol, side: 'buy', priceTicks: 1, qty: 1, aggressor: false, tsEvent: ts, fee: new Decimal(0) });
+    const rest = {
+      allFills: async function* (q: { start_timestamp_ns: string; end_timestamp_ns: string }) {
+        windows.push([q.start_timestamp_ns, q.end_timestamp_ns]);
+        const start = Number(BigInt(q.start_timestamp_ns) / 1_000_000n);
+        yield fill(start + DAY);
+        yield fill(start);
+      },
+      positions: async () => ({ positions: [{ symbol: 'EURUSD-PERP', signed_quantity: -300 }] }),
+    } as unknown as RestClient;
+    const reader = venueAccountReader(rest);
+    const fills = await reader.fills(0, 10 * DAY);
+    expect(windows).toEqual([
+      ['0', String(7n * BigInt(DAY) * 1_000_000n)],
+      [String(7n * BigInt(DAY) * 1_000_000n), String(10n * BigInt(DAY) * 1_000_000n)],
+    ]);
+    expect(fills.map((f) => f.tsEvent)).toEqual([0, DAY, 7 * DAY, 8 * DAY]);
+    expect(await reader.positions()).toEqual(new Map([['EURUSD-PERP', -300]]));
+  });
+});
