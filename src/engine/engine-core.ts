@@ -2,9 +2,8 @@ import { Subject } from 'rxjs';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
 import { statePermissions } from '../domain/enums.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
-import type { OrderIntent, QuoteLevel } from '../domain/intents.ts';
+import type { QuoteLevel } from '../domain/intents.ts';
 import { Executor } from '../execution/executor.ts';
-import { checkIntent } from '../risk/intent-check.ts';
 import { KillSwitch, type KillSwitchTransition } from '../risk/kill-switch.ts';
 import { limitsFor } from '../risk/config.ts';
 import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
@@ -20,6 +19,7 @@ import { OrderRequests, type RequestEnv } from './order-requests.ts';
 import { OrderStore } from './order-store.ts';
 import type { Failure } from './outcome.ts';
 import type { ConnectionState } from './ports.ts';
+import { handleRawIntents } from './raw-intents.ts';
 import { clampPostOnly, SymbolSlot } from './symbol-slot.ts';
 import type { EngineDeps } from './types.ts';
 
@@ -186,7 +186,7 @@ export class EngineCore {
         return;
       }
       if (out !== null && !isDesiredQuotes(out)) {
-        if (!this.awaitingResync) this.#raw(slot, out.intents);
+        if (!this.awaitingResync) handleRawIntents(this, slot, out.intents);
         return;
       }
       if (out !== null) slot.lastDesired = out;
@@ -198,7 +198,7 @@ export class EngineCore {
         bids = clampPostOnly(bids, true, slot.market.bestAsk());
         asks = clampPostOnly(asks, false, slot.market.bestBid());
       }
-      const g = gateQuotes(bids, asks, this.#riskView(slot), slot.limits);
+      const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
       const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
       if (key !== slot.lastTrimKey) {
         slot.lastTrimKey = key;
@@ -306,7 +306,8 @@ export class EngineCore {
     slot.effectiveReason = why;
   }
 
-  #riskView(slot: SymbolSlot): RiskView {
+  /** What the risk gate needs to know about a symbol now. */
+  riskView(slot: SymbolSlot): RiskView {
     const l = this.om.lingering(slot.symbol, this.#lingering);
     const t = slot.market.ticker;
     return {
@@ -320,45 +321,6 @@ export class EngineCore {
       usdPerTickContract: slot.usdPerTickContract,
       minOrderSize: slot.instrument.minOrderSize,
     };
-  }
-
-  #raw(slot: SymbolSlot, intents: readonly OrderIntent[]): void {
-    const now = this.deps.clock.nowMs();
-    for (const it of intents) {
-      if (it.kind === 'cancel-all') {
-        this.om.pullAll(slot.symbol);
-        continue;
-      }
-      if (it.symbol !== slot.symbol) {
-        this.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: it.symbol, clientOrderId: null, reason: 'foreign-symbol', text: `strategy ${slot.id} may only trade ${slot.symbol}`, tsMs: now });
-        continue;
-      }
-      const o = it.kind === 'place' ? undefined : this.store.find(it.clientOrderId, it.orderId);
-      if (it.kind === 'cancel') {
-        if (o) this.requests.cancel(o);
-        continue;
-      }
-      if (it.kind === 'replace' && (!o || !o.orderId || o.cancelWanted)) {
-        this.emit({ type: 'reject', source: 'risk', kind: 'replace', symbol: slot.symbol, clientOrderId: it.clientOrderId, reason: 'unknown-order', text: 'replace of an order the engine does not track as open', tsMs: now });
-        continue;
-      }
-      const side = it.kind === 'place' ? it.side : o!.side;
-      let buy = 0;
-      let sell = 0;
-      let n = 0;
-      for (const w of this.store.forSymbol(slot.symbol)) {
-        n++;
-        if (w.side === 'buy') buy += w.qty;
-        else sell += w.qty;
-      }
-      const why = checkIntent(it, side, this.#riskView(slot), { buyQty: buy, sellQty: sell, orders: n }, slot.limits, o ? o.qty : 0);
-      if (why !== null) {
-        this.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: slot.symbol, clientOrderId: it.clientOrderId, reason: why, text: `risk gate: ${why}`, tsMs: now });
-        continue;
-      }
-      if (it.kind === 'place') this.om.placeNew(slot.symbol, it.side, it.priceTicks, it.qty, it.tif);
-      else this.requests.replace(o!, it.priceTicks, it.qty);
-    }
   }
 
   #isolate(slot: SymbolSlot, err: unknown): void {
@@ -383,8 +345,10 @@ export class EngineCore {
   }
 
   #markDirty(symbol: Symbol): void {
+    // Also while the slot itself is being evaluated: a gateway that answers synchronously (a replay
+    // exchange) may change the position mid-evaluation; the flush afterwards re-quotes (2 passes max).
     const slot = this.slots.get(symbol);
-    if (slot && slot !== this.#evaluating) this.#dirty.add(slot);
+    if (slot) this.#dirty.add(slot);
   }
 
   #sampleLatency(): void {
