@@ -1,5 +1,5 @@
 /** Decode cost of the wire hot path: text → decoded wire value, JSON.parse included. */
-import { decodeMdEvent, decodeMdWsFrame, decodeOrderWsEvent, decodeOrderWsFrame, encodeMdEvent, type WireBookLevel } from '../../src/wire/index.ts';
+import { decodeMdEvent, decodeMdWsFrame, decodeOrderWsEvent, decodeOrderWsFrame, encodeMdEvent, encodeOrderWsEvent, type WireBookLevel, type WireMdEvent, type WireOrderWsEvent } from '../../src/wire/index.ts';
 import { microsPerCall, type Bench } from './bench-kit.ts';
 
 const ORDER_EVENT =
@@ -29,6 +29,8 @@ export const benches: Bench[] = [
       const n = 200_000;
       const orderValue: unknown = JSON.parse(ORDER_EVENT);
       const l2Value: unknown = JSON.parse(L2);
+      const orderEvent = (decodeOrderWsFrame(ORDER_EVENT) as { value: WireOrderWsEvent }).value;
+      const l2Event = (decodeMdWsFrame(L2) as { value: WireMdEvent }).value;
       return {
         'wire.decode_order_event_us': { value: microsPerCall(() => decodeOrderWsFrame(ORDER_EVENT), n), unit: 'us', target: '< 2' },
         'wire.decode_l2_snapshot_us': { value: microsPerCall(() => decodeMdWsFrame(L2), n / 4), unit: 'us', target: '< 10' },
@@ -36,6 +38,9 @@ export const benches: Bench[] = [
         // Validation alone (value already parsed): the decoder's own cost, robust to a loaded machine.
         'wire.validate_order_event_us': { value: microsPerCall(() => decodeOrderWsEvent(orderValue), n), unit: 'us' },
         'wire.validate_l2_snapshot_us': { value: microsPerCall(() => decodeMdEvent(l2Value), n / 4), unit: 'us' },
+        // Encoding (the local venue sends with these): typed value → compact JSON text.
+        'wire.encode_order_event_us': { value: microsPerCall(() => encodeOrderWsEvent(orderEvent), n), unit: 'us' },
+        'wire.encode_l2_snapshot_us': { value: microsPerCall(() => encodeMdEvent(l2Event), n / 4), unit: 'us' },
         'wire.json_parse_order_event_us': { value: microsPerCall(() => JSON.parse(ORDER_EVENT), n), unit: 'us' },
         'wire.json_parse_l2_snapshot_us': { value: microsPerCall(() => JSON.parse(L2), n / 4), unit: 'us' },
       };

@@ -19,6 +19,8 @@ import {
   parseWireJson,
   type DecodeError,
 } from '../../src/wire/index.ts';
+import { DECIMAL_RE } from '../../src/core/decimal.ts';
+import { isDecimal } from '../../src/wire/decode/kit.ts';
 import { wireMdEvent, wireMdRequest, wireOrder, wireOrderEvent, wireOrderRequest, wireTicker } from './arbitraries.ts';
 
 function isDecodeError(e: DecodeError): boolean {
@@ -128,6 +130,18 @@ describe('encode → decode round-trips', () => {
         expect(t.ok ? t.value.ticker : t.error.message).toEqual(ticker);
       }),
       { numRuns: 80 },
+    );
+  });
+});
+
+describe('decimal grammar', () => {
+  it('isDecimal agrees with the core DECIMAL_RE on any string', () => {
+    const chars = fc.constantFrom('0', '1', '9', '.', '-', '+', 'e', ' ', 'a');
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(chars, { maxLength: 8 }).map((c) => c.join(''))), (s) => {
+        expect(isDecimal(s)).toBe(DECIMAL_RE.test(s));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

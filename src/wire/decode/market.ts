@@ -3,11 +3,10 @@
  * place and the input array is returned as is (no copy): prices stay decimal strings and are
  * converted to ticks by the mapper, which is where the instrument grid is known.
  */
-import { DECIMAL_RE } from '../../core/decimal.ts';
 import type { WireBboCandle, WireBookLevel, WireCandle, WireTicker, WireTrade } from '../types/market.ts';
 import { instrumentState, side } from './enums.ts';
 import { readEstimatedFunding } from './funding.ts';
-import { dec, fail, intOrDateTime, isRec, nullable, obj, pathOf, str, uint, type Decoder, type PathKey, type Rec } from './kit.ts';
+import { dec, fail, intOrDateTime, isDecimal, isRec, nullable, obj, pathOf, str, uint, type Decoder, type PathKey, type Rec } from './kit.ts';
 
 /**
  * Validates a book side in place. `requireOrders` (L3) demands each level's `o` list of sizes.
@@ -19,7 +18,7 @@ export function readLevels(v: unknown, parent: string, key: PathKey, requireOrde
     const l: unknown = v[i];
     if (typeof l !== 'object' || l === null) return levelFail(l, parent, key, i, null, 'level object {p,q}');
     const p = (l as Rec).p;
-    if (typeof p !== 'string' || !DECIMAL_RE.test(p)) return levelFail(p, parent, key, i, 'p', 'decimal string');
+    if (typeof p !== 'string' || !isDecimal(p)) return levelFail(p, parent, key, i, 'p', 'decimal string');
     const q = (l as Rec).q;
     if (typeof q !== 'number' || !Number.isSafeInteger(q) || q < 0) return levelFail(q, parent, key, i, 'q', 'non-negative integer');
     const o = (l as Rec).o;
