@@ -13,6 +13,9 @@ import { feeFor, sumBreakdowns } from './position-ledger.ts';
 import type { SymbolSlot } from './symbol-slot.ts';
 import type { PnlBreakdown } from './types.ts';
 
+/** Longest fills query the venue accepts (7 days), minus a minute of margin. */
+const MAX_FILL_RANGE_MS = 7 * 86_400_000 - 60_000;
+
 /** A REST fill with its fee. */
 export type FeeFill = Fill & { readonly fee: Decimal };
 
@@ -76,6 +79,8 @@ export class Accounting {
   fetchFills(fromMs: number, toMs: number): Promise<number> {
     const reader = this.accounts;
     if (!reader) return Promise.resolve(0);
+    // The venue serves fill ranges of at most 7 days (rules.md §8): clamp, keeping a margin.
+    fromMs = Math.max(fromMs, toMs - MAX_FILL_RANGE_MS);
     return new Promise((resolve) => {
       this.executor.submit({
         endpoint: 'fills',
