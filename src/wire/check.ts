@@ -2,6 +2,7 @@
  * Checks saved venue payloads against the wire decoders (`mmbot wire check`). Text holds one JSON
  * value (pretty-printed is fine) or one JSON value per line (JSONL). Pure: no file I/O here.
  */
+import { parseWireJson } from './decode/kit.ts';
 import { decodeAs, inferWireMessageType, type WireMessageType } from './decode/registry.ts';
 
 /** The outcome for one value: its line (JSONL only), the type used, and the first error if any. */
@@ -24,13 +25,13 @@ function checkValue(value: unknown, as: WireMessageType | undefined, line: numbe
 /** Checks every value in `text`; returns one result per value (per line for JSONL). */
 export function checkWireText(text: string, as?: WireMessageType): WireCheckResult[] {
   let whole: unknown;
-  let wholeOk = true;
+  let wholeError: string | null = null;
   try {
-    whole = JSON.parse(text);
-  } catch {
-    wholeOk = false;
+    whole = parseWireJson(text);
+  } catch (e) {
+    wholeError = e instanceof Error ? e.message : String(e);
   }
-  if (wholeOk) return [checkValue(whole, as, null)];
+  if (wholeError === null) return [checkValue(whole, as, null)];
   const out: WireCheckResult[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -38,13 +39,15 @@ export function checkWireText(text: string, as?: WireMessageType): WireCheckResu
     if (l === '') continue;
     let v: unknown;
     try {
-      v = JSON.parse(l);
+      v = parseWireJson(l);
     } catch (e) {
       out.push({ line: i + 1, type: null, ok: false, message: `$: invalid JSON (${e instanceof Error ? e.message : String(e)})` });
       continue;
     }
     out.push(checkValue(v, as, i + 1));
   }
-  if (out.length === 0) out.push({ line: null, type: null, ok: false, message: '$: empty file (no JSON value)' });
+  if (out.length === 0) return [{ line: null, type: null, ok: false, message: '$: empty file (no JSON value)' }];
+  // Not JSONL either (no line parses): one error for the file, not one per line.
+  if (out.every((r) => r.type === null)) return [{ line: null, type: null, ok: false, message: `$: invalid JSON (${wholeError})` }];
   return out;
 }

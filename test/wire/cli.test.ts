@@ -51,5 +51,9 @@ describe('mmbot wire check', () => {
     expect(checkWireText('   \n')[0]?.ok).toBe(false);
     expect(checkWireText('{"hello":1}')[0]?.message).toContain('cannot infer the message type');
     expect(checkWireText('{"error":"bad"}')[0]).toMatchObject({ ok: true, type: 'error-body' });
+    const broken = checkWireText('{\n  "t": "n",\n  "ts": 1,\n}\n');
+    expect(broken).toHaveLength(1);
+    expect(broken[0]?.message).toMatch(/^\$: invalid JSON/);
+    expect(checkWireText('{"rid":1,"res":{"status":{"symbol":"X","order_id":"O","clord_id":18446744073709551615,"state":"FILLED","filled_quantity":1,"remaining_quantity":0}}}')[0]?.ok).toBe(true);
   });
 });

@@ -20,9 +20,12 @@ export interface WireUnknown {
 /** A documented enum value, or an unrecognised one kept as `{ unknown: 'RAW' }`. */
 export type WireEnum<T extends string> = T | WireUnknown;
 
-/** True when an enum value was not recognised by the decoder. */
-export const isUnknownEnum = (v: unknown): v is WireUnknown =>
-  typeof v === 'object' && v !== null && typeof (v as { unknown?: unknown }).unknown === 'string';
+/** True when an enum value was not recognised by the decoder (an object whose only key is `unknown`). */
+export const isUnknownEnum = (v: unknown): v is WireUnknown => {
+  if (typeof v !== 'object' || v === null || typeof (v as { unknown?: unknown }).unknown !== 'string') return false;
+  for (const k in v) if (k !== 'unknown') return false;
+  return true;
+};
 
 /** The raw string of a (possibly unknown) enum value. */
 export const enumRaw = <T extends string>(v: WireEnum<T>): string => (typeof v === 'string' ? v : v.unknown);
