@@ -99,18 +99,22 @@ export type WorkerReply = { readonly index: number; readonly row: SweepRow };
 
 /**
  * Runs jobs across `workers` worker threads (each decodes the recordings once, then takes jobs one
- * at a time). Workers load the TypeScript sources through tsx. Results come back in grid order.
+ * at a time). Workers load the TypeScript sources through tsx's register API. Results come back in grid order.
  */
 export async function runSweep(jobs: readonly SweepJob[], dataPaths: readonly string[], workers: number, baseDir: string, onRow?: (row: SweepRow, done: number) => void): Promise<SweepRow[]> {
   const rows: SweepRow[] = new Array<SweepRow>(jobs.length);
   let next = 0;
   let done = 0;
   const n = Math.max(1, Math.min(workers, jobs.length));
+  // Workers load the TypeScript sources through tsx's API: a tiny bootstrap registers the loader,
+  // then imports the worker module (execArgv --import does not reach worker threads on Node 20).
   const url = new URL('./sweep-worker.ts', import.meta.url);
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
   await Promise.all(
     Array.from({ length: n }, () => {
       return new Promise<void>((resolve, reject) => {
-        const w = new Worker(url, { execArgv: ['--import', 'tsx'], workerData: { dataPaths, baseDir } });
+        const w = new Worker(boot, { eval: true, workerData: { dataPaths, baseDir } });
         const feed = (): void => {
           const job = jobs[next++];
           if (!job) {

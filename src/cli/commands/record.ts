@@ -26,6 +26,8 @@ export interface RecordVenueOptions {
 
 /** A running recording session. */
 export interface RecordingSession {
+  /** What was written so far (live counters). */
+  readonly stats: Readonly<RecordingStats>;
   /** Stops the sockets and closes the file. */
   stop(): Promise<Readonly<RecordingStats>>;
 }
@@ -73,6 +75,7 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
   };
   arm();
   return {
+    stats: sink.stats,
     async stop() {
       cancelPoll?.();
       await md.stop();
