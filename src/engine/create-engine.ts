@@ -17,7 +17,8 @@ const RESYNC_FALLBACK_MS = 5_000;
  * Builds an engine. Inputs (market, orders, resync, connection, funding, rewards) are subscribed in
  * `start`; clock ticks come from `interval(tickIntervalMs, deps.scheduler)`, so a VirtualClock +
  * clockScheduler drives everything deterministically in tests and backtests.
- * @throws RangeError when a strategy's symbol is unknown or quoted twice.
+ * @throws MmError CONFIG_INVALID when a strategy's symbol is unknown or quoted twice, or a config
+ * value is unusable (the message names the field).
  */
 export function createEngine(deps: EngineDeps): Engine {
   const core = new EngineCore(deps);

@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import { MmError } from '../core/errors.ts';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
 import { statePermissions } from '../domain/enums.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
@@ -22,6 +23,7 @@ import type { ConnectionState } from './ports.ts';
 import { handleRawIntents } from './raw-intents.ts';
 import { clampPostOnly, SymbolSlot } from './symbol-slot.ts';
 import type { EngineDeps } from './types.ts';
+import { validateEngineDeps } from './validate.ts';
 
 const CLOSE_ONLY_BACKOFF_MS = 60_000;
 const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
@@ -58,12 +60,13 @@ export class EngineCore {
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
 
   constructor(readonly deps: EngineDeps) {
+    validateEngineDeps(deps);
     const { clock } = deps;
     this.startMs = clock.nowMs();
     for (const b of deps.strategies) {
       const inst = deps.instruments.get(b.symbol);
-      if (!inst) throw new RangeError(`strategy ${b.id}: unknown symbol ${b.symbol} (not in the instrument catalog)`);
-      if (this.slots.has(b.symbol)) throw new RangeError(`strategy ${b.id}: symbol ${b.symbol} already has a strategy (one per symbol)`);
+      if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${b.symbol} (not in the instrument catalog)`, { strategy: b.id, symbol: b.symbol });
+      if (this.slots.has(b.symbol)) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${b.symbol} already has a strategy (one strategy per symbol)`, { strategy: b.id, symbol: b.symbol });
       this.slots.set(b.symbol, new SymbolSlot(b.id, b.symbol, b.strategy, inst, limitsFor(deps.risk, b.symbol)));
     }
     this.killSwitch = new KillSwitch(deps.risk.killSwitch);
