@@ -24,6 +24,9 @@ export function validateEngineDeps(deps: EngineDeps): void {
   ex.budgets.forEach((b, i) => {
     if (!(b.capacity > 0)) bad(`execution.budgets[${i}].capacity`, b.capacity, 'must be > 0');
     if (!(b.refillPerSec > 0)) bad(`execution.budgets[${i}].refillPerSec`, b.refillPerSec, 'must be > 0');
+    for (const [e, c] of Object.entries(b.costs)) {
+      if (c !== undefined && !(c >= 0 && c <= b.capacity)) bad(`execution.budgets[${i}].costs.${e}`, c, `must be in [0, capacity ${b.capacity}] or the request could never be sent`);
+    }
   });
   if (!(ex.maxQueue > 0)) bad('execution.maxQueue', ex.maxQueue, 'must be > 0');
   if (!(ex.maxInFlight > 0)) bad('execution.maxInFlight', ex.maxInFlight, 'must be > 0');
