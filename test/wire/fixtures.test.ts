@@ -17,7 +17,13 @@ import {
   decodeRiskSnapshotResponse,
   decodeTickersResponse,
   toTickerUpdated,
+  encodeMdEvent,
+  encodeMdReply,
+  encodeOrderWsEvent,
+  encodeOrderWsReply,
   type WireMdEvent,
+  type WireMdReply,
+  type WireOrderWsReply,
   type WireOrderWsEvent,
   type WireMessageType,
 } from '../../src/wire/index.ts';
@@ -208,5 +214,23 @@ describe('venue fixtures', () => {
     expect(xau.fundingSchedule).toBeNull();
     expect(xau.fundingVariant).toBeNull();
     expect(xau.expirationMs).toBe(Date.parse('2026-09-30T15:00:00Z'));
+  });
+});
+
+describe('encoders reproduce the venue bytes', () => {
+  const ws = fixtureFiles().filter((f) => f.startsWith('ws-'));
+  it.each(ws)('%s: encode(decode(frame)) is the compact capture, key order included', (file) => {
+    const compact = JSON.stringify(JSON.parse(fixtureText(file)));
+    const isMd = file.startsWith('ws-md-');
+    const decoded: object = isMd ? unwrap(decodeMdWsFrame(compact)) : unwrap(decodeOrderWsFrame(compact));
+    const text =
+      'rid' in decoded
+        ? isMd
+          ? encodeMdReply(decoded as WireMdReply)
+          : encodeOrderWsReply(decoded as WireOrderWsReply)
+        : isMd
+          ? encodeMdEvent(decoded as WireMdEvent)
+          : encodeOrderWsEvent(decoded as WireOrderWsEvent);
+    expect(text).toBe(compact);
   });
 });
