@@ -80,7 +80,10 @@ export interface Account {
   balance: Decimal;
   isCloseOnly: boolean;
   isFrozen: boolean;
-  /** Internal accounts (synthetic flow) skip rate limits and margin checks. */
+  /**
+   * Internal accounts (synthetic flow) skip rate limits, margin and the open-order cap, and keep
+   * only their signed quantity per symbol (no cost basis, PnL, fees, fills or ledger).
+   */
   readonly internal: boolean;
   readonly positions: Map<string, Position>;
   readonly fills: FillRecord[];

@@ -301,6 +301,8 @@ export class OrderEngine {
     book.sideOf(order.side).add(order);
     const acct = this.#d.accounts.account(order.accountId)!;
     acct.open.set(order.oid, order);
+    // Internal accounts have no margin or open-order cap, so they need no aggregate.
+    if (acct.internal) return;
     const agg = aggOf(acct, order.symbol);
     agg.count++;
     if (order.side === 'buy') {
@@ -315,7 +317,8 @@ export class OrderEngine {
   /** Removes `qty` of a resting order from the account's open-order aggregate (and the count when it leaves). */
   #unagg(order: SimOrder, qty: number, leaving = true): void {
     const acct = this.#d.accounts.account(order.accountId);
-    const agg = acct?.openAgg.get(order.symbol);
+    if (!acct || acct.internal) return;
+    const agg = acct.openAgg.get(order.symbol);
     if (!agg) return;
     if (order.side === 'buy') {
       agg.buyQty -= qty;
@@ -373,8 +376,10 @@ export class OrderEngine {
     const makerAcct = d.accounts.account(maker.accountId)!;
     const takerAcct = d.accounts.account(taker.accountId)!;
     const oiBefore = longOf(makerAcct, taker.symbol) + longOf(takerAcct, taker.symbol);
-    d.accounts.bookFill(takerAcct, ins, { tradeId, orderId: taker.oid, side: taker.side, qty, priceTicks: px, isTaker: true, tsNs: now });
-    d.accounts.bookFill(makerAcct, ins, { tradeId, orderId: maker.oid, side: maker.side, qty, priceTicks: px, isTaker: false, tsNs: now });
+    if (takerAcct.internal) d.accounts.bookInternalFill(takerAcct, taker.symbol, taker.side, qty, now);
+    else d.accounts.bookFill(takerAcct, ins, { tradeId, orderId: taker.oid, side: taker.side, qty, priceTicks: px, isTaker: true, tsNs: now });
+    if (makerAcct.internal) d.accounts.bookInternalFill(makerAcct, maker.symbol, maker.side, qty, now);
+    else d.accounts.bookFill(makerAcct, ins, { tradeId, orderId: maker.oid, side: maker.side, qty, priceTicks: px, isTaker: false, tsNs: now });
     market.openInterest += longOf(makerAcct, taker.symbol) + longOf(takerAcct, taker.symbol) - oiBefore;
     market.lastTradeTicks = px;
     market.lastTradeQty = qty;

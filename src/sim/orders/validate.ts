@@ -50,7 +50,7 @@ export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | n
     }
   }
   const open = (acct.openAgg.get(order.symbol)?.count ?? 0) - (ctx.replacing ? 1 : 0);
-  if (open >= ctx.maxOpenOrdersPerSymbol) {
+  if (!ctx.account.internal && open >= ctx.maxOpenOrdersPerSymbol) {
     return { reason: 'MAX_OPEN_ORDERS_EXCEEDED', text: `too many open orders on ${order.symbol} (maximum ${ctx.maxOpenOrdersPerSymbol})` };
   }
   if (acct.isCloseOnly) {
