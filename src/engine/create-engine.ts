@@ -89,23 +89,35 @@ export function createEngine(deps: EngineDeps): Engine {
   const start = (inputs: EngineInputs): void => {
     if (started) throw new RangeError('engine already started');
     started = true;
-    subs.add(inputs.market$.subscribe((ev) => core.onMarket(ev)));
-    subs.add(inputs.orders$.subscribe((ev) => core.onOrder(ev)));
+    // An input stream that errors is a broken feed: pull everything and say which one (latched).
+    const failed = (name: string) => (err: unknown): void => {
+      const msg = err instanceof Error ? err.message : String(err);
+      deps.log?.error({ input: name, err: msg }, 'engine input failed');
+      core.trip('manual', `input ${name} failed: ${msg}`);
+    };
+    subs.add(inputs.market$.subscribe({ next: (ev) => core.onMarket(ev), error: failed('market$') }));
+    subs.add(inputs.orders$.subscribe({ next: (ev) => core.onOrder(ev), error: failed('orders$') }));
     subs.add(
-      inputs.connection$.subscribe((c) => {
-        core.onConnection(c);
-        if (c.stream === 'orders' && c.connected && core.awaitingResync) armResyncFallback();
+      inputs.connection$.subscribe({
+        next: (c) => {
+          core.onConnection(c);
+          if (c.stream === 'orders' && c.connected && core.awaitingResync) armResyncFallback();
+        },
+        error: failed('connection$'),
       }),
     );
-    subs.add(inputs.resync$.subscribe((venue) => runResync(venue)));
-    if (inputs.funding$) subs.add(inputs.funding$.subscribe((f) => core.accounting.applyFunding(f)));
+    subs.add(inputs.resync$.subscribe({ next: (venue) => runResync(venue), error: failed('resync$') }));
+    if (inputs.funding$) subs.add(inputs.funding$.subscribe({ next: (f) => core.accounting.applyFunding(f), error: failed('funding$') }));
     if (inputs.rewards$)
       subs.add(
-        inputs.rewards$.subscribe((r) => {
-          const slot = core.slots.get(r.symbol);
-          if (!slot) return;
-          if (r.view) slot.rewardView = r.view;
-          if (r.accruedUsd) slot.ledger.rewards = r.accruedUsd;
+        inputs.rewards$.subscribe({
+          next: (r) => {
+            const slot = core.slots.get(r.symbol);
+            if (!slot) return;
+            if (r.view) slot.rewardView = r.view;
+            if (r.accruedUsd) slot.ledger.rewards = r.accruedUsd;
+          },
+          error: failed('rewards$'),
         }),
       );
     subs.add(interval(deps.orderManager.tickIntervalMs, deps.scheduler).subscribe(() => core.onTick()));

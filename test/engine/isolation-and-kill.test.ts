@@ -130,3 +130,17 @@ describe('kill switch', () => {
     expect(h.gw.open()).toHaveLength(2);
   });
 });
+
+describe('broken inputs', () => {
+  it('an erroring market stream trips the kill switch naming the input', async () => {
+    const a = new ScriptedStrategy();
+    const h = await harness([{ id: 'a', symbol: EURUSD, strategy: a }]);
+    a.next = quotes(EURUSD, 11000, 11010);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    h.market$.error(new Error('decoder exploded'));
+    await h.settle();
+    expect(h.of('kill-switch-tripped')).toEqual([expect.objectContaining({ reason: 'manual', detail: 'input market$ failed: decoder exploded' })]);
+    expect(h.gw.open()).toEqual([]);
+  });
+});
