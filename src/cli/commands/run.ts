@@ -35,13 +35,14 @@ export const command: Command = {
     if (level !== undefined && !LEVELS.includes(level as LogLevel)) throw new MmError('USAGE', `--log-level must be one of ${LEVELS.join(', ')}, got "${level}"`);
     const statusS = flagNumber(p, 'status-interval');
 
-    const config = loadConfig(file, { env: process.env, strategies: await builtinLookup() });
+    const strategies = await builtinLookup();
+    const config = loadConfig(file, { env: process.env, strategies });
     const log = createLogger({
       level: (level as LogLevel | undefined) ?? config.logging.level,
       pretty: p.flags.has('json') ? false : config.logging.pretty,
       name: 'mmbot',
     });
-    const code = await runDaemon(config, log, statusS === undefined ? {} : { statusIntervalMs: Math.round(statusS * 1000) });
+    const code = await runDaemon(config, log, { strategies, ...(statusS === undefined ? {} : { statusIntervalMs: Math.round(statusS * 1000) }) });
     // Everything is closed by now; should a stray handle keep the event loop alive, exit anyway.
     setTimeout(() => process.exit(code), 3000).unref();
     return code;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asyncScheduler, merge, type Observable, type Subscription } from 'rxjs';
 import type { StreamConnection } from '../../client/index.ts';
-import type { BotConfig } from '../../config/index.ts';
+import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venueGateway } from '../../client/index.ts';
@@ -20,8 +20,8 @@ export interface DaemonOptions {
   readonly config: BotConfig;
   readonly log: Logger;
   readonly clock: Clock;
-  /** Resolves when a stop was asked for during start-up (start-up then unwinds early). */
-  readonly stopRequested?: Promise<string>;
+  /** The built-in strategy lookup loadConfig used (default the registry's). */
+  readonly strategies?: StrategyLookup;
 }
 
 /** A running daemon. */
@@ -92,7 +92,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     closer.add('rest client', () => rest.close());
     const instruments = await rest.loadInstruments();
-    const strategies = await buildStrategies(config, instruments);
+    const strategies = await buildStrategies(config, instruments, options.strategies);
     const tokens = rest.tokens!;
     // Log in now so bad credentials fail start-up with a clear error rather than a reconnect loop.
     await tokens.token();
@@ -175,13 +175,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       `mmbot running: ${config.bot.strategies.map((s) => `${s.id}`).join(', ')} against ${venue.mode === 'embedded-sim' ? 'the embedded local venue' : venue.baseUrl}${monitoring.url ? `; metrics ${monitoring.url}/metrics` : ''}`,
     );
 
+    // The engine's event stream erroring means the engine itself broke (an invariant): stop cleanly
+    // (cancel everything) and exit non-zero so a supervisor restarts us into reconciliation.
+    const fatal = new Promise<Error>((resolve) => {
+      subs.push(engine.events$.subscribe({ error: (e: unknown) => resolve(e instanceof Error ? e : new Error(String(e))) }));
+    });
     let stopping: Promise<StopReport> | undefined;
     return {
       engine,
       instruments,
       venue,
       metricsUrl: monitoring.url,
-      fatal: new Promise<Error>(() => {}),
+      fatal,
       stop(reason) {
         stopping ??= (async () => {
           const report = await engine.stop({ timeoutMs: cfg.stopTimeoutMs, reason });

@@ -1,6 +1,6 @@
 import { LiveClock } from '../../core/clock.ts';
 import { MmError } from '../../core/errors.ts';
-import type { BotConfig } from '../../config/index.ts';
+import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { startDaemon, type Daemon } from './daemon.ts';
 import { shutdownController, type SignalSource } from './shutdown.ts';
@@ -13,6 +13,10 @@ export interface RunDaemonOptions {
   readonly signals?: SignalSource;
   /** Called on a second stop signal; default: `process.exit(130)`. */
   readonly forceExit?: (code: number) => void;
+  /** The built-in strategy lookup loadConfig used (default the registry's). */
+  readonly strategies?: StrategyLookup;
+  /** Where uncaught errors are caught (default `process`). */
+  readonly processEvents?: Pick<NodeJS.Process, 'on' | 'off'>;
 }
 
 /**
@@ -28,7 +32,7 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   });
   let daemon: Daemon;
   try {
-    daemon = await startDaemon({ config, log, clock: new LiveClock(), stopRequested: shutdown.requested });
+    daemon = await startDaemon({ config, log, clock: new LiveClock(), ...(options.strategies ? { strategies: options.strategies } : {}) });
   } catch (e) {
     shutdown.dispose();
     const err = e instanceof MmError ? e : null;
@@ -47,16 +51,24 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   // The status timer must not keep the process alive on its own, hence unref.
   const timer = intervalMs > 0 ? setInterval(status, intervalMs) : undefined;
   timer?.unref();
-  void daemon.fatal.then((e) => {
-    log.error({ err: e }, `fatal: ${e.message}; stopping`);
-    shutdown.requestStop(`fatal: ${e.message}`);
-  });
+  const onFatal = (e: unknown): void => {
+    const err = e instanceof Error ? e : new Error(String(e));
+    log.fatal({ err }, `fatal: ${err.message}; cancelling everything and stopping`);
+    shutdown.requestStop(`fatal: ${err.message}`);
+  };
+  void daemon.fatal.then(onFatal);
+  // A bug anywhere must still end in a clean stop (orders cancelled), then a non-zero exit.
+  const processEvents = options.processEvents ?? process;
+  processEvents.on('uncaughtException', onFatal);
+  processEvents.on('unhandledRejection', onFatal);
 
   const reason = await shutdown.requested;
   if (timer) clearInterval(timer);
   log.info({ reason }, 'stopping: cancelling all orders and waiting for the venue to confirm');
   const report = await daemon.stop(reason);
   shutdown.dispose();
+  processEvents.off('uncaughtException', onFatal);
+  processEvents.off('unhandledRejection', onFatal);
   status();
   const failed = reason.startsWith('fatal');
   if (!report.confirmed) {

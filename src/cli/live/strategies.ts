@@ -20,10 +20,12 @@ export async function builtinLookup(): Promise<StrategyLookup> {
 
 /**
  * Builds one strategy instance per config entry, after checking each symbol is listed by the venue
- * and (for module strategies) the params against the module's schema.
+ * and (for module strategies) the params against the module's schema. `lookup` finds the built-ins
+ * (the one loadConfig used; default the registry's).
  * @throws MmError CONFIG_INVALID naming the entry, STRATEGY_INVALID when a module fails to load.
  */
-export async function buildStrategies(config: BotConfig, catalog: InstrumentCatalog): Promise<StrategyBinding[]> {
+export async function buildStrategies(config: BotConfig, catalog: InstrumentCatalog, lookup?: StrategyLookup): Promise<StrategyBinding[]> {
+  const builtin = lookup ?? (await builtinLookup());
   const file = config.source.file;
   const bindings: StrategyBinding[] = [];
   for (const [index, entry] of config.bot.strategies.entries()) {
@@ -35,7 +37,7 @@ export async function buildStrategies(config: BotConfig, catalog: InstrumentCata
       ]);
     }
     // Module strategies are loaded here (loadConfig stays synchronous) and their params checked.
-    const definition = await loadStrategy(entry.strategy, config.source.dir);
+    const definition = (entry.paramsChecked ? builtin(entry.strategy) : undefined) ?? (await loadStrategy(entry.strategy, config.source.dir));
     const params = entry.paramsChecked ? entry.params : checkStrategyParams(definition, entry.params, { file, index });
     bindings.push({ id: entry.id, symbol: asSymbol(entry.symbol), strategy: definition.create(params) });
   }

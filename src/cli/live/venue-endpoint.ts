@@ -1,6 +1,6 @@
 import type { BotConfig } from '../../config/index.ts';
 import type { Logger } from '../../obs/logger.ts';
-import { loadVenueConfig, parseVenueConfig, startVenue, type RunningVenue } from '../../sim/index.ts';
+import { defaultCatalog, loadVenueConfig, parseVenueConfig, startVenue, type RunningVenue } from '../../sim/index.ts';
 
 /** Where the daemon connects: URLs, credentials, and the in-process venue in embedded mode. */
 export interface VenueEndpoint {
@@ -37,7 +37,9 @@ export function embeddedVenueConfig(config: BotConfig): ReturnType<typeof parseV
   const sim = config.venue.sim;
   let raw: Obj = sim.config ? (loadVenueConfig(sim.config) as unknown as Obj) : {};
   if (sim.knobs) raw = merge(raw, sim.knobs as Obj);
-  const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))];
+  // Symbols the venue does not list are left out here: start-up then names them clearly.
+  const listed = defaultCatalog();
+  const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))].filter((s) => listed.get(s) !== undefined);
   const market = isObj(raw['market']) ? raw['market'] : {};
   raw = merge(raw, {
     ...(sim.seed !== undefined ? { seed: sim.seed } : {}),
