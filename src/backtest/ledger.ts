@@ -32,6 +32,8 @@ export class SymbolLedger {
   tradeCash: Decimal = ZERO;
   fees: Decimal = ZERO;
   funding: Decimal = ZERO;
+  /** Funding settlements applied. */
+  fundingEvents = 0;
   /** Σ side × (mid − price) × qty × multiplier at each fill. */
   spreadCapture: Decimal = ZERO;
   volume = 0;

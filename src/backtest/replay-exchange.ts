@@ -5,7 +5,7 @@ import { asExecutionId, asTradeId, asVenueOrderId, type ClientOrderId, type Symb
 import { seededRandomU32, UlidFactory } from '../core/ulid.ts';
 import { statePermissions, type InstrumentState } from '../domain/enums.ts';
 import type { OrderEvent } from '../domain/events.ts';
-import { fundingCash, type FundingSettlement } from '../domain/funding.ts';
+import { fundingCash, type FundingEstimate, type FundingSettlement } from '../domain/funding.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
@@ -58,6 +58,8 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   readonly open: XOrder[][];
   /** Every fill booked, in exchange-time order. */
   readonly fillLog: BacktestFill[] = [];
+  /** Latest ready funding estimate per symbol (from tickers), for schedule-driven settlement. */
+  readonly fundingEstimates: (FundingEstimate | null)[];
   readonly #byId = new Map<string, XOrder>();
   readonly #symIdx = new Map<string, number>();
   readonly #state: InstrumentState[];
@@ -72,6 +74,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
     this.books = o.instruments.map((_, s) => new DenseBook(o.minTick[s]!, o.maxTick[s]!, 64));
     this.ledgers = o.instruments.map((i) => new SymbolLedger(i));
     this.open = o.instruments.map(() => []);
+    this.fundingEstimates = o.instruments.map(() => null);
     this.#state = o.instruments.map(() => 'OPEN');
     this.#band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this.#symIdx.set(i.symbol, s));
@@ -133,10 +136,11 @@ export class ReplayExchange implements OrderGateway, AccountReader {
     }
   }
 
-  /** A ticker: instrument state and price band for order checks. */
-  applyTicker(s: number, state: InstrumentState, bandLo: number | null, bandHi: number | null): void {
+  /** A ticker: instrument state and price band for order checks, and the latest funding estimate. */
+  applyTicker(s: number, state: InstrumentState, bandLo: number | null, bandHi: number | null, funding: FundingEstimate | null = null): void {
     this.#state[s] = state;
     this.#band[s] = { lo: bandLo ?? -Infinity, hi: bandHi ?? Infinity };
+    if (funding && funding.status === 'ready' && funding.amount !== null) this.fundingEstimates[s] = funding;
   }
 
   /** A funding settlement: positions held now pay or receive (longs pay when amount > 0). */
@@ -144,6 +148,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
     const ledger = this.ledgers[s]!;
     const cash = fundingCash(ledger.position, settlement.amount, ledger.instrument.multiplier);
     ledger.funding = ledger.funding.plus(cash);
+    ledger.fundingEvents++;
     return cash;
   }
 

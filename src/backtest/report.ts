@@ -24,6 +24,7 @@ export interface SectionReport {
   readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string };
   readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number };
   readonly quoting: { uptime_two_sided: number; uptime_any_side: number; two_sided_inside_reward_spread: number; mean_reward_share: number; scored_minutes: number };
+  readonly funding_settlements: number;
 }
 
 /** The report.json document. Key order is fixed by construction. */
@@ -48,7 +49,6 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const s = run.input.settings;
   const bySymbol: Record<string, SectionReport> = {};
   let total = { spread: new Decimal(0), trading: new Decimal(0), fees: new Decimal(0), funding: new Decimal(0), rewards: 0 };
-  const positions: number[][] = [];
   ex.ledgers.forEach((ledger, k) => {
     const ser = obs.series[k]!;
     const mark = ser.mid.at(-1) ?? NaN;
@@ -61,7 +61,6 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       funding: total.funding.plus(ledger.funding),
       rewards: total.rewards + times.rewardsUsd,
     };
-    positions.push(ser.position);
   });
   const sections = Object.values(bySymbol);
   const sum = (f: (x: SectionReport) => number): number => sections.reduce((a, x) => a + f(x), 0);
@@ -87,6 +86,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the first symbol's when there is one.
     inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0 },
     quoting: first ? first.quoting : { uptime_two_sided: 0, uptime_any_side: 0, two_sided_inside_reward_spread: 0, mean_reward_share: 0, scored_minutes: 0 },
+    funding_settlements: ex.ledgers.reduce((a, l) => a + l.fundingEvents, 0),
   };
   const c = run.engine.counters;
   return {
@@ -109,7 +109,6 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     },
     meta,
   };
-  void positions;
 }
 
 function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decimal, rewards: Decimal): PnlReport {
@@ -159,6 +158,7 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
       mean_reward_share: num(t.scoredMinutes > 0 ? t.shareSum / t.scoredMinutes : 0),
       scored_minutes: t.scoredMinutes,
     },
+    funding_settlements: ledger.fundingEvents,
   };
 }
 

@@ -4,6 +4,7 @@ import { MmError } from '../core/errors.ts';
 import { clockScheduler } from '../core/scheduler.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
+import { settlementsBetween } from '../domain/funding-schedule.ts';
 import type { Order } from '../domain/order.ts';
 import { instrumentCatalog } from '../domain/instrument.ts';
 import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../engine/index.ts';
@@ -52,6 +53,14 @@ export interface BacktestRun {
   readonly startMs: number;
   readonly endMs: number;
   readonly stopConfirmed: boolean;
+}
+
+/** Per symbol: how funding is settled (auto → recorded when the recording has settlements, else schedule). */
+function resolveFundingModes(col: ColumnarRecording, mode: BacktestSettings['funding']): ('recorded' | 'schedule' | 'off')[] {
+  if (mode !== 'auto') return col.instruments.map(() => mode);
+  const has = new Set<number>();
+  for (let i = 0; i < col.length; i++) if (col.kind[i] === KIND.funding) has.add(col.sym[i]!);
+  return col.instruments.map((inst, s) => (has.has(s) ? 'recorded' : inst.fundingSchedule ? 'schedule' : 'off'));
 }
 
 /** Lets promise continuations (engine code after `await gateway.place(...)`) run before time moves on. */
@@ -115,6 +124,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     },
   });
   const feed = new LocalFeed(col, settings.feedDepth);
+  const fundingMode = resolveFundingModes(col, settings.funding);
   const observer = new BacktestObserver(exchange, settings);
 
   // Warm-up: events before the window build both books silently.
@@ -156,12 +166,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         break;
       case KIND.ticker: {
         const ev = col.objects[col.a[i]!]!;
-        if (ev.type === 'ticker') exchange.applyTicker(s, ev.state, ev.bandLowerTicks, ev.bandUpperTicks);
+        if (ev.type === 'ticker') exchange.applyTicker(s, ev.state, ev.bandLowerTicks, ev.bandUpperTicks, ev.funding);
         break;
       }
       case KIND.funding: {
         const ev = col.objects[col.a[i]!]!;
-        if (ev.type === 'funding' && settings.funding === 'recorded') exchange.applyFunding(s, ev.settlement);
+        if (ev.type === 'funding' && fundingMode[s] === 'recorded') exchange.applyFunding(s, ev.settlement);
         break;
       }
       default:
@@ -244,7 +254,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         delivered++;
         const adjusted = ev.tsRecv === t ? ev : { ...ev, tsRecv: t };
         market$.next(adjusted);
-        if (adjusted.type === 'funding' && settings.funding === 'recorded') funding$.next(adjusted.settlement);
+        if (adjusted.type === 'funding' && fundingMode[col.sym[i]!] === 'recorded') funding$.next(adjusted.settlement);
       }
     }
   }
@@ -256,6 +266,27 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     actions.runNext();
     for (let s = 0; s < col.instruments.length; s++) observer.refresh(s);
   }
+
+  // Schedule-driven funding: settle at the instrument's funding instants with the last ready estimate.
+  col.instruments.forEach((inst, s) => {
+    if (fundingMode[s] !== 'schedule' || !inst.fundingSchedule) return;
+    for (const at of settlementsBetween(inst.fundingSchedule, xT[i0]!, xT[i1 - 1]!)) {
+      actions.push(at.atMs, () => {
+        const est = exchange.fundingEstimates[s];
+        if (!est || est.amount === null) return; // no estimate yet: nothing known to charge
+        const settlement: FundingSettlement = {
+          symbol: inst.symbol,
+          rate: est.rate ?? est.amount.div(est.benchmarkPrice ?? 1),
+          amount: est.amount,
+          benchmarkPrice: est.benchmarkPrice ?? est.amount,
+          settlementPrice: est.settlementPrice ?? est.amount,
+          tsEvent: at.atMs,
+        };
+        exchange.applyFunding(s, settlement);
+        funding$.next(settlement);
+      });
+    }
+  });
 
   let ex = i0;
   let lo = i0;

@@ -41,7 +41,10 @@ export const backtestSectionSchema = z.strictObject({
     .strictObject({ maker: z.number().min(-0.01).max(0.01), taker: z.number().min(-0.01).max(0.01) })
     .optional()
     .describe('Fee rates charged by the replay exchange (fraction of notional); default bot.fee_rates, else maker 0 / taker 0.0002 (sandbox).'),
-  funding: z.enum(['recorded', 'off']).default('recorded').describe('Settle funding from the recorded settlements, or not at all.'),
+  funding: z
+    .enum(['auto', 'recorded', 'schedule', 'off'])
+    .default('auto')
+    .describe('recorded: settle the recorded settlements; schedule: settle at the instrument\'s funding schedule with the last recorded funding estimate; auto: recorded when the recording has settlements for the symbol, else schedule; off.'),
   rewards: z
     .strictObject({
       max_spread_bps: z.number().positive().default(DEFAULT_REWARD_SCORE_PARAMS.maxSpreadBps),
@@ -69,7 +72,7 @@ export interface BacktestSettings {
   readonly feedDepth: number;
   readonly feedConflateMs: number;
   readonly fees: { readonly maker: number; readonly taker: number };
-  readonly funding: 'recorded' | 'off';
+  readonly funding: 'auto' | 'recorded' | 'schedule' | 'off';
   readonly rewards: {
     readonly maxSpreadBps: number;
     readonly minNotionalUsd: number;

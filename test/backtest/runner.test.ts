@@ -1,0 +1,118 @@
+import { Subscription } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.ts';
+import { asClientOrderId, asSymbol } from '../../src/core/ids.ts';
+import type { BookUpdated, MarketEvent } from '../../src/domain/events.ts';
+import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, type Engine, type EngineDeps } from '../../src/engine/index.ts';
+import { recordingHeader, toColumnar, type RecordedEvent } from '../../src/record/index.ts';
+import { buildReport, equityStats, fillsCsv } from '../../src/backtest/report.ts';
+import { runBacktest } from '../../src/backtest/runner.ts';
+import { defaultSettings, type BacktestSettings } from '../../src/backtest/settings.ts';
+import { testInstrument } from '../record/fixtures.ts';
+
+const S = asSymbol('EURUSD-PERP');
+const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
+const T0 = Date.UTC(2026, 10, 20, 15, 59, 0); // a Friday, 15:59 UTC = 15:59 London (GMT): funding at 16:00
+
+const book = (t: number, bid: number, ask: number, snapshot = false): BookUpdated => ({
+  type: 'book', symbol: S, level: 2, isSnapshot: snapshot, bids: [{ priceTicks: bid, qty: 100 }], asks: [{ priceTicks: ask, qty: 100 }], tsEvent: t, tsRecv: t + 3,
+});
+
+/** A scripted engine: buys `qty` with one IOC on the first book it sees, records what it was sent. */
+function scripted(qty: number, seen: MarketEvent[]) {
+  return (deps: EngineDeps): Engine => {
+    const subs = new Subscription();
+    let sent = false;
+    return {
+      start(inputs) {
+        subs.add(
+          inputs.market$.subscribe((ev) => {
+            seen.push(ev);
+            if (ev.type === 'book' && !sent && ev.asks[0]) {
+              sent = true;
+              void deps.gateway.place({ kind: 'place', symbol: S, side: 'buy', priceTicks: ev.asks[0].priceTicks, qty, tif: 'IOC', postOnly: false, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(1), tag: null });
+            }
+          }),
+        );
+      },
+      async stop() {
+        subs.unsubscribe();
+        return { cancelRequested: 0, confirmed: true, remaining: [], durationMs: 0 };
+      },
+      snapshot: () => ({ counters: { fills: 0, intentsSent: {}, rejects: {}, killSwitchTrips: 0, strategyErrors: 0 } }) as never,
+      events$: new Subscription() as never,
+      setTradingState: () => undefined,
+      tripKillSwitch: () => undefined,
+      resetKillSwitch: () => undefined,
+    };
+  };
+}
+
+async function replay(events: RecordedEvent[], settings: Partial<BacktestSettings> = {}, qty = 10) {
+  const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 'test' }), [inst], events);
+  const seen: MarketEvent[] = [];
+  const run = await runBacktest({
+    data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
+    settings: defaultSettings({ orderLatency: { entry: 2, response: 2 }, ...settings }), createEngine: scripted(qty, seen),
+  });
+  return { run, seen };
+}
+
+describe('backtest runner', () => {
+  it('the bot sees each event at its receive time; the order reaches the exchange after the entry latency', async () => {
+    const { run, seen } = await replay([book(T0, 11380, 11382, true), book(T0 + 10, 11381, 11382), book(T0 + 20, 11381, 11383)]);
+    expect(seen.map((e) => e.tsRecv)).toEqual([T0 + 3, T0 + 13, T0 + 23]);
+    expect(run.fills).toHaveLength(1);
+    const f = run.fills[0]!;
+    expect(f.tsExchange).toBe(T0 + 5); // sent at T0+3 (local), +2 entry
+    expect(f.tsLocal).toBe(T0 + 7); // +2 response
+    expect([f.priceTicks, f.qty, f.aggressor]).toEqual([11382, 10, true]);
+    expect(f.fee.toNumber()).toBeCloseTo(1.1382 * 10 * 0.0002);
+    expect(fillsCsv(run).split('\n')[1]).toMatch(/^\d+\.000,\d+\.000,EURUSD-PERP,buy,1\.1382,10,taker,0\.00227640,1\.13810,10,O-/);
+  });
+
+  it('settles recorded funding on the position held at the settlement (longs pay a positive amount)', async () => {
+    const funding: RecordedEvent = {
+      type: 'funding', tsEvent: T0 + 100, tsRecv: T0 + 101,
+      settlement: { symbol: S, rate: new Decimal('0.0001'), amount: new Decimal('0.0002'), benchmarkPrice: new Decimal('1.1381'), settlementPrice: new Decimal('1.1383'), tsEvent: T0 + 100 },
+    };
+    const { run } = await replay([book(T0, 11380, 11382, true), book(T0 + 50, 11380, 11383), funding, book(T0 + 200, 11380, 11383)]);
+    expect(run.exchange.ledgers[0]!.position).toBe(10);
+    expect(run.exchange.ledgers[0]!.funding.toNumber()).toBeCloseTo(-10 * 0.0002);
+    const r = buildReport(run);
+    expect(r.total.pnl.funding).toBe('-0.002000');
+    expect(r.total.funding_settlements).toBe(1);
+  });
+
+  it('settles on the instrument schedule with the last ready estimate when the recording has no settlements', async () => {
+    const ticker: RecordedEvent = {
+      type: 'ticker', symbol: S, lastTicks: 11381, lastQty: 1, markTicks: 11381, bestBidTicks: 11380, bestAskTicks: 11382, bandLowerTicks: null, bandUpperTicks: null,
+      lastSettlementTicks: null, lastSettlementMs: null, state: 'OPEN', volume: 0, openInterest: 0, tsEvent: T0 + 30, tsRecv: T0 + 31,
+      funding: { symbol: S, status: 'ready', rate: new Decimal('0.0002'), amount: new Decimal('0.0003'), benchmarkPrice: new Decimal('1.1381'), settlementPrice: new Decimal('1.1384'), reason: null, computedMs: T0 },
+    };
+    const after = T0 + 61_000; // past 16:00:00 London
+    const { run } = await replay([book(T0, 11380, 11382, true), ticker, book(after, 11380, 11383)]);
+    expect(run.exchange.ledgers[0]!.fundingEvents).toBe(1);
+    expect(run.exchange.ledgers[0]!.funding.toNumber()).toBeCloseTo(-10 * 0.0003);
+    const off = await replay([book(T0, 11380, 11382, true), ticker, book(after, 11380, 11383)], { funding: 'off' });
+    expect(off.run.exchange.ledgers[0]!.fundingEvents).toBe(0);
+  });
+
+  it('applies the feed latency offset and the replay window', async () => {
+    const evs = [book(T0, 11380, 11382, true), book(T0 + 10, 11381, 11382), book(T0 + 20, 11381, 11384), book(T0 + 30, 11379, 11384)];
+    const { seen } = await replay(evs, { feedLatencyOffsetMs: 5, startMs: T0 + 12, endMs: T0 + 30 });
+    // The window selects recorded receive times [T0+12, T0+30): rows 2 and 3, seen 5 ms later. The
+    // snapshot before the window builds the book silently, so the first delivered book is complete.
+    expect(seen.map((e) => e.tsRecv)).toEqual([T0 + 18, T0 + 28]);
+    expect((seen[0] as BookUpdated).bids.map((l) => l.priceTicks)).toEqual([11381, 11380]);
+    expect((seen[0] as BookUpdated).asks.map((l) => l.priceTicks)).toEqual([11382]);
+  });
+});
+
+describe('equity statistics', () => {
+  it('max drawdown is the largest fall from a previous peak; Sharpe is 0 for flat equity', () => {
+    expect(equityStats([0, 5, 3, 8, 1, 4], 1000).maxDrawdown).toBe(7);
+    expect(equityStats([1, 1, 1, 1], 1000).sharpe).toBe(0);
+    expect(equityStats([0, 1, 2, 3.5, 4], 1000).sharpe).toBeGreaterThan(0);
+  });
+});
