@@ -1,3 +1,4 @@
+/** Bot config: YAML → ${ENV} secrets → strict schema → strategy params → frozen BotConfig; JSON Schema for editors. */
 export { loadConfig, parseConfig, type BotConfig, type LoadConfigOptions, type LoadedStrategyEntry } from './load.ts';
 export { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig, type VenueConfigSection } from './schema.ts';
 export { checkStrategyParams, isStrategyPath, type StrategyLookup } from './strategy-params.ts';

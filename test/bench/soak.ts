@@ -108,7 +108,7 @@ const metrics: Record<string, { value: number; unit: string; target?: string }> 
 };
 
 process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}\n`);
-for (const [k, m] of Object.entries(metrics)) process.stdout.write(`${k.padEnd(34)} ${m.value.toFixed(m.unit === 'MB' || m.unit.startsWith('MB') ? 1 : 0).padStart(8)} ${m.unit}${m.target ? `  (target ${m.target})` : ''}\n`);
+for (const [k, m] of Object.entries(metrics)) process.stdout.write(`${k.padEnd(34)} ${m.value.toFixed(m.unit.startsWith('MB') || m.unit === 's' ? 1 : 0).padStart(8)} ${m.unit}${m.target ? `  (target ${m.target})` : ''}\n`);
 if (lastStatus) process.stdout.write(`last status: ${lastStatus}\n`);
 
 const resultsPath = join(import.meta.dirname, 'results.json');
