@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
-import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
+import type { CancelOrder, PlaceOrder, QuoteLevel, ReplaceOrder } from '../domain/intents.ts';
 import type { OrderStatus } from '../domain/order.ts';
 import { isOpenState, isTerminal } from '../domain/order-state.ts';
 import type { ExecJob, Executor } from '../execution/executor.ts';
@@ -107,6 +107,9 @@ export class OrderRequests {
       return;
     }
     o.replaceQueued = true;
+    // The target this request carries: only its own answer may apply it (a newer replace, or the
+    // venue's `replaced` event, may have moved the order on by the time the answer arrives).
+    let sent: QuoteLevel | null = null;
     env.executor.submit({
       endpoint: 'replace',
       key: o.clientOrderId,
@@ -115,8 +118,9 @@ export class OrderRequests {
         o.replaceQueued = false;
         o.status = 'pending-replace';
         o.sentMs = env.clock.nowMs();
-        const t = o.target ?? { priceTicks: o.priceTicks, qty: o.qty };
-        const intent: ReplaceOrder = { kind: 'replace', symbol: o.symbol, orderId: o.orderId!, clientOrderId: o.clientOrderId, priceTicks: t.priceTicks, qty: t.qty };
+        sent = o.target ?? { priceTicks: o.priceTicks, qty: o.qty };
+        o.target = sent;
+        const intent: ReplaceOrder = { kind: 'replace', symbol: o.symbol, orderId: o.orderId!, clientOrderId: o.clientOrderId, priceTicks: sent.priceTicks, qty: sent.qty };
         this.#sent('replace', o);
         return env.gateway.replace(intent);
       },
@@ -125,19 +129,22 @@ export class OrderRequests {
         const f = ok ? null : classifyFailure(error);
         if (f && f.kind === 'rejected') env.onReject(o.symbol, 'replace', o.clientOrderId, f, BENIGN_REJECTS.has(f.reason));
         if (!env.store.has(o)) return;
+        const mine = sent !== null && o.target === sent;
         if (!f) {
-          if (o.status === 'pending-replace' && o.target) {
+          if (mine) {
+            // Even when a cancel raced us: the order now lives under the new id, which is what a
+            // cancel or status query must name.
             env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
-            o.priceTicks = o.target.priceTicks;
-            o.qty = o.target.qty;
+            o.priceTicks = sent!.priceTicks;
+            o.qty = sent!.qty;
             o.filledQty = 0;
             o.target = null;
-            o.status = o.cancelWanted ? 'pending-cancel' : 'open';
+            if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
             env.store.touch(o.symbol);
           }
           return;
         }
-        o.target = null;
+        if (mine) o.target = null;
         if (f.kind === 'unknown') {
           // Which price rests is unknown: never guess, cancel it once the venue says it is alive.
           o.cancelWanted = true;
@@ -257,7 +264,7 @@ export class OrderRequests {
       env.executor.submit({
         endpoint: 'status',
         key: `status:${o.clientOrderId}`,
-        run: () => env.gateway.status(o.orderId ? { orderId: o.orderId, clientOrderId: o.clientOrderId } : { clientOrderId: o.clientOrderId }),
+        run: () => env.gateway.status(o.orderId && !o.byCidOnly ? { orderId: o.orderId, clientOrderId: o.clientOrderId } : { clientOrderId: o.clientOrderId }),
         settled: (ok, value, error) => {
           if (!env.store.has(o)) return;
           if (ok) return this.resolve(o, value as OrderStatus | null);
@@ -280,6 +287,13 @@ export class OrderRequests {
       this.terminate(o);
       return;
     }
+    if (st.state === 'REPLACED' && !o.byCidOnly) {
+      // That id was replaced: the order lives on under a new id with the same cid. Ask by cid.
+      o.byCidOnly = true;
+      this.scheduleStatus(o, 0);
+      return;
+    }
+    o.byCidOnly = false;
     if (isTerminal(st.state)) {
       if (st.filledQty > o.filledQty) env.onMissedFills();
       emitResolved(st.state);

@@ -154,3 +154,23 @@ describe('minimum order lifetime', () => {
     expect(h.gw.open()).toEqual([]);
   });
 });
+
+describe('cancel racing a replace', () => {
+  it('cancels the replacement, not just the replaced original (no orphan)', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    h.gw.hold = true;
+    s.next = quotes(EURUSD, 10999, null);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    // The replace happened at the venue; its answer is slow. Now everything is pulled.
+    h.engine.tripKillSwitch('race');
+    await h.settle();
+    h.gw.release();
+    await h.advance(3_000, 100);
+    expect(h.gw.open()).toEqual([]);
+    expect(h.engine.snapshot().symbols[0]!.working).toEqual([]);
+  });
+});

@@ -32,6 +32,9 @@ export class FakeGateway implements OrderGateway {
   readonly requests: FakeRequest[] = [];
   readonly orders = new Map<string, Order>();
   autoAck = true;
+  /** Hold replies and events until `release()` (venue state changes at once). */
+  hold = false;
+  readonly #held: (() => void)[] = [];
   #seq = 0;
   readonly #failures = new Map<FakeCall, MmError[]>();
   readonly #lostReplies = new Map<FakeCall, MmError>();
@@ -63,6 +66,10 @@ export class FakeGateway implements OrderGateway {
   }
 
   place(i: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    return this.#deliver(this.#place(i));
+  }
+
+  #place(i: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     this.#log('place', i.clientOrderId, i.priceTicks, i.qty);
     const f = this.#fail('place');
     if (f) return Promise.reject(f);
@@ -72,6 +79,10 @@ export class FakeGateway implements OrderGateway {
   }
 
   replace(i: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    return this.#deliver(this.#replace(i));
+  }
+
+  #replace(i: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     this.#log('replace', i.clientOrderId, i.priceTicks, i.qty);
     const f = this.#fail('replace');
     if (f) return Promise.reject(f);
@@ -86,6 +97,10 @@ export class FakeGateway implements OrderGateway {
   }
 
   cancel(i: CancelOrder): Promise<{ readonly accepted: boolean }> {
+    return this.#deliver(this.#cancel(i));
+  }
+
+  #cancel(i: CancelOrder): Promise<{ readonly accepted: boolean }> {
     this.#log('cancel', i.clientOrderId, null, null);
     const f = this.#fail('cancel');
     if (f) return Promise.reject(f);
@@ -208,7 +223,21 @@ export class FakeGateway implements OrderGateway {
 
   #emit(ev: OrderEvent): void {
     // Like a socket: events arrive after the call returns, never inside it.
-    queueMicrotask(() => this.events$.next(ev));
+    if (this.hold) this.#held.push(() => this.events$.next(ev));
+    else queueMicrotask(() => this.events$.next(ev));
+  }
+
+  /** While `hold` is set, replies and events wait (the venue has acted; the network is slow). */
+  #deliver<T>(p: Promise<T>): Promise<T> {
+    if (!this.hold) return p;
+    return new Promise<T>((resolve, reject) => this.#held.push(() => p.then(resolve, reject)));
+  }
+
+  /** Delivers held replies and events in the order the venue produced them, and stops holding. */
+  release(): void {
+    this.hold = false;
+    const xs = this.#held.splice(0);
+    for (const f of xs) f();
   }
 
   #fail(call: FakeCall): MmError | undefined {
