@@ -103,6 +103,8 @@ export class Venue {
       riskContext: () => this.riskContext(),
       takeForcedReject: (s) => this.knobs.takeForcedReject(s),
       emitOrder: (a, build) => this.#emitOrder(a, build),
+      listening: (a) => this.#allOrderListeners.size > 0 || this.#orderListeners.has(a),
+      tradeListened: () => this.#tradeListeners.size > 0,
       emitTrade: (t) => {
         for (const l of this.#tradeListeners) l(t);
       },

@@ -89,8 +89,8 @@ export interface Account {
   readonly fills: FillRecord[];
   readonly ledger: LedgerEntry[];
   readonly liquidations: unknown[];
-  /** Open (resting) orders by oid. */
-  readonly open: Map<string, SimOrder>;
+  /** Open (resting) orders (identity set: no string hashing on the hot path). */
+  readonly open: Set<SimOrder>;
   /** Open orders by cid (cid uniqueness is among these). */
   readonly liveByCid: Map<string, string>;
   /** Open-order aggregates per symbol. */
@@ -124,7 +124,7 @@ export function newAccount(init: {
     fills: [],
     ledger: [],
     liquidations: [],
-    open: new Map(),
+    open: new Set(),
     liveByCid: new Map(),
     openAgg: new Map(),
     orderIds: [],

@@ -25,7 +25,10 @@ export interface EngineDeps {
   takeForcedReject(symbol: string): Reject | null;
   /** Emits an order event to the account's listeners; `build` runs only when someone listens. */
   emitOrder(accountId: string, build: () => VenueOrderEvent): void;
+  /** True when someone listens to this account's order events (callers skip building closures otherwise). */
+  listening(accountId: string): boolean;
   emitTrade(t: TradeEvent): void;
+  tradeListened(): boolean;
   emitBook(symbol: string): void;
 }
 
@@ -65,7 +68,9 @@ export class OrderEngine {
   /** Accepts a place request: the order is PENDING until processed after the ack latency. */
   submit(actor: Actor, spec: PlaceSpec, done?: Processed, opts: { immediate?: boolean; liquidation?: boolean } = {}): SimOrder {
     const order = this.#newOrder(actor, spec, opts.liquidation ? this.#d.ids.liquidation() : this.#d.ids.order(), null);
-    this.#schedule(opts.immediate === true, () => this.#process(order, null, done));
+    const lat = opts.immediate === true ? 0 : this.#d.ackLatencyMs();
+    if (lat <= 0) this.#process(order, null, done);
+    else this.#d.clock.setTimer(lat, () => this.#process(order, null, done));
     return order;
   }
 
@@ -160,7 +165,7 @@ export class OrderEngine {
     for (const o of [...this.orders.values()]) {
       if (o.tif !== 'DAY' || !(o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED')) continue;
       this.#terminate(o, 'DONE_FOR_DAY');
-      this.#d.emitOrder(o.accountId, () => ({ t: 'd', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(o) }));
+      if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'd', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(o) }));
       symbols.add(o.symbol);
       n++;
     }
@@ -264,16 +269,16 @@ export class OrderEngine {
       replacing.updatedNs = order.updatedNs;
       this.#forget(replacing);
       const orig = replacing;
-      this.#d.emitOrder(order.accountId, () => ({ t: 'r', eid: this.#d.ids.execution(), tsNs: order.updatedNs, original: snapshotOrder(orig), replacement: snapshotOrder(order) }));
+      if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'r', eid: this.#d.ids.execution(), tsNs: order.updatedNs, original: snapshotOrder(orig), replacement: snapshotOrder(order) }));
     } else {
-      this.#d.emitOrder(order.accountId, () => ({ t: 'n', eid: this.#d.ids.execution(), tsNs: order.updatedNs, order: snapshotOrder(order) }));
+      if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'n', eid: this.#d.ids.execution(), tsNs: order.updatedNs, order: snapshotOrder(order) }));
     }
     if (matches) this.#match(order, book);
     if (order.remainingQty > 0 && isOpenState(order.state)) {
       if (order.tif === 'IOC' && matches) {
         order.text = order.filledQty === 0 ? 'order could not be filled, no available liquidity' : 'order could not be filled completely';
         this.#terminate(order, 'EXPIRED');
-        this.#d.emitOrder(order.accountId, () => ({ t: 'x', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(order) }));
+        if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'x', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(order) }));
       } else {
         this.#rest(order, book);
       }
@@ -300,7 +305,7 @@ export class OrderEngine {
   #rest(order: SimOrder, book: OrderBook): void {
     book.sideOf(order.side).add(order);
     const acct = this.#d.accounts.account(order.accountId)!;
-    acct.open.set(order.oid, order);
+    acct.open.add(order);
     // Internal accounts have no margin or open-order cap, so they need no aggregate.
     if (acct.internal) return;
     const agg = aggOf(acct, order.symbol);
@@ -385,21 +390,21 @@ export class OrderEngine {
     market.lastTradeQty = qty;
     market.lastTradeMs = d.clock.nowMs();
     market.volume += qty;
-    d.emitOrder(taker.accountId, () => ({
+    if (d.listening(taker.accountId)) d.emitOrder(taker.accountId, () => ({
       t: taker.remainingQty === 0 ? 'f' : 'p',
       eid: d.ids.execution(),
       tsNs: now,
       order: snapshotOrder(taker),
       fill: { tradeId, accountId: taker.accountId, symbol: taker.symbol, qty, priceTicks: px, side: taker.side, aggressor: true },
     }));
-    d.emitOrder(maker.accountId, () => ({
+    if (d.listening(maker.accountId)) d.emitOrder(maker.accountId, () => ({
       t: maker.remainingQty === 0 ? 'f' : 'p',
       eid: d.ids.execution(),
       tsNs: now,
       order: snapshotOrder(maker),
       fill: { tradeId, accountId: maker.accountId, symbol: maker.symbol, qty, priceTicks: px, side: maker.side, aggressor: false },
     }));
-    d.emitTrade({ tradeId, symbol: taker.symbol, priceTicks: px, qty, takerSide: taker.side, tsNs: now, makerAccountId: maker.accountId, takerAccountId: taker.accountId, makerOid: maker.oid, takerOid: taker.oid });
+    if (d.tradeListened()) d.emitTrade({ tradeId, symbol: taker.symbol, priceTicks: px, qty, takerSide: taker.side, tsNs: now, makerAccountId: maker.accountId, takerAccountId: taker.accountId, makerOid: maker.oid, takerOid: taker.oid });
   }
 
   #cancelOrder(o: SimOrder, reason: string, text: string): void {
@@ -408,14 +413,14 @@ export class OrderEngine {
       this.#unagg(o, o.remainingQty);
     }
     this.#terminate(o, 'CANCELED');
-    this.#d.emitOrder(o.accountId, () => ({ t: 'c', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason, text }));
+    if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'c', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason, text }));
   }
 
   #reject(o: SimOrder, rej: Reject): void {
     o.rejectReason = rej.reason;
     o.text = rej.text;
     this.#terminate(o, 'REJECTED');
-    this.#d.emitOrder(o.accountId, () => ({ t: 'j', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason: rej.reason, text: rej.text }));
+    if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'j', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason: rej.reason, text: rej.text }));
   }
 
   #terminate(o: SimOrder, state: SimOrder['state']): void {
@@ -433,13 +438,13 @@ export class OrderEngine {
   #forget(o: SimOrder): void {
     const acct = this.#d.accounts.account(o.accountId);
     if (!acct) return;
-    acct.open.delete(o.oid);
+    acct.open.delete(o);
     if (o.cid !== null && acct.liveByCid.get(o.cid) === o.oid) acct.liveByCid.delete(o.cid);
     if (acct.internal) this.orders.delete(o.oid);
   }
 
   #cancelReject(accountId: string, ref: OrderRef, o: SimOrder | null, reason: string, text: string): void {
-    this.#d.emitOrder(accountId, () => ({
+    if (this.#d.listening(accountId)) this.#d.emitOrder(accountId, () => ({
       t: 'e',
       tsNs: this.#d.clock.nowNs(),
       oid: o?.oid ?? ('oid' in ref ? ref.oid : null),

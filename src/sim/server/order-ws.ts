@@ -63,7 +63,7 @@ class OrderWsSession {
     const venue = p.venue;
     this.#connId = `ws-${venue.ids.ulid()}`;
     this.#unsubscribe = venue.onOrderEvent(params.access.accountId, (e) => this.#onEvent(e));
-    const open = [...venue.accounts.account(params.access.accountId)!.open.values()].map((o) => toWireOrder(venue, o));
+    const open = [...venue.accounts.account(params.access.accountId)!.open].map((o) => toWireOrder(venue, o));
     this.#send(encodeOrderWsReply({ rid: 0, res: { li: session.userId, o: open.length === 0 ? null : open, cod: params.cod } }));
     this.#armServerHeartbeat();
     this.#armClientDeadline();
@@ -183,7 +183,7 @@ class OrderWsSession {
         return { status: toWireStatus(o) };
       }
       case 'o':
-        return { orders: [...venue.accounts.account(acc.accountId)!.open.values()].map((o) => toWireOrder(venue, o)) };
+        return { orders: [...venue.accounts.account(acc.accountId)!.open].map((o) => toWireOrder(venue, o)) };
       case 'ef': {
         const symbol = m['symbol'];
         if (typeof symbol !== 'string') throw new HttpError(400, 'symbol is required');
