@@ -217,3 +217,24 @@ describe('acknowledgement latency and rate limits', () => {
     }
   });
 });
+
+describe('plugin WS paths share the upgrade auth', () => {
+  it('a path registered by a plugin (as /md/ws is) answers 401/403 before the upgrade', async () => {
+    const p = await setup({
+      plugins: [{ name: 'probe', register: (ctx) => ctx.ws.register('/md/ws', { onConnection: (ws) => ws.close() }) }],
+    });
+    try {
+      expect(await p.upgradeStatus('/md/ws', {})).toBe(401);
+      expect(await p.upgradeStatus('/md/ws', { authorization: 'Bearer wrong' })).toBe(401);
+      expect(await p.upgradeStatus('/md/ws', { authorization: `Bearer ${p.token}` })).toBe(101);
+      expect(await p.upgradeStatus('/md/ws', { authorization: p.token })).toBe(101);
+      const k = await p.rest('POST', '/api/api-keys', {});
+      const t = await p.login(k.body.api_key, k.body.api_secret);
+      await p.rest('PATCH', '/api/api-keys/allowed-ips', { api_key: k.body.api_key, allowed_ips: ['10.9.9.9'] });
+      expect(await p.upgradeStatus('/md/ws', { authorization: `Bearer ${t}` })).toBe(403);
+      expect(await p.upgradeStatus('/nope/ws', { authorization: `Bearer ${p.token}` })).toBe(404);
+    } finally {
+      await p.close();
+    }
+  });
+});

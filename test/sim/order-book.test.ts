@@ -88,3 +88,16 @@ describe('venue in-process', () => {
     expect(fired).toBe(true);
   });
 });
+
+describe('history retention', () => {
+  it('forgets the oldest terminal orders beyond the cap but keeps open ones', async () => {
+    const { HISTORY_CAP } = await import('../../src/sim/orders/order-engine.ts');
+    const v = new Venue({ clock: new VirtualClock(Date.UTC(2026, 8, 24)), config: parseVenueConfig({ max_open_orders_per_symbol: 10 }) });
+    const me = { userId: v.defaultUser.id, accountId: v.credentials.account_id };
+    const first = v.placeNow(me, { symbol: 'EURUSD-PERP', side: 'buy', qty: 100, price: '1.1000', tif: 'GTC', postOnly: false });
+    for (let i = 0; i < HISTORY_CAP * 1.1 + 5; i++) v.placeNow(me, { symbol: 'EURUSD-PERP', side: 'buy', qty: 1, price: '1.1000', tif: 'GTC', postOnly: false });
+    const acct = v.accounts.account(me.accountId)!;
+    expect(acct.orderIds.length).toBeLessThanOrEqual(HISTORY_CAP + 10);
+    expect(v.order(first.oid)?.state).toBe('ACCEPTED');
+  });
+});

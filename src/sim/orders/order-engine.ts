@@ -1,7 +1,10 @@
 import type { Clock } from '../../core/clock.ts';
 import type { RejectReason, RepriceBehavior, SelfTradePrevention } from '../../domain/enums.ts';
 import { statePermissions } from '../../domain/enums.ts';
-import { isOpenState } from '../../domain/order-state.ts';
+import { isOpenState, isTerminal } from '../../domain/order-state.ts';
+
+/** Orders kept per account for history and status queries (oldest terminal ones are forgotten beyond it). */
+export const HISTORY_CAP = 100_000;
 import { aggOf, type Account } from '../accounts/account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { RiskContext } from '../accounts/risk.ts';
@@ -229,8 +232,26 @@ export class OrderEngine {
     };
     this.orders.set(oid, order);
     const acct = this.#d.accounts.account(actor.accountId);
-    if (acct && !acct.internal) acct.orderIds.push(oid);
+    if (acct && !acct.internal) {
+      acct.orderIds.push(oid);
+      if (acct.orderIds.length > HISTORY_CAP + HISTORY_CAP / 10) this.#pruneHistory(acct);
+    }
     return order;
+  }
+
+  /** Forgets the oldest terminal orders of a long-running account so memory stays bounded. */
+  #pruneHistory(acct: Account): void {
+    const keep: string[] = [];
+    let excess = acct.orderIds.length - HISTORY_CAP;
+    for (const oid of acct.orderIds) {
+      const o = this.orders.get(oid);
+      if (excess > 0 && (!o || isTerminal(o.state))) {
+        this.orders.delete(oid);
+        excess--;
+      } else keep.push(oid);
+    }
+    acct.orderIds.length = 0;
+    for (const oid of keep) acct.orderIds.push(oid);
   }
 
   #schedule(immediate: boolean, fn: () => void): void {
