@@ -179,6 +179,9 @@ describe('acknowledgement latency and rate limits', () => {
       expect((await c.request({ t: 'x', oid })).err).toEqual({ code: 409, msg: 'order not yet acknowledged by exchange; retry shortly' });
       expect((await h.rest('POST', '/orders/cancel-order', { oid })).status).toBe(409);
       expect((await c.request({ t: 'r', oid, p: '1.1005' })).err.code).toBe(409);
+      const byCid = (await c.request(limit('B', 100, '1.1004', { cid: 9001 }))).res.oid;
+      expect((await c.request({ t: 'x', cid: 9001 })).err.code).toBe(409);
+      await c.event(byCid, 'n');
       await c.event(oid, 'n');
       expect((await c.request({ t: 'x', oid })).res.cxl_rx).toBe(true);
       c.ws.close();

@@ -71,6 +71,11 @@ export class OrderEngine {
   /** Accepts a place request: the order is PENDING until processed after the ack latency. */
   submit(actor: Actor, spec: PlaceSpec, done?: Processed, opts: { immediate?: boolean; liquidation?: boolean } = {}): SimOrder {
     const order = this.#newOrder(actor, spec, opts.liquidation ? this.#d.ids.liquidation() : this.#d.ids.order(), null);
+    // Reserve the cid while pending so a cancel by cid before the ack answers 409, not "not found".
+    if (order.cid !== null) {
+      const acct = this.#d.accounts.account(order.accountId);
+      if (acct && !acct.liveByCid.has(order.cid)) acct.liveByCid.set(order.cid, order.oid);
+    }
     const lat = opts.immediate === true ? 0 : this.#d.ackLatencyMs();
     if (lat <= 0) this.#process(order, null, done);
     else this.#d.clock.setTimer(lat, () => this.#process(order, null, done));
