@@ -92,32 +92,17 @@ export function runDecoder<T>(decoder: Decoder<T>, value: unknown): Result<T, De
   }
 }
 
-const ID_KEYS = ['"cid":', '"clord_id":'] as const;
+// One pass to detect a long id (the common case is none), a global replace only when there is one.
+const LONG_ID_TEST = /"(?:cid|clord_id)" *: *[0-9]{16}/;
+const LONG_ID_ALL = /("(?:cid|clord_id)" *: *)([0-9]{16,})/g;
 
 /**
  * Quotes `cid`/`clord_id` integers too long for a double (16+ digits) so JSON.parse keeps them
- * exact: u64 client order ids above 2^53 would otherwise silently lose precision. Cheap when there
- * is nothing to do (an indexOf per key).
+ * exact: u64 client order ids above 2^53 would otherwise silently lose precision. One regex scan
+ * when there is nothing to do.
  */
 export function quoteLongIds(text: string): string {
-  let out = text;
-  for (const key of ID_KEYS) {
-    let from = 0;
-    for (;;) {
-      const at = out.indexOf(key, from);
-      if (at < 0) break;
-      let i = at + key.length;
-      while (out.charCodeAt(i) === 32) i++;
-      let j = i;
-      while (j < out.length && out.charCodeAt(j) >= 48 && out.charCodeAt(j) <= 57) j++;
-      if (j - i >= 16) {
-        out = `${out.slice(0, i)}"${out.slice(i, j)}"${out.slice(j)}`;
-        j += 2;
-      }
-      from = j;
-    }
-  }
-  return out;
+  return LONG_ID_TEST.test(text) ? text.replace(LONG_ID_ALL, '$1"$2"') : text;
 }
 
 /**
