@@ -11,6 +11,9 @@ import type { OrderStore, LocalOrder } from './order-store.ts';
 import { BENIGN_REJECTS, classifyFailure, type Failure } from './outcome.ts';
 import type { OrderGateway } from './ports.ts';
 
+/** Longest pause between cancel attempts on an order whose cancels keep being refused (ms). */
+const MAX_CANCEL_BACKOFF_MS = 30_000;
+
 /** What the request layer tells the engine about. */
 export interface RequestEnv {
   readonly clock: Clock;
@@ -210,7 +213,11 @@ export class OrderRequests {
         if (f.kind === 'not-sent') return this.#retryLater(o);
         if (f.kind === 'unknown') return this.#unknown(o);
         env.onReject(o.symbol, 'cancel', o.clientOrderId, f, true);
-        this.scheduleStatus(o, 0);
+        // Usually the order just ended (filled) and the status answer says so at once. If it is
+        // still open (e.g. a frozen instrument refuses cancels), back off before trying again.
+        const delay = o.cancelRejects === 0 ? 0 : Math.min(MAX_CANCEL_BACKOFF_MS, env.config.statusQueryDelayMs * 2 ** (o.cancelRejects - 1));
+        o.cancelRejects++;
+        this.scheduleStatus(o, delay);
       },
       dropped: (reason) => {
         if (reason === 'queue-full' && env.store.has(o)) this.#retryLater(o);

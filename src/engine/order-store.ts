@@ -25,6 +25,8 @@ export class LocalOrder implements WorkingOrder {
   /** Cancels a pending status-check timer. */
   statusTimer: (() => void) | null = null;
   retryTimer: (() => void) | null = null;
+  /** Cancels the venue refused so far (backs off the retries). */
+  cancelRejects = 0;
   /** The last status answer said REPLACED: ask by cid (the replacement inherits it) next time. */
   byCidOnly = false;
   /** Venue ids this order had before its latest replace (most recent last, bounded). */

@@ -174,3 +174,24 @@ describe('cancel racing a replace', () => {
     expect(h.engine.snapshot().symbols[0]!.working).toEqual([]);
   });
 });
+
+describe('cancels the venue keeps refusing', () => {
+  it('backs off instead of spinning on the rate budget', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    // A frozen instrument: every cancel is refused, the order stays open.
+    h.gw.failNext('cancel', new MmError('CANCEL_REJECTED', 'frozen', { reason: 'EXCHANGE_CLOSED' }), 1_000);
+    h.engine.tripKillSwitch('test');
+    await h.advance(30_000, 250);
+    const cancels = h.gw.calls('cancel').length;
+    // 0 s, then 1, 2, 4, 8, 16 s backoffs within 30 s: a handful, not 240.
+    expect(cancels).toBeGreaterThanOrEqual(4);
+    expect(cancels).toBeLessThanOrEqual(8);
+    h.gw.clearFailures();
+    await h.advance(35_000, 1_000);
+    expect(h.gw.open()).toEqual([]);
+  });
+});
