@@ -18,6 +18,7 @@ export interface BacktestFill {
   readonly qty: number;
   /** True when our order took liquidity. */
   readonly aggressor: boolean;
+  /** qty × price × multiplier × fee rate, USD. */
   readonly fee: Decimal;
   /** Mid of the exchange-side book at the match, in ticks (may be x.5), NaN when one side is empty. */
   readonly midTicks: number;
@@ -25,61 +26,131 @@ export interface BacktestFill {
   readonly positionAfter: number;
 }
 
-/** Money and inventory of one symbol (exchange view). Money is Decimal, quantities integers. */
+/** A fill whose fee Decimal is computed on first use (most fills' fees are only read by reports). */
+export class FillRecord implements BacktestFill {
+  #fee: Decimal | undefined;
+  constructor(
+    readonly tsExchange: number,
+    readonly tsLocal: number,
+    readonly tradeId: string,
+    readonly orderId: VenueOrderId,
+    readonly clientOrderId: ClientOrderId | null,
+    readonly symbol: Symbol,
+    readonly side: Side,
+    readonly priceTicks: number,
+    readonly qty: number,
+    readonly aggressor: boolean,
+    readonly midTicks: number,
+    readonly positionAfter: number,
+    private readonly unitFee: Decimal,
+  ) {}
+
+  get fee(): Decimal {
+    return (this.#fee ??= this.unitFee.mul(this.priceTicks * this.qty));
+  }
+}
+
+/**
+ * An exact integer sum: small integers accumulate in a double (exact below 2^53) and spill into a
+ * Decimal before they could lose precision. Keeps Decimal off the per-fill hot path.
+ */
+class IntSum {
+  #small = 0;
+  #big: Decimal = ZERO;
+  add(n: number): void {
+    this.#small += n;
+    if (Math.abs(this.#small) > 2 ** 50) {
+      this.#big = this.#big.plus(this.#small);
+      this.#small = 0;
+    }
+  }
+  value(): Decimal {
+    return this.#big.plus(this.#small);
+  }
+}
+
+/**
+ * Money and inventory of one symbol (exchange view). Per fill only integers move (ticks × contracts);
+ * USD figures are Decimal, computed when asked: tick size × multiplier × the integer sums.
+ */
 export class SymbolLedger {
   position = 0;
-  /** Cash from trades only (−Σ signed qty × price × multiplier), fees and funding excluded. */
-  tradeCash: Decimal = ZERO;
-  fees: Decimal = ZERO;
   funding: Decimal = ZERO;
   /** Funding settlements applied. */
   fundingEvents = 0;
-  /** Σ side × (mid − price) × qty × multiplier at each fill. */
-  spreadCapture: Decimal = ZERO;
   volume = 0;
-  notional: Decimal = ZERO;
   makerFills = 0;
   takerFills = 0;
   makerQty = 0;
   takerQty = 0;
+  /** USD per (tick × contract). */
+  readonly unit: Decimal;
+  readonly makerUnitFee: Decimal;
+  readonly takerUnitFee: Decimal;
+  readonly #cash = new IntSum(); // −Σ signed qty × price ticks
+  readonly #makerNotional = new IntSum(); // Σ qty × price ticks
+  readonly #takerNotional = new IntSum();
+  readonly #spread2 = new IntSum(); // Σ sign × (2·mid − 2·price) × qty, in half ticks
 
-  constructor(readonly instrument: Instrument) {}
+  constructor(
+    readonly instrument: Instrument,
+    schedule: FeeSchedule,
+  ) {
+    this.unit = instrument.grid.tickSize.mul(instrument.multiplier);
+    this.makerUnitFee = this.unit.mul(schedule.maker);
+    this.takerUnitFee = this.unit.mul(schedule.taker);
+  }
 
-  /** Books a fill; returns its fee. */
-  fill(side: Side, priceTicks: number, qty: number, aggressor: boolean, midTicks: number, feeRate: Decimal): Decimal {
-    const grid = this.instrument.grid;
-    const mult = this.instrument.multiplier;
-    const notional = grid.toDecimal(priceTicks).mul(qty).mul(mult);
+  /** Books a fill (integers only). */
+  fill(side: Side, priceTicks: number, qty: number, aggressor: boolean, midTicks: number): void {
     const sign = side === 'buy' ? 1 : -1;
     this.position += sign * qty;
-    this.tradeCash = this.tradeCash.minus(notional.mul(sign));
-    const fee = notional.mul(feeRate);
-    this.fees = this.fees.plus(fee);
-    if (Number.isFinite(midTicks)) {
-      this.spreadCapture = this.spreadCapture.plus(grid.tickSize.mul(midTicks - priceTicks).mul(sign * qty).mul(mult));
-    }
+    this.#cash.add(-sign * priceTicks * qty);
+    if (Number.isFinite(midTicks)) this.#spread2.add(sign * (2 * midTicks - 2 * priceTicks) * qty);
     this.volume += qty;
-    this.notional = this.notional.plus(notional);
     if (aggressor) {
       this.takerFills++;
       this.takerQty += qty;
+      this.#takerNotional.add(priceTicks * qty);
     } else {
       this.makerFills++;
       this.makerQty += qty;
+      this.#makerNotional.add(priceTicks * qty);
     }
-    return fee;
+  }
+
+  /** Cash from trades only (fees and funding excluded), USD. */
+  get tradeCash(): Decimal {
+    return this.#cash.value().mul(this.unit);
+  }
+
+  /** Fees paid, USD (positive = paid). */
+  get fees(): Decimal {
+    return this.#makerNotional.value().mul(this.makerUnitFee).plus(this.#takerNotional.value().mul(this.takerUnitFee));
+  }
+
+  /** Traded notional, USD. */
+  get notional(): Decimal {
+    return this.#makerNotional.value().plus(this.#takerNotional.value()).mul(this.unit);
+  }
+
+  /** Σ side × (mid − price) × qty × multiplier at each fill, USD. */
+  get spreadCapture(): Decimal {
+    return this.#spread2.value().mul(this.unit).div(2);
   }
 
   /** Trading PnL (fees and funding excluded) with the position marked at `markTicks`. */
   tradingPnl(markTicks: number): Decimal {
-    if (this.position === 0 || !Number.isFinite(markTicks)) return this.tradeCash;
-    return this.tradeCash.plus(this.instrument.grid.tickSize.mul(markTicks).mul(this.position).mul(this.instrument.multiplier));
+    const cash = this.tradeCash;
+    if (this.position === 0 || !Number.isFinite(markTicks)) return cash;
+    return cash.plus(this.unit.mul(markTicks).mul(this.position));
   }
 
   /** Net PnL: trading − fees + funding, marked at `markTicks`. */
   netPnl(markTicks: number): Decimal {
     return this.tradingPnl(markTicks).minus(this.fees).plus(this.funding);
   }
+
 }
 
 /** A fee schedule: fractions of notional (positive = we pay). */

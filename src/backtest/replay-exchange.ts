@@ -2,7 +2,6 @@ import { Decimal } from '../core/decimal.ts';
 import type { Clock } from '../core/clock.ts';
 import { MmError } from '../core/errors.ts';
 import { asExecutionId, asTradeId, asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../core/ids.ts';
-import { seededRandomU32, UlidFactory } from '../core/ulid.ts';
 import { statePermissions, type InstrumentState } from '../domain/enums.ts';
 import type { OrderEvent } from '../domain/events.ts';
 import { fundingCash, type FundingEstimate, type FundingSettlement } from '../domain/funding.ts';
@@ -12,8 +11,9 @@ import type { Fill, Order, OrderStatus } from '../domain/order.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import type { ActionQueue } from './action-queue.ts';
 import { ASK, BID, DenseBook } from './dense-book.ts';
+import { ReplayIds } from './replay-ids.ts';
 import { BACKTEST_ACCOUNT, leaves, toOrder, toStatus, type XOrder } from './exchange-order.ts';
-import { SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
+import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { QueueModel } from './queue-model.ts';
 
@@ -64,7 +64,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   readonly #symIdx = new Map<string, number>();
   readonly #state: InstrumentState[];
   readonly #band: { lo: number; hi: number }[];
-  readonly #ids: UlidFactory;
+  readonly #ids: ReplayIds;
   #lastArrival = -Infinity;
   #lastDelivery = -Infinity;
   readonly #o: ReplayExchangeOptions;
@@ -72,13 +72,13 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   constructor(o: ReplayExchangeOptions) {
     this.#o = o;
     this.books = o.instruments.map((_, s) => new DenseBook(o.minTick[s]!, o.maxTick[s]!, 64));
-    this.ledgers = o.instruments.map((i) => new SymbolLedger(i));
+    this.ledgers = o.instruments.map((i) => new SymbolLedger(i, o.fees));
     this.open = o.instruments.map(() => []);
     this.fundingEstimates = o.instruments.map(() => null);
     this.#state = o.instruments.map(() => 'OPEN');
     this.#band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this.#symIdx.set(i.symbol, s));
-    this.#ids = new UlidFactory(() => this.now, seededRandomU32(o.seed ^ 0x5eed));
+    this.#ids = new ReplayIds(o.seed);
   }
 
   // ------------------------------------------------------------------ market side (exchange time)
@@ -181,29 +181,15 @@ export class ReplayExchange implements OrderGateway, AccountReader {
     const ba = book.bestAsk();
     const mid = (bb + ba) / 2;
     const ledger = this.ledgers[s]!;
-    const fee = ledger.fill(x.side, priceTicks, qty, aggressor, mid, aggressor ? this.#o.fees.taker : this.#o.fees.maker);
+    ledger.fill(x.side, priceTicks, qty, aggressor, mid);
     x.filled += qty;
     const done = x.filled >= x.qty;
     x.state = done ? 'FILLED' : 'PARTIALLY_FILLED';
     if (done) this.#unrest(x);
-    const tradeId = `T-${this.#ids.next()}`;
+    const tradeId = this.#ids.next('T', this.now);
     const snapshot = toOrder(x);
     const tsRecv = this.#deliveryTime();
-    const fill: BacktestFill = {
-      tsExchange: this.now,
-      tsLocal: tsRecv,
-      tradeId,
-      orderId: x.id,
-      clientOrderId: x.cid,
-      symbol: x.symbol,
-      side: x.side,
-      priceTicks,
-      qty,
-      aggressor,
-      fee,
-      midTicks: mid,
-      positionAfter: ledger.position,
-    };
+    const fill = new FillRecord(this.now, tsRecv, tradeId, x.id, x.cid, x.symbol, x.side, priceTicks, qty, aggressor, mid, ledger.position, aggressor ? ledger.takerUnitFee : ledger.makerUnitFee);
     this.fillLog.push(fill);
     this.#o.onFill?.(fill);
     const ev: OrderEvent = {
@@ -229,7 +215,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   }
 
   #eid() {
-    return asExecutionId(`E-${this.#ids.next()}`);
+    return asExecutionId(this.#ids.next('E', this.now));
   }
 
   /** Next FIFO delivery time on the order stream. */
@@ -313,8 +299,12 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: Decimal })[]> {
     const nowLocal = this.#o.clock.nowMs();
     this.#o.onSettled();
-    return Promise.resolve(this.fillLog
-      .filter((f) => f.tsExchange >= fromMs && f.tsExchange < toMs && f.tsLocal <= nowLocal)
+    // The log is in exchange-time order and deliveries are FIFO, so both bounds are binary searches.
+    const log = this.fillLog;
+    const lo = lowerBound(log.length, (k) => log[k]!.tsExchange >= fromMs);
+    const hi = lowerBound(log.length, (k) => log[k]!.tsExchange >= toMs || log[k]!.tsLocal > nowLocal);
+    return Promise.resolve(log
+      .slice(lo, Math.max(lo, hi))
       .map((f) => ({
         tradeId: f.tradeId,
         orderId: f.orderId,
@@ -337,7 +327,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
   // ------------------------------------------------------------------ matching (exchange time)
 
   #arrivePlace(intent: PlaceOrder, resolve: (r: { orderId: VenueOrderId }) => void): void {
-    const id = asVenueOrderId(`O-${this.#ids.next()}`);
+    const id = asVenueOrderId(this.#ids.next('O', this.now));
     const s = this.#symIdx.get(intent.symbol);
     const x: XOrder = {
       id,
@@ -457,7 +447,7 @@ export class ReplayExchange implements OrderGateway, AccountReader {
       this.#reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: INCORRECT_QUANTITY`, { reason: 'INCORRECT_QUANTITY', orderId: intent.orderId })));
       return;
     }
-    const id = asVenueOrderId(`O-${this.#ids.next()}`);
+    const id = asVenueOrderId(this.#ids.next('O', this.now));
     this.#unrest(x);
     x.state = 'REPLACED';
     const original = toOrder(x);
@@ -526,4 +516,16 @@ export class ReplayExchange implements OrderGateway, AccountReader {
     }
     return undefined;
   }
+}
+
+/** First index in [0, n) where `pred` holds (pred must be monotone false → true); n when none. */
+function lowerBound(n: number, pred: (k: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

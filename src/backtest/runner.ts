@@ -296,6 +296,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     const tL = lo < i1 ? lT[lo]! : Infinity;
     let t = tA < tX ? (tA < tL ? tA : tL) : tX < tL ? tX : tL;
     if (nextFlush < t) t = nextFlush;
+    // Settled replies: let the engine's continuations run before time moves on (they may schedule
+    // new actions at the current time, so look again afterwards).
+    if (settlePending && t > clock.nowMs()) {
+      settlePending = false;
+      await settle();
+      continue;
+    }
     if (t === Infinity) break;
     if (t > clock.nowMs()) clock.advanceTo(t);
     if (nextFlush === t && t < tL) {
@@ -308,10 +315,6 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       actionStep(t);
     } else {
       localStep(lo++);
-    }
-    if (settlePending) {
-      settlePending = false;
-      await settle();
     }
   }
 

@@ -47,13 +47,13 @@ export function* syntheticMarket(o: SyntheticMarketOptions): Generator<RecordedE
   let t = o.startMs;
   const sorted = (m: Map<number, number>, desc: boolean): BookLevel[] =>
     [...m].map(([p, q]) => ({ priceTicks: p, qty: q })).sort((a, b) => (desc ? b.priceTicks - a.priceTicks : a.priceTicks - b.priceTicks));
-  const recv = (): number => t + 1 + Math.floor(u() * 3);
+  const recv = (): number => t + 1 + Math.round(u() * 2000) / 1000;
   yield { type: 'book', symbol: sym, level: 2, isSnapshot: true, bids: sorted(bids, true), asks: sorted(asks, false), tsEvent: t, tsRecv: recv() };
   const delta = (b: BookLevel[], a: BookLevel[]): RecordedEvent => ({ type: 'book', symbol: sym, level: 2, isSnapshot: false, bids: b, asks: a, tsEvent: t, tsRecv: recv() });
   let nextTicker = o.tickerEveryMs ? t + o.tickerEveryMs : Infinity;
   let funding = o.fundingAtMs ?? null;
   for (let n = 1; n < o.events; n++) {
-    t += Math.floor(u() * 2 * gap);
+    t += Math.round(-Math.log(1 - u()) * gap * 1000) / 1000; // exponential gaps, µs resolution
     if (t >= nextTicker) {
       nextTicker += o.tickerEveryMs!;
       yield {

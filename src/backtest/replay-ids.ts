@@ -1,0 +1,38 @@
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * Deterministic, monotonic venue-style ids (`O-`, `E-`, `T-` + a 26-character ULID) for the replay
+ * exchange: the time part is the exchange time, the "random" part a seeded counter. Cheaper than a
+ * random ULID per event, and replays stay byte-identical.
+ */
+export class ReplayIds {
+  #lastMs = -1;
+  #prefix = '';
+  #counter: number;
+
+  constructor(seed: number) {
+    // Start the 80-bit suffix at a seed-dependent point (only its low 50 bits move).
+    this.#counter = (Math.abs(Math.floor(seed)) % 1_000_003) * 1_000_000;
+  }
+
+  /** Next id with the given prefix letter at exchange time `ms`. */
+  next(prefix: 'O' | 'E' | 'T', ms: number): string {
+    const t = Math.max(0, Math.floor(ms));
+    if (t !== this.#lastMs) {
+      this.#lastMs = t;
+      this.#prefix = encode(t, 10);
+    }
+    const c = this.#counter++;
+    return `${prefix}-${this.#prefix}000000${encode(c, 10)}`;
+  }
+}
+
+function encode(v: number, width: number): string {
+  let out = '';
+  let x = v;
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[x % 32]! + out;
+    x = Math.floor(x / 32);
+  }
+  return out;
+}
