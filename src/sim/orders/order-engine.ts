@@ -274,7 +274,7 @@ export class OrderEngine {
       rej = { reason: 'ORIGINAL_ORDER_TERMINATED', text: `original order ${replacing.oid} is ${replacing.state}` };
     }
     rej ??= this.#d.takeForcedReject(order.symbol);
-    rej ??= validateOrder(order, { market, account: acct, maxOpenOrdersPerSymbol: this.#d.maxOpenOrdersPerSymbol(), risk: this.#d.riskContext(), replacing });
+    rej ??= validateOrder(order, { market, account: acct, maxOpenOrdersPerSymbol: this.#d.maxOpenOrdersPerSymbol(), risk: () => this.#d.riskContext(), replacing });
     const book = this.#d.books.get(order.symbol);
     const matches = market ? statePermissions(market.state).matches : false;
     if (!rej && order.postOnly && book && matches) rej = this.#postOnly(order, book);

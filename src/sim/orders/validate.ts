@@ -16,7 +16,8 @@ export interface ValidateContext {
   readonly market: InstrumentMarket | undefined;
   readonly account: Account;
   readonly maxOpenOrdersPerSymbol: number;
-  readonly risk: RiskContext;
+  /** Built only when a margin check runs (internal accounts never need it). */
+  readonly risk: () => RiskContext;
   /** For a replace: the original, which the replacement takes the place of. */
   readonly replacing: SimOrder | null;
 }
@@ -61,7 +62,7 @@ export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | n
   if (!acct.internal) {
     const add: OrderDelta = { side: order.side, qty: order.qty, priceTicks: ticks };
     const rm = ctx.replacing ? { side: ctx.replacing.side, qty: ctx.replacing.remainingQty, priceTicks: ctx.replacing.priceTicks } : null;
-    const mc = marginCheck(acct, ins, add, rm, ctx.risk);
+    const mc = marginCheck(acct, ins, add, rm, ctx.risk());
     if (!mc.ok) {
       return {
         reason: 'INSUFFICIENT_MARGIN',
