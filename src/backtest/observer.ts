@@ -70,7 +70,7 @@ export class BacktestObserver {
     if (Number.isNaN(this.#last)) {
       this.#last = t;
       this.#nextSample = t;
-      this.#nextMinute = Math.ceil(t / 60_000) * 60_000;
+      this.#nextMinute = Math.floor(t / 60_000) * 60_000 + 60_000;
     }
     if (t <= this.#last) return;
     while (this.#nextSample <= t || this.#nextMinute <= t) {

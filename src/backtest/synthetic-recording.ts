@@ -47,7 +47,9 @@ export function* syntheticMarket(o: SyntheticMarketOptions): Generator<RecordedE
   let t = o.startMs;
   const sorted = (m: Map<number, number>, desc: boolean): BookLevel[] =>
     [...m].map(([p, q]) => ({ priceTicks: p, qty: q })).sort((a, b) => (desc ? b.priceTicks - a.priceTicks : a.priceTicks - b.priceTicks));
-  const recv = (): number => t + 1 + Math.round(u() * 2000) / 1000;
+  let lastRecv = -Infinity;
+  // Receive time = venue time + 1–3 ms of jitter, never going back (as a recorder writes them).
+  const recv = (): number => (lastRecv = Math.max(lastRecv, t + 1 + Math.round(u() * 2000) / 1000));
   yield { type: 'book', symbol: sym, level: 2, isSnapshot: true, bids: sorted(bids, true), asks: sorted(asks, false), tsEvent: t, tsRecv: recv() };
   const delta = (b: BookLevel[], a: BookLevel[]): RecordedEvent => ({ type: 'book', symbol: sym, level: 2, isSnapshot: false, bids: b, asks: a, tsEvent: t, tsRecv: recv() });
   let nextTicker = o.tickerEveryMs ? t + o.tickerEveryMs : Infinity;

@@ -145,3 +145,35 @@ describe('order entry', () => {
     expect(h.ex.open[0]![0]!.queue.front).toBe(40);
   });
 });
+
+describe('quote statistics', () => {
+  it('accrues two-sided time and time inside the reward spread on exchange time', async () => {
+    const { BacktestObserver } = await import('../../src/backtest/observer.ts');
+    const { defaultSettings } = await import('../../src/backtest/settings.ts');
+    const h = exchangeHarness();
+    const obs = new BacktestObserver(h.ex, defaultSettings({ rewards: { maxSpreadBps: 50, minNotionalUsd: 1, minRestMs: 0, curve: 'quadratic', singleSidedDivisor: 3, poolUsdPerDay: 1440 } }));
+    h.book([[1000, 300]], [[1002, 200]]);
+    obs.advance(0);
+    obs.refresh(0);
+    await h.place('buy', 1000, 5); // one-sided
+    obs.refresh(0);
+    obs.advance(1_000);
+    await h.place('sell', 1010, 5); // two-sided, ask 80 bps from the mid: outside the reward spread
+    obs.refresh(0);
+    obs.advance(3_000);
+    await h.place('sell', 1002, 5); // a second ask inside the spread
+    obs.refresh(0);
+    obs.advance(6_000);
+    const q = obs.times[0]!;
+    expect(q.marketMs).toBe(6_000);
+    expect(q.anySideMs).toBe(6_000);
+    expect(q.twoSidedMs).toBe(5_000);
+    expect(q.rewardTwoSidedMs).toBe(3_000);
+    obs.finish(60_000);
+    expect(q.scoredMinutes).toBe(1);
+    expect(q.shareSum).toBeGreaterThan(0);
+    expect(q.rewardsUsd).toBeCloseTo(q.shareSum * 1); // 1440 USD a day = 1 USD a minute
+    expect(obs.series[0]!.quoteBid.at(-1)).toBe(1000);
+    expect(obs.series[0]!.quoteAsk.at(-1)).toBe(1002);
+  });
+});

@@ -11,7 +11,10 @@
  */
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/registry.ts';
-import { recordingHeader, toColumnar, type ColumnarRecording } from '../../src/record/index.ts';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRecordingWriter, loadColumnar, recordingHeader, toColumnar, type ColumnarRecording } from '../../src/record/index.ts';
 import { syntheticMarket } from '../../src/backtest/synthetic-recording.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
@@ -44,6 +47,24 @@ async function replay(col: ColumnarRecording, conflateMs: number): Promise<{ cpu
   return { cpuS: (c.user + c.system) / 1e6, wallS: Number(process.hrtime.bigint() - w0) / 1e9, events: run.eventsReplayed, fills: run.fills.length, delivered: run.eventsDelivered };
 }
 
+/** Writes a synthetic gzip JSONL recording and times decoding it back into columns (the interchange path). */
+async function decodeBench(events: number): Promise<{ eventsPerS: number; bytesPerEvent: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mmbot-bench-'));
+  try {
+    const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
+    const path = join(dir, 'bench.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [inst], startedAtMs: START, source: 'synthetic' });
+    for (const ev of syntheticMarket({ instrument: inst, seed: 2, events, startMs: START, midTicks: 11380, levels: 20, meanGapMs: 0.5, tickerEveryMs: 1000 })) w.write(ev);
+    await w.close();
+    const c0 = process.cpuUsage();
+    const col = await loadColumnar([path]);
+    const c = process.cpuUsage(c0);
+    return { eventsPerS: Math.round(col.length / ((c.user + c.system) / 1e6)), bytesPerEvent: Number((statSync(path).size / col.length).toFixed(1)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export const benches: Bench[] = [
   {
     name: 'backtest replay (fixed-spread, risk-averse queue)',
@@ -59,6 +80,7 @@ export const benches: Bench[] = [
         if (r.cpuS < best.cpuS) best = r;
       }
       const sparse = await replay(market(400_000, 2), 50);
+      const decode = await decodeBench(300_000);
       const raw = await replay(market(200_000), 0);
       return {
         'backtest.events_per_s': { value: Math.round(best.events / best.cpuS), unit: 'events/s (CPU, 1 thread)', target: '>= 1000000' },
@@ -68,6 +90,8 @@ export const benches: Bench[] = [
         'backtest.engine_delivery_ratio': { value: Number((best.delivered / best.events).toFixed(4)), unit: 'engine events / recorded events' },
         'backtest.fills': { value: best.fills, unit: 'fills in the timed run' },
         'backtest.columnar_build_events_per_s': { value: Math.round(col.length / decodeCpuS), unit: 'events/s (generate + columnar)' },
+        'record.decode_events_per_s': { value: decode.eventsPerS, unit: 'events/s (gzip JSONL → columns, CPU)' },
+        'record.bytes_per_event': { value: decode.bytesPerEvent, unit: 'bytes/event (gzip JSONL, deltas)' },
         'backtest.peak_rss_mb': { value: Math.round(process.resourceUsage().maxRSS / 1024), unit: 'MB (process max RSS)' },
       };
     },
