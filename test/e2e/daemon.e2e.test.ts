@@ -81,7 +81,7 @@ describe('mmbot run (e2e)', () => {
     expect(final!.positions['EURUSD-PERP']).toBe(venuePositions['EURUSD-PERP'] ?? 0);
     expect(await rest.openOrders()).toEqual([]);
     expect(bot.lines.filter((l) => l.level === 'error')).toEqual([]);
-  });
+  }, 45_000);
 
   it('a bad config exits 2 naming the file, the path and the value', async () => {
     const path = join(dir, 'bad.yaml');

@@ -29,8 +29,9 @@ function merge(base: Obj, over: Obj): Obj {
 
 /**
  * The venue config for embedded mode: the venue YAML (if any), then the inline knobs, then the
- * `sim` fields that were set. Synthetic flow runs only on the configured symbols unless the
- * knobs name symbols themselves (29 symbols of flow would waste CPU and memory on a demo).
+ * `sim` fields that were set. The venue lists, and runs synthetic flow on, only the configured
+ * symbols unless the YAML or knobs say otherwise (29 instruments of flow and price history would
+ * waste CPU and memory on a demo).
  */
 export function embeddedVenueConfig(config: BotConfig): ReturnType<typeof parseVenueConfig> {
   if (config.venue.mode !== 'embedded-sim') throw new Error('embeddedVenueConfig: not an embedded venue');
@@ -41,7 +42,10 @@ export function embeddedVenueConfig(config: BotConfig): ReturnType<typeof parseV
   const listed = defaultCatalog();
   const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))].filter((s) => listed.get(s) !== undefined);
   const market = isObj(raw['market']) ? raw['market'] : {};
+  const listing = isObj(raw['instruments']) ? raw['instruments'] : {};
   raw = merge(raw, {
+    // The venue keeps per-instrument price history (funding marks, two days): list only what we trade.
+    ...(listing['only'] === undefined && symbols.length > 0 ? { instruments: { only: symbols } } : {}),
     ...(sim.seed !== undefined ? { seed: sim.seed } : {}),
     ...(sim.clock_speed !== undefined ? { clock_speed: sim.clock_speed } : {}),
     market: {

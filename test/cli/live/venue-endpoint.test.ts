@@ -22,6 +22,7 @@ describe('embeddedVenueConfig', () => {
     expect(v.seed).toBe(1);
     expect(v.clock_speed).toBe(1);
     expect(v.market).toEqual({ symbols: ['EURUSD-PERP', 'XAU-PERP'] });
+    expect(v.instruments.only).toEqual(['EURUSD-PERP', 'XAU-PERP']);
   });
 
   it('layers the venue YAML, then the inline knobs, then the sim fields that were set', () => {
@@ -32,8 +33,9 @@ describe('embeddedVenueConfig', () => {
     config: venue.yaml
     seed: 9
     synthetic_market: false
-    knobs: { ack_latency_ms: 50, market: { symbols: [EURUSD-PERP] } }`),
+    knobs: { ack_latency_ms: 50, market: { symbols: [EURUSD-PERP] }, instruments: { only: [EURUSD-PERP, XAU-PERP, GBPUSD-PERP] } }`),
     );
+    expect(v.instruments.only).toEqual(['EURUSD-PERP', 'XAU-PERP', 'GBPUSD-PERP']);
     expect(v.seed).toBe(9);
     expect(v.clock_speed).toBe(10);
     expect(v.ack_latency_ms).toBe(50);
