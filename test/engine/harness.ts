@@ -118,7 +118,7 @@ export interface Harness {
 export async function harness(
   strategies: readonly StrategyBinding[],
   over: Partial<EngineDeps> = {},
-  opts: { startMs?: number; accounts?: AccountReader; beforeStart?: (gw: FakeGateway) => void; instruments?: Instrument[] } = {},
+  opts: { startMs?: number; accounts?: AccountReader | 'fake'; beforeStart?: (gw: FakeGateway) => void; instruments?: Instrument[] } = {},
 ): Promise<Harness> {
   const clock = new VirtualClock(opts.startMs ?? 1_700_000_000_000);
   const gw = new FakeGateway(clock);
@@ -132,7 +132,7 @@ export async function harness(
     risk: DEFAULT_RISK_CONFIG,
     execution: DEFAULT_EXECUTION_CONFIG,
     orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 0 },
-    ...(opts.accounts ? { accounts: opts.accounts } : {}),
+    ...(opts.accounts ? { accounts: opts.accounts === 'fake' ? gw.accountReader() : opts.accounts } : {}),
     ...over,
   });
   const events: EngineEvent[] = [];

@@ -1,12 +1,13 @@
 import { Subject } from 'rxjs';
 import type { Clock } from '../../core/clock.ts';
+import { Decimal } from '../../core/decimal.ts';
 import { MmError } from '../../core/errors.ts';
 import { asAccountId, asExecutionId, asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../../core/ids.ts';
 import type { OrderEvent } from '../../domain/events.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../../domain/intents.ts';
-import type { Order, OrderStatus } from '../../domain/order.ts';
+import type { Fill, Order, OrderStatus } from '../../domain/order.ts';
 import { isCancelable, isOpenState, isReplaceable } from '../../domain/order-state.ts';
-import type { OrderGateway } from '../ports.ts';
+import type { AccountReader, OrderGateway } from '../ports.ts';
 
 /** Which gateway call a scripted failure applies to. */
 export type FakeCall = 'place' | 'replace' | 'cancel' | 'cancelAll' | 'status' | 'openOrders';
@@ -32,9 +33,14 @@ export class FakeGateway implements OrderGateway {
   readonly requests: FakeRequest[] = [];
   readonly orders = new Map<string, Order>();
   autoAck = true;
+  /** Events are lost (a dropped stream); REST (`accountReader`) still sees every fill. */
+  dropEvents = false;
+  /** Every fill, as REST `/fills` would list it (fee 0 in this fake). */
+  readonly fillLog: (Fill & { readonly fee: Decimal })[] = [];
   /** Hold replies and events until `release()` (venue state changes at once). */
   hold = false;
   readonly #held: (() => void)[] = [];
+  readonly #heldReplies = new Map<() => void, () => void>();
   #seq = 0;
   readonly #failures = new Map<FakeCall, MmError[]>();
   readonly #lostReplies = new Map<FakeCall, MmError>();
@@ -47,6 +53,18 @@ export class FakeGateway implements OrderGateway {
     const q = this.#failures.get(call) ?? [];
     for (let i = 0; i < n; i++) q.push(err);
     this.#failures.set(call, q);
+  }
+
+  /** The account side of this fake venue: REST fills in [from, to) and net positions. */
+  accountReader(): AccountReader {
+    return {
+      fills: (fromMs, toMs) => Promise.resolve(this.fillLog.filter((f) => f.tsEvent >= fromMs && f.tsEvent < toMs)),
+      positions: () => {
+        const m = new Map<string, number>();
+        for (const f of this.fillLog) m.set(f.symbol, (m.get(f.symbol) ?? 0) + (f.side === 'buy' ? f.qty : -f.qty));
+        return Promise.resolve(m);
+      },
+    };
   }
 
   /** Forgets scripted failures. */
@@ -152,11 +170,13 @@ export class FakeGateway implements OrderGateway {
     const remaining = o.remainingQty - n;
     const after: Order = { ...o, filledQty: o.filledQty + n, remainingQty: remaining, state: remaining === 0 ? 'FILLED' : 'PARTIALLY_FILLED' };
     this.orders.set(o.orderId, after);
+    const tradeId = `T-${++this.#seq}`;
+    this.fillLog.push({ tradeId, orderId: o.orderId, accountId: o.accountId, symbol: o.symbol, side: o.side, priceTicks: priceTicks ?? o.priceTicks, qty: n, aggressor, tsEvent: this.clock.nowMs(), fee: new Decimal(0) });
     this.#emit({
       type: 'filled',
       order: after,
       partial: remaining > 0,
-      tradeId: `T-${++this.#seq}`,
+      tradeId,
       fillPriceTicks: priceTicks ?? o.priceTicks,
       fillQty: n,
       fillSide: o.side,
@@ -222,6 +242,7 @@ export class FakeGateway implements OrderGateway {
   }
 
   #emit(ev: OrderEvent): void {
+    if (this.dropEvents) return;
     // Like a socket: events arrive after the call returns, never inside it.
     if (this.hold) this.#held.push(() => this.events$.next(ev));
     else queueMicrotask(() => this.events$.next(ev));
@@ -230,14 +251,49 @@ export class FakeGateway implements OrderGateway {
   /** While `hold` is set, replies and events wait (the venue has acted; the network is slow). */
   #deliver<T>(p: Promise<T>): Promise<T> {
     if (!this.hold) return p;
-    return new Promise<T>((resolve, reject) => this.#held.push(() => p.then(resolve, reject)));
+    return new Promise<T>((resolve, reject) => {
+      // Settle-observe now (no unhandled rejection while held), deliver on release.
+      let deliver: (() => void) | null = null;
+      let released = false;
+      p.then(
+        (v) => (deliver = () => resolve(v)),
+        (e: unknown) => (deliver = () => reject(e)),
+      ).then(() => {
+        if (released) deliver!();
+      });
+      const item = (): void => {
+        released = true;
+        if (deliver) deliver();
+      };
+      // On a connection drop the reply is lost: the caller sees an unknown outcome.
+      this.#heldReplies.set(item, () => reject(new MmError('NETWORK_ERROR', 'connection dropped before the reply')));
+      this.#held.push(item);
+    });
   }
 
   /** Delivers held replies and events in the order the venue produced them, and stops holding. */
   release(): void {
     this.hold = false;
     const xs = this.#held.splice(0);
+    this.#heldReplies.clear();
     for (const f of xs) f();
+  }
+
+  /**
+   * The connection drops: held events are lost, held replies fail as unknown outcomes
+   * (NETWORK_ERROR), and events are dropped until `reconnect()`. Venue state is untouched.
+   */
+  disconnect(): void {
+    this.hold = false;
+    const xs = this.#held.splice(0);
+    for (const f of xs) this.#heldReplies.get(f)?.();
+    this.#heldReplies.clear();
+    this.dropEvents = true;
+  }
+
+  /** The connection is back: events flow again (the caller emits the resync). */
+  reconnect(): void {
+    this.dropEvents = false;
   }
 
   #fail(call: FakeCall): MmError | undefined {
