@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MmError } from '../../src/core/index.ts';
 import { isCancelable } from '../../src/domain/index.ts';
-import { EURUSD, ScriptedStrategy, bookEv, harness, quotes } from './harness.ts';
+import { DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
+import { EURUSD, ScriptedStrategy, bookEv, harness, tickerEv } from './harness.ts';
 
 /** One perturbation of the world. */
 type Step =
@@ -16,6 +17,9 @@ type Step =
   | { k: 'hold' }
   | { k: 'release' }
   | { k: 'refuse-cancel' }
+  | { k: 'trip' }
+  | { k: 'reset' }
+  | { k: 'state'; open: boolean }
   | { k: 'wait'; ms: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -29,15 +33,25 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ k: 'hold' as const }) },
   { weight: 1, arbitrary: fc.constant({ k: 'release' as const }) },
   { weight: 1, arbitrary: fc.constant({ k: 'refuse-cancel' as const }) },
+  { weight: 1, arbitrary: fc.constant({ k: 'trip' as const }) },
+  { weight: 1, arbitrary: fc.constant({ k: 'reset' as const }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('state' as const), open: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('wait' as const), ms: fc.integer({ min: 10, max: 2_000 }) }) },
 );
 
 describe('engine under random venue behaviour (property)', () => {
   it('converges to the desired ladder with the venue position, and stops clean', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 40 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 40 }), fc.constantFrom(0, 300), fc.constantFrom(4, 100), async (steps, minLife, maxPos) => {
         const s = new ScriptedStrategy();
-        const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], {}, { accounts: 'fake' });
+        const h = await harness(
+          [{ id: 's', symbol: EURUSD, strategy: s }],
+          {
+            orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: minLife },
+            risk: { ...DEFAULT_RISK_CONFIG, defaults: { ...DEFAULT_RISK_CONFIG.defaults, maxPosition: maxPos } },
+          },
+          { accounts: 'fake' },
+        );
         let down = false;
         let lastBid = 11_000;
         let levels = 1;
@@ -96,6 +110,15 @@ describe('engine under random venue behaviour (property)', () => {
             case 'refuse-cancel':
               h.gw.failNext('cancel', new MmError('CANCEL_REJECTED', 'chaos: refused', { reason: 'ORDER_NOT_FOUND' }));
               break;
+            case 'trip':
+              h.engine.tripKillSwitch('chaos');
+              break;
+            case 'reset':
+              h.engine.resetKillSwitch();
+              break;
+            case 'state':
+              h.market$.next(tickerEv(EURUSD, h.clock.nowMs(), { state: st.open ? 'OPEN' : 'CLOSED' }));
+              break;
             case 'wait':
               await h.advance(st.ms, 100);
               break;
@@ -112,6 +135,8 @@ describe('engine under random venue behaviour (property)', () => {
           h.connection$.next({ stream: 'orders', connected: true, tsRecv: h.clock.nowMs() });
           h.resync$.next(h.gw.open());
         }
+        h.market$.next(tickerEv(EURUSD, h.clock.nowMs(), { state: 'OPEN' }));
+        h.engine.resetKillSwitch();
         for (let i = 0; i < 12; i++) {
           h.market$.next(bookEv(EURUSD, lastBid, lastBid + 2, h.clock.nowMs()));
           await h.advance(2_000, 250);
@@ -134,7 +159,7 @@ describe('engine under random venue behaviour (property)', () => {
         expect(rep.confirmed).toBe(true);
         expect([...h.gw.orders.values()].filter((o) => isCancelable(o.state))).toEqual([]);
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   }, 60_000);
 });
