@@ -153,6 +153,10 @@ describe('engine under random venue behaviour (property)', () => {
         for (const o of h.gw.orders.values()) venuePos += (o.side === 'buy' ? 1 : -1) * o.filledQty;
         // Filled quantities of replaced originals stay on them; replacements start at 0.
         expect(snap.position.qty).toBe(venuePos);
+        // Never more than the default budget (burst 20, 8/s) in any window, whatever happened.
+        const ts = h.gw.requests.map((r) => r.atMs);
+        for (let i = 0; i < ts.length; i++)
+          for (let j = Math.max(0, i - 60); j <= i; j++) expect(i - j + 1).toBeLessThanOrEqual(20 + (8 * (ts[i]! - ts[j]!)) / 1000 + 1e-6);
         const p = h.engine.stop({ timeoutMs: 5_000 });
         await h.advance(6_000, 100);
         const rep = await p;
