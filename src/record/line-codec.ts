@@ -1,5 +1,4 @@
 import { Decimal } from '../core/decimal.ts';
-import { MmError } from '../core/errors.ts';
 import { asSymbol } from '../core/ids.ts';
 import type { BookLevel, BookSide } from '../domain/book.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../domain/enums.ts';
