@@ -13,7 +13,7 @@ import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
 
-/** One strategy instance bound to one symbol. `id` names it in events and snapshots. */
+/** One strategy instance bound to one symbol (one strategy per symbol). `id` names it in events and snapshots. */
 export interface StrategyBinding {
   readonly id: string;
   readonly symbol: Symbol;
