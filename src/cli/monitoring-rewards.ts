@@ -2,11 +2,12 @@ import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { Decimal } from '../core/decimal.ts';
 import type { Symbol } from '../core/ids.ts';
-import type { Book } from '../domain/book.ts';
+import type { OrderEvent } from '../domain/events.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { Engine, RewardUpdate } from '../engine/index.ts';
 import type { RewardMetrics } from '../obs/reward-metrics.ts';
 import { impliedPoolUsd } from '../rewards/ledger.ts';
+import { OwnOrderTimeline } from '../rewards/own-orders.ts';
 import { RewardScoreEstimator, type OwnOrderInput } from '../rewards/score-estimator.ts';
 import type { RewardTracker, RewardTrackerState } from '../rewards/tracker.ts';
 import { statusLabel } from '../rewards/types.ts';
@@ -21,10 +22,15 @@ export interface RewardMonitoringDeps {
   readonly metrics: RewardMetrics;
   readonly instruments: InstrumentCatalog | null;
   readonly symbols: readonly string[];
-  /** The current public book of a symbol (the market-data client's). */
-  readonly book: (symbol: string) => Pick<Book, 'bids' | 'asks'> | undefined;
+  /**
+   * How long after each venue minute to sample it (venue ms, default 1000): the estimator then
+   * scores the book as of the minute from its history, with frames up to the minute delivered.
+   */
+  readonly sampleLagMs?: number;
   /** Venue time: minute samples and epochs follow the venue's clock (scaled in fast demos). */
   readonly venueClock: Clock;
+  /** Our order events from the venue: `createdMs` there is the venue's own rest-time origin. */
+  readonly orderEvents$?: Observable<OrderEvent>;
   /** The engine's clock (our orders' `createdMs` are on it). */
   readonly engineClock: Clock;
   /** Learn the epoch length from the venue's accruals (when the model config does not fix it). */
@@ -56,35 +62,39 @@ export function startRewardMonitoring(d: RewardMonitoringDeps): RewardMonitoring
   // Rewards enter PnL from the epochs this run took part in (ending after start), like trading PnL.
   const startedVenueMs = d.venueClock.nowMs();
 
+  // Our orders over time from the venue's order events (exact rest origins, as-of lookups).
+  const timeline = new OwnOrderTimeline();
+  if (d.orderEvents$) subs.push(d.orderEvents$.subscribe((e) => timeline.apply(e)));
+  // Fallback for orders the timeline never saw (placed before we started): when the engine saw
+  // the request accepted, on the venue clock.
   subs.push(
     d.engine.events$.subscribe((e) => {
       if (e.type === 'intent-result' && e.ok && (e.kind === 'place' || e.kind === 'replace') && e.clientOrderId) restingSince.set(e.clientOrderId, d.venueClock.nowMs());
     }),
   );
 
-  const sampleNow = (): void => {
+  const sampleAt = (atMs: number): void => {
     const snap = d.engine.snapshot();
-    const venueNow = d.venueClock.nowMs();
+    const venueNow = atMs;
     const engineNow = d.engineClock.nowMs();
     const live = new Set<string>();
     for (const symbol of d.symbols) {
       const inst = d.instruments?.get(symbol);
-      const book = d.book(symbol);
-      if (!inst || !book) continue;
+      if (!inst) continue;
       const s = snap.symbols.find((x) => x.symbol === symbol);
       const own: OwnOrderInput[] = [];
+      own.push(...timeline.at(symbol, atMs));
       for (const w of s?.working ?? []) {
         live.add(w.clientOrderId);
-        // Only orders the venue has acknowledged rest in its book.
+        // Only orders the venue has acknowledged rest in its book; the timeline covers those it saw.
         if (w.status !== 'open' && w.status !== 'pending-cancel' && w.status !== 'pending-replace') continue;
+        if (w.orderId !== null && timeline.knows(w.orderId)) continue;
         const since = restingSince.get(w.clientOrderId) ?? venueNow - Math.max(0, engineNow - w.createdMs);
         own.push({ id: w.clientOrderId, side: w.side, priceTicks: w.priceTicks, qty: w.qty, restingSinceMs: since });
       }
       const est = d.estimator.sample(
         symbol,
         {
-          bids: book.bids,
-          asks: book.asks,
           ownOrders: own,
           priceOf: (t) => inst.grid.toDecimal(t).toNumber(),
           multiplier: inst.multiplier.toNumber(),
@@ -101,21 +111,26 @@ export function startRewardMonitoring(d: RewardMonitoringDeps): RewardMonitoring
       });
     }
     for (const cid of restingSince.keys()) if (!live.has(cid)) restingSince.delete(cid);
+    timeline.prune(atMs);
   };
 
+  // Timers may fire a little early (a scaled venue clock magnifies setTimeout's 1 ms slack), so
+  // the next boundary is taken from the nearest minute, not the current one: one sample a minute.
+  const lagMs = d.sampleLagMs ?? 1_000;
   const arm = (): void => {
     if (stopped) return;
-    const now = d.venueClock.nowMs();
-    const next = Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
-    cancelTimer = d.venueClock.setTimer(next - now, () => {
+    const now = d.venueClock.nowMs() - lagMs;
+    const minute = (Math.floor((now + MINUTE_MS / 2) / MINUTE_MS) + 1) * MINUTE_MS;
+    cancelTimer = d.venueClock.setTimer(minute + lagMs - d.venueClock.nowMs(), () => {
       try {
-        sampleNow();
+        sampleAt(minute);
       } catch (e) {
         d.onError('reward score sample failed', e);
       }
       arm();
     });
   };
+  const sampleNow = (): void => sampleAt(d.venueClock.nowMs());
   arm();
 
   if (d.tracker) {

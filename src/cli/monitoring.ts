@@ -2,7 +2,7 @@ import { EMPTY, type Observable, type Subscription } from 'rxjs';
 import { Registry } from 'prom-client';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import type { Book } from '../domain/book.ts';
-import type { BookUpdated, TickerUpdated } from '../domain/events.ts';
+import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts';
 import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS, type RewardScoreParams } from '../domain/reward-score.ts';
 import type { Engine, EngineEvent, RewardUpdate } from '../engine/index.ts';
@@ -25,6 +25,8 @@ interface ConnectionLike {
 /** The parts of the order-entry client monitoring reads (OrderWsClient fits). */
 export interface MonitoredOrderClient {
   readonly connection$: Observable<ConnectionLike>;
+  /** Our order events (venue timestamps give the reward estimator exact rest times). */
+  readonly events$?: Observable<OrderEvent>;
   readonly stats?: { readonly framesIn: number; readonly malformed: number };
 }
 
@@ -65,6 +67,10 @@ export interface RewardModel {
   readonly bonusWeight?: (minuteMs: number, symbol: string) => number;
   /** The venue's clock when it differs from ours (the embedded venue with clock_speed != 1). */
   readonly venueClock?: Clock;
+  /** Sample each venue minute this long after it (venue ms, default 2000), scoring the book as of the minute. */
+  readonly sampleLagMs?: number;
+  /** How other makers' orders are grouped (see ScoreEstimatorOptions.othersAs; default queue-position, same as one-account on L2). */
+  readonly othersAs?: 'one-account' | 'queue-position';
 }
 
 /** What `mmbot run` passes to `startMonitoring`. */
@@ -137,12 +143,14 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   const rewardClock = model.venueClock ?? clock;
   const estimator = new RewardScoreEstimator({
     params: model.params ?? DEFAULT_REWARD_SCORE_PARAMS,
+    othersAs: model.othersAs ?? 'queue-position',
     ...(model.epochMs !== undefined ? { epochMs: model.epochMs } : {}),
     ...(model.bonusWeight ? { bonusWeight: model.bonusWeight } : {}),
   });
   const onConnection = (c: ConnectionLike): void => {
     metrics.connection(c.stream, c.connected);
     readiness.connection(c.stream, c.connected);
+    if (c.stream === 'market-data' && !c.connected) for (const s of symbols) estimator.resetBook(s);
   };
   if (clients.orders) subs.push(clients.orders.connection$.subscribe(onConnection));
   if (clients.md) {
@@ -152,7 +160,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
       md.books$.subscribe((b) => {
         metrics.marketData(b.symbol, b.tsRecv);
         readiness.book(b.symbol, b.tsRecv);
-        estimator.observeBook(b.symbol, b, rewardClock.nowMs());
+        estimator.observeBook(b.symbol, b, b.tsEvent);
       }),
     );
     if (md.stale$) subs.push(md.stale$.subscribe((s) => readiness.bookStale(s.symbol, s.stale)));
@@ -186,10 +194,11 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
         metrics: rewardMetrics,
         instruments: catalog(),
         symbols,
-        book: (s) => clients.md?.book?.(s),
         venueClock: rewardClock,
         engineClock: clock,
+        ...(clients.orders?.events$ ? { orderEvents$: clients.orders.events$ } : {}),
         learnEpoch: model.epochMs === undefined,
+        sampleLagMs: model.sampleLagMs ?? 2_000,
         onError: (msg, e) => log.warn({ err: e instanceof Error ? e.message : String(e) }, msg),
       })
     : null;

@@ -12,3 +12,4 @@ export * from './wire-map.ts';
 export * from './decode.ts';
 export * from './rest-source.ts';
 export * from './report.ts';
+export * from './own-orders.ts';

@@ -18,12 +18,25 @@ export interface AgedOrder {
  */
 export class QueueAgeTracker {
   readonly #levels = new Map<string, { qty: number; firstSeenMs: number }[]>();
+  #observed = false;
 
-  /** Updates from a full book view at `nowMs`. */
+  /** Forgets every order (after a market-data reconnect): the next view is a first view again. */
+  reset(): void {
+    this.#levels.clear();
+    this.#observed = false;
+  }
+
+  /**
+   * Updates from a full book view at `nowMs`. Orders in the first view (after construction or
+   * `reset`) were there before we looked: their age is unknown and taken as old enough
+   * (first seen at −∞), since resting makers are the common case.
+   */
   observe(book: { readonly bids: BookSide; readonly asks: BookSide }, nowMs: number): void {
     const seen = new Set<string>();
-    this.#side('buy', book.bids, nowMs, seen);
-    this.#side('sell', book.asks, nowMs, seen);
+    const at = this.#levels.size === 0 && !this.#observed ? Number.NEGATIVE_INFINITY : nowMs;
+    this.#observed = true;
+    this.#side('buy', book.bids, at, seen);
+    this.#side('sell', book.asks, at, seen);
     for (const key of this.#levels.keys()) if (!seen.has(key)) this.#levels.delete(key);
   }
 

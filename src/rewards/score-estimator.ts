@@ -1,7 +1,7 @@
 import type { BookSide } from '../domain/book.ts';
 import type { Side } from '../domain/enums.ts';
 import { epochShares, scoreMinute, type RewardScoreParams, type ScoredOrder } from '../domain/reward-score.ts';
-import { QueueAgeTracker } from './queue-age.ts';
+import { QueueAgeTracker, type AgedOrder } from './queue-age.ts';
 
 /** One of our working orders as the estimator needs it. */
 export interface OwnOrderInput {
@@ -17,9 +17,13 @@ export interface OwnOrderInput {
 
 /** Everything one minute sample needs for one symbol. */
 export interface MinuteSampleInput {
-  /** The public book (L2 or L3), our orders included, as of the sample. */
-  readonly bids: BookSide;
-  readonly asks: BookSide;
+  /**
+   * The public book (L2 or L3), our orders included, as of the sample. Absent: the last book fed
+   * to `observeBook` with a timestamp at or before the sample time (so a sample taken a little
+   * after the minute still sees the book as of the minute).
+   */
+  readonly bids?: BookSide;
+  readonly asks?: BookSide;
   /** Our working orders that are acknowledged and resting. */
   readonly ownOrders: readonly OwnOrderInput[];
   /** Price of a tick count in USD (the instrument's grid). */
@@ -52,6 +56,23 @@ export interface ScoreEstimatorOptions {
   readonly bonusWeight?: (minuteMs: number, symbol: string) => number;
   /** Epochs kept per symbol for comparison with the venue (default 16). */
   readonly keepEpochs?: number;
+  /** How far back book versions are kept for as-of sampling (ms of book time, default 30 s). */
+  readonly historyMs?: number;
+  /**
+   * How other makers' orders are grouped into accounts (the book does not say whose they are):
+   * `one-account` (default) lumps them, a lower bound on our share; `queue-position` takes the
+   * k-th order of every level (L3) as maker k's, exact when each maker quotes one order per level
+   * and they join levels in the same order (ladder makers), else an approximation.
+   */
+  readonly othersAs?: 'one-account' | 'queue-position';
+}
+
+/** One book version: when it became true, every public order with its age, and the touch. */
+interface BookVersion {
+  readonly tsMs: number;
+  readonly orders: readonly AgedOrder[];
+  readonly bestBid: number | undefined;
+  readonly bestAsk: number | undefined;
 }
 
 const SELF = 'self';
@@ -69,6 +90,7 @@ export class RewardScoreEstimator {
   #epochMs: number;
   #epochOriginMs: number;
   readonly #ages = new Map<string, QueueAgeTracker>();
+  readonly #history = new Map<string, BookVersion[]>();
   readonly #ownPrice = new Map<string, { priceTicks: number; sinceMs: number }>();
   readonly #epochs = new Map<string, Map<number, { weight: number; shares: Map<string, number> }[]>>();
   readonly #last = new Map<string, MinuteEstimate>();
@@ -103,41 +125,80 @@ export class RewardScoreEstimator {
     return origin + Math.floor((tsMs - origin) / len) * len;
   }
 
-  /** Feeds a public book view (call on every book update so rest times are tracked). */
-  observeBook(symbol: string, book: { readonly bids: BookSide; readonly asks: BookSide }, nowMs: number): void {
+  /**
+   * Feeds a public book view as of `tsMs` (the venue's event time of the frame, so rest times and
+   * as-of lookups are on the venue's timeline). Call on every book update.
+   */
+  observeBook(symbol: string, book: { readonly bids: BookSide; readonly asks: BookSide }, tsMs: number): void {
     let t = this.#ages.get(symbol);
     if (!t) {
       t = new QueueAgeTracker();
       this.#ages.set(symbol, t);
     }
-    t.observe(book, nowMs);
+    t.observe(book, tsMs);
+    let h = this.#history.get(symbol);
+    if (!h) {
+      h = [];
+      this.#history.set(symbol, h);
+    }
+    // Frames may arrive with equal or (after a reconnect) earlier venue times: keep the list sorted.
+    while (h.length > 0 && h[h.length - 1]!.tsMs > tsMs) h.pop();
+    h.push({ tsMs, orders: t.orders(), bestBid: book.bids[0]?.priceTicks, bestAsk: book.asks[0]?.priceTicks });
+    const cutoff = tsMs - (this.#o.historyMs ?? 30_000);
+    let drop = 0;
+    while (drop < h.length - 1 && h[drop + 1]!.tsMs <= cutoff) drop++;
+    if (drop > 0) h.splice(0, drop);
   }
 
-  /** Scores one minute for `symbol` at `nowMs` and records it in its epoch. */
-  sample(symbol: string, input: MinuteSampleInput, nowMs: number): MinuteEstimate {
-    this.observeBook(symbol, input, nowMs);
-    const epochStartMs = this.epochStartOf(nowMs);
-    const bb = input.bids[0]?.priceTicks;
-    const ba = input.asks[0]?.priceTicks;
+  /** Forgets a symbol's book (call when the market-data stream dropped): ages restart from the next snapshot. */
+  resetBook(symbol: string): void {
+    this.#ages.get(symbol)?.reset();
+  }
+
+  /** Scores the minute at `atMs` (venue time) for `symbol` and records it in its epoch. */
+  sample(symbol: string, input: MinuteSampleInput, atMs: number): MinuteEstimate {
+    if (input.bids && input.asks) this.observeBook(symbol, { bids: input.bids, asks: input.asks }, atMs);
+    const epochStartMs = this.epochStartOf(atMs);
+    const version = this.#versionAt(symbol, atMs);
+    const bb = version?.bestBid;
+    const ba = version?.bestAsk;
     const mid = bb === undefined || ba === undefined ? undefined : (input.priceOf(bb) + input.priceOf(ba)) / 2;
-    if (!input.open || mid === undefined) {
-      const est: MinuteEstimate = { tsMs: nowMs, epochStartMs, score: 0, share: 0, scored: false };
+    if (!input.open || mid === undefined || !version) {
+      const est: MinuteEstimate = { tsMs: atMs, epochStartMs, score: 0, share: 0, scored: false };
       this.#last.set(symbol, est);
       return est;
     }
     const orders: ScoredOrder[] = [];
-    const own = this.#ownOrders(symbol, input.ownOrders, nowMs);
-    for (const o of own) orders.push({ accountId: SELF, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: nowMs - o.restingSinceMs });
-    for (const o of othersOf(this.#ages.get(symbol)!.orders(), own)) {
-      orders.push({ accountId: OTHERS, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: nowMs - o.firstSeenMs });
+    // Orders placed after the sample instant were not in the book the venue scored.
+    const own = this.#ownOrders(symbol, input.ownOrders, atMs).filter((o) => o.restingSinceMs <= atMs);
+    for (const o of own) orders.push({ accountId: SELF, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: atMs - o.restingSinceMs });
+    const byPosition = this.#o.othersAs === 'queue-position';
+    const position = new Map<string, number>();
+    for (const o of othersOf(version.orders, own)) {
+      let account = OTHERS;
+      if (byPosition) {
+        const key = `${o.side}:${o.priceTicks}`;
+        const k = position.get(key) ?? 0;
+        position.set(key, k + 1);
+        account = `${OTHERS}:${k}`;
+      }
+      orders.push({ accountId: account, side: o.side, price: input.priceOf(o.priceTicks), qty: o.qty, multiplier: input.multiplier, restedMs: atMs - o.firstSeenMs });
     }
     const scores = scoreMinute(orders, mid, this.#o.params);
     const mine = scores.get(SELF);
-    const est: MinuteEstimate = { tsMs: nowMs, epochStartMs, score: mine?.q ?? 0, share: mine?.share ?? 0, scored: true };
-    const weight = this.#o.bonusWeight?.(nowMs, symbol) ?? 1;
+    const est: MinuteEstimate = { tsMs: atMs, epochStartMs, score: mine?.q ?? 0, share: mine?.share ?? 0, scored: true };
+    const weight = this.#o.bonusWeight?.(atMs, symbol) ?? 1;
     this.#minutes(symbol, epochStartMs).push({ weight, shares: new Map([[SELF, est.share]]) });
     this.#last.set(symbol, est);
     return est;
+  }
+
+  /** The latest book version at or before `atMs`. */
+  #versionAt(symbol: string, atMs: number): BookVersion | undefined {
+    const h = this.#history.get(symbol);
+    if (!h) return undefined;
+    for (let i = h.length - 1; i >= 0; i--) if (h[i]!.tsMs <= atMs) return h[i];
+    return undefined;
   }
 
   /** The last minute estimate for a symbol, or null before any sample. */

@@ -1,6 +1,6 @@
 import { merge } from 'rxjs';
 import { asyncScheduler } from 'rxjs';
-import { LiveClock, type Clock } from '../../src/core/clock.ts';
+import { LiveClock, VirtualClock, type Clock } from '../../src/core/clock.ts';
 import type { Symbol } from '../../src/core/ids.ts';
 import { connectVenue, type VenueConnection } from '../../src/client/index.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS, type RewardScoreParams } from '../../src/domain/reward-score.ts';
@@ -16,6 +16,34 @@ import { startVenue, type RunningVenue, type VenueConfigInput } from '../../src/
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/index.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 import { startMonitoring, type Monitoring, type MonitoringConfig } from '../../src/cli/monitoring.ts';
+
+/**
+ * The wall clock with timers that never fire before their due time. Node's setTimeout may run up
+ * to ~1 ms early; the venue's 60× clock turns that into a 60 ms-early minute sample, after which
+ * the venue's reward sampler re-arms for the same minute and scores it twice (reported to the
+ * sim helper). Tests run the venue on this base clock so the reward comparison is exact.
+ */
+export class PunctualClock implements Clock {
+  readonly #live = new LiveClock();
+  nowMs(): number {
+    return this.#live.nowMs();
+  }
+  nowNs(): bigint {
+    return this.#live.nowNs();
+  }
+  setTimer(delayMs: number, fn: () => void): () => void {
+    // ScaledClock reads nowMs (Date.now): due-ness is judged on the same reading.
+    const dueMs = this.#live.nowMs() + Math.max(0, delayMs);
+    let cancel = (): void => {};
+    const check = (): void => {
+      const leftMs = dueMs - this.#live.nowMs();
+      if (leftMs > 0) cancel = this.#live.setTimer(Math.max(1, leftMs), check);
+      else fn();
+    };
+    cancel = this.#live.setTimer(delayMs, check);
+    return () => cancel();
+  }
+}
 
 /** A bot (engine + clients + monitoring) trading against an in-process local venue over real sockets. */
 export interface TestBot {
@@ -38,8 +66,18 @@ export interface TestBotOptions {
   /** The venue's reward model, when rewards are on. */
   readonly rewardParams?: RewardScoreParams;
   readonly rewardEpochMs?: number;
+  /** Venue ms after each minute before the estimator samples it. */
+  readonly rewardSampleLagMs?: number;
   /** Market-data staleness threshold of the client (ms). */
   readonly staleAfterMs?: number;
+  /** Book level subscribed (default 2; 3 gives per-order queues for the reward estimator). */
+  readonly bookLevel?: 2 | 3;
+  /**
+   * Run venue time on a VirtualClock advanced `speed`× faster than the wall clock, at most
+   * `maxStepMs` venue ms per 1 ms tick: an event-loop stall pauses venue time instead of making
+   * its timers (minute samples) late, so venue and bot see the same instants.
+   */
+  readonly virtualVenue?: { readonly speed: number; readonly maxStepMs?: number };
   /** Put a fault proxy between the bot and the venue (to cut sockets). */
   readonly viaProxy?: boolean;
 }
@@ -51,8 +89,26 @@ export interface TestBotOptions {
  */
 export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
   const clock: Clock = new LiveClock();
-  const venue = await startVenue({ port: 0, config: o.venueConfig ?? {} });
-  const closers: (() => Promise<void>)[] = [() => venue.stop()];
+  let baseClock: Clock = new PunctualClock();
+  let driver: NodeJS.Timeout | null = null;
+  if (o.virtualVenue) {
+    const v = new VirtualClock(Date.now());
+    const { speed, maxStepMs = 50 } = o.virtualVenue;
+    let last = performance.now();
+    driver = setInterval(() => {
+      const now = performance.now();
+      v.advanceBy(Math.min(maxStepMs, (now - last) * speed));
+      last = now;
+    }, 1);
+    baseClock = v;
+  }
+  const venue = await startVenue({ port: 0, config: o.venueConfig ?? {}, clock: baseClock });
+  const closers: (() => Promise<void>)[] = [
+    async () => {
+      if (driver) clearInterval(driver);
+      await venue.stop();
+    },
+  ];
   try {
     const proxy = o.viaProxy ? await startFaultProxy(venue.baseUrl) : null;
     if (proxy) closers.unshift(() => proxy.close());
@@ -95,10 +151,11 @@ export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
         params: o.rewardParams ?? DEFAULT_REWARD_SCORE_PARAMS,
         ...(o.rewardEpochMs !== undefined ? { epochMs: o.rewardEpochMs } : {}),
         venueClock: venue.venue.clock,
+        ...(o.rewardSampleLagMs !== undefined ? { sampleLagMs: o.rewardSampleLagMs } : {}),
       },
     });
     closers.unshift(() => monitoring.stop());
-    conn.marketData.subscribeBook(symbol, 2, { trades: true, ticker: true });
+    conn.marketData.subscribeBook(symbol, o.bookLevel ?? 2, { trades: true, ticker: true });
     const inputs: EngineInputs = {
       market$: conn.marketData.market$,
       orders$: conn.orders.events$,

@@ -29,9 +29,15 @@ describe('queue ages', () => {
     t.observe({ bids: [{ priceTicks: 100, qty: 9 }], asks: [] }, 500);
     t.observe({ bids: [{ priceTicks: 100, qty: 9 }], asks: [{ priceTicks: 101, qty: 5 }] }, 900);
     expect(t.orders()).toEqual([
-      { side: 'buy', priceTicks: 100, qty: 9, firstSeenMs: 0 },
+      // the first view's orders predate us: taken as old
+      { side: 'buy', priceTicks: 100, qty: 9, firstSeenMs: Number.NEGATIVE_INFINITY },
       { side: 'sell', priceTicks: 101, qty: 5, firstSeenMs: 900 },
     ]);
+    t.reset();
+    t.observe({ bids: [{ priceTicks: 100, qty: 9 }], asks: [] }, 1000);
+    expect(t.orders()[0]!.firstSeenMs).toBe(Number.NEGATIVE_INFINITY);
+    t.observe({ bids: [{ priceTicks: 100, qty: 9 }, { priceTicks: 99, qty: 1 }], asks: [] }, 1100);
+    expect(t.orders()[1]).toEqual({ side: 'buy', priceTicks: 99, qty: 1, firstSeenMs: 1100 });
   });
 
   it('removes our orders from the public book: an exact L3 entry first, else from the back', () => {
