@@ -4,7 +4,6 @@ import { MmError } from '../core/errors.ts';
 import { clockScheduler } from '../core/scheduler.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
-import { settlementsBetween } from '../domain/funding-schedule.ts';
 import type { Order } from '../domain/order.ts';
 import { instrumentCatalog } from '../domain/instrument.ts';
 import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../engine/index.ts';
@@ -17,6 +16,8 @@ import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
 import { LatencyModel } from './latency-model.ts';
 import { feeSchedule, type BacktestFill } from './ledger.ts';
+import { FeedDelivery } from './feed-delivery.ts';
+import { resolveFundingModes, scheduleFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
 import { queueModel } from './queue-model.ts';
@@ -53,14 +54,6 @@ export interface BacktestRun {
   readonly startMs: number;
   readonly endMs: number;
   readonly stopConfirmed: boolean;
-}
-
-/** Per symbol: how funding is settled (auto → recorded when the recording has settlements, else schedule). */
-function resolveFundingModes(col: ColumnarRecording, mode: BacktestSettings['funding']): ('recorded' | 'schedule' | 'off')[] {
-  if (mode !== 'auto') return col.instruments.map(() => mode);
-  const has = new Set<number>();
-  for (let i = 0; i < col.length; i++) if (col.kind[i] === KIND.funding) has.add(col.sym[i]!);
-  return col.instruments.map((inst, s) => (has.has(s) ? 'recorded' : inst.fundingSchedule ? 'schedule' : 'off'));
 }
 
 /** Lets promise continuations (engine code after `await gateway.place(...)`) run before time moves on. */
@@ -180,84 +173,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     if (observe && s !== 0xffff) observer.refresh(s);
   }
 
-  let delivered = 0;
-  const conflateMs = settings.feedConflateMs;
-  const nSym = col.instruments.length;
-  // Conflation: per symbol, the window's end (Infinity = nothing pending) and the last held trade.
-  const flushAt = new Float64Array(nSym).fill(Infinity);
-  const heldTrade = new Int32Array(nSym).fill(-1);
-  const lastBookRow = new Int32Array(nSym).fill(-1);
-  let nextFlush = Infinity;
-  function hold(s: number, t: number): void {
-    if (flushAt[s] === Infinity) {
-      flushAt[s] = t + conflateMs;
-      if (flushAt[s]! < nextFlush) nextFlush = flushAt[s]!;
-    }
-  }
-  function flush(t: number): void {
-    nextFlush = Infinity;
-    for (let s = 0; s < nSym; s++) {
-      if (flushAt[s]! <= t) {
-        flushAt[s] = Infinity;
-        const tr = heldTrade[s]!;
-        if (tr >= 0) {
-          heldTrade[s] = -1;
-          delivered++;
-          market$.next(feed.trade(tr, t));
-        }
-        const row = lastBookRow[s]!;
-        const ev = row >= 0 ? feed.snapshot(s, col.tsEvent[row]!, t) : null;
-        if (ev) {
-          delivered++;
-          market$.next(ev);
-        }
-      }
-      if (flushAt[s]! < nextFlush) nextFlush = flushAt[s]!;
-    }
-  }
-  function localStep(i: number): void {
-    const t = lT[i]!;
-    switch (col.kind[i]) {
-      case KIND.bookDelta:
-      case KIND.bookSnapshot: {
-        if (conflateMs > 0) {
-          const s = feed.apply(i);
-          lastBookRow[s] = i;
-          hold(s, t);
-          return;
-        }
-        const ev = feed.book(i, t);
-        if (ev) {
-          delivered++;
-          market$.next(ev);
-        }
-        return;
-      }
-      case KIND.trade:
-        if (conflateMs > 0) {
-          const s = col.sym[i]!;
-          heldTrade[s] = i;
-          hold(s, t);
-          return;
-        }
-        delivered++;
-        market$.next(feed.trade(i, t));
-        return;
-      default: {
-        const ev = col.objects[col.a[i]!]!;
-        if (ev.type === 'gap') {
-          feed.reset(ev.symbol === null ? null : col.sym[i]!);
-          connection$.next({ stream: 'market-data', connected: false, tsRecv: t });
-          connection$.next({ stream: 'market-data', connected: true, tsRecv: t });
-          return;
-        }
-        delivered++;
-        const adjusted = ev.tsRecv === t ? ev : { ...ev, tsRecv: t };
-        market$.next(adjusted);
-        if (adjusted.type === 'funding' && fundingMode[col.sym[i]!] === 'recorded') funding$.next(adjusted.settlement);
-      }
-    }
-  }
+  const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
+    market$,
+    connection$,
+    funding$,
+    forwardFunding: (s) => fundingMode[s] === 'recorded',
+  });
 
   /** Runs one exchange action at its time, observing first. */
   function actionStep(t: number): void {
@@ -267,26 +188,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     for (let s = 0; s < col.instruments.length; s++) observer.refresh(s);
   }
 
-  // Schedule-driven funding: settle at the instrument's funding instants with the last ready estimate.
-  col.instruments.forEach((inst, s) => {
-    if (fundingMode[s] !== 'schedule' || !inst.fundingSchedule) return;
-    for (const at of settlementsBetween(inst.fundingSchedule, xT[i0]!, xT[i1 - 1]!)) {
-      actions.push(at.atMs, () => {
-        const est = exchange.fundingEstimates[s];
-        if (!est || est.amount === null) return; // no estimate yet: nothing known to charge
-        const settlement: FundingSettlement = {
-          symbol: inst.symbol,
-          rate: est.rate ?? est.amount.div(est.benchmarkPrice ?? 1),
-          amount: est.amount,
-          benchmarkPrice: est.benchmarkPrice ?? est.amount,
-          settlementPrice: est.settlementPrice ?? est.amount,
-          tsEvent: at.atMs,
-        };
-        exchange.applyFunding(s, settlement);
-        funding$.next(settlement);
-      });
-    }
-  });
+  scheduleFunding(col, fundingMode, xT[i0]!, xT[i1 - 1]!, actions, exchange, funding$);
 
   let ex = i0;
   let lo = i0;
@@ -295,7 +197,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     const tX = ex < i1 ? xT[ex]! : Infinity;
     const tL = lo < i1 ? lT[lo]! : Infinity;
     let t = tA < tX ? (tA < tL ? tA : tL) : tX < tL ? tX : tL;
-    if (nextFlush < t) t = nextFlush;
+    if (delivery.nextFlush < t) t = delivery.nextFlush;
     // Settled replies: let the engine's continuations run before time moves on (they may schedule
     // new actions at the current time, so look again afterwards).
     if (settlePending && t > clock.nowMs()) {
@@ -305,8 +207,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
     if (t === Infinity) break;
     if (t > clock.nowMs()) clock.advanceTo(t);
-    if (nextFlush === t && t < tL) {
-      flush(t);
+    if (delivery.nextFlush === t && t < tL) {
+      delivery.flush(t);
     } else if (tX === t && tX <= tA) {
       observer.advance(t);
       exchange.now = t;
@@ -314,7 +216,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     } else if (tA === t) {
       actionStep(t);
     } else {
-      localStep(lo++);
+      delivery.step(lo, lT[lo++]!);
     }
   }
 
@@ -352,7 +254,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fills: exchange.fillLog,
     engine: engine.snapshot(),
     eventsReplayed: i1 - i0,
-    eventsDelivered: delivered,
+    eventsDelivered: delivery.delivered,
     startMs,
     endMs,
     stopConfirmed,

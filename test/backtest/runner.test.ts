@@ -109,6 +109,23 @@ describe('backtest runner', () => {
   });
 });
 
+describe('conflation', () => {
+  it('with conflate_ms the bot gets the last trade and the book as of each window end; the exchange still sees every event', async () => {
+    const trade = (t: number, p: number): RecordedEvent => ({ type: 'trade', symbol: S, priceTicks: p, qty: 1, aggressor: 'sell', tsEvent: t, tsRecv: t + 3 });
+    const evs = [book(T0, 11380, 11382, true), book(T0 + 10, 11381, 11382), trade(T0 + 20, 11381), trade(T0 + 25, 11380), book(T0 + 30, 11379, 11382), book(T0 + 100, 11379, 11383)];
+    const { seen, run } = await replay(evs, { feedConflateMs: 50 }, 1);
+    expect(seen.map((e) => [e.type, e.tsRecv])).toEqual([
+      ['trade', T0 + 53],
+      ['book', T0 + 53],
+      ['book', T0 + 153],
+    ]);
+    expect(seen[0]!.type === 'trade' && seen[0]!.priceTicks).toBe(11380);
+    expect((seen[1] as BookUpdated).bids.map((l) => l.priceTicks)).toEqual([11381, 11380, 11379]);
+    expect(run.eventsReplayed).toBe(6);
+    expect(run.eventsDelivered).toBe(3);
+  });
+});
+
 describe('equity statistics', () => {
   it('max drawdown is the largest fall from a previous peak; Sharpe is 0 for flat equity', () => {
     expect(equityStats([0, 5, 3, 8, 1, 4], 1000).maxDrawdown).toBe(7);
