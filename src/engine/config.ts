@@ -38,6 +38,11 @@ export interface OrderManagerConfig {
   readonly fillPollMs: number;
   /** Look back this far (ms) before the last known fill when recovering fills at reconciliation. */
   readonly fillRecoveryLookbackMs: number;
+  /**
+   * Compare our positions with the venue's (`AccountReader.positions`) this often (ms); a mismatch
+   * first recovers fills from REST, and if it persists is reported (`position-mismatch`). 0 = never.
+   */
+  readonly positionCheckMs: number;
 }
 
 /** Defaults for the order manager (see each field). */
@@ -57,6 +62,7 @@ export const DEFAULT_ORDER_MANAGER_CONFIG: OrderManagerConfig = Object.freeze({
   tickIntervalMs: 250,
   fillPollMs: 5_000,
   fillRecoveryLookbackMs: 60_000,
+  positionCheckMs: 30_000,
 });
 
 /** Fee rates used to estimate a fill's fee until the venue's REST fill (with the real fee) arrives. */

@@ -18,6 +18,7 @@ import type { EngineEvent, IntentKind } from './events.ts';
 import { OrderManager, type Lingering } from './order-manager.ts';
 import { OrderRequests, type RequestEnv } from './order-requests.ts';
 import { OrderStore } from './order-store.ts';
+import { PositionCheck } from './position-check.ts';
 import type { Failure } from './outcome.ts';
 import type { ConnectionState } from './ports.ts';
 import { handleRawIntents } from './raw-intents.ts';
@@ -43,6 +44,7 @@ export class EngineCore {
   readonly om: OrderManager;
   readonly accounting: Accounting;
   readonly killSwitch: KillSwitch;
+  readonly positionCheck: PositionCheck;
   globalState: TradingState = 'ACTIVE';
   globalReason = '';
   /** Quoting is allowed (start-up reconciliation done, not stopping). */
@@ -103,6 +105,16 @@ export class EngineCore {
       this.#markDirty(slot.symbol);
       this.#checkKillSwitch();
     });
+    this.positionCheck = new PositionCheck(
+      this.slots,
+      clock,
+      this.executor,
+      deps.accounts,
+      deps.orderManager.positionCheckMs,
+      () => this.accounting.fills.lastFillMs,
+      () => this.recoverFills(),
+      (ev) => this.emit(ev),
+    );
   }
 
   /** Publishes an event and counts it. */
@@ -155,6 +167,7 @@ export class EngineCore {
   onTick(): void {
     this.#checkKillSwitch();
     this.accounting.maybePollFees(this.deps.orderManager.fillPollMs);
+    if (this.ready && !this.awaitingResync && !this.stopping) this.positionCheck.maybeRun();
     for (const slot of this.slots.values()) this.evaluate(slot);
     this.flush();
   }

@@ -172,6 +172,14 @@ export interface OrderResolvedEvent extends At {
   readonly state: string;
 }
 
+/** Our position and the venue's disagree even after recovering fills from REST. */
+export interface PositionMismatchEvent extends At {
+  readonly type: 'position-mismatch';
+  readonly symbol: Symbol;
+  readonly engine: number;
+  readonly venue: number;
+}
+
 /** Market event received → first intent handed to the gateway, in microseconds (engine clock's nowNs). */
 export interface TickToIntentEvent extends At {
   readonly type: 'tick-to-intent';
@@ -198,6 +206,7 @@ export type EngineEvent =
   | QuotesTrimmedEvent
   | ReconciledEvent
   | OrderResolvedEvent
+  | PositionMismatchEvent
   | TickToIntentEvent;
 
 /** The `type` tags of EngineEvent. */
