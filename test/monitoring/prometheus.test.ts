@@ -1,32 +1,74 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBot, until, type TestBot } from './bot-harness.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { until } from './bot-harness.ts';
 import { dashboardExprs } from './dashboard.ts';
-import { startPrometheus, type TestPrometheus } from './prometheus.ts';
+import { freePort, startPrometheus, type TestPrometheus } from './prometheus.ts';
 import { PROMETHEUS_MISSING, promtoolCheckMetrics, which } from './promtool.ts';
 
 /**
- * A real Prometheus (Debian's package) scrapes a bot quoting against the local venue, and the
- * series come back through Prometheus's HTTP API. Prometheus missing is a failure, not a skip:
+ * A real Prometheus (Debian's package) scrapes `mmbot run` (spawned, embedded local venue, one
+ * quoting strategy), and the series come back through Prometheus's HTTP API. Prometheus missing is a failure, not a skip:
  * CI installs it (.ci/run).
  */
 const SYMBOL = 'AAPL-PERP';
-let bot: TestBot | undefined;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let daemon: ChildProcess | undefined;
+let daemonLog = '';
+let metricsUrl = '';
+let dir = '';
 let prom: TestPrometheus | undefined;
+
+/** The config the spawned `mmbot run` uses: the embedded venue, one quoting strategy, metrics on `port`. */
+function daemonConfig(port: number): string {
+  return [
+    'venue:',
+    '  mode: embedded-sim',
+    '  sim: { seed: 7, synthetic_market: true }',
+    'bot:',
+    '  strategies:',
+    `    - { id: aapl, symbol: ${SYMBOL}, strategy: fixed-spread, params: { levels: 2, halfSpreadTicks: 1, size: 1 } }`,
+    'monitoring: { enabled: true, host: 127.0.0.1, port: ' + port + ' }',
+    'logging: { level: warn, pretty: false }',
+    '',
+  ].join('\n');
+}
 
 beforeAll(async () => {
   if (!which('prometheus') || !which('promtool')) throw new Error(PROMETHEUS_MISSING);
-  bot = await startTestBot({
-    symbol: SYMBOL,
-    venueConfig: { instruments: { only: [SYMBOL] } },
-    strategyParams: { levels: 2, halfSpreadTicks: 1, size: 1 },
+  dir = mkdtempSync(join(tmpdir(), 'mmbot-run-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'bot.yaml'), daemonConfig(port));
+  metricsUrl = `http://127.0.0.1:${port}`;
+  daemon = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'run', '--config', join(dir, 'bot.yaml')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  daemon.stdout?.on('data', (d: Buffer) => (daemonLog += d.toString()));
+  daemon.stderr?.on('data', (d: Buffer) => (daemonLog += d.toString()));
+  await until(
+    async () => {
+      if (daemon!.exitCode !== null) throw new Error(`mmbot run exited with ${daemon!.exitCode}:\n${daemonLog}`);
+      return fetch(`${metricsUrl}/readyz`).then((r) => r.status === 200, () => false);
+    },
+    25_000,
+    'mmbot run to be ready',
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}\n${daemonLog}`);
   });
-  const target = new URL(bot.monitoring.url!).host;
-  prom = await startPrometheus([target]);
-}, 30_000);
+  prom = await startPrometheus([`127.0.0.1:${port}`]);
+}, 45_000);
 
 afterAll(async () => {
   await prom?.stop();
-  await bot?.stop();
+  if (daemon && daemon.exitCode === null) {
+    const exited = new Promise((r) => daemon!.once('exit', r));
+    daemon.kill('SIGTERM'); // the daemon cancels its orders and exits
+    const t = setTimeout(() => daemon!.kill('SIGKILL'), 8_000);
+    await exited;
+    clearTimeout(t);
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }, 20_000);
 
 describe('Prometheus scraping a bot on the local venue', () => {
@@ -36,9 +78,8 @@ describe('Prometheus scraping a bot on the local venue', () => {
   });
 
   it('the bot quotes and /metrics passes promtool check metrics', async () => {
-    const b = bot!;
-    await until(() => b.engine.snapshot().symbols.some((s) => s.working.some((w) => w.status === 'open')), 15_000, 'open quotes');
-    const text = await (await fetch(`${b.monitoring.url}/metrics`)).text();
+    let text = '';
+    await until(async () => /mmbot_open_orders\{[^}]*\} [1-9]/.test((text = await (await fetch(`${metricsUrl}/metrics`)).text())), 15_000, 'open quotes');
     expect(text).toContain(`mmbot_open_orders{symbol="${SYMBOL}",side="buy"}`);
     const check = await promtoolCheckMetrics(text);
     expect(check.output).toBe('');
@@ -48,7 +89,7 @@ describe('Prometheus scraping a bot on the local venue', () => {
   it('position, open-orders and latency series read back through the Prometheus HTTP API', async () => {
     const p = prom!;
     const up = await p.waitFor('up{job="mmbot"}', (r) => r.length === 1 && r[0]!.value[1] === '1');
-    expect(up[0]!.metric['instance']).toBe(new URL(bot!.monitoring.url!).host);
+    expect(up[0]!.metric['instance']).toBe(new URL(metricsUrl).host);
 
     const open = await p.waitFor(`sum(mmbot_open_orders{symbol="${SYMBOL}"})`, (r) => r.length === 1 && Number(r[0]!.value[1]) > 0);
     expect(Number(open[0]!.value[1])).toBeGreaterThanOrEqual(2);
