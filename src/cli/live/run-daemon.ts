@@ -31,6 +31,10 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
     forceExit(130);
   });
   let daemon: Daemon;
+  let starting = true;
+  void shutdown.requested.then((reason) => {
+    if (starting) log.info({ reason }, 'stop requested during start-up: stopping as soon as start-up finishes (again to exit now)');
+  });
   try {
     daemon = await startDaemon({ config, log, clock: new LiveClock(), ...(options.strategies ? { strategies: options.strategies } : {}) });
   } catch (e) {
@@ -40,6 +44,7 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
     return err?.kind === 'config' ? 2 : 1;
   }
 
+  starting = false;
   const intervalMs = options.statusIntervalMs ?? config.bot.status_interval_ms;
   const status = (): void => {
     try {

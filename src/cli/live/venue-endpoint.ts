@@ -73,6 +73,9 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
     };
   }
   const venueConfig = embeddedVenueConfig(config);
+  if (!['127.0.0.1', '::1', 'localhost'].includes(v.sim.host)) {
+    log.warn({ host: v.sim.host }, 'the embedded venue listens beyond loopback: anyone who can reach it can trade with its default key');
+  }
   const running = await startVenue({ host: v.sim.host, port: v.sim.port, config: venueConfig });
   log.info({ baseUrl: running.baseUrl, wsUrl: running.wsUrl, account: running.credentials.account_id }, 'embedded local venue started');
   let closed = false;
