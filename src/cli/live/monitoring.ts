@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { BotConfig } from '../../config/index.ts';
+import { MmError } from '../../core/errors.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { MarketDataWsClient, OrderWsClient, RestClient } from '../../client/index.ts';
@@ -33,7 +34,7 @@ export interface DaemonMonitoring {
 /**
  * The daemon's single call site into monitoring (src/cli/monitoring.ts): metrics registry,
  * engine-event metrics, /metrics, /healthz, /readyz, the reward tracker and score estimator.
- * @throws the listen error (EADDRINUSE on monitoring.port...).
+ * @throws MmError CONFIG_INVALID when monitoring.port is taken; other listen errors as they are.
  */
 export async function startDaemonMonitoring(deps: DaemonMonitoringDeps): Promise<DaemonMonitoring> {
   const mon = await startMonitoring({
@@ -44,6 +45,16 @@ export async function startDaemonMonitoring(deps: DaemonMonitoringDeps): Promise
     clock: deps.clock,
     instruments: deps.instruments,
     ...(deps.venueClock ? { rewardModel: { venueClock: deps.venueClock } } : {}),
+  }).catch((e: unknown) => {
+    const { host, port } = deps.config.monitoring;
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new MmError('CONFIG_INVALID', `${deps.config.source.file}: monitoring.port: ${host}:${port} is already in use (another mmbot?); pick another port, or 0 for any free one`, {
+        file: deps.config.source.file,
+        path: 'monitoring.port',
+        value: port,
+      });
+    }
+    throw e;
   });
   return { url: mon.url, rewards$: mon.rewards$, close: () => mon.stop() };
 }
