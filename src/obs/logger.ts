@@ -52,20 +52,33 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const isTty = options.isTty ?? process.stdout.isTTY === true;
   const wantPretty = options.pretty === 'auto' || options.pretty === undefined ? isTty : options.pretty;
   const base = { ...(options.name === undefined ? {} : { name: options.name }), ...options.bindings };
-  const destination =
-    options.destination ??
-    (wantPretty
-      ? pretty({ colorize: isTty, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-      : pino.destination({ dest: 1, sync: true }));
-  return pino(
-    {
-      level: options.level ?? 'info',
-      base: { pid: process.pid, ...base },
-      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    wantPretty && options.destination ? pretty({ colorize: false, sync: true, destination: options.destination }) : destination,
-  );
+  const level = options.level ?? 'info';
+  const pinoOptions = {
+    level,
+    base: { pid: process.pid, ...base },
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (!wantPretty) return pino(pinoOptions, options.destination ?? pino.destination({ dest: 1, sync: true }));
+  return pino(pinoOptions, prettyStreams(isTty, level, options.destination));
+}
+
+/**
+ * Terminal output: info lines are their message only (the daemon's messages say it all: a fill, a
+ * status line), warnings and errors add their fields on one line, debug and trace show every field.
+ */
+function prettyStreams(colorize: boolean, level: LogLevel, destination: DestinationStream | undefined): DestinationStream {
+  const make = (extra: { hideObject?: boolean; singleLine?: boolean }): DestinationStream =>
+    pretty({ colorize, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name', ...extra, ...(destination ? { destination } : {}) });
+  // dedupe: each line goes to the stream with the highest level at or below its own.
+  return pino.multistream(
+    [
+      { level: 'trace', stream: make({}) },
+      { level: 'info', stream: make({ hideObject: true }) },
+      { level: 'warn', stream: make({ singleLine: true }) },
+    ],
+    { dedupe: true },
+  ) as unknown as DestinationStream;
 }
 
 /** A logger that drops everything (tests, library defaults). */

@@ -64,15 +64,25 @@ describe('createLogger', () => {
     expect(out.lines().map((l) => l['msg'])).toEqual(['kept']);
   });
 
-  it('pretty mode prints human-readable lines, still redacted', () => {
+  it('pretty mode: info lines are the message, warnings add their fields on one line, redacted', () => {
     const out = sink();
     const log = createLogger({ destination: out.stream, pretty: true, isTty: false });
-    log.info({ api_secret: 'nope', qty: 3 }, 'quoted');
-    const text = out.text();
-    expect(text).toContain('INFO');
-    expect(text).toContain('quoted');
-    expect(text).not.toContain('nope');
-    expect(() => JSON.parse(text)).toThrow();
+    log.info({ qty: 3 }, 'quoted');
+    log.warn({ api_secret: 'nope', reason: 'reset' }, 'order stream down');
+    const lines = out.text().trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/INFO: quoted$/);
+    expect(lines[1]).toContain('WARN: order stream down');
+    expect(lines[1]).toContain('"reason":"reset"');
+    expect(lines[1]).toContain(`"api_secret":"${REDACTED}"`);
+    expect(out.text()).not.toContain('nope');
+  });
+
+  it('pretty mode at debug shows every field', () => {
+    const out = sink();
+    createLogger({ destination: out.stream, pretty: true, isTty: false, level: 'debug' }).debug({ symbol: 'EURUSD-PERP' }, 'detail');
+    expect(out.text()).toContain('DEBUG: detail');
+    expect(out.text()).toContain('symbol: "EURUSD-PERP"');
   });
 
   it("pretty 'auto' follows the TTY flag", () => {

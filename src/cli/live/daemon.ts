@@ -207,7 +207,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 function logFinal(log: Logger, engine: Engine): void {
   const snap = engine.snapshot();
   const positions = Object.fromEntries(snap.symbols.map((s) => [s.symbol, s.position.qty]));
-  log.info({ positions, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) }, 'final positions');
+  const text = Object.entries(positions)
+    .map(([sym, qty]) => `${sym} ${qty > 0 ? '+' : ''}${qty}`)
+    .join(', ');
+  log.info(
+    { positions, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) },
+    `final positions: ${text}; ${snap.counters.fills} fills, pnl ${snap.pnl.total.toFixed(2)} USD (fees ${snap.pnl.fees.toFixed(2)})`,
+  );
 }
 
 /** Logs a stream's ups and downs (not the initial "not started" state). */

@@ -77,7 +77,7 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
     log.warn({ host: v.sim.host }, 'the embedded venue listens beyond loopback: anyone who can reach it can trade with its default key');
   }
   const running = await startVenue({ host: v.sim.host, port: v.sim.port, config: venueConfig });
-  log.info({ baseUrl: running.baseUrl, wsUrl: running.wsUrl, account: running.credentials.account_id }, 'embedded local venue started');
+  log.info({ baseUrl: running.baseUrl, wsUrl: running.wsUrl, account: running.credentials.account_id }, `embedded local venue started on ${running.baseUrl}`);
   let closed = false;
   return {
     mode: 'embedded-sim',
