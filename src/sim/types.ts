@@ -40,6 +40,12 @@ export interface SimOrder {
   prev: SimOrder | null;
   next: SimOrder | null;
   restingLevel: unknown;
+  /** The id as `OrderIndex` keys it: the minting block's shared head and the last character's slot. */
+  readonly idHead: string;
+  readonly idSlot: number;
+  /** Intrusive links of the owning account's open-order list (`OpenOrders`). */
+  acctPrev: SimOrder | null;
+  acctNext: SimOrder | null;
 }
 
 /** What a caller asks for when placing (already syntactically valid). */
@@ -67,7 +73,7 @@ export interface ReplaceSpec {
 }
 
 /** A frozen copy of an order at the moment an event was produced. */
-export type OrderSnapshot = Readonly<Omit<SimOrder, 'prev' | 'next' | 'restingLevel'>>;
+export type OrderSnapshot = Readonly<Omit<SimOrder, 'prev' | 'next' | 'restingLevel' | 'idHead' | 'idSlot' | 'acctPrev' | 'acctNext'>>;
 
 /** Fill detail of one side of a trade, as the order WS `xs` carries it. */
 export interface FillDetail {

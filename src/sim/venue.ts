@@ -109,7 +109,7 @@ export class Venue {
         for (const l of this.#tradeListeners) l(t);
       },
       emitBook: (s) => {
-        for (const l of this.#bookListeners) l(s);
+        if (this.#bookListeners.size > 0) for (const l of this.#bookListeners) l(s);
       },
     });
     const du = this.config.default_user;
@@ -147,8 +147,8 @@ export class Venue {
   }
 
   /** Places an order as `actor`, processed at once (no ack latency): for internal flow and benches. */
-  placeNow(actor: Actor, spec: PlaceSpec, opts: { liquidation?: boolean } = {}): SimOrder {
-    return this.engine.submit(actor, spec, undefined, { immediate: true, ...opts });
+  placeNow(actor: Actor, spec: PlaceSpec, opts?: { liquidation?: boolean }): SimOrder {
+    return this.engine.submit(actor, spec, undefined, true, opts?.liquidation === true);
   }
 
   /** Places an order through the gateway path (ack latency applies); `done` runs once processed. */

@@ -11,8 +11,12 @@ import { percentile, type Bench } from './bench-kit.ts';
 const SYMBOL = 'EURUSD-PERP';
 const MID = 11400; // ticks of 0.0001
 
-/** Runs `ops` operations of a place/cancel/match mix against a book kept near 10,000 resting orders. */
-function matchingMix(ops: number): number {
+/**
+ * Runs `ops` operations of a place/cancel/match mix against a book kept near 10,000 resting orders.
+ * Returns operations per wall-clock second and per CPU second of this process (the second is what
+ * an idle machine would show; on a shared, loaded machine the wall figure mostly measures the load).
+ */
+function matchingMix(ops: number): { wall: number; cpu: number } {
   const venue = new Venue();
   const rnd = seededRandomU32(7);
   const u = (): number => rnd() / 4294967296;
@@ -36,6 +40,7 @@ function matchingMix(ops: number): number {
   };
   while (live.length < 10_000) place(passive());
   const book = venue.books.get(SYMBOL)!;
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < ops; i++) {
     const r = u();
@@ -56,7 +61,8 @@ function matchingMix(ops: number): number {
     }
   }
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  return ops / secs;
+  const cpu = process.cpuUsage(c0);
+  return { wall: ops / secs, cpu: ops / ((cpu.user + cpu.system) / 1e6) };
 }
 
 async function wsPlaceAck(n: number): Promise<{ p50: number; p99: number }> {
@@ -101,8 +107,11 @@ export const benches: Bench[] = [
     name: 'sim matching (place/cancel/match mix, 10k resting orders)',
     async run() {
       matchingMix(50_000); // warm-up
-      const best = Math.max(matchingMix(200_000), matchingMix(200_000));
-      return { 'sim.matching_ops_per_s': { value: Math.round(best), unit: 'ops/s', target: '>= 500000' } };
+      const runs = [matchingMix(200_000), matchingMix(200_000), matchingMix(200_000)];
+      return {
+        'sim.matching_ops_per_s': { value: Math.round(Math.max(...runs.map((r) => r.wall))), unit: 'ops/s', target: '>= 500000' },
+        'sim.matching_ops_per_cpu_s': { value: Math.round(Math.max(...runs.map((r) => r.cpu))), unit: 'ops/cpu-s' },
+      };
     },
   },
   {

@@ -1,6 +1,6 @@
 import { Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
-import type { SimOrder } from '../types.ts';
+import { OpenOrders } from './open-orders.ts';
 
 /** The venue's per-account permissions (whoami / API key permission names). */
 export interface Permissions {
@@ -89,8 +89,8 @@ export interface Account {
   readonly fills: FillRecord[];
   readonly ledger: LedgerEntry[];
   readonly liquidations: unknown[];
-  /** Open (resting) orders (identity set: no string hashing on the hot path). */
-  readonly open: Set<SimOrder>;
+  /** Open (resting) orders in insertion order (intrusive list: no hashing on the hot path). */
+  readonly open: OpenOrders;
   /** Open orders by cid (cid uniqueness is among these). */
   readonly liveByCid: Map<string, string>;
   /** Open-order aggregates per symbol. */
@@ -124,7 +124,7 @@ export function newAccount(init: {
     fills: [],
     ledger: [],
     liquidations: [],
-    open: new Set(),
+    open: new OpenOrders(),
     liveByCid: new Map(),
     openAgg: new Map(),
     orderIds: [],

@@ -18,13 +18,14 @@ export interface LevelView {
 }
 
 /**
- * One side of a book. Level prices live in a sorted array whose LAST element is the best price
- * (bids ascending, asks descending), so the best level is O(1), removing the best level is a pop,
- * and a new level costs one binary search plus a splice over levels (never over orders).
+ * One side of a book. Levels live in an array sorted by price whose LAST element is the best
+ * (bids ascending, asks descending), so the best level is O(1) with no hashing, removing the best
+ * level is a pop, and a new level costs one binary search plus a splice over levels (never over
+ * orders). A Map by price finds the level an order joins.
  */
 export class BookSide {
   readonly side: Side;
-  readonly #prices: number[] = [];
+  readonly #sorted: PriceLevel[] = [];
   readonly #levels = new Map<number, PriceLevel>();
   /** +1 for bids (higher is better), -1 for asks. */
   readonly #dir: 1 | -1;
@@ -36,19 +37,19 @@ export class BookSide {
 
   /** Best level, or undefined when the side is empty. */
   best(): PriceLevel | undefined {
-    const n = this.#prices.length;
-    return n === 0 ? undefined : this.#levels.get(this.#prices[n - 1]!);
+    const n = this.#sorted.length;
+    return n === 0 ? undefined : this.#sorted[n - 1];
   }
 
   /** Best price in ticks, or undefined. */
   bestPrice(): number | undefined {
-    const n = this.#prices.length;
-    return n === 0 ? undefined : this.#prices[n - 1];
+    const n = this.#sorted.length;
+    return n === 0 ? undefined : this.#sorted[n - 1]!.priceTicks;
   }
 
   /** Number of price levels. */
   get depth(): number {
-    return this.#prices.length;
+    return this.#sorted.length;
   }
 
   /** The level at `priceTicks`, if any. */
@@ -62,7 +63,7 @@ export class BookSide {
     if (!lvl) {
       lvl = { priceTicks: order.priceTicks, qty: 0, count: 0, head: null, tail: null };
       this.#levels.set(order.priceTicks, lvl);
-      this.#insertPrice(order.priceTicks);
+      this.#insertLevel(lvl);
     }
     order.prev = lvl.tail;
     order.next = null;
@@ -87,7 +88,7 @@ export class BookSide {
     order.prev = null;
     order.next = null;
     order.restingLevel = null;
-    if (lvl.count === 0) this.#dropLevel(lvl.priceTicks);
+    if (lvl.count === 0) this.#dropLevel(lvl);
   }
 
   /** Records a partial execution of a resting order (its level total shrinks). */
@@ -99,8 +100,8 @@ export class BookSide {
   /** Levels best first, at most `depth` of them; `withOrders` adds the L3 queue sizes. */
   levels(depth = Infinity, withOrders = false): LevelView[] {
     const out: LevelView[] = [];
-    for (let i = this.#prices.length - 1; i >= 0 && out.length < depth; i--) {
-      const lvl = this.#levels.get(this.#prices[i]!)!;
+    for (let i = this.#sorted.length - 1; i >= 0 && out.length < depth; i--) {
+      const lvl = this.#sorted[i]!;
       if (!withOrders) {
         out.push({ priceTicks: lvl.priceTicks, qty: lvl.qty });
         continue;
@@ -114,8 +115,8 @@ export class BookSide {
 
   /** Resting orders best level first, each level in queue order (for snapshots and L3 views). */
   *orders(): IterableIterator<SimOrder> {
-    for (let i = this.#prices.length - 1; i >= 0; i--) {
-      for (let o = this.#levels.get(this.#prices[i]!)!.head; o; o = o.next) yield o;
+    for (let i = this.#sorted.length - 1; i >= 0; i--) {
+      for (let o = this.#sorted[i]!.head; o; o = o.next) yield o;
     }
   }
 
@@ -124,40 +125,41 @@ export class BookSide {
     return this.#dir === 1 ? a > b : a < b;
   }
 
-  #insertPrice(p: number): void {
-    const arr = this.#prices;
+  #insertLevel(lvl: PriceLevel): void {
+    const arr = this.#sorted;
     const n = arr.length;
+    const p = lvl.priceTicks;
     // Fast path: a new best price (the common case for quoting near the touch).
-    if (n === 0 || this.better(p, arr[n - 1]!)) {
-      arr.push(p);
+    if (n === 0 || this.better(p, arr[n - 1]!.priceTicks)) {
+      arr.push(lvl);
       return;
     }
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.better(p, arr[mid]!)) lo = mid + 1;
-      else hi = mid;
-    }
-    arr.splice(lo, 0, p);
+    arr.splice(this.#lowerBound(p), 0, lvl);
   }
 
-  #dropLevel(p: number): void {
-    this.#levels.delete(p);
-    const arr = this.#prices;
+  #dropLevel(lvl: PriceLevel): void {
+    this.#levels.delete(lvl.priceTicks);
+    const arr = this.#sorted;
     const n = arr.length;
-    if (arr[n - 1] === p) {
+    if (arr[n - 1] === lvl) {
       arr.pop();
       return;
     }
+    const i = this.#lowerBound(lvl.priceTicks);
+    if (arr[i] === lvl) arr.splice(i, 1);
+  }
+
+  /** First index whose price is not worse than `p` (levels before it are worse). */
+  #lowerBound(p: number): number {
+    const arr = this.#sorted;
     let lo = 0;
-    let hi = n;
+    let hi = arr.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.better(p, arr[mid]!)) lo = mid + 1;
+      if (this.better(p, arr[mid]!.priceTicks)) lo = mid + 1;
       else hi = mid;
     }
-    if (arr[lo] === p) arr.splice(lo, 1);
+    return lo;
   }
 }
 

@@ -5,13 +5,14 @@ import { isOpenState, isTerminal } from '../../domain/order-state.ts';
 
 /** Orders kept per account for history and status queries (oldest terminal ones are forgotten beyond it). */
 export const HISTORY_CAP = 100_000;
-import { aggOf, type Account } from '../accounts/account.ts';
+import { aggOf, positionOf, type Account } from '../accounts/account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import type { RiskContext } from '../accounts/risk.ts';
-import type { OrderBook } from '../book/order-book.ts';
+import type { BookSide, OrderBook } from '../book/order-book.ts';
 import type { VenueIds } from '../ids.ts';
 import type { InstrumentMarket } from '../prices.ts';
 import { snapshotOrder, type PlaceSpec, type ReplaceSpec, type SimOrder, type TradeEvent, type VenueOrderEvent } from '../types.ts';
+import { OrderIndex } from './order-index.ts';
 import { validateOrder, type Reject } from './validate.ts';
 
 /** What the engine needs from the venue around it. */
@@ -61,24 +62,26 @@ export type Processed = (order: SimOrder) => void;
  */
 export class OrderEngine {
   /** Every order still known by id (internal accounts' orders are dropped once terminal). */
-  readonly orders = new Map<string, SimOrder>();
+  readonly orders = new OrderIndex();
   readonly #d: EngineDeps;
 
   constructor(deps: EngineDeps) {
     this.#d = deps;
   }
 
-  /** Accepts a place request: the order is PENDING until processed after the ack latency. */
-  submit(actor: Actor, spec: PlaceSpec, done?: Processed, opts: { immediate?: boolean; liquidation?: boolean } = {}): SimOrder {
-    const order = this.#newOrder(actor, spec, opts.liquidation ? this.#d.ids.liquidation() : this.#d.ids.order(), null);
+  /**
+   * Accepts a place request: the order is PENDING until processed after the ack latency
+   * (`immediate` skips it). Plain flags rather than an options object keep the hot path allocation-free.
+   */
+  submit(actor: Actor, spec: PlaceSpec, done?: Processed, immediate = false, liquidation = false): SimOrder {
+    const acct = this.#d.accounts.account(actor.accountId);
+    const now = this.#d.clock.nowNs();
+    const order = this.#newOrder(actor, acct, spec, liquidation, null, now);
     // Reserve the cid while pending so a cancel by cid before the ack answers 409, not "not found".
-    if (order.cid !== null) {
-      const acct = this.#d.accounts.account(order.accountId);
-      if (acct && !acct.liveByCid.has(order.cid)) acct.liveByCid.set(order.cid, order.oid);
-    }
-    const lat = opts.immediate === true ? 0 : this.#d.ackLatencyMs();
-    if (lat <= 0) this.#process(order, null, done);
-    else this.#d.clock.setTimer(lat, () => this.#process(order, null, done));
+    if (order.cid !== null && acct && !acct.liveByCid.has(order.cid)) acct.liveByCid.set(order.cid, order.oid);
+    const lat = immediate ? 0 : this.#d.ackLatencyMs();
+    if (lat <= 0) this.#process(order, acct, null, done, now);
+    else this.#d.clock.setTimer(lat, () => this.#process(order, acct, null, done, this.#d.clock.nowNs()));
     return order;
   }
 
@@ -114,7 +117,7 @@ export class OrderEngine {
       this.#cancelReject(actor.accountId, ref, o, 'UNKNOWN', t);
       return { status: 'refused', order: o, text: t };
     }
-    this.#cancelOrder(o, reason, text);
+    this.#cancelOrder(o, this.#d.accounts.account(o.accountId)!, reason, text, this.#d.clock.nowNs());
     this.#d.emitBook(o.symbol);
     return { status: 'accepted', value: undefined };
   }
@@ -132,8 +135,9 @@ export class OrderEngine {
       victims.push(o);
     }
     const symbols = new Set<string>();
+    const now = this.#d.clock.nowNs();
     for (const o of victims) {
-      this.#cancelOrder(o, reason, text);
+      this.#cancelOrder(o, acct, reason, text, now);
       symbols.add(o.symbol);
     }
     for (const s of symbols) this.#d.emitBook(s);
@@ -161,8 +165,9 @@ export class OrderEngine {
       tag: orig.tag,
       cid: orig.cid,
     };
-    const order = this.#newOrder({ userId: actor.userId, accountId: actor.accountId, connId: actor.connId ?? orig.connId }, next, this.#d.ids.order(), orig.oid);
-    this.#schedule(opts.immediate === true, () => this.#process(order, orig, done));
+    const acct = this.#d.accounts.account(actor.accountId);
+    const order = this.#newOrder({ userId: actor.userId, accountId: actor.accountId, connId: actor.connId ?? orig.connId }, acct, next, false, orig.oid, this.#d.clock.nowNs());
+    this.#schedule(opts.immediate === true, () => this.#process(order, acct, orig, done, this.#d.clock.nowNs()));
     return { status: 'accepted', value: order };
   }
 
@@ -170,10 +175,11 @@ export class OrderEngine {
   endOfDay(): number {
     const symbols = new Set<string>();
     let n = 0;
+    const now = this.#d.clock.nowNs();
     for (const o of [...this.orders.values()]) {
       if (o.tif !== 'DAY' || !(o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED')) continue;
-      this.#terminate(o, 'DONE_FOR_DAY');
-      if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'd', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(o) }));
+      this.#terminate(o, this.#d.accounts.account(o.accountId)!, 'DONE_FOR_DAY', now);
+      if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'd', eid: this.#d.ids.execution(), tsNs: now, order: snapshotOrder(o) }));
       symbols.add(o.symbol);
       n++;
     }
@@ -187,16 +193,20 @@ export class OrderEngine {
    */
   uncross(symbol: string): void {
     const book = this.#d.books.get(symbol);
-    if (!book) return;
+    const market = this.#d.markets.get(symbol);
+    if (!book || !market) return;
+    const now = this.#d.clock.nowNs();
     for (;;) {
       const b = book.bids.best()?.head;
       const a = book.asks.best()?.head;
       if (!b || !a || b.priceTicks < a.priceTicks) break;
       const taker = b.createdNs > a.createdNs ? b : a;
+      const acct = this.#d.accounts.account(taker.accountId)!;
       book.sideOf(taker.side).remove(taker);
-      this.#unagg(taker, taker.remainingQty);
-      this.#match(taker, book);
-      if (taker.remainingQty > 0 && (taker.state === 'ACCEPTED' || taker.state === 'PARTIALLY_FILLED')) this.#rest(taker, book);
+      this.#unagg(taker, acct, taker.remainingQty, true);
+      acct.open.delete(taker);
+      this.#match(taker, acct, book, market, now);
+      if (taker.remainingQty > 0 && (taker.state === 'ACCEPTED' || taker.state === 'PARTIALLY_FILLED')) this.#rest(taker, acct, book);
     }
     this.#d.emitBook(symbol);
   }
@@ -205,8 +215,11 @@ export class OrderEngine {
     return [...acct.open.values()];
   }
 
-  #newOrder(actor: Actor, spec: PlaceSpec, oid: string, replaces: string | null): SimOrder {
-    const now = this.#d.clock.nowNs();
+  #newOrder(actor: Actor, acct: Account | undefined, spec: PlaceSpec, liquidation: boolean, replaces: string | null, now: bigint): SimOrder {
+    const ids = this.#d.ids;
+    // The id's time part from the request's own clock reading (ids only need monotonic ms).
+    const ms = Number(now) / 1e6;
+    const oid = liquidation ? ids.liquidation(ms) : ids.order(ms);
     const order: SimOrder = {
       oid,
       userId: actor.userId,
@@ -234,9 +247,12 @@ export class OrderEngine {
       prev: null,
       next: null,
       restingLevel: null,
+      idHead: ids.lastHead,
+      idSlot: ids.lastSlot,
+      acctPrev: null,
+      acctNext: null,
     };
-    this.orders.set(oid, order);
-    const acct = this.#d.accounts.account(actor.accountId);
+    this.orders.add(order);
     if (acct && !acct.internal) {
       acct.orderIds.push(oid);
       if (acct.orderIds.length > HISTORY_CAP + HISTORY_CAP / 10) this.#pruneHistory(acct);
@@ -251,7 +267,7 @@ export class OrderEngine {
     for (const oid of acct.orderIds) {
       const o = this.orders.get(oid);
       if (excess > 0 && (!o || isTerminal(o.state))) {
-        this.orders.delete(oid);
+        if (o) this.orders.delete(o);
         excess--;
       } else keep.push(oid);
     }
@@ -265,48 +281,48 @@ export class OrderEngine {
     else this.#d.clock.setTimer(lat, fn);
   }
 
-  #process(order: SimOrder, replacing: SimOrder | null, done?: Processed): void {
+  #process(order: SimOrder, account: Account | undefined, replacing: SimOrder | null, done: Processed | undefined, now: bigint): void {
     if (order.state !== 'PENDING') return;
-    const acct = this.#d.accounts.account(order.accountId)!;
+    const acct = account ?? this.#d.accounts.account(order.accountId)!;
     const market = this.#d.markets.get(order.symbol);
     let rej: Reject | null = null;
     if (replacing && !(replacing.state === 'ACCEPTED' || replacing.state === 'PARTIALLY_FILLED')) {
       rej = { reason: 'ORIGINAL_ORDER_TERMINATED', text: `original order ${replacing.oid} is ${replacing.state}` };
     }
     rej ??= this.#d.takeForcedReject(order.symbol);
-    rej ??= validateOrder(order, { market, account: acct, maxOpenOrdersPerSymbol: this.#d.maxOpenOrdersPerSymbol(), risk: () => this.#d.riskContext(), replacing });
+    rej ??= validateOrder(order, market, acct, replacing, this.#d);
     const book = this.#d.books.get(order.symbol);
     const matches = market ? statePermissions(market.state).matches : false;
     if (!rej && order.postOnly && book && matches) rej = this.#postOnly(order, book);
     if (rej || !book || !market) {
-      this.#reject(order, rej ?? { reason: 'UNKNOWN_SYMBOL', text: `unknown symbol ${order.symbol}` });
+      this.#reject(order, acct, rej ?? { reason: 'UNKNOWN_SYMBOL', text: `unknown symbol ${order.symbol}` }, now);
       done?.(order);
       return;
     }
     order.state = 'ACCEPTED';
-    order.updatedNs = this.#d.clock.nowNs();
+    order.updatedNs = now;
     if (order.cid !== null) acct.liveByCid.set(order.cid, order.oid);
     if (replacing) {
       // The original leaves the book in the same step the replacement is acknowledged.
       this.#d.books.get(replacing.symbol)?.sideOf(replacing.side).remove(replacing);
-      this.#unagg(replacing, replacing.remainingQty);
+      this.#unagg(replacing, acct, replacing.remainingQty, true);
       replacing.state = 'REPLACED';
       replacing.remainingQty = 0;
-      replacing.updatedNs = order.updatedNs;
-      this.#forget(replacing);
+      replacing.updatedNs = now;
+      this.#forget(replacing, acct);
       const orig = replacing;
       if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'r', eid: this.#d.ids.execution(), tsNs: order.updatedNs, original: snapshotOrder(orig), replacement: snapshotOrder(order) }));
     } else {
       if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'n', eid: this.#d.ids.execution(), tsNs: order.updatedNs, order: snapshotOrder(order) }));
     }
-    if (matches) this.#match(order, book);
+    if (matches) this.#match(order, acct, book, market, now);
     if (order.remainingQty > 0 && isOpenState(order.state)) {
       if (order.tif === 'IOC' && matches) {
         order.text = order.filledQty === 0 ? 'order could not be filled, no available liquidity' : 'order could not be filled completely';
-        this.#terminate(order, 'EXPIRED');
-        if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'x', eid: this.#d.ids.execution(), tsNs: this.#d.clock.nowNs(), order: snapshotOrder(order) }));
+        this.#terminate(order, acct, 'EXPIRED', now);
+        if (this.#d.listening(order.accountId)) this.#d.emitOrder(order.accountId, () => ({ t: 'x', eid: this.#d.ids.execution(), tsNs: now, order: snapshotOrder(order) }));
       } else {
-        this.#rest(order, book);
+        this.#rest(order, acct, book);
       }
     }
     this.#d.emitBook(order.symbol);
@@ -328,9 +344,8 @@ export class OrderEngine {
     return null;
   }
 
-  #rest(order: SimOrder, book: OrderBook): void {
+  #rest(order: SimOrder, acct: Account, book: OrderBook): void {
     book.sideOf(order.side).add(order);
-    const acct = this.#d.accounts.account(order.accountId)!;
     acct.open.add(order);
     // Internal accounts have no margin or open-order cap, so they need no aggregate.
     if (acct.internal) return;
@@ -345,10 +360,9 @@ export class OrderEngine {
     }
   }
 
-  /** Removes `qty` of a resting order from the account's open-order aggregate (and the count when it leaves). */
-  #unagg(order: SimOrder, qty: number, leaving = true): void {
-    const acct = this.#d.accounts.account(order.accountId);
-    if (!acct || acct.internal) return;
+  /** Removes `qty` of a resting order from its account's open-order aggregate (and the count when it leaves). */
+  #unagg(order: SimOrder, acct: Account, qty: number, leaving: boolean): void {
+    if (acct.internal) return;
     const agg = acct.openAgg.get(order.symbol);
     if (!agg) return;
     if (order.side === 'buy') {
@@ -361,7 +375,8 @@ export class OrderEngine {
     if (leaving) agg.count--;
   }
 
-  #match(taker: SimOrder, book: OrderBook): void {
+  /** Matches `taker` against the opposite side while it crosses, at each resting level's price. */
+  #match(taker: SimOrder, takerAcct: Account, book: OrderBook, market: InstrumentMarket, now: bigint): void {
     const opp = book.oppositeOf(taker.side);
     const isBuy = taker.side === 'buy';
     while (taker.remainingQty > 0) {
@@ -371,102 +386,96 @@ export class OrderEngine {
       const maker = lvl.head!;
       if (maker.accountId === taker.accountId) {
         const stp = taker.stp;
-        if (stp === 'CancelResting' || stp === 'CancelBoth') this.#cancelOrder(maker, 'UNKNOWN', 'self-trade prevention: resting order canceled');
+        if (stp === 'CancelResting' || stp === 'CancelBoth') this.#cancelOrder(maker, takerAcct, 'UNKNOWN', 'self-trade prevention: resting order canceled', now);
         if (stp === 'CancelIncoming' || stp === 'CancelBoth') {
-          this.#cancelOrder(taker, 'UNKNOWN', 'self-trade prevention: incoming order canceled');
+          this.#cancelOrder(taker, takerAcct, 'UNKNOWN', 'self-trade prevention: incoming order canceled', now);
           return;
         }
         continue;
       }
-      this.#execute(maker, taker, Math.min(maker.remainingQty, taker.remainingQty), lvl.priceTicks, book);
+      const makerAcct = this.#d.accounts.account(maker.accountId)!;
+      this.#execute(maker, makerAcct, taker, takerAcct, Math.min(maker.remainingQty, taker.remainingQty), lvl.priceTicks, opp, market, now);
     }
   }
 
-  #execute(maker: SimOrder, taker: SimOrder, qty: number, px: number, book: OrderBook): void {
+  #execute(maker: SimOrder, makerAcct: Account, taker: SimOrder, takerAcct: Account, qty: number, px: number, side: BookSide, market: InstrumentMarket, now: bigint): void {
     const d = this.#d;
-    const now = d.clock.nowNs();
-    const tradeId = d.ids.trade();
-    const side = book.sideOf(maker.side);
+    const nowMs = d.clock.nowMs();
+    const tradeId = d.ids.trade(nowMs);
     side.reduce(maker, qty);
-    this.#unagg(maker, qty, false);
+    this.#unagg(maker, makerAcct, qty, false);
     maker.remainingQty -= qty;
     maker.filledQty += qty;
     maker.updatedNs = now;
     if (maker.remainingQty === 0) {
       side.remove(maker);
-      this.#unagg(maker, 0);
-      this.#terminate(maker, 'FILLED');
+      this.#unagg(maker, makerAcct, 0, true);
+      this.#terminate(maker, makerAcct, 'FILLED', now);
     } else maker.state = 'PARTIALLY_FILLED';
     taker.remainingQty -= qty;
     taker.filledQty += qty;
     taker.updatedNs = now;
     taker.state = taker.remainingQty === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
-    if (taker.remainingQty === 0) this.#forget(taker);
-    const market = d.markets.get(taker.symbol)!;
-    const ins = market.instrument;
-    const makerAcct = d.accounts.account(maker.accountId)!;
-    const takerAcct = d.accounts.account(taker.accountId)!;
-    const oiBefore = longOf(makerAcct, taker.symbol) + longOf(takerAcct, taker.symbol);
-    if (takerAcct.internal) d.accounts.bookInternalFill(takerAcct, taker.symbol, taker.side, qty, now);
-    else d.accounts.bookFill(takerAcct, ins, { tradeId, orderId: taker.oid, side: taker.side, qty, priceTicks: px, isTaker: true, tsNs: now });
-    if (makerAcct.internal) d.accounts.bookInternalFill(makerAcct, maker.symbol, maker.side, qty, now);
-    else d.accounts.bookFill(makerAcct, ins, { tradeId, orderId: maker.oid, side: maker.side, qty, priceTicks: px, isTaker: false, tsNs: now });
-    market.openInterest += longOf(makerAcct, taker.symbol) + longOf(takerAcct, taker.symbol) - oiBefore;
+    if (taker.remainingQty === 0) this.#forget(taker, takerAcct);
+    const symbol = taker.symbol;
+    const makerPos = positionOf(makerAcct, symbol);
+    const takerPos = positionOf(takerAcct, symbol);
+    const oiBefore = Math.max(0, makerPos.signedQty) + Math.max(0, takerPos.signedQty);
+    if (takerAcct.internal) d.accounts.bookInternalFill(takerAcct, symbol, taker.side, qty, now);
+    else d.accounts.bookFill(takerAcct, market.instrument, { tradeId, orderId: taker.oid, side: taker.side, qty, priceTicks: px, isTaker: true, tsNs: now });
+    if (makerAcct.internal) d.accounts.bookInternalFill(makerAcct, symbol, maker.side, qty, now);
+    else d.accounts.bookFill(makerAcct, market.instrument, { tradeId, orderId: maker.oid, side: maker.side, qty, priceTicks: px, isTaker: false, tsNs: now });
+    market.openInterest += Math.max(0, makerPos.signedQty) + Math.max(0, takerPos.signedQty) - oiBefore;
     market.lastTradeTicks = px;
     market.lastTradeQty = qty;
-    market.lastTradeMs = d.clock.nowMs();
+    market.lastTradeMs = nowMs;
     market.volume += qty;
     if (d.listening(taker.accountId)) d.emitOrder(taker.accountId, () => ({
       t: taker.remainingQty === 0 ? 'f' : 'p',
       eid: d.ids.execution(),
       tsNs: now,
       order: snapshotOrder(taker),
-      fill: { tradeId, accountId: taker.accountId, symbol: taker.symbol, qty, priceTicks: px, side: taker.side, aggressor: true },
+      fill: { tradeId, accountId: taker.accountId, symbol, qty, priceTicks: px, side: taker.side, aggressor: true },
     }));
     if (d.listening(maker.accountId)) d.emitOrder(maker.accountId, () => ({
       t: maker.remainingQty === 0 ? 'f' : 'p',
       eid: d.ids.execution(),
       tsNs: now,
       order: snapshotOrder(maker),
-      fill: { tradeId, accountId: maker.accountId, symbol: maker.symbol, qty, priceTicks: px, side: maker.side, aggressor: false },
+      fill: { tradeId, accountId: maker.accountId, symbol, qty, priceTicks: px, side: maker.side, aggressor: false },
     }));
-    if (d.tradeListened()) d.emitTrade({ tradeId, symbol: taker.symbol, priceTicks: px, qty, takerSide: taker.side, tsNs: now, makerAccountId: maker.accountId, takerAccountId: taker.accountId, makerOid: maker.oid, takerOid: taker.oid });
+    if (d.tradeListened()) d.emitTrade({ tradeId, symbol, priceTicks: px, qty, takerSide: taker.side, tsNs: now, makerAccountId: maker.accountId, takerAccountId: taker.accountId, makerOid: maker.oid, takerOid: taker.oid });
   }
 
-  #cancelOrder(o: SimOrder, reason: string, text: string): void {
-    if (o.restingLevel) {
-      this.#d.books.get(o.symbol)?.sideOf(o.side).remove(o);
-      this.#unagg(o, o.remainingQty);
-    }
-    this.#terminate(o, 'CANCELED');
+  #cancelOrder(o: SimOrder, acct: Account, reason: string, text: string, now: bigint): void {
+    this.#terminate(o, acct, 'CANCELED', now);
     if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'c', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason, text }));
   }
 
-  #reject(o: SimOrder, rej: Reject): void {
+  #reject(o: SimOrder, acct: Account, rej: Reject, now: bigint): void {
     o.rejectReason = rej.reason;
     o.text = rej.text;
-    this.#terminate(o, 'REJECTED');
+    this.#terminate(o, acct, 'REJECTED', now);
     if (this.#d.listening(o.accountId)) this.#d.emitOrder(o.accountId, () => ({ t: 'j', eid: this.#d.ids.execution(), tsNs: o.updatedNs, order: snapshotOrder(o), reason: rej.reason, text: rej.text }));
   }
 
-  #terminate(o: SimOrder, state: SimOrder['state']): void {
+  /** Ends an order: off the book (if resting), out of the account's open set, quantity zeroed. */
+  #terminate(o: SimOrder, acct: Account, state: SimOrder['state'], now: bigint): void {
     if (o.restingLevel) {
       this.#d.books.get(o.symbol)?.sideOf(o.side).remove(o);
-      this.#unagg(o, o.remainingQty);
+      this.#unagg(o, acct, o.remainingQty, true);
     }
     o.state = state;
     o.remainingQty = 0;
-    o.updatedNs = this.#d.clock.nowNs();
-    this.#forget(o);
+    o.updatedNs = now;
+    this.#forget(o, acct);
   }
 
   /** Frees the cid and drops internal accounts' terminal orders from memory. */
-  #forget(o: SimOrder): void {
-    const acct = this.#d.accounts.account(o.accountId);
-    if (!acct) return;
+  #forget(o: SimOrder, acct: Account): void {
     acct.open.delete(o);
     if (o.cid !== null && acct.liveByCid.get(o.cid) === o.oid) acct.liveByCid.delete(o.cid);
-    if (acct.internal) this.orders.delete(o.oid);
+    if (acct.internal) this.orders.delete(o);
   }
 
   #cancelReject(accountId: string, ref: OrderRef, o: SimOrder | null, reason: string, text: string): void {
@@ -480,10 +489,6 @@ export class OrderEngine {
       order: o ? snapshotOrder(o) : null,
     }));
   }
-}
-
-function longOf(acct: Account, symbol: string): number {
-  return Math.max(0, acct.positions.get(symbol)?.signedQty ?? 0);
 }
 
 /** Re-exported for callers building rejects. */

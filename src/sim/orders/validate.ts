@@ -11,23 +11,22 @@ export interface Reject {
   readonly text: string;
 }
 
-/** What validation needs beyond the order itself. */
-export interface ValidateContext {
-  readonly market: InstrumentMarket | undefined;
-  readonly account: Account;
-  readonly maxOpenOrdersPerSymbol: number;
-  /** Built only when a margin check runs (internal accounts never need it). */
-  readonly risk: () => RiskContext;
-  /** For a replace: the original, which the replacement takes the place of. */
-  readonly replacing: SimOrder | null;
+/**
+ * Venue-wide inputs of validation, asked only when needed (an object with methods rather than a
+ * context literal with closures, so validating allocates nothing on the hot path).
+ */
+export interface ValidateEnv {
+  maxOpenOrdersPerSymbol(): number;
+  /** Asked only when a margin check runs (internal accounts never need it). */
+  riskContext(): RiskContext;
 }
 
 /**
  * Pre-trade checks in the venue's order (rules.md §8–9, §3, §6). On success `order.priceTicks`
- * is set from the price text. Returns the first reject, or null.
+ * is set from the price text. `replacing` is the original of a replace, whose place the order
+ * takes. Returns the first reject, or null.
  */
-export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | null {
-  const m = ctx.market;
+export function validateOrder(order: SimOrder, m: InstrumentMarket | undefined, acct: Account, replacing: SimOrder | null, env: ValidateEnv): Reject | null {
   if (!m) return { reason: 'UNKNOWN_SYMBOL', text: `unknown symbol ${order.symbol}` };
   if (!statePermissions(m.state).canPlace) return { reason: 'EXCHANGE_CLOSED', text: `instrument ${order.symbol} is ${m.state}; orders are not accepted` };
   const ins = m.instrument;
@@ -43,16 +42,16 @@ export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | n
   order.priceTicks = ticks;
   if (ticks < m.band.lowerTicks) return { reason: 'PRICE_OUT_OF_BOUNDS', text: "order price is below the exchange's minimum price limit" };
   if (ticks > m.band.upperTicks) return { reason: 'PRICE_OUT_OF_BOUNDS', text: "order price is above the exchange's maximum price limit" };
-  const acct = ctx.account;
   if (order.cid !== null) {
     const holder = acct.liveByCid.get(order.cid);
-    if (holder !== undefined && holder !== order.oid && holder !== ctx.replacing?.oid) {
+    if (holder !== undefined && holder !== order.oid && holder !== replacing?.oid) {
       return { reason: 'DUPLICATE_CLIENT_ORDER_ID', text: `client order id ${order.cid} is already used by an open order` };
     }
   }
-  const open = (acct.openAgg.get(order.symbol)?.count ?? 0) - (ctx.replacing ? 1 : 0);
-  if (!ctx.account.internal && open >= ctx.maxOpenOrdersPerSymbol) {
-    return { reason: 'MAX_OPEN_ORDERS_EXCEEDED', text: `too many open orders on ${order.symbol} (maximum ${ctx.maxOpenOrdersPerSymbol})` };
+  if (!acct.internal) {
+    const max = env.maxOpenOrdersPerSymbol();
+    const open = (acct.openAgg.get(order.symbol)?.count ?? 0) - (replacing ? 1 : 0);
+    if (open >= max) return { reason: 'MAX_OPEN_ORDERS_EXCEEDED', text: `too many open orders on ${order.symbol} (maximum ${max})` };
   }
   if (acct.isCloseOnly) {
     const pos = acct.positions.get(order.symbol)?.signedQty ?? 0;
@@ -61,8 +60,8 @@ export function validateOrder(order: SimOrder, ctx: ValidateContext): Reject | n
   }
   if (!acct.internal) {
     const add: OrderDelta = { side: order.side, qty: order.qty, priceTicks: ticks };
-    const rm = ctx.replacing ? { side: ctx.replacing.side, qty: ctx.replacing.remainingQty, priceTicks: ctx.replacing.priceTicks } : null;
-    const mc = marginCheck(acct, ins, add, rm, ctx.risk());
+    const rm = replacing ? { side: replacing.side, qty: replacing.remainingQty, priceTicks: replacing.priceTicks } : null;
+    const mc = marginCheck(acct, ins, add, rm, env.riskContext());
     if (!mc.ok) {
       return {
         reason: 'INSUFFICIENT_MARGIN',
