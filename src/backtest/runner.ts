@@ -205,7 +205,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       await settle();
       continue;
     }
+    // Engine timers are steps too: one may send a request whose arrival precedes the next
+    // event, so fire them (at their own time) and look again rather than advancing past it.
     if (t === Infinity) break;
+    const tC = clock.nextTimerMs() ?? Infinity;
+    if (tC <= t) {
+      clock.advanceTo(Math.max(tC, clock.nowMs()));
+      continue;
+    }
     if (t > clock.nowMs()) clock.advanceTo(t);
     if (delivery.nextFlush === t && t < tL) {
       delivery.flush(t);
@@ -236,11 +243,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   );
   await settle();
   const hardEnd = endMs + stopTimeoutMs + 1_000;
-  while (!stopped) {
+  // Bounded even if the engine keeps re-arming zero-delay timers.
+  for (let guard = 0; !stopped && guard < 1_000_000; guard++) {
     const tA = actions.peekTime();
     const tC = clock.nextTimerMs() ?? Infinity;
-    const t = Math.min(tA, tC, hardEnd);
-    if (t > clock.nowMs()) clock.advanceTo(t);
+    const t = Math.max(clock.nowMs(), Math.min(tA, tC, hardEnd));
+    clock.advanceTo(t);
     if (tA === t) actionStep(t);
     await settle();
     if (t >= hardEnd) break;

@@ -109,6 +109,27 @@ describe('backtest runner', () => {
   });
 });
 
+describe('engine timers', () => {
+  it('a request sent from an engine timer reaches the exchange before a later timer asks about it', async () => {
+    const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 'test' }), [inst], [book(T0, 11380, 11382, true), book(T0 + 1_000, 11380, 11383)]);
+    const seen: (string | null)[] = [];
+    const engine = (deps: EngineDeps): Engine => {
+      const base = scripted(0, [])(deps);
+      return {
+        ...base,
+        start(inputs) {
+          base.start(inputs);
+          const t = deps.clock.nowMs();
+          deps.clock.setTimer(100, () => void deps.gateway.place({ kind: 'place', symbol: S, side: 'buy', priceTicks: 11379, qty: 1, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(7), tag: null }));
+          deps.clock.setTimer(150, () => void deps.gateway.status({ clientOrderId: asClientOrderId(7) }).then((st) => seen.push(st ? `${st.state}@${deps.clock.nowMs() - t}` : null)));
+        },
+      };
+    };
+    await runBacktest({ data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG, settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: engine });
+    expect(seen).toEqual(['ACCEPTED@150']);
+  });
+});
+
 describe('conflation', () => {
   it('with conflate_ms the bot gets the last trade and the book as of each window end; the exchange still sees every event', async () => {
     const trade = (t: number, p: number): RecordedEvent => ({ type: 'trade', symbol: S, priceTicks: p, qty: 1, aggressor: 'sell', tsEvent: t, tsRecv: t + 3 });
