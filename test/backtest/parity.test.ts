@@ -20,7 +20,7 @@ import { createLogger } from '../../src/obs/logger.ts';
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-parity-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const LIVE_MS = 12_000;
+const LIVE_MS = 10_000;
 /** Stated tolerance: backtest fill count and volume within ±35% of live (see the gap report). */
 const TOLERANCE = 0.35;
 

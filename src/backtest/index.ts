@@ -1,0 +1,16 @@
+/**
+ * The backtester's public API: replay recordings through the daemon's engine against a replay
+ * exchange, build reports, run sweeps. The CLI (`mmbot backtest`, `mmbot sweep`) composes these.
+ */
+export { runBacktest, type BacktestInput, type BacktestRun } from './runner.ts';
+export { executeRunSpec, type RunSpec, type StrategySpec } from './run-spec.ts';
+export { backtestSectionSchema, toSettings, defaultSettings, SANDBOX_FEES, type BacktestSection, type BacktestSettings } from './settings.ts';
+export { buildReport, reportJson, fillsCsv, equityStats, type BacktestReport, type SectionReport, type PnlReport } from './report.ts';
+export { reportHtml } from './report-html.ts';
+export { ReplayExchange, type ReplayExchangeOptions } from './replay-exchange.ts';
+export { riskAverseQueue, probQueue, probBehind, queueModel, type QueueModel, type QueueModelConfig, type QueueState, type ProbShape } from './queue-model.ts';
+export { LatencyModel, type LatencyDist, type OrderLatencyConfig } from './latency-model.ts';
+export { SymbolLedger, feeSchedule, type BacktestFill, type FeeSchedule } from './ledger.ts';
+export { BacktestObserver, type QuoteTimes, type SymbolSeries } from './observer.ts';
+export { expandGrid, rankRows, runSweep, sweepCsv, sweepRow, RANK_KEYS, type GridAxis, type GridPoint, type RankKey, type SweepJob, type SweepRow } from './sweep.ts';
+export { syntheticMarket, type SyntheticMarketOptions } from './synthetic-recording.ts';
