@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MmError } from '../core/errors.ts';
 import { formatPath, showValue, valueAt, type ConfigPath } from './path.ts';
+import { suggestKey } from './suggest.ts';
 
 /** One problem found in a config file, located by path. */
 export interface ConfigProblem {
@@ -9,15 +10,19 @@ export interface ConfigProblem {
   readonly value: unknown;
 }
 
-/** Turns zod issues into problems naming the path and the offending value. `prefix` roots the paths. */
-export function problemsFromZod(issues: readonly z.core.$ZodIssue[], raw: unknown, prefix: ConfigPath = []): ConfigProblem[] {
+/**
+ * Turns zod issues into problems naming the path and the offending value. `prefix` roots the paths;
+ * `schema` (the one that produced the issues) lets unknown keys suggest the likely intended key.
+ */
+export function problemsFromZod(issues: readonly z.core.$ZodIssue[], raw: unknown, prefix: ConfigPath = [], schema?: z.ZodType): ConfigProblem[] {
   const out: ConfigProblem[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     const value = valueAt(raw, issue.path);
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ path: formatPath([...path, key]), message: 'unknown key', value: valueAt(raw, [...issue.path, key]) });
+        const hint = schema ? suggestKey(schema, issue.path, key) : undefined;
+        out.push({ path: formatPath([...path, key]), message: hint ? `unknown key (did you mean "${hint}"?)` : 'unknown key', value: valueAt(raw, [...issue.path, key]) });
       }
     } else if (issue.code === 'invalid_type') {
       const message = value === undefined ? `missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${showValue(value)}`;

@@ -62,7 +62,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   }
   const raw = substituteEnv(doc.toJS({ maxAliasCount: 100 }), options.env ?? {}, file);
   const r = botConfigSchema.safeParse(raw);
-  if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw));
+  if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw, [], botConfigSchema));
   const parsed = r.data;
 
   const problems: ConfigProblem[] = [];

@@ -20,7 +20,7 @@ export function checkStrategyParams(
 ): Readonly<Record<string, unknown>> {
   const r = definition.params.safeParse(params);
   if (!r.success) {
-    const problems = problemsFromZod(r.error.issues, params, ['bot', 'strategies', where.index, 'params']);
+    const problems = problemsFromZod(r.error.issues, params, ['bot', 'strategies', where.index, 'params'], definition.params);
     const err = configInvalid(where.file, problems);
     throw new MmError('CONFIG_INVALID', `${err.message} (strategy ${definition.name})`, { ...err.details, strategy: definition.name });
   }

@@ -134,8 +134,21 @@ describe('parseConfig: bad configs name the file, path and value', () => {
 
   it('an unknown key (a typo must not fall back to a default)', () => {
     const e = mmError(() => parseConfig(MINIMAL.replace('mode: embedded-sim', 'mode: embedded-sim\n  sim: { prot: 8080 }'), 'demo.yaml', opts));
-    expect(e.message).toContain('demo.yaml: venue.sim.prot: unknown key');
+    expect(e.message).toContain('demo.yaml: venue.sim.prot: unknown key (did you mean "port"?)');
     expect(e.details).toMatchObject({ path: 'venue.sim.prot', value: 8080 });
+  });
+
+  it('unknown keys suggest the intended one, inside unions, lists and strategy params', () => {
+    const e1 = mmError(() => parseConfig(`${MINIMAL}\nmonitoring: { prot: 1 }\norder_manager: { min_order_lifetime: 5 }\n`, 'demo.yaml', opts));
+    expect(e1.message).toContain('monitoring.prot: unknown key (did you mean "port"?)');
+    expect(e1.message).toContain('order_manager.min_order_lifetime: unknown key (did you mean "min_order_lifetime_ms"?)');
+    const e2 = mmError(() => parseConfig(REMOTE.replace('base_url', 'base_uri'), 'live.yaml', opts));
+    expect(e2.message).toContain('venue.base_uri: unknown key (did you mean "base_url"?)');
+    const e3 = mmError(() => parseConfig(MINIMAL.replace('spread_ticks: 4', 'spread_ticks: 4, levles: 2'), 'demo.yaml', opts));
+    expect(e3.message).toContain('bot.strategies[0].params.levles: unknown key (did you mean "levels"?)');
+    const e4 = mmError(() => parseConfig(`${MINIMAL}\nrisk: { zzz: 1 }\n`, 'demo.yaml', opts));
+    expect(e4.message).toContain('risk.zzz: unknown key');
+    expect(e4.message).not.toContain('did you mean');
   });
 
   it('an unknown venue mode', () => {
