@@ -108,27 +108,4 @@ export class DenseBook {
     }
     return out;
   }
-
-  /** Quantity in the best `depth` levels of a side, plus whether a price lies within them. */
-  depthIndexOf(side: number, priceTicks: number, depth: number): number {
-    let n = 0;
-    if (side === BID) {
-      for (let i = this.bestBidIdx; i >= 0; i--) {
-        if (this.bids[i]! > 0) {
-          if (this.lo + i === priceTicks) return n;
-          if (++n >= depth) return -1;
-        }
-        if (this.lo + i < priceTicks) return -1;
-      }
-      return -1;
-    }
-    for (let i = this.bestAskIdx; i < this.size; i++) {
-      if (this.asks[i]! > 0) {
-        if (this.lo + i === priceTicks) return n;
-        if (++n >= depth) return -1;
-      }
-      if (this.lo + i > priceTicks) return -1;
-    }
-    return -1;
-  }
 }

@@ -56,7 +56,11 @@ export interface BacktestRun {
   readonly stopConfirmed: boolean;
 }
 
-/** Lets promise continuations (engine code after `await gateway.place(...)`) run before time moves on. */
+/**
+ * Lets promise continuations (engine code after `await gateway.place(...)`) run before virtual time
+ * moves on. setImmediate is a yield to the event loop (every pending microtask runs first), not a
+ * timer: it reads no clock, so replays stay deterministic.
+ */
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
