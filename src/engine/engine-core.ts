@@ -352,7 +352,7 @@ export class EngineCore {
   #onReject(symbol: Symbol | null, kind: IntentKind, cid: ClientOrderId | null, f: Failure, benign: boolean): void {
     const now = this.deps.clock.nowMs();
     const source = f.kind === 'rejected' || f.code === 'ORDER_REJECTED' ? 'venue' : 'gateway';
-    this.emit({ type: 'reject', source, kind, symbol, clientOrderId: cid, reason: f.reason, text: f.text, tsMs: now });
+    this.emit({ type: 'reject', source, kind, symbol, clientOrderId: cid, reason: f.reason, text: f.text, benign, tsMs: now });
     if (f.reason === 'CLOSE_ONLY' && symbol) {
       const slot = this.slots.get(symbol);
       if (slot) slot.closeOnlyUntilMs = now + CLOSE_ONLY_BACKOFF_MS;

@@ -46,6 +46,8 @@ export interface RejectEvent extends At {
   readonly clientOrderId: ClientOrderId | null;
   readonly reason: string;
   readonly text: string;
+  /** True for expected races (a replace or cancel of an order that just filled): not a sign of trouble, not counted toward the reject storm. */
+  readonly benign?: boolean;
 }
 
 /** A request waited for rate budget (or a slow-down) instead of being sent at once. */
