@@ -13,7 +13,7 @@ const usage = `usage: mmbot run --config <file> [--log-level <level>] [--json] [
 Runs the market-making daemon: connects to the venue (or starts the local venue embedded on
 loopback), reconciles, quotes with the configured strategies, serves /metrics and /healthz, and
 prints a one-line status every few seconds. SIGINT/SIGTERM cancels every order, waits for the
-venue to confirm, and exits 0; a second signal exits at once.
+venue to confirm, and exits 0; another signal (a second or more later) exits at once.
 
   --config <file>          bot config (YAML); see config/demo.yaml and docs/config.schema.json
   --log-level <level>      override logging.level (${LEVELS.join(', ')})

@@ -19,12 +19,18 @@ export interface ShutdownController {
   dispose(): void;
 }
 
+/** Signals this soon after the first are the same request (npm forwards the terminal's Ctrl-C). */
+export const SIGNAL_ECHO_MS = 1000;
+
 /**
  * Listens for SIGINT/SIGTERM: the first asks for a graceful stop (cancel everything, wait for
- * confirmation); a second one calls `force` (exit now: the operator insists).
+ * confirmation); another one more than SIGNAL_ECHO_MS later calls `force` (exit now: the operator
+ * insists). A Ctrl-C under `npm start` reaches us twice within milliseconds (the terminal's, and
+ * npm's forwarded copy): that must not count as insisting.
  */
-export function shutdownController(source: SignalSource, force: (signal: StopSignal) => void): ShutdownController {
+export function shutdownController(source: SignalSource, force: (signal: StopSignal) => void, nowMs: () => number = Date.now): ShutdownController {
   let requested = false;
+  let firstSignalMs = -Infinity;
   let resolve!: (reason: string) => void;
   const promise = new Promise<string>((r) => {
     resolve = r;
@@ -32,10 +38,11 @@ export function shutdownController(source: SignalSource, force: (signal: StopSig
   const listeners = STOP_SIGNALS.map((sig) => {
     const fn = (): void => {
       if (requested) {
-        force(sig);
+        if (nowMs() - firstSignalMs > SIGNAL_ECHO_MS) force(sig);
         return;
       }
       requested = true;
+      firstSignalMs = nowMs();
       resolve(sig);
     };
     source.on(sig, fn);

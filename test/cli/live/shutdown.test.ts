@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shutdownController, type SignalSource, type StopSignal } from '../../../src/cli/live/shutdown.ts';
+import { SIGNAL_ECHO_MS, shutdownController, type SignalSource, type StopSignal } from '../../../src/cli/live/shutdown.ts';
 
 /** A fake process: records listeners and lets the test raise signals. */
 function fakeSignals(): SignalSource & { raise(sig: StopSignal): void; count(): number } {
@@ -19,22 +19,36 @@ function fakeSignals(): SignalSource & { raise(sig: StopSignal): void; count(): 
 }
 
 describe('shutdownController', () => {
-  it('the first SIGINT or SIGTERM asks for a graceful stop, the second forces', async () => {
+  it('the first SIGINT or SIGTERM asks for a graceful stop, a later second one forces', async () => {
     const sigs = fakeSignals();
     const forced: StopSignal[] = [];
-    const c = shutdownController(sigs, (s) => forced.push(s));
+    let now = 1000;
+    const c = shutdownController(sigs, (s) => forced.push(s), () => now);
     sigs.raise('SIGTERM');
     expect(await c.requested).toBe('SIGTERM');
     expect(forced).toEqual([]);
+    now += SIGNAL_ECHO_MS + 1;
     sigs.raise('SIGINT');
     expect(forced).toEqual(['SIGINT']);
     c.dispose();
   });
 
+  it("a signal echoed within SIGNAL_ECHO_MS (npm forwarding the terminal's Ctrl-C) is the same request", async () => {
+    const sigs = fakeSignals();
+    const forced: StopSignal[] = [];
+    let now = 0;
+    const c = shutdownController(sigs, (s) => forced.push(s), () => now);
+    sigs.raise('SIGINT');
+    now += 5;
+    sigs.raise('SIGINT');
+    expect(await c.requested).toBe('SIGINT');
+    expect(forced).toEqual([]);
+  });
+
   it('requestStop resolves with the reason; a later signal then forces', async () => {
     const sigs = fakeSignals();
     const forced: StopSignal[] = [];
-    const c = shutdownController(sigs, (s) => forced.push(s));
+    const c = shutdownController(sigs, (s) => forced.push(s), () => 0);
     c.requestStop('fatal: venue gone');
     c.requestStop('ignored');
     expect(await c.requested).toBe('fatal: venue gone');
