@@ -155,8 +155,12 @@ export class OrderRequests {
         }
         if (f.kind === 'not-sent') env.onReject(o.symbol, 'replace', o.clientOrderId, f, true);
         if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
-        // The original terminated while we replaced it (a fill raced us): ask what happened.
-        if (f.reason === 'ORIGINAL_ORDER_TERMINATED') this.scheduleStatus(o, 0);
+        if (f.reason === 'ORIGINAL_ORDER_TERMINATED') {
+          // The original ended while we replaced it (a fill raced us). Its terminal event is normally
+          // on the way; hold the level meanwhile and ask only if the event does not come.
+          if (o.status === 'open') o.status = 'unknown';
+          this.scheduleStatus(o, env.config.statusQueryDelayMs);
+        }
         env.store.touch(o.symbol);
         env.onOrderChanged(o.symbol);
       },
