@@ -142,12 +142,23 @@ export const command: Command = {
         ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
       };
     }
-    const session = await recordVenue(opts);
+    // Clock timers are unref'd and a socket that cannot connect holds nothing: keep the process
+    // alive until the duration ends or a signal arrives, so the gzip trailer is always written.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    let session: RecordingSession;
+    try {
+      session = await recordVenue(opts);
+    } catch (e) {
+      clearInterval(keepAlive);
+      await stopVenue?.();
+      throw e;
+    }
     process.stderr.write(`recording ${symbols.join(', ')} from ${opts.baseUrl} to ${out}${durationS !== undefined ? ` for ${durationS} s` : ' (Ctrl-C to stop)'}\n`);
     await new Promise<void>((done) => {
       const finish = (): void => {
         process.off('SIGINT', finish);
         process.off('SIGTERM', finish);
+        clearInterval(keepAlive);
         done();
       };
       process.on('SIGINT', finish);
