@@ -4,7 +4,7 @@
  * `benches: Bench[]`; add a file to add metrics. Pass name filters to run a subset:
  * `npm run bench -- wire sim`.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,9 +39,14 @@ process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'
 process.stdout.write(`${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
 for (const r of rows) process.stdout.write(`${line(r)}\n`);
 
-const json = Object.fromEntries(Object.entries(results).map(([k, m]) => [k, { value: m.value, unit: m.unit }]));
-writeFileSync(join(dir, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
-process.stdout.write(`\nwrote test/bench/results.json (${rows.length} metrics)\n`);
+// Merge into earlier results: a filtered run (or the separate soak script) must not erase the
+// figures other benches wrote.
+const file = join(dir, 'results.json');
+const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { value: number; unit: string }>) : {};
+const fresh = Object.fromEntries(Object.entries(results).map(([k, m]) => [k, { value: m.value, unit: m.unit }]));
+const merged = Object.fromEntries(Object.entries({ ...previous, ...fresh }).sort(([a], [b]) => a.localeCompare(b)));
+writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+process.stdout.write(`\nwrote test/bench/results.json (${rows.length} metrics updated, ${Object.keys(merged).length} in all)\n`);
 process.exit(0);
 
 function fmt(v: number): string {
