@@ -200,13 +200,16 @@ export class Venue {
     if (m) settle(m, price, atMs);
   }
 
-  /** Moves an instrument to a new trading state; leaving a non-matching state for OPEN uncrosses the book. */
+  /**
+   * Moves an instrument to a new trading state. Entering OPEN from any other state, or leaving a
+   * MATCH_AND_CLOSE_AUCTION, runs the single-price auction on the book (rules.md §9).
+   */
   setInstrumentState(symbol: string, state: InstrumentState): void {
     const m = this.markets.get(symbol);
     if (!m) throw new RangeError(`unknown symbol ${symbol}`);
     const prev = m.state;
     m.state = state;
-    if (state === 'OPEN' && prev !== 'OPEN') this.engine.uncross(symbol);
+    if ((state === 'OPEN' && prev !== 'OPEN') || (prev === 'MATCH_AND_CLOSE_AUCTION' && state !== prev)) this.engine.uncross(symbol);
     for (const l of this.#stateListeners) l(symbol, state);
   }
 

@@ -175,7 +175,9 @@ describe('order WS: reject reasons', () => {
     await b.event(t, 'n');
     expect(b.eventsFor(t).some((f) => f.t === 'f')).toBe(false);
     h.venue.setInstrumentState('SPY-PERP', 'OPEN');
-    expect((await b.event(t, 'f')).xs).toMatchObject({ q: 3, p: '660.00' });
+    // Single-price auction: 660.00 and 661.00 both execute 3 (imbalance 2); 661.00 is nearer the
+    // settlement (668.12). More cases in auction.test.ts.
+    expect((await b.event(t, 'f')).xs).toMatchObject({ q: 3, p: '661.00' });
     expect((await a.event(s, 'p')).o.rq).toBe(2);
   });
 });

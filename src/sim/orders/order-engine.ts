@@ -2,6 +2,7 @@ import { statePermissions } from '../../domain/enums.ts';
 import { isOpenState } from '../../domain/order-state.ts';
 import type { Account } from '../accounts/account.ts';
 import { snapshotOrder, type PlaceSpec, type ReplaceSpec, type SimOrder } from '../types.ts';
+import { Auction } from './auction.ts';
 import type { Actor, EngineDeps, OrderRef, Processed, RequestOutcome } from './engine-types.ts';
 import { Matcher } from './matcher.ts';
 import type { OrderIndex } from './order-index.ts';
@@ -20,11 +21,13 @@ export class OrderEngine {
   readonly #d: EngineDeps;
   readonly #store: OrderStore;
   readonly #matcher: Matcher;
+  readonly #auction: Auction;
 
   constructor(deps: EngineDeps) {
     this.#d = deps;
     this.#store = new OrderStore(deps);
     this.#matcher = new Matcher(deps, this.#store);
+    this.#auction = new Auction(deps, this.#store, this.#matcher);
   }
 
   /** Every order still known by id (internal accounts' orders are dropped once terminal). */
@@ -139,25 +142,11 @@ export class OrderEngine {
   }
 
   /**
-   * Uncrosses a book after a non-matching state (PRE_OPEN → OPEN) [I]: the older of the two best
-   * orders is treated as resting and the newer as aggressor, repeatedly, at the resting price.
+   * Uncrosses a book when matching starts again (PRE_OPEN → OPEN, end of a closing auction) with a
+   * single-price auction (see `Auction`).
    */
   uncross(symbol: string): void {
-    const book = this.#d.books.get(symbol);
-    const market = this.#d.markets.get(symbol);
-    if (!book || !market) return;
-    const now = this.#d.clock.nowNs();
-    for (;;) {
-      const b = book.bids.best()?.head;
-      const a = book.asks.best()?.head;
-      if (!b || !a || b.priceTicks < a.priceTicks) break;
-      const taker = b.createdNs > a.createdNs ? b : a;
-      const acct = this.#d.accounts.account(taker.accountId)!;
-      this.#store.unrest(taker, acct);
-      this.#matcher.match(taker, acct, book, market, now);
-      if (taker.remainingQty > 0 && (taker.state === 'ACCEPTED' || taker.state === 'PARTIALLY_FILLED')) this.#store.rest(taker, acct, book);
-    }
-    this.#d.emitBook(symbol);
+    this.#auction.run(symbol);
   }
 
   /** Validates, acknowledges (`n`, or `r` for a replacement), matches when the state allows, then rests or expires. */
