@@ -48,7 +48,13 @@ export function createEngine(deps: EngineDeps): Engine {
     });
 
   const startup = (): void => {
-    const positions = deps.accounts ? deps.accounts.positions().catch(() => null) : Promise.resolve(null);
+    const positions = deps.accounts
+      ? deps.accounts.positions().catch((err: unknown) => {
+          // Quote anyway (flat assumed); the periodic position check will report the difference.
+          deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'start-up positions unavailable; assuming flat');
+          return null;
+        })
+      : Promise.resolve(null);
     Promise.all([openOrders(), positions])
       .then(async ([venue, pos]) => {
         if (core.stopping) return;
