@@ -1,10 +1,15 @@
 import { seededRandomU32, type RandomU32 } from '../core/ulid.ts';
 
-/** A latency distribution in ms: a constant, uniform in [min, max], or log-normal (median, sigma). */
+/**
+ * A latency distribution in ms: a constant, uniform in [min, max], log-normal (median, sigma), or
+ * the current feed latency (recorded receive − venue time) × multiplier + offset (hftbacktest's
+ * artificial order latency: order latency tracks how congested the link looks in the data).
+ */
 export type LatencyDist =
   | number
   | { readonly uniform: readonly [number, number] }
-  | { readonly lognormal: { readonly median_ms: number; readonly sigma: number } };
+  | { readonly lognormal: { readonly median_ms: number; readonly sigma: number } }
+  | { readonly feed_multiple: { readonly multiplier: number; readonly offset_ms: number } };
 
 /**
  * Order latency, two legs as in hftbacktest: `entry` (our request → matching engine) and
@@ -19,6 +24,8 @@ export interface OrderLatencyConfig {
 export class LatencyModel {
   readonly #rand: RandomU32;
   readonly #spare: number[] = [];
+  /** The feed latency of the last event the bot received (ms), for `feed_multiple`. */
+  feedLatencyMs = 0;
 
   constructor(
     private readonly cfg: OrderLatencyConfig,
@@ -40,6 +47,7 @@ export class LatencyModel {
   #sample(d: LatencyDist): number {
     if (typeof d === 'number') return d;
     if ('uniform' in d) return d.uniform[0] + this.#u() * (d.uniform[1] - d.uniform[0]);
+    if ('feed_multiple' in d) return Math.max(0, this.feedLatencyMs * d.feed_multiple.multiplier + d.feed_multiple.offset_ms);
     return d.lognormal.median_ms * Math.exp(d.lognormal.sigma * this.#normal());
   }
 

@@ -105,13 +105,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const funding$ = new Subject<FundingSettlement>();
   let settlePending = false;
 
+  const latency = new LatencyModel(settings.orderLatency, settings.seed);
   const exchange = new ReplayExchange({
     instruments: col.instruments,
     minTick: col.minTick,
     maxTick: col.maxTick,
     clock,
     actions,
-    latency: new LatencyModel(settings.orderLatency, settings.seed),
+    latency,
     queue: queueModel(settings.queueModel),
     fees: feeSchedule(settings.fees.maker, settings.fees.taker),
     seed: settings.seed,
@@ -227,6 +228,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     } else if (tA === t) {
       actionStep(t);
     } else {
+      latency.feedLatencyMs = lT[lo]! - col.tsEvent[lo]!;
       delivery.step(lo, lT[lo++]!);
     }
   }

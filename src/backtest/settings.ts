@@ -9,6 +9,7 @@ const latencyDist = z.union([
   z.number().nonnegative(),
   z.strictObject({ uniform: z.tuple([z.number().nonnegative(), z.number().nonnegative()]).refine(([a, b]) => a <= b, 'expected [min, max] with min <= max') }),
   z.strictObject({ lognormal: z.strictObject({ median_ms: z.number().positive(), sigma: z.number().nonnegative().max(5) }) }),
+  z.strictObject({ feed_multiple: z.strictObject({ multiplier: z.number().nonnegative().max(1000), offset_ms: z.number().default(0) }) }),
 ]);
 
 const queueKinds = ['risk-averse', 'power', 'power2', 'power3', 'log', 'log2'] as const;
