@@ -59,8 +59,12 @@ describe('client under injected faults', () => {
   });
 
   it("backs off the venue's own rate limiter (429) on safe requests", async () => {
-    const { v, rest } = await stack();
-    v.venue.knobs.rateLimit = { enabled: true, burst: 2, perSecond: 50 };
+    const { v } = await stack();
+    // A slow refill (4 extra requests need 400 ms of refill), so a loaded machine spreading the six
+    // requests out cannot dodge the limiter; a deterministic backoff that outlasts the refill.
+    const rest = testRest(v.baseUrl, undefined, { instruments: v.venue.catalog, retry: { initialMs: 50, maxMs: 400, multiplier: 2, jitter: 0 } });
+    cleanups.push(() => rest.close());
+    v.venue.knobs.rateLimit = { enabled: true, burst: 2, perSecond: 10 };
     v.rateLimiter.reset();
     await Promise.all(Array.from({ length: 6 }, () => rest.cancelAllOrders(EUR)));
     expect(rest.stats.retries).toBeGreaterThan(0);
