@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MmError } from '../../core/errors.ts';
 import { INSTRUMENT_STATES, REJECT_REASONS } from '../../domain/enums.ts';
+import { parseMarketConfig } from '../market/market-config.ts';
 
 const decimalString = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/, 'expected a decimal string');
 
@@ -21,8 +22,16 @@ const forcedRejectSchema = z.strictObject({
   text: z.string().optional(),
 });
 
-/** Keys other parts of the venue (sim-market: market data, funding, rewards, flow) own; passed through raw. */
-export const PLUGIN_CONFIG_KEYS = ['market', 'md', 'funding', 'rewards', 'flow', 'liquidation'] as const;
+/**
+ * Sections sim-market owns (market data, funding, rewards, synthetic flow under `market`,
+ * liquidation): kept raw here for the plugin, but validated at load so a file's errors name it.
+ */
+export const PLUGIN_CONFIG_KEYS = ['market', 'md', 'funding', 'rewards', 'liquidation'] as const;
+
+/** Hints for top-level keys people plausibly write but that live elsewhere. */
+const KEY_HINTS: Readonly<Record<string, string>> = {
+  flow: 'synthetic flow is configured under market: (market.defaults / market.overrides)',
+};
 
 const schema = z.strictObject({
   /** Venue time runs this many times faster than the wall clock (demos). */
@@ -68,7 +77,6 @@ const schema = z.strictObject({
   md: z.unknown().optional(),
   funding: z.unknown().optional(),
   rewards: z.unknown().optional(),
-  flow: z.unknown().optional(),
   liquidation: z.unknown().optional(),
 });
 
@@ -85,11 +93,19 @@ export function parseVenueConfig(raw: unknown, source = '<inline>'): VenueConfig
   const res = schema.safeParse(raw ?? {});
   if (!res.success) {
     const issue = res.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys') {
+      // Name the key itself, so a misplaced or misspelt section cannot pass unnoticed.
+      const key = issue.keys[0]!;
+      const path = [...issue.path, key].join('.');
+      const hint = issue.path.length === 0 ? KEY_HINTS[key] : undefined;
+      throw new MmError('CONFIG_INVALID', `${source}: ${path}: unknown key${hint ? ` (${hint})` : ''}`, { source, path });
+    }
     const path = issue.path.join('.') || '(root)';
     let value: unknown = raw;
     for (const k of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
     throw new MmError('CONFIG_INVALID', `${source}: ${path}: ${issue.message} (got ${JSON.stringify(value)})`, { source, path });
   }
+  parseMarketConfig(res.data, source);
   return res.data;
 }
 

@@ -133,6 +133,10 @@ export function parseMarketConfig(raw: { market?: unknown; md?: unknown; funding
   const res = schema.safeParse(input);
   if (!res.success) {
     const issue = res.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys') {
+      const path = [...issue.path, issue.keys[0]!].join('.');
+      throw new MmError('CONFIG_INVALID', `${source}: ${path}: unknown key`, { source, path });
+    }
     let value: unknown = input;
     for (const k of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined;
     const path = issue.path.join('.');
