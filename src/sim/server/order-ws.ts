@@ -133,14 +133,16 @@ class OrderWsSession {
     for (const t of buffered) this.#send(t);
   }
 
+  /** Takes one rate-limit token (a method, not a per-message closure: tsx's keepNames makes each closure cost a defineProperty). */
+  #limit(): void {
+    if (!this.#p.rateLimiter.take(this.#session.userId)) throw new HttpError(429, 'rate limit exceeded; slow down');
+  }
+
   /** Runs one request; returns `res` (undefined = no reply, for heartbeats). */
   #dispatch(m: Record<string, unknown>): Record<string, unknown> | undefined {
     const venue = this.#p.venue;
     const acc = this.#params.access;
     const actor = { userId: this.#session.userId, accountId: acc.accountId, connId: this.#connId };
-    const limit = (): void => {
-      if (!this.#p.rateLimiter.take(this.#session.userId)) throw new HttpError(429, 'rate limit exceeded; slow down');
-    };
     switch (m['t']) {
       case 'h':
         this.#armClientDeadline();
@@ -148,13 +150,13 @@ class OrderWsSession {
       case 'p': {
         const spec = parsePlace(m);
         requireOrderEntry(venue, acc, spec.symbol, spec.side, spec.qty);
-        limit();
+        this.#limit();
         return { oid: venue.place(actor, spec).oid };
       }
       case 'x': {
         const ref = parseRef(m);
         requireCancel(acc);
-        limit();
+        this.#limit();
         const r = venue.cancel(actor, ref);
         if (r.status === 'pending') throw new HttpError(409, 'order not yet acknowledged by exchange; retry shortly');
         return { cxl_rx: r.status === 'accepted' };
@@ -162,7 +164,7 @@ class OrderWsSession {
       case 'X': {
         requireCancel(acc);
         if (m['symbol'] !== undefined && typeof m['symbol'] !== 'string') throw new HttpError(400, 'symbol must be a string');
-        limit();
+        this.#limit();
         venue.cancelAll(acc.accountId, typeof m['symbol'] === 'string' ? { symbol: m['symbol'] } : {});
         return {};
       }
@@ -171,7 +173,7 @@ class OrderWsSession {
         const spec = parseReplace(m);
         const orig = venue.engine.find(acc.accountId, ref);
         if (orig) requireOrderEntry(venue, acc, orig.symbol, orig.side, spec.qty ?? orig.remainingQty);
-        limit();
+        this.#limit();
         const r = venue.replace(actor, ref, spec);
         if (r.status === 'pending') throw new HttpError(409, 'order not yet acknowledged by exchange; retry shortly');
         if (r.status !== 'accepted') throw new HttpError(404, 'no matching orders');
