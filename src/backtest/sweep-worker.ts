@@ -1,6 +1,6 @@
 /**
  * A sweep worker thread: decodes the recordings once, then runs the jobs it is sent and replies
- * with one ranked-table row each. Started by `runSweep` with tsx loaded (`--import tsx`).
+ * with one ranked-table row each. Started by `runSweep` through a bootstrap that registers tsx.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadColumnar } from '../record/columnar.ts';
@@ -8,8 +8,8 @@ import { buildReport } from './report.ts';
 import { executeRunSpec } from './run-spec.ts';
 import { sweepRow, type SweepJob, type WorkerReply } from './sweep.ts';
 
-const { dataPaths, baseDir } = workerData as { dataPaths: string[]; baseDir: string };
-const data = loadColumnar(dataPaths);
+const { dataPaths, baseDir, cacheDir } = workerData as { dataPaths: string[]; baseDir: string; cacheDir: string | null };
+const data = loadColumnar(dataPaths, cacheDir === null ? {} : { cacheDir });
 data.catch(() => undefined); // reported per job
 const port = parentPort!;
 

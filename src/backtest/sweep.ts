@@ -98,10 +98,18 @@ export interface SweepJob {
 export type WorkerReply = { readonly index: number; readonly row: SweepRow };
 
 /**
- * Runs jobs across `workers` worker threads (each decodes the recordings once, then takes jobs one
+ * Runs jobs across `workers` worker threads (each loads the recordings once, from the binary sidecar
+ * in `cacheDir` when there is one, then takes jobs one
  * at a time). Workers load the TypeScript sources through tsx's register API. Results come back in grid order.
  */
-export async function runSweep(jobs: readonly SweepJob[], dataPaths: readonly string[], workers: number, baseDir: string, onRow?: (row: SweepRow, done: number) => void): Promise<SweepRow[]> {
+export async function runSweep(
+  jobs: readonly SweepJob[],
+  dataPaths: readonly string[],
+  workers: number,
+  baseDir: string,
+  cacheDir: string | null,
+  onRow?: (row: SweepRow, done: number) => void,
+): Promise<SweepRow[]> {
   const rows: SweepRow[] = new Array<SweepRow>(jobs.length);
   let next = 0;
   let done = 0;
@@ -114,7 +122,7 @@ export async function runSweep(jobs: readonly SweepJob[], dataPaths: readonly st
   await Promise.all(
     Array.from({ length: n }, () => {
       return new Promise<void>((resolve, reject) => {
-        const w = new Worker(boot, { eval: true, workerData: { dataPaths, baseDir } });
+        const w = new Worker(boot, { eval: true, workerData: { dataPaths, baseDir, cacheDir } });
         const feed = (): void => {
           const job = jobs[next++];
           if (!job) {

@@ -1,38 +1,12 @@
 import { MmError } from '../core/errors.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import type { FundingSettled, TickerUpdated } from '../domain/events.ts';
-import { KIND, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
+import { KIND, type RecordedEvent, type RecordingHeader } from './format.ts';
+import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
+import { existsSync } from 'node:fs';
+import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
 import { openRecording } from './reader.ts';
 
-/** Rare events kept as objects in a columnar recording. */
-export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
-
-/**
- * A recording decoded once into typed arrays for replay: `JSON.parse` per event is far too slow for
- * a million events a second, so the replay loop reads numbers straight from these columns.
- *
- * Row i: `kind[i]` (KIND), `sym[i]` (index into `instruments`), `tsEvent/tsRecv`. For books, the
- * levels are `levels[2*j], levels[2*j+1]` (price ticks, qty) for j in [a[i], a[i] + b[i] + c[i]):
- * the first b[i] are bids, then c[i] asks. For trades, a = price ticks, b = qty, c = +1 taker buy /
- * −1 taker sell. For tickers, funding and gaps, a = index into `objects`.
- */
-export interface ColumnarRecording {
-  readonly headers: readonly RecordingHeader[];
-  readonly instruments: readonly Instrument[];
-  readonly length: number;
-  readonly kind: Uint8Array;
-  readonly sym: Uint16Array;
-  readonly tsEvent: Float64Array;
-  readonly tsRecv: Float64Array;
-  readonly a: Float64Array;
-  readonly b: Float64Array;
-  readonly c: Int32Array;
-  readonly levels: Float64Array;
-  readonly objects: readonly SideEvent[];
-  /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
-  readonly minTick: Float64Array;
-  readonly maxTick: Float64Array;
-}
+export type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 
 /** Builds a ColumnarRecording row by row (growable typed arrays). */
 export class ColumnarBuilder {
@@ -187,13 +161,33 @@ export function toColumnar(header: RecordingHeader, instruments: readonly Instru
 }
 
 /**
- * Reads one or more recording files into one columnar recording. Several files are concatenated in
+ * Reads one or more recording files into one columnar recording. With `cacheDir`, a binary sidecar
+ * keyed by the files' paths, sizes and modification times is reused (and written on a miss). Several files are concatenated in
  * the order given, which must be chronological (receive times may not go back across files); a gap
  * marker separates them.
  * @throws MmError FILE_NOT_FOUND or RECORDING_INVALID naming the file and line.
  */
-export async function loadColumnar(paths: readonly string[]): Promise<ColumnarRecording> {
+export async function loadColumnar(paths: readonly string[], opts: { readonly cacheDir?: string } = {}): Promise<ColumnarRecording> {
   if (paths.length === 0) throw new MmError('USAGE', 'no recording given');
+  let cacheFile: string | null = null;
+  if (opts.cacheDir !== undefined) {
+    for (const p of paths) if (!existsSync(p)) throw new MmError('FILE_NOT_FOUND', `recording ${p} does not exist`, { file: p });
+    cacheFile = columnarCacheFile(opts.cacheDir, paths);
+    const cached = readColumnarCache(cacheFile);
+    if (cached) return cached;
+  }
+  const col = await decodeAll(paths);
+  if (cacheFile) {
+    try {
+      writeColumnarCache(cacheFile, col);
+    } catch {
+      // A cache that cannot be written only costs the next run a decode.
+    }
+  }
+  return col;
+}
+
+async function decodeAll(paths: readonly string[]): Promise<ColumnarRecording> {
   const b = new ColumnarBuilder();
   let lastRecv = -Infinity;
   for (const path of paths) {

@@ -6,3 +6,4 @@ export * from './writer.ts';
 export * from './reader.ts';
 export * from './columnar.ts';
 export * from './recorder.ts';
+export * from './columnar-cache.ts';

@@ -65,6 +65,7 @@ describe('backtest config loading', () => {
       a.dataPaths,
       1,
       a.config.source.dir,
+      null,
     );
     expect(rows.map((r) => r.error)).toEqual([null, null]);
     expect(rows[0]!.fills).toBeGreaterThan(rows[1]!.fills); // a tighter quote trades more

@@ -48,7 +48,7 @@ async function replay(col: ColumnarRecording, conflateMs: number): Promise<{ cpu
 }
 
 /** Writes a synthetic gzip JSONL recording and times decoding it back into columns (the interchange path). */
-async function decodeBench(events: number): Promise<{ eventsPerS: number; bytesPerEvent: number }> {
+async function decodeBench(events: number): Promise<{ eventsPerS: number; bytesPerEvent: number; sidecarEventsPerS: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'mmbot-bench-'));
   try {
     const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
@@ -59,7 +59,16 @@ async function decodeBench(events: number): Promise<{ eventsPerS: number; bytesP
     const c0 = process.cpuUsage();
     const col = await loadColumnar([path]);
     const c = process.cpuUsage(c0);
-    return { eventsPerS: Math.round(col.length / ((c.user + c.system) / 1e6)), bytesPerEvent: Number((statSync(path).size / col.length).toFixed(1)) };
+    const cacheDir = join(dir, 'cache');
+    await loadColumnar([path], { cacheDir }); // writes the sidecar
+    const s0 = process.cpuUsage();
+    await loadColumnar([path], { cacheDir });
+    const sc = process.cpuUsage(s0);
+    return {
+      eventsPerS: Math.round(col.length / ((c.user + c.system) / 1e6)),
+      bytesPerEvent: Number((statSync(path).size / col.length).toFixed(1)),
+      sidecarEventsPerS: Math.round(col.length / ((sc.user + sc.system) / 1e6)),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,6 +100,7 @@ export const benches: Bench[] = [
         'backtest.fills': { value: best.fills, unit: 'fills in the timed run' },
         'backtest.columnar_build_events_per_s': { value: Math.round(col.length / decodeCpuS), unit: 'events/s (generate + columnar)' },
         'record.decode_events_per_s': { value: decode.eventsPerS, unit: 'events/s (gzip JSONL → columns, CPU)' },
+        'record.sidecar_load_events_per_s': { value: decode.sidecarEventsPerS, unit: 'events/s (binary sidecar → columns, CPU)' },
         'record.bytes_per_event': { value: decode.bytesPerEvent, unit: 'bytes/event (gzip JSONL, deltas)' },
         'backtest.peak_rss_mb': { value: Math.round(process.resourceUsage().maxRSS / 1024), unit: 'MB (process max RSS)' },
       };

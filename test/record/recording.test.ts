@@ -175,3 +175,25 @@ describe('delta encoding (property)', () => {
     );
   });
 });
+
+describe('binary sidecar cache', () => {
+  it('reloads the same columns from the sidecar and re-decodes when the file changes', async () => {
+    const { loadColumnar, columnarCacheFile } = await import('../../src/record/index.ts');
+    const { existsSync, utimesSync } = await import('node:fs');
+    const path = await writeSample('cached.jsonl.gz', events, true);
+    const cacheDir = join(dir, 'cache');
+    const first = await loadColumnar([path], { cacheDir });
+    const file = columnarCacheFile(cacheDir, [path]);
+    expect(existsSync(file)).toBe(true);
+    const second = await loadColumnar([path], { cacheDir });
+    expect(second).not.toBe(first);
+    for (const k of ['kind', 'sym', 'tsEvent', 'tsRecv', 'a', 'b', 'c', 'levels', 'minTick', 'maxTick'] as const) expect(Array.from(second[k])).toEqual(Array.from(first[k]));
+    expect(second.length).toBe(first.length);
+    expect(second.headers).toEqual(first.headers);
+    expect(second.instruments[0]!.grid.tickSize.toFixed()).toBe('0.0001');
+    const ticker = second.objects.find((o) => o.type === 'ticker');
+    expect(ticker && ticker.type === 'ticker' && ticker.funding?.amount?.toFixed()).toBe('0.00011');
+    utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+    expect(columnarCacheFile(cacheDir, [path])).not.toBe(file);
+  });
+});

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
 import { configInvalid, parseConfig, problemsFromZod, type BotConfig } from '../../config/index.ts';
@@ -80,6 +81,9 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
   return { config, section, spec, dataPaths: (section.data ?? []).map((p) => resolve(dir, p)) };
 }
 
+/** Where decoded recordings are cached (binary sidecars keyed by path, size and mtime). */
+export const replayCacheDir = (): string => join(tmpdir(), 'mmbot-replay-cache');
+
 /** A fresh report folder under `parent`: backtest-<recording start>-<n>. */
 function defaultOutDir(parent: string, startMs: number): string {
   const stamp = new Date(startMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -95,13 +99,14 @@ function defaultOutDir(parent: string, startMs: number): string {
   }
 }
 
-const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet]
+const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache]
 
 Replays recordings through the same engine, strategy, order manager, execution adapter and risk
 checks as the daemon, on a virtual clock, against a replay exchange (queue, latency, fee models).
   --config   bot config (the daemon's format) with a backtest: section
   --data     recording(s) to replay, in time order; overrides backtest.data (repeatable, or comma-separated)
   --out      report folder (default: a new folder under backtest.out_dir, ./backtests)
+  --no-cache decode the recordings again instead of reusing the binary sidecar in the temp folder
 Writes report.json, fills.csv and report.html. Same inputs → byte-identical files.`;
 
 /** `mmbot backtest`. */
@@ -119,14 +124,14 @@ export const command: Command = {
         data.push(...v.split(',').filter((x) => x.length > 0));
       } else rest.push(a);
     }
-    const p = parseArgs(rest, { valued: ['config', 'out'], boolean: ['quiet'] });
+    const p = parseArgs(rest, { valued: ['config', 'out'], boolean: ['quiet', 'no-cache'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', '--config is required');
     const setup = await loadBacktestSetup(file);
     const paths = data.length > 0 ? data.map((d) => resolve(d)) : setup.dataPaths;
     if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
-    const col = await loadColumnar(paths);
+    const col = await loadColumnar(paths, p.flags.has('no-cache') ? {} : { cacheDir: replayCacheDir() });
     const run = await executeRunSpec(setup.spec, col, setup.config.source.dir);
     const report = buildReport(run, { config: file, data: data.length > 0 ? data : (setup.section.data ?? []), strategies: setup.spec.strategies });
     const outFlag = flagString(p, 'out');

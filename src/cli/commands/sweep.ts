@@ -6,7 +6,8 @@ import { MmError } from '../../core/errors.ts';
 import { expandGrid, rankRows, RANK_KEYS, runSweep, sweepCsv, type GridAxis, type RankKey, type SweepJob, type SweepRow } from '../../backtest/sweep.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
-import { loadBacktestSetup } from './backtest.ts';
+import { loadBacktestSetup, replayCacheDir } from './backtest.ts';
+import { loadColumnar } from '../../record/columnar.ts';
 
 /** A parsed grid file. */
 export interface GridFile {
@@ -102,8 +103,11 @@ export const command: Command = {
     const paths = data.length > 0 ? data.map((d) => resolve(d)) : base!.dataPaths;
     if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
+    // Decode once here (and leave the binary sidecar), so workers load columns instead of JSON.
+    const cacheDir = replayCacheDir();
+    await loadColumnar(paths, { cacheDir });
     process.stderr.write(`sweep: ${jobs.length} runs on ${Math.min(workers, jobs.length)} worker(s)\n`);
-    const rows = await runSweep(jobs, paths, workers, base!.config.source.dir, (row, done) => {
+    const rows = await runSweep(jobs, paths, workers, base!.config.source.dir, cacheDir, (row, done) => {
       process.stderr.write(`  ${done}/${jobs.length}${row.error ? ` (point ${row.index + 1} failed: ${row.error})` : ''}\n`);
     });
     const ranked = rankRows(rows, grid.rankBy);

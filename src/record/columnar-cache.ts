@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
+import { instrumentFromJson, instrumentToJson } from './instrument-json.ts';
+import { decodeEvent, encodeEvent } from './line-codec.ts';
+
+const MAGIC = 'MMBC';
+const VERSION = 1;
+
+/**
+ * The cache key of a set of recordings: their absolute paths, sizes and modification times, so an
+ * edited or replaced file is decoded again.
+ */
+export function columnarCacheKey(paths: readonly string[]): string {
+  const parts = paths.map((p) => {
+    const st = statSync(p);
+    return [resolve(p), st.size, st.mtimeMs];
+  });
+  return createHash('sha1').update(JSON.stringify([VERSION, parts])).digest('hex');
+}
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+/**
+ * Writes a columnar recording as a binary sidecar: a small JSON head (headers, instruments, rare
+ * events as recording lines) then the raw columns, 8-byte aligned. Reading it back skips JSON
+ * parsing of every event; gzip JSONL stays the interchange format.
+ */
+export function writeColumnarCache(file: string, col: ColumnarRecording): void {
+  const head = Buffer.from(
+    JSON.stringify({
+      headers: col.headers,
+      instruments: col.instruments.map(instrumentToJson),
+      length: col.length,
+      levels: col.levels.length,
+      objects: col.objects.map((o) => encodeEvent(o)),
+      minTick: Array.from(col.minTick),
+      maxTick: Array.from(col.maxTick),
+    }),
+  );
+  const arrays = [col.kind, col.sym, col.tsEvent, col.tsRecv, col.a, col.b, col.c, col.levels];
+  let size = align8(12 + head.length);
+  for (const a of arrays) size += align8(a.byteLength);
+  const out = Buffer.alloc(size);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(VERSION, 4);
+  out.writeUInt32LE(head.length, 8);
+  head.copy(out, 12);
+  let off = align8(12 + head.length);
+  for (const a of arrays) {
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, off);
+    off += align8(a.byteLength);
+  }
+  mkdirSync(resolve(file, '..'), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, out);
+  renameSync(tmp, file); // atomic: a concurrent reader sees the old file or the whole new one
+}
+
+/** Reads a sidecar written by writeColumnarCache; null when absent, of another version, or damaged. */
+export function readColumnarCache(file: string): ColumnarRecording | null {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return null;
+  }
+  try {
+    if (buf.toString('latin1', 0, 4) !== MAGIC || buf.readUInt32LE(4) !== VERSION) return null;
+    const headLen = buf.readUInt32LE(8);
+    const head = JSON.parse(buf.toString('utf8', 12, 12 + headLen)) as {
+      headers: ColumnarRecording['headers'];
+      instruments: unknown[];
+      length: number;
+      levels: number;
+      objects: string[];
+      minTick: number[];
+      maxTick: number[];
+    };
+    const n = head.length;
+    let off = align8(12 + headLen);
+    // Copy each column out (the file buffer's offset need not suit a Float64Array view).
+    const take = <T>(bytes: number, make: (ab: ArrayBuffer) => T): T => {
+      const ab = new ArrayBuffer(bytes);
+      new Uint8Array(ab).set(buf.subarray(off, off + bytes));
+      off += align8(bytes);
+      return make(ab);
+    };
+    const kind = take(n, (ab) => new Uint8Array(ab));
+    const sym = take(n * 2, (ab) => new Uint16Array(ab));
+    const tsEvent = take(n * 8, (ab) => new Float64Array(ab));
+    const tsRecv = take(n * 8, (ab) => new Float64Array(ab));
+    const a = take(n * 8, (ab) => new Float64Array(ab));
+    const b = take(n * 8, (ab) => new Float64Array(ab));
+    const c = take(n * 4, (ab) => new Int32Array(ab));
+    const levels = take(head.levels * 8, (ab) => new Float64Array(ab));
+    if (off > buf.length + 8) return null;
+    const instruments = head.instruments.map((i, k) => instrumentFromJson(i, `${file}: instruments[${k}]`));
+    const symbols = new Set(instruments.map((i) => i.symbol as string));
+    const objects = head.objects.map((line) => decodeEvent(JSON.parse(line), symbols) as SideEvent);
+    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
+  } catch {
+    return null;
+  }
+}
+
+/** Where the sidecar of `paths` lives inside `cacheDir`. */
+export const columnarCacheFile = (cacheDir: string, paths: readonly string[]): string => join(cacheDir, `${columnarCacheKey(paths)}.mmbc`);

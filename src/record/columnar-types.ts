@@ -1,0 +1,33 @@
+import type { FundingSettled, TickerUpdated } from '../domain/events.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { RecordingGap, RecordingHeader } from './format.ts';
+
+/** Rare events kept as objects in a columnar recording. */
+export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
+
+/**
+ * A recording decoded once into typed arrays for replay: `JSON.parse` per event is far too slow for
+ * a million events a second, so the replay loop reads numbers straight from these columns.
+ *
+ * Row i: `kind[i]` (KIND), `sym[i]` (index into `instruments`), `tsEvent/tsRecv`. For books, the
+ * levels are `levels[2*j], levels[2*j+1]` (price ticks, qty) for j in [a[i], a[i] + b[i] + c[i]):
+ * the first b[i] are bids, then c[i] asks. For trades, a = price ticks, b = qty, c = +1 taker buy /
+ * −1 taker sell. For tickers, funding and gaps, a = index into `objects`.
+ */
+export interface ColumnarRecording {
+  readonly headers: readonly RecordingHeader[];
+  readonly instruments: readonly Instrument[];
+  readonly length: number;
+  readonly kind: Uint8Array;
+  readonly sym: Uint16Array;
+  readonly tsEvent: Float64Array;
+  readonly tsRecv: Float64Array;
+  readonly a: Float64Array;
+  readonly b: Float64Array;
+  readonly c: Int32Array;
+  readonly levels: Float64Array;
+  readonly objects: readonly SideEvent[];
+  /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
+  readonly minTick: Float64Array;
+  readonly maxTick: Float64Array;
+}
