@@ -109,6 +109,51 @@ describe('backtest runner', () => {
   });
 });
 
+describe('several symbols and gaps', () => {
+  it('replays two instruments with a gap, booking fills and PnL per symbol', async () => {
+    const other = testInstrument('XAU-PERP', '0.1', 1);
+    const X = other.symbol;
+    const xbook = (t: number, bid: number, ask: number, snapshot = false): RecordedEvent => ({ ...book(t, bid, ask, snapshot), symbol: X });
+    const evs: RecordedEvent[] = [
+      book(T0, 11380, 11382, true),
+      xbook(T0 + 1, 26000, 26004, true),
+      { type: 'gap', symbol: null, tsEvent: T0 + 5, tsRecv: T0 + 50, reason: 'reconnect: test' },
+      book(T0 + 50, 11380, 11382, true),
+      xbook(T0 + 51, 26001, 26004, true),
+      xbook(T0 + 80, 26001, 26005),
+    ];
+    const col = toColumnar(recordingHeader({ instruments: [inst, other], startedAtMs: T0, source: 'test' }), [inst, other], evs);
+    const seen: MarketEvent[] = [];
+    const conn: boolean[] = [];
+    const engine = (deps: EngineDeps): Engine => {
+      const base = scripted(0, seen)(deps);
+      let sent = false;
+      return {
+        ...base,
+        start(inputs) {
+          base.start(inputs);
+          inputs.connection$.subscribe((c) => conn.push(c.connected));
+          inputs.market$.subscribe((ev) => {
+            if (ev.type === 'book' && ev.symbol === X && !sent) {
+              sent = true;
+              void deps.gateway.place({ kind: 'place', symbol: X, side: 'sell', priceTicks: 26000, qty: 3, tif: 'IOC', postOnly: false, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(9), tag: null });
+            }
+          });
+        },
+      };
+    };
+    const run = await runBacktest({ data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG, settings: defaultSettings({ orderLatency: { entry: 1, response: 1 } }), createEngine: engine });
+    expect(run.fills.map((f) => [f.symbol, f.side, f.priceTicks, f.qty])).toEqual([['XAU-PERP', 'sell', 26000, 3]]);
+    expect(conn.slice(-2)).toEqual([false, true]); // the gap reached the engine as a market-data reconnect
+    const r = buildReport(run);
+    expect(Object.keys(r.by_symbol)).toEqual(['EURUSD-PERP', 'XAU-PERP']);
+    expect(r.by_symbol['XAU-PERP']!.fills.taker).toBe(1);
+    expect(r.by_symbol['EURUSD-PERP']!.fills.count).toBe(0);
+    expect(r.by_symbol['XAU-PERP']!.inventory.final).toBe(-3);
+    expect(fillsCsv(run)).toContain(',XAU-PERP,sell,2600.0,3,taker,');
+  });
+});
+
 describe('engine timers', () => {
   it('a request sent from an engine timer reaches the exchange before a later timer asks about it', async () => {
     const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 'test' }), [inst], [book(T0, 11380, 11382, true), book(T0 + 1_000, 11380, 11383)]);
