@@ -7,7 +7,10 @@ import type { FundingSettlement } from '../../domain/funding.ts';
 import { instrumentCatalog } from '../../domain/instrument.ts';
 import { createRecordingWriter, startRecorder, type RecordingStats } from '../../record/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
+import { openVenue } from '../live/venue-endpoint.ts';
 import type { Command } from '../main.ts';
+import { createLogger } from '../../obs/logger.ts';
+import { loadBacktestSetup } from './backtest.ts';
 
 /** Where and what to record. */
 export interface RecordVenueOptions {
@@ -86,12 +89,16 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
   };
 }
 
-const usage = `usage: mmbot record --symbols A,B --out <file.jsonl.gz> [--duration <s>]
+const usage = `usage: mmbot record [--symbols A,B] --out <file.jsonl.gz> [--duration <s>]
+                   [--config <bot config>]
                    [--local [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>]]
                    [--base-url <url> [--ws-url <url>] --api-key <key> --api-secret <secret>]
 
 Records normalized market data (books as snapshot + deltas, trades, tickers with funding estimates,
 funding settlements, gap markers on reconnect) with venue and receive times, for backtests.
+  --config       a bot config: its venue section says where to record (embedded-sim starts the
+                 local venue as mmbot run does; remote uses its URL and credentials); symbols
+                 default to its strategies' symbols
   --local        start the local venue in-process (synthetic flow) and record it
   --clock-speed  local venue clock speed (e.g. 20: twenty venue seconds per wall second)
   --taker-rate   local venue synthetic takers per minute (venue default 12)
@@ -106,9 +113,12 @@ export const command: Command = {
   summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config'], boolean: ['local'] });
-    const symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-    if (symbols.length === 0) throw new MmError('USAGE', '--symbols is required (comma-separated)');
+    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config'], boolean: ['local'] });
+    let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const configFile = flagString(p, 'config');
+    const setup = configFile ? await loadBacktestSetup(configFile) : null;
+    if (symbols.length === 0 && setup) symbols = [...new Set(setup.config.bot.strategies.map((s) => s.symbol))];
+    if (symbols.length === 0) throw new MmError('USAGE', '--symbols is required (comma-separated), or --config with strategies');
     const outFlag = flagString(p, 'out');
     if (!outFlag) throw new MmError('USAGE', '--out is required');
     const out = resolve(outFlag);
@@ -116,7 +126,21 @@ export const command: Command = {
     const fundingPollMs = flagInt(p, 'funding-poll-ms', 0, 86_400_000);
     let stopVenue: (() => Promise<void>) | undefined;
     let opts: RecordVenueOptions;
-    if (p.flags.has('local')) {
+    if (setup) {
+      // The venue of a bot config: embedded-sim starts the local venue like the daemon does.
+      const endpoint = await openVenue(setup.config, createLogger({ level: 'warn', pretty: false }));
+      stopVenue = () => endpoint.close();
+      opts = {
+        baseUrl: endpoint.baseUrl,
+        wsUrl: endpoint.wsUrl,
+        credentials: endpoint.credentials,
+        clock: endpoint.embedded ? endpoint.embedded.venue.clock : new LiveClock(),
+        symbols,
+        out,
+        source: endpoint.embedded ? 'local-venue' : endpoint.baseUrl,
+        ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
+      };
+    } else if (p.flags.has('local')) {
       const { startVenue, loadVenueConfig } = await import('../../sim/index.ts');
       const speed = flagNumber(p, 'clock-speed') ?? 1;
       const seed = flagInt(p, 'seed', 0, 2 ** 31) ?? 1;
@@ -129,7 +153,7 @@ export const command: Command = {
       opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', ...(fundingPollMs !== undefined ? { fundingPollMs } : {}) };
     } else {
       const baseUrl = flagString(p, 'base-url');
-      if (!baseUrl) throw new MmError('USAGE', 'pass --local or --base-url');
+      if (!baseUrl) throw new MmError('USAGE', 'pass --config, --local or --base-url');
       const apiKey = flagString(p, 'api-key') ?? process.env['AX_API_KEY'];
       const apiSecret = flagString(p, 'api-secret') ?? process.env['AX_API_SECRET'];
       opts = {
