@@ -10,7 +10,9 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-golden-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const backtest = (out: string) => run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', 'config/backtest.yaml', '--out', out, '--quiet'], { cwd: ROOT });
+// A hard timeout: a hung child must die with the test, not outlive it.
+const backtest = (out: string) =>
+  run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', 'config/backtest.yaml', '--out', out, '--quiet'], { cwd: ROOT, timeout: 25_000, killSignal: 'SIGKILL' });
 
 describe('golden replay of the committed sample recording', () => {
   it('the sample is small enough to ship (< 1 MB)', () => {
