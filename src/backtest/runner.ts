@@ -197,6 +197,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   let ex = i0;
   let lo = i0;
+  let sameInstant = 0;
   for (;;) {
     const tA = actions.peekTime();
     const tX = ex < i1 ? xT[ex]! : Infinity;
@@ -215,6 +216,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     if (t === Infinity) break;
     const tC = clock.nextTimerMs() ?? Infinity;
     if (tC <= t) {
+      // A timer storm at one instant would never end: fail loudly instead of spinning.
+      if (tC <= clock.nowMs() && ++sameInstant > 1_000_000) throw new MmError('INVARIANT_BROKEN', `engine timers keep firing at ${clock.nowMs()} without time moving`);
+      if (tC > clock.nowMs()) sameInstant = 0;
       clock.advanceTo(Math.max(tC, clock.nowMs()));
       continue;
     }
