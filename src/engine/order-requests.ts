@@ -267,7 +267,7 @@ export class OrderRequests {
   /** Asks the venue for the order's status after `delayMs` (once; re-arming is a no-op). */
   scheduleStatus(o: LocalOrder, delayMs: number): void {
     const { env } = this;
-    if (o.statusTimer) return;
+    if (o.statusTimer || env.executor.closed) return;
     o.statusTimer = env.clock.setTimer(delayMs, () => {
       o.statusTimer = null;
       if (!env.store.has(o) || (o.status === 'open' && !o.cancelWanted)) return;
@@ -349,7 +349,7 @@ export class OrderRequests {
 
   #retryLater(o: LocalOrder): void {
     const { env } = this;
-    if (o.retryTimer) return;
+    if (o.retryTimer || env.executor.closed) return;
     o.retryTimer = env.clock.setTimer(env.config.cancelRetryMs, () => {
       o.retryTimer = null;
       if (!env.store.has(o)) return;

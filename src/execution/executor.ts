@@ -103,6 +103,11 @@ export class Executor {
     return this.#inFlight;
   }
 
+  /** True after `close()`: every job is dropped. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** True while refill is slowed after a throttling answer. */
   get slowedDown(): boolean {
     return this.#slowed;

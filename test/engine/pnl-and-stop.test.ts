@@ -88,3 +88,20 @@ describe('stop', () => {
     expect(rep.remaining).toHaveLength(1);
   });
 });
+
+describe('after stop', () => {
+  it('leaves no timers behind on the clock, even with orders it could not confirm', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: XAU, strategy: s }]);
+    s.next = quotes(XAU, 20000, null);
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.settle();
+    h.gw.failNext('cancel', new MmError('TIMEOUT', 'no reply'), 1_000);
+    h.gw.failNext('status', new MmError('TIMEOUT', 'no reply'), 1_000);
+    const p = h.engine.stop({ timeoutMs: 1_000 });
+    await h.advance(1_500, 50);
+    expect((await p).confirmed).toBe(false);
+    await h.advance(5_000, 500);
+    expect(h.clock.pendingTimers()).toBe(0);
+  });
+});
