@@ -1,74 +1,12 @@
-import { z } from 'zod';
-import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
+import { backtestSectionSchema, type BacktestSection, type LatencyDist, QUEUE_MODEL_KINDS } from '../domain/backtest-section.ts';
 
-/**
- * The `backtest:` section of a bot config file (the daemon's format plus this section, so one file
- * drives both `mmbot run` and `mmbot backtest`). snake_case as written in YAML; strict.
- */
-const latencyDist = z.union([
-  z.number().nonnegative(),
-  z.strictObject({ uniform: z.tuple([z.number().nonnegative(), z.number().nonnegative()]).refine(([a, b]) => a <= b, 'expected [min, max] with min <= max') }),
-  z.strictObject({ lognormal: z.strictObject({ median_ms: z.number().positive(), sigma: z.number().nonnegative().max(5) }) }),
-  z.strictObject({ feed_multiple: z.strictObject({ multiplier: z.number().nonnegative().max(1000), offset_ms: z.number().default(0) }) }),
-]);
-
-const queueKinds = ['risk-averse', 'power', 'power2', 'power3', 'log', 'log2'] as const;
-
-/** The strict schema of the `backtest:` section. */
-export const backtestSectionSchema = z.strictObject({
-  data: z.array(z.string().min(1)).min(1).optional().describe('Recordings to replay (gzip JSONL), relative to the config file; --data overrides.'),
-  out_dir: z.string().min(1).default('backtests').describe('Parent folder of report folders when --out is not given (relative to the working directory).'),
-  seed: z.number().int().nonnegative().default(1).describe('Seed of latency sampling and generated ids.'),
-  queue_model: z
-    .strictObject({ kind: z.enum(queueKinds).default('risk-averse'), n: z.number().positive().max(10).default(2) })
-    .prefault({})
-    .describe('Queue position model: risk-averse (default, conservative) or a probabilistic shape with exponent n.'),
-  order_latency: z
-    .strictObject({ entry: latencyDist.default(5), response: latencyDist.default(5) })
-    .prefault({})
-    .describe('Order latency in ms: request → matching engine (entry) and matching engine → bot (response).'),
-  feed: z
-    .strictObject({
-      latency_offset_ms: z.number().default(0).describe('Added to every recorded receive time (model a different site).'),
-      depth: z.number().int().positive().max(1000).default(20).describe('Book levels per side delivered to the engine.'),
-      conflate_ms: z
-        .number()
-        .nonnegative()
-        .default(0)
-        .describe('0 = the engine sees every book change; > 0 = at most one book (and the last trade) per symbol per window, delivered at the window end. The exchange side always processes every event.'),
-    })
-    .prefault({}),
-  fees: z
-    .strictObject({ maker: z.number().min(-0.01).max(0.01), taker: z.number().min(-0.01).max(0.01) })
-    .optional()
-    .describe('Fee rates charged by the replay exchange (fraction of notional); default bot.fee_rates, else maker 0 / taker 0.0002 (sandbox).'),
-  funding: z
-    .enum(['auto', 'recorded', 'schedule', 'off'])
-    .default('auto')
-    .describe('recorded: settle the recorded settlements; schedule: settle at the instrument\'s funding schedule with the last recorded funding estimate; auto: recorded when the recording has settlements for the symbol, else schedule; off.'),
-  rewards: z
-    .strictObject({
-      max_spread_bps: z.number().positive().default(DEFAULT_REWARD_SCORE_PARAMS.maxSpreadBps),
-      min_notional_usd: z.number().nonnegative().default(DEFAULT_REWARD_SCORE_PARAMS.minNotionalUsd),
-      min_rest_ms: z.number().int().nonnegative().default(DEFAULT_REWARD_SCORE_PARAMS.minRestMs),
-      curve: z.enum(['quadratic', 'dydx', 'exp']).default(DEFAULT_REWARD_SCORE_PARAMS.curve),
-      single_sided_divisor: z.number().positive().default(DEFAULT_REWARD_SCORE_PARAMS.singleSidedDivisor),
-      pool_usd_per_day: z.number().nonnegative().default(0).describe('Reward pool per symbol and day used for the estimate (0 = no reward estimate).'),
-    })
-    .prefault({}),
-  sample_ms: z.number().int().positive().default(1000).describe('Equity/inventory sampling interval for Sharpe, drawdown and charts.'),
-  start_ms: z.number().optional().describe('Replay only events received at or after this epoch ms.'),
-  end_ms: z.number().optional().describe('Replay only events received before this epoch ms.'),
-});
-
-/** The parsed section (snake_case, defaults applied). */
-export type BacktestSection = z.output<typeof backtestSectionSchema>;
+export { backtestSectionSchema, type BacktestSection } from '../domain/backtest-section.ts';
 
 /** Resolved settings the runner uses (plain data: it crosses worker_threads in sweeps). */
 export interface BacktestSettings {
   readonly seed: number;
-  readonly queueModel: { readonly kind: (typeof queueKinds)[number]; readonly n: number };
-  readonly orderLatency: { readonly entry: z.output<typeof latencyDist>; readonly response: z.output<typeof latencyDist> };
+  readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number };
+  readonly orderLatency: { readonly entry: LatencyDist; readonly response: LatencyDist };
   readonly feedLatencyOffsetMs: number;
   readonly feedDepth: number;
   readonly feedConflateMs: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backtestSectionSchema } from '../domain/backtest-section.ts';
 
 /**
  * The bot's config file, as a strict zod schema. Keys are snake_case as written in YAML; every
@@ -186,6 +187,9 @@ export const botConfigSchema = z
     logging: loggingSchema.prefault({}),
     recording: recordingSchema.optional().describe('Record the normalized event stream for backtests; absent = off.'),
     rewards: rewardsSchema.prefault({}),
+    backtest: backtestSectionSchema
+      .optional()
+      .describe('Backtest settings for `mmbot backtest` / `mmbot sweep` (recordings, queue, latency, fee and funding models); `mmbot run` ignores them.'),
   })
   .describe('mmbot daemon config (mmbot run --config <file>).');
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, stringify } from 'yaml';
-import { configInvalid, parseConfig, problemsFromZod, type BotConfig } from '../../config/index.ts';
+import { parseConfig, type BotConfig } from '../../config/index.ts';
 import { MmError } from '../../core/errors.ts';
 import { buildReport, fillsCsv, reportJson } from '../../backtest/report.ts';
 import { reportHtml } from '../../backtest/report-html.ts';
@@ -47,7 +47,7 @@ function setPath(root: Record<string, unknown>, path: string, value: unknown, fi
 /**
  * Loads a backtest config: the daemon's config format plus a `backtest:` section, with optional
  * grid overrides applied to the raw document first (sweeps). The daemon's loader validates
- * everything but `backtest:`, which is validated here; errors name the file, path and value.
+ * everything, the `backtest:` section included; errors name the file, path and value.
  * @throws MmError FILE_NOT_FOUND, CONFIG_INVALID, CONFIG_ENV_MISSING, STRATEGY_INVALID.
  */
 export async function loadBacktestSetup(file: string, overrides: GridPoint = []): Promise<BacktestSetup> {
@@ -62,11 +62,9 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
   const raw = (doc.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new MmError('CONFIG_INVALID', `${file}: expected a mapping at the top level`);
   for (const [path, value] of overrides) setPath(raw, path, value, file);
-  const { backtest: rawSection, ...rest } = raw;
-  const config = parseConfig(stringify(rest), file, { env: process.env, strategies: await builtinLookup() });
-  const parsed = backtestSectionSchema.safeParse(rawSection ?? {});
-  if (!parsed.success) throw configInvalid(file, problemsFromZod(parsed.error.issues, rawSection, ['backtest']));
-  const section = parsed.data;
+  // The daemon's schema validates the backtest: section too (errors name file, path and value).
+  const config = parseConfig(stringify(raw), file, { env: process.env, strategies: await builtinLookup() });
+  const section: BacktestSection = (config.backtest as BacktestSection | undefined) ?? backtestSectionSchema.parse({});
   const eng = engineConfigs(config);
   const spec: RunSpec = {
     strategies: config.bot.strategies.map((s) => ({ id: s.id, symbol: s.symbol, strategy: s.strategy, params: s.params })),

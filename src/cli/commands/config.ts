@@ -25,7 +25,8 @@ export const command: Command = {
       if (!file || p.positional.length > 1) throw new MmError('USAGE', 'config check needs exactly one file');
       const config = loadConfig(file, { env: process.env, strategies: await builtinLookup() });
       const strategies = config.bot.strategies.map((s) => `${s.id}`).join(', ');
-      process.stdout.write(`${file}: ok (venue ${config.venue.mode}; strategies ${strategies})\n`);
+      const backtest = config.backtest ? `; backtest section: ${config.backtest.data?.length ?? 0} recording(s)` : '';
+      process.stdout.write(`${file}: ok (venue ${config.venue.mode}; strategies ${strategies}${backtest})\n`);
       if (p.flags.has('print')) process.stdout.write(`${JSON.stringify(redactSecrets(config), null, 2)}\n`);
       return 0;
     }
