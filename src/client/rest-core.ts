@@ -6,8 +6,11 @@ import { decodeError, httpError, transportError, type RequestContext } from './h
 import { RequestTimedOut, type HttpResponse, type HttpTransport } from './http-transport.ts';
 import type { TokenManager } from './token-manager.ts';
 
-/** A query-string value; arrays are joined with commas (the venue's list convention). */
-export type QueryValue = string | number | bigint | boolean | readonly string[] | null | undefined;
+/**
+ * A query-string value; arrays are joined with commas (the venue's list convention), and a wire
+ * enum the decoder kept as `{ unknown: raw }` is sent as its raw string.
+ */
+export type QueryValue = string | number | bigint | boolean | readonly string[] | { readonly unknown: string } | null | undefined;
 
 /** What a decoder reports when a body does not match the wire type. */
 export interface BodyDecodeError {
@@ -67,7 +70,7 @@ export function withQuery(path: string, query?: Readonly<Record<string, QueryVal
   const parts: string[] = [];
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
-    const s = Array.isArray(v) ? v.join(',') : String(v);
+    const s = typeof v !== 'object' ? String(v) : 'unknown' in v ? v.unknown : v.join(',');
     parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s)}`);
   }
   return parts.length === 0 ? path : `${path}?${parts.join('&')}`;

@@ -9,7 +9,6 @@ export * from './tracker.ts';
 export * from './queue-age.ts';
 export * from './score-estimator.ts';
 export * from './wire-map.ts';
-export * from './decode.ts';
 export * from './rest-source.ts';
 export * from './report.ts';
 export * from './own-orders.ts';

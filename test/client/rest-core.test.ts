@@ -127,5 +127,6 @@ describe('RestCore', () => {
   it('builds query strings with comma-joined lists and no absent values', () => {
     expect(withQuery('/x', { a: 1, b: undefined, c: ['O-1', 'O-2'], d: 'a b' })).toBe('/x?a=1&c=O-1%2CO-2&d=a%20b');
     expect(withQuery('/x', {})).toBe('/x');
+    expect(withQuery('/x', { payout_status: { unknown: 'clawed_back' }, sort_ts: 'asc' })).toBe('/x?payout_status=clawed_back&sort_ts=asc');
   });
 });

@@ -2,7 +2,8 @@ import { LiveClock } from '../../core/clock.ts';
 import { MmError } from '../../core/errors.ts';
 import { loadConfig } from '../../config/index.ts';
 import { buildRewardReport, formatRewardReport, isIsoDate } from '../../rewards/report.ts';
-import { connectRewardSource } from '../../rewards/rest-source.ts';
+import { RestClient } from '../../client/rest-client.ts';
+import { clientRewardSource } from '../../rewards/rest-source.ts';
 import { fetchAllAccruals } from '../../rewards/fetch-all.ts';
 import { isPayoutStatus, PAYOUT_STATUSES, type RewardQuery } from '../../rewards/types.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
@@ -84,14 +85,20 @@ export const command: Command = {
       process.env,
     );
     const q: RewardQuery = conn.accountId !== undefined ? { ...query, accountId: conn.accountId } : query;
-    const { source, close } = connectRewardSource({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, apiSecret: conn.apiSecret, clock: new LiveClock() });
+    const rest = new RestClient({
+      baseUrl: conn.baseUrl,
+      clock: new LiveClock(),
+      credentials: { apiKey: conn.apiKey, apiSecret: conn.apiSecret },
+      maxRetries: 2,
+      requestTimeoutMs: 10_000,
+    });
     try {
-      const ledger = await fetchAllAccruals(source, q);
+      const ledger = await fetchAllAccruals(clientRewardSource(rest), q);
       const report = buildRewardReport(ledger, q);
       process.stdout.write(p.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatRewardReport(report, rows)}\n`);
       return 0;
     } finally {
-      await close();
+      await rest.close();
     }
   },
 };
