@@ -114,15 +114,15 @@ export class RestClient {
   }
   /** DELETE /api/api-keys: revokes a key and every token made from it. */
   revokeApiKey(req: W.WireRevokeApiKeyRequest): Promise<unknown> {
-    return this.#core.call({ method: 'DELETE', path: '/api/api-keys', body: req, auth: true, safe: true, decode: dec.any });
+    return this.#core.call({ method: 'DELETE', path: '/api/api-keys', body: req, auth: true, safe: true, decode: dec.undocumented });
   }
   /** PATCH /api/api-keys/allowed-ips: replaces a key's IP allowlist. */
   updateAllowedIps(req: W.WireUpdateAllowedIpsRequest): Promise<unknown> {
-    return this.#core.call({ method: 'PATCH', path: '/api/api-keys/allowed-ips', body: req, auth: true, safe: true, decode: dec.any });
+    return this.#core.call({ method: 'PATCH', path: '/api/api-keys/allowed-ips', body: req, auth: true, safe: true, decode: dec.undocumented });
   }
   /** POST /api/logout: revokes the current token. */
   logout(): Promise<unknown> {
-    return this.#post('/api/logout', {}, true, dec.any);
+    return this.#post('/api/logout', {}, true, dec.undocumented);
   }
   /** GET /api/health (no token). */
   health(): Promise<W.WireHealthResponse> {
@@ -281,11 +281,11 @@ export class RestClient {
   }
   /** POST /api/sandbox/withdraw (sandbox only). */
   sandboxWithdraw(req: W.WireSandboxTransferRequest): Promise<W.WireSandboxTransferResponse> {
-    return this.#post('/api/sandbox/withdraw', req, false, dec.anyObject);
+    return this.#post('/api/sandbox/withdraw', req, false, dec.sandboxTransfer);
   }
   /** POST /api/sandbox/deposit (sandbox only). */
   sandboxDeposit(req: W.WireSandboxTransferRequest): Promise<W.WireSandboxTransferResponse> {
-    return this.#post('/api/sandbox/deposit', req, false, dec.anyObject);
+    return this.#post('/api/sandbox/deposit', req, false, dec.sandboxTransfer);
   }
   /** GET /api/mmlp/v2/reward-accruals (one page). */
   rewardAccruals(q: W.WireRewardAccrualsQuery = {}): Promise<W.WireRewardAccrualsResponse> {
@@ -340,7 +340,7 @@ export class RestClient {
   /** POST /orders/cancel-all-orders (safe to repeat), for one symbol or all. */
   async cancelAllOrders(symbol: Symbol | null = null): Promise<void> {
     const body: W.WireCancelAllOrdersRequest = { ...(this.#o.accountId !== undefined ? { account_id: this.#o.accountId } : {}), ...(symbol !== null ? { symbol } : {}) };
-    await this.#post('/orders/cancel-all-orders', body, true, dec.any);
+    await this.#post('/orders/cancel-all-orders', body, true, dec.empty);
   }
 
   /** GET /orders/order-status by venue or client id; null when the venue does not know it (404). */

@@ -89,7 +89,12 @@ export function mapInstrument(w: W.WireInstrument): Instrument | MmError {
 
 // ------------------------------------------------------------------ REST decoders
 
-const passthrough = <T>(v: unknown): Result<T, DecodeError> => ok(v as T);
+/**
+ * For responses the venue documents no body for (logout, DELETE /api/api-keys, PATCH
+ * /api/api-keys/allowed-ips: "not shown" in the spec): the action succeeded when the status did, so
+ * the body is handed back as `unknown` rather than checked against a guessed shape.
+ */
+const undocumented = (v: unknown): Result<unknown, DecodeError> => ok(v);
 
 /** The deprecated index-prices response carries its rows under `index_prices`. */
 function decodeIndexPrices(v: unknown): Result<W.WireUnderlyingPricesResponse, DecodeError> {
@@ -102,8 +107,9 @@ function decodeIndexPrices(v: unknown): Result<W.WireUnderlyingPricesResponse, D
 
 /** REST response decoders by endpoint (wire/'s, never throwing; errors name the JSON path). */
 export const dec = {
-  any: passthrough<unknown>,
-  anyObject: passthrough<Readonly<Record<string, unknown>>>,
+  undocumented,
+  empty: wire.decodeEmpty,
+  sandboxTransfer: wire.decodeSandboxTransferResponse,
   authenticate: wire.decodeAuthenticateResponse,
   createApiKey: wire.decodeCreateApiKeyResponse,
   health: wire.decodeHealthResponse,

@@ -128,4 +128,24 @@ describe('RestClient against captured payloads', () => {
     await expect(rest.positions()).rejects.toMatchObject({ code: 'DECODE_FAILED', message: expect.stringContaining('$.positions[0]') });
     await rest.close();
   });
+
+  it('cancel-all and sandbox transfers are checked as objects; undocumented bodies are handed back as they are', async () => {
+    const { rest } = client([
+      at('POST', '/orders/cancel-all-orders', '{}'),
+      at('POST', '/api/sandbox/deposit', '{"account_id":"A","amount":"5"}'),
+      at('POST', '/api/sandbox/withdraw', '[1]'),
+      at('POST', '/api/logout', '"bye"'),
+    ]);
+    await expect(rest.cancelAllOrders()).resolves.toBeUndefined();
+    expect(await rest.sandboxDeposit({ amount: '5', symbol: 'USD' })).toEqual({ account_id: 'A', amount: '5' });
+    await expect(rest.sandboxWithdraw({ amount: '5', symbol: 'USD' })).rejects.toMatchObject({ code: 'DECODE_FAILED', message: expect.stringContaining('expected object') });
+    expect(await rest.logout()).toBe('bye');
+    await rest.close();
+  });
+
+  it('a cancel-all answer that is not a JSON object is DECODE_FAILED', async () => {
+    const { rest } = client([at('POST', '/orders/cancel-all-orders', '[]')]);
+    await expect(rest.cancelAllOrders()).rejects.toMatchObject({ code: 'DECODE_FAILED' });
+    await rest.close();
+  });
 });

@@ -63,6 +63,7 @@ export const WIRE_MESSAGE_DECODERS = {
   liquidations: pf.readLiquidationsResponse,
   'funding-transactions': pf.readFundingTransactionsResponse,
   'sandbox-transfer-request': pf.readSandboxTransferRequest,
+  'sandbox-transfer-response': pf.readSandboxTransferResponse,
   instruments: mkt.readInstrumentsResponse,
   instrument: readInstrument,
   'symbol-query': mkt.readSymbolQuery,

@@ -220,5 +220,5 @@ export const readSandboxTransferRequest = obj<WireSandboxTransferRequest>(
   { amount: dec, symbol: str, account_id: optStr },
   'sandbox transfer request',
 );
-/** Any JSON object (responses whose shape the venue does not document). */
-export const readAnyObject = anyObject;
+/** Decodes a WireSandboxTransferResponse: the venue documents no shape, so any JSON object. */
+export const readSandboxTransferResponse = anyObject;

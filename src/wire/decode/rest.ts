@@ -3,7 +3,7 @@ import type { Result } from '../../core/result.ts';
 import { runDecoder, type Decoder, type DecodeError } from './kit.ts';
 import { readAuthenticateRequest, readAuthenticateResponse, readCreateApiKeyRequest, readCreateApiKeyResponse, readRevokeApiKeyRequest, readUpdateAllowedIpsRequest, readHealthResponse, readErrorBody, readEmpty } from './rest-auth.ts';
 import { readPlaceOrderRequest, readOrderIdResponse, readCancelOrderRequest, readCancelOrderResponse, readReplaceOrderRequest, readCancelAllOrdersRequest, readOrderStatusQuery, readOrderStatusResponse, readOpenOrdersQuery, readOpenOrdersResponse, readOrderHistoryQuery, readOrderHistoryResponse, readOrderFillsQuery, readFill, readOrderFillsResponse, readInitialMarginResponse } from './rest-orders.ts';
-import { readWhoAmI, readBalancesResponse, readPositionsResponse, readRiskSnapshotResponse, readTimeseriesQuery, readTransactionsQuery, readFillsResponse, readTransactionsResponse, readLiquidationsResponse, readFundingTransactionsResponse, readSandboxTransferRequest } from './rest-portfolio.ts';
+import { readWhoAmI, readBalancesResponse, readPositionsResponse, readRiskSnapshotResponse, readTimeseriesQuery, readTransactionsQuery, readFillsResponse, readTransactionsResponse, readLiquidationsResponse, readFundingTransactionsResponse, readSandboxTransferRequest, readSandboxTransferResponse } from './rest-portfolio.ts';
 import { readInstrumentsResponse, readSymbolQuery, readBookQuery, readBookResponse, readTickerResponse, readTickersQuery, readTickersResponse, readTradesQuery, readTradesResponse, readCandlesQuery, readCandlesResponse, readCandleQuery, readCandleResponse, readFundingRatesQuery, readFundingRatesResponse, readFundingSlotsQuery, readUnderlyingPricesQuery, readUnderlyingPricesResponse, readPreviewRequest, readPreviewResponse } from './rest-market.ts';
 import { readRewardAccrualsQuery, readRewardAccrualsResponse } from './rest-rewards.ts';
 import { readEstimatedFunding, readFundingRate, readFundingSlotsReport } from './funding.ts';
@@ -86,6 +86,8 @@ export const decodeLiquidationsResponse = (v: unknown): Result<DecodedBy<typeof 
 export const decodeFundingTransactionsResponse = (v: unknown): Result<DecodedBy<typeof readFundingTransactionsResponse>, DecodeError> => runDecoder(readFundingTransactionsResponse, v);
 /** Decodes SandboxTransferRequest (see the matching Wire type). */
 export const decodeSandboxTransferRequest = (v: unknown): Result<DecodedBy<typeof readSandboxTransferRequest>, DecodeError> => runDecoder(readSandboxTransferRequest, v);
+/** Decodes SandboxTransferResponse (see the matching Wire type). */
+export const decodeSandboxTransferResponse = (v: unknown): Result<DecodedBy<typeof readSandboxTransferResponse>, DecodeError> => runDecoder(readSandboxTransferResponse, v);
 /** Decodes InstrumentsResponse (see the matching Wire type). */
 export const decodeInstrumentsResponse = (v: unknown): Result<DecodedBy<typeof readInstrumentsResponse>, DecodeError> => runDecoder(readInstrumentsResponse, v);
 /** Decodes SymbolQuery (see the matching Wire type). */

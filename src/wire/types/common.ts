@@ -158,5 +158,5 @@ export interface WireErrorBody {
   readonly error: string;
 }
 
-/** An empty JSON object response (`{}`: cancel-all, logout). */
+/** An empty JSON object response (`{}`: cancel-all-orders; the local venue answers logout and key changes with it too). */
 export type WireEmptyResponse = Readonly<Record<string, never>>;
