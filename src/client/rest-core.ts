@@ -5,6 +5,7 @@ import { backoffDelayMs, DEFAULT_RETRY_BACKOFF, parseRetryAfterMs, sleepOn, type
 import { decodeError, httpError, transportError, type RequestContext } from './http-errors.ts';
 import { RequestTimedOut, type HttpResponse, type HttpTransport } from './http-transport.ts';
 import type { TokenManager } from './token-manager.ts';
+import { parseJson } from './wire-port.ts';
 
 /**
  * A query-string value; arrays are joined with commas (the venue's list convention), and a wire
@@ -169,7 +170,8 @@ export class RestCore {
     if (text.trim() === '') value = {};
     else {
       try {
-        value = JSON.parse(text);
+        // Order bodies carry u64 cids that a plain JSON.parse would round above 2^53.
+        value = parseJson(text);
       } catch (e) {
         throw new MmError('DECODE_FAILED', `${ctx.method} ${ctx.path}: response is not JSON: ${(e as Error).message}`, {
           method: ctx.method,

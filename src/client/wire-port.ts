@@ -26,6 +26,8 @@ export const decodeMdWsFrame = (text: string): Result<W.WireMdFrame, DecodeError
 export const encodeOrderRequest = (req: W.WireOrderWsRequest): string => wire.encodeOrderWsRequest(req);
 /** Encodes a market-data request. */
 export const encodeMdRequest = (req: W.WireMdRequest): string => wire.encodeMdRequest(req);
+/** JSON.parse that keeps `cid`/`clord_id` integers above 2^53 exact (as digit strings). @throws SyntaxError */
+export const parseJson = (text: string): unknown => wire.parseWireJson(text);
 /** Encodes a REST body (cid as a bare integer, undefined members dropped). */
 export const encodeBody = (body: object): string => wire.encodeRestBody(body);
 

@@ -148,4 +148,11 @@ describe('RestClient against captured payloads', () => {
     await expect(rest.cancelAllOrders()).rejects.toMatchObject({ code: 'DECODE_FAILED' });
     await rest.close();
   });
+
+  it('keeps u64 client order ids above 2^53 exact in REST responses', async () => {
+    const big = fixtureText('order-status-filled.json').replace(/"clord_id": *10000/, '"clord_id": 18446744073709551615');
+    const { rest } = client([at('GET', '/orders/order-status', big)]);
+    expect((await rest.orderStatus({ clientOrderId: asClientOrderId('18446744073709551615') }))?.clientOrderId).toBe('18446744073709551615');
+    await rest.close();
+  });
 });
