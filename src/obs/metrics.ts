@@ -42,7 +42,11 @@ export interface BotMetrics {
   intent(kind: string, symbol: string): void;
   /** Counts one reject, by reason and source (`venue`, `risk` or `gateway`). */
   reject(reason: string, source: 'venue' | 'risk' | 'gateway'): void;
-  /** Sets the rate limiter's remaining budget and capacity (requests). */
+  /**
+   * Sets the rate limiter's remaining budget and capacity (requests). Nothing feeds it yet: the
+   * limiter lives inside the engine, whose snapshot and events expose queue depth and throttling
+   * but not the buckets' remaining tokens, so both gauges read 0 until the engine exposes them.
+   */
   rateLimiterBudget(remaining: number, capacity: number): void;
   /** Counts `n` requests delayed or dropped by our rate limiter. */
   throttled(n?: number): void;
