@@ -19,6 +19,22 @@ export function resolveFundingModes(col: ColumnarRecording, mode: BacktestSettin
 }
 
 /**
+ * Schedules each recorded settlement of a `recorded`-mode symbol in rows [i0, i1) at its own venue
+ * instant (`tsEvent`, not before `fromMs`): the recorder learns of a settlement by polling, so its
+ * row arrives after the instant, but positions pay as they were at the instant. The bot still gets
+ * the settlement at the row's receive time (feed delivery).
+ */
+export function scheduleRecordedFunding(col: ColumnarRecording, modes: readonly FundingMode[], i0: number, i1: number, fromMs: number, actions: ActionQueue, exchange: ReplayExchange): void {
+  for (let i = i0; i < i1; i++) {
+    if (col.kind[i] !== KIND.funding) continue;
+    const s = col.sym[i]!;
+    const ev = col.objects[col.a[i]!]!;
+    if (ev.type !== 'funding' || modes[s] !== 'recorded') continue;
+    actions.push(Math.max(fromMs, ev.settlement.tsEvent), () => void exchange.applyFunding(s, ev.settlement));
+  }
+}
+
+/**
  * Schedules settlements at each `schedule`-mode instrument's funding instants in [fromMs, toMs], with
  * the last ready funding estimate the recording showed (none yet → nothing is charged).
  */

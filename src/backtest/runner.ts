@@ -17,7 +17,7 @@ import { ActionQueue } from './action-queue.ts';
 import { LatencyModel } from './latency-model.ts';
 import { feeSchedule, type BacktestFill } from './ledger.ts';
 import { FeedDelivery } from './feed-delivery.ts';
-import { resolveFundingModes, scheduleFunding } from './funding-modes.ts';
+import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
 import { queueModel } from './queue-model.ts';
@@ -167,12 +167,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         if (ev.type === 'ticker') exchange.applyTicker(s, ev.state, ev.bandLowerTicks, ev.bandUpperTicks, ev.funding);
         break;
       }
-      case KIND.funding: {
-        const ev = col.objects[col.a[i]!]!;
-        if (ev.type === 'funding' && fundingMode[s] === 'recorded') exchange.applyFunding(s, ev.settlement);
-        break;
-      }
       default:
+        // Recorded funding is charged at its instant (scheduleRecordedFunding), gaps need nothing.
         break;
     }
     if (observe && s !== 0xffff) observer.refresh(s);
@@ -194,6 +190,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   }
 
   scheduleFunding(col, fundingMode, xT[i0]!, xT[i1 - 1]!, actions, exchange, funding$);
+  scheduleRecordedFunding(col, fundingMode, i0, i1, xT[i0]!, actions, exchange);
 
   let ex = i0;
   let lo = i0;

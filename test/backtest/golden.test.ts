@@ -32,6 +32,14 @@ describe('golden replay of the committed sample recording', () => {
     expect(report.format).toBe('mmbot-backtest-report');
     expect(report.events.replayed).toBeGreaterThan(1000);
     expect(report.total.fills.count).toBeGreaterThan(0);
+    // The sample spans EURUSD-PERP's 16:00 London settlement on a weekday with the bot holding a
+    // position, and the config's order-manager tolerances let quotes rest past the reward
+    // program's 3 s minimum: funding and the reward estimate must both be non-zero.
+    expect(report.total.funding_settlements).toBeGreaterThanOrEqual(1);
+    expect(Number(report.total.pnl.funding)).not.toBe(0);
+    expect(Number(report.total.pnl.estimated_rewards)).toBeGreaterThan(0);
+    expect(report.total.quoting.mean_reward_share).toBeGreaterThan(0);
+    expect(report.total.quoting.scored_minutes).toBeGreaterThanOrEqual(7);
     expect(Object.keys(report.total.pnl)).toEqual(['spread_capture', 'inventory', 'fees', 'funding', 'net', 'estimated_rewards', 'net_with_rewards']);
     const csv = readFileSync(join(a, 'fills.csv'), 'utf8').trim().split('\n');
     expect(csv.length - 1).toBe(report.total.fills.count);

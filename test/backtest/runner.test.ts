@@ -84,6 +84,20 @@ describe('backtest runner', () => {
     expect(r.total.funding_settlements).toBe(1);
   });
 
+  it('charges a recorded settlement on the position held at its instant, even when the poll that recorded it came later', async () => {
+    // The recorder learns of settlements by polling: this one happened at T0+1 (before our buy
+    // reaches the exchange at T0+5) but was received at T0+1000 (after it).
+    const funding: RecordedEvent = {
+      type: 'funding', tsEvent: T0 + 1, tsRecv: T0 + 1000,
+      settlement: { symbol: S, rate: new Decimal('0.0001'), amount: new Decimal('0.0002'), benchmarkPrice: new Decimal('1.1381'), settlementPrice: new Decimal('1.1383'), tsEvent: T0 + 1 },
+    };
+    const { run, seen } = await replay([book(T0, 11380, 11382, true), book(T0 + 500, 11380, 11383), funding, book(T0 + 1200, 11380, 11383)]);
+    expect(run.exchange.ledgers[0]!.position).toBe(10);
+    expect(run.exchange.ledgers[0]!.fundingEvents).toBe(1);
+    expect(run.exchange.ledgers[0]!.funding.toNumber()).toBe(0); // flat at the instant: nothing to pay
+    expect(seen.find((e) => e.type === 'funding')?.tsRecv).toBe(T0 + 1000); // the bot hears of it when recorded
+  });
+
   it('settles on the instrument schedule with the last ready estimate when the recording has no settlements', async () => {
     const ticker: RecordedEvent = {
       type: 'ticker', symbol: S, lastTicks: 11381, lastQty: 1, markTicks: 11381, bestBidTicks: 11380, bestAskTicks: 11382, bandLowerTicks: null, bandUpperTicks: null,

@@ -12,6 +12,39 @@ import type { Command } from '../main.ts';
 import { createLogger } from '../../obs/logger.ts';
 import { loadBacktestSetup } from './backtest.ts';
 
+/**
+ * The wall clock shifted so that it reads `startMs` now: the local venue can run as if it were
+ * another day (e.g. a weekday just before a funding settlement) while time still flows normally.
+ */
+export class ShiftedClock implements Clock {
+  readonly #base: Clock;
+  readonly #offsetMs: number;
+
+  constructor(base: Clock, startMs: number) {
+    this.#base = base;
+    this.#offsetMs = startMs - base.nowMs();
+  }
+
+  nowMs(): number {
+    return this.#base.nowMs() + this.#offsetMs;
+  }
+
+  nowNs(): bigint {
+    return this.#base.nowNs() + BigInt(Math.round(this.#offsetMs)) * 1_000_000n;
+  }
+
+  setTimer(delayMs: number, fn: () => void): () => void {
+    return this.#base.setTimer(delayMs, fn);
+  }
+}
+
+/** Parses `--start`: an ISO 8601 time (`2026-11-18T15:56:00Z`) or epoch ms. */
+export function parseStart(value: string): number {
+  const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  if (!Number.isFinite(ms) || ms <= 0) throw new MmError('USAGE', `flag --start: expected an ISO 8601 time (e.g. 2026-11-18T15:56:00Z) or epoch ms, got "${value}"`);
+  return ms;
+}
+
 /** Where and what to record. */
 export interface RecordVenueOptions {
   readonly baseUrl: string;
@@ -91,7 +124,7 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
 
 const usage = `usage: mmbot record [--symbols A,B] --out <file.jsonl.gz> [--duration <s>]
                    [--config <bot config>]
-                   [--local [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>]]
+                   [--local [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>] [--start <time>]]
                    [--base-url <url> [--ws-url <url>] --api-key <key> --api-secret <secret>]
 
 Records normalized market data (books as snapshot + deltas, trades, tickers with funding estimates,
@@ -103,6 +136,8 @@ funding settlements, gap markers on reconnect) with venue and receive times, for
   --clock-speed  local venue clock speed (e.g. 20: twenty venue seconds per wall second)
   --taker-rate   local venue synthetic takers per minute (venue default 12)
   --venue-config a venue YAML for the local venue
+  --start        local venue clock start (ISO 8601 or epoch ms), e.g. a weekday shortly before a
+                 funding settlement (EURUSD-PERP settles at 16:00 Europe/London, Monday to Friday)
   --base-url     a venue (or a local venue started elsewhere); credentials from the flags or
                  AX_API_KEY / AX_API_SECRET in the environment
   --duration     stop after this many seconds of venue time (default: until Ctrl-C)
@@ -113,7 +148,8 @@ export const command: Command = {
   summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config'], boolean: ['local'] });
+    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start'], boolean: ['local'] });
+    if (flagString(p, 'start') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --start sets the local venue\'s clock: it needs --local');
     let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     const configFile = flagString(p, 'config');
     const setup = configFile ? await loadBacktestSetup(configFile) : null;
@@ -148,7 +184,9 @@ export const command: Command = {
       const venueFile = flagString(p, 'venue-config');
       const base = (venueFile ? loadVenueConfig(venueFile) : {}) as Record<string, unknown>;
       const market = takerRate !== undefined ? { market: { defaults: { takers: { rate_per_min: takerRate } } } } : {};
-      const v = await startVenue({ seed, config: { ...base, clock_speed: speed, seed, ...market } as never });
+      const start = flagString(p, 'start');
+      const clock = start !== undefined ? new ShiftedClock(new LiveClock(), parseStart(start)) : undefined;
+      const v = await startVenue({ seed, config: { ...base, clock_speed: speed, seed, ...market } as never, ...(clock ? { clock } : {}) });
       stopVenue = () => v.stop();
       opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', ...(fundingPollMs !== undefined ? { fundingPollMs } : {}) };
     } else {
