@@ -4,15 +4,15 @@ import { LiveClock, type Clock } from '../core/clock.ts';
 import type { Book } from '../domain/book.ts';
 import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts';
 import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
-import { DEFAULT_REWARD_SCORE_PARAMS, type RewardScoreParams } from '../domain/reward-score.ts';
+import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
 import type { Engine, EngineEvent, RewardUpdate } from '../engine/index.ts';
 import { startHealthServer, type HealthServer } from '../obs/health-server.ts';
-import { createBotMetrics, type BotMetrics, type OrderOp, type PnlComponent } from '../obs/metrics.ts';
+import { createBotMetrics, type BotMetrics, type OrderOp, type PnlComponent, type StreamName } from '../obs/metrics.ts';
 import { registerProcessMetrics } from '../obs/process-metrics.ts';
 import { ReadinessTracker, type Readiness } from '../obs/readiness.ts';
 import { createRewardMetrics } from '../obs/reward-metrics.ts';
 import { clientRewardSource, type RewardRestPort } from '../rewards/rest-source.ts';
-import { RewardScoreEstimator } from '../rewards/score-estimator.ts';
+import { RewardScoreEstimator, type ScoreEstimatorOptions } from '../rewards/score-estimator.ts';
 import { RewardTracker } from '../rewards/tracker.ts';
 import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
 
@@ -59,18 +59,18 @@ export interface MonitoringLog {
   error(obj: object, msg?: string): void;
 }
 
-/** The venue's reward model, when known (embedded venue config, or the operator's config). */
-export interface RewardModel {
-  readonly params?: RewardScoreParams;
+/**
+ * The venue's reward model, when known (embedded venue config, or the operator's config): the
+ * estimator's options (absent params = the defaults; `othersAs` defaults to queue-position here,
+ * which equals one-account on L2 books), plus how monitoring samples it.
+ */
+export interface RewardModel extends Partial<Pick<ScoreEstimatorOptions, 'params' | 'bonusWeight' | 'othersAs'>> {
   /** Epoch length; absent = learnt from the venue's accruals (default one day until then). */
   readonly epochMs?: number;
-  readonly bonusWeight?: (minuteMs: number, symbol: string) => number;
   /** The venue's clock when it differs from ours (the embedded venue with clock_speed != 1). */
   readonly venueClock?: Clock;
   /** Sample each venue minute this long after it (venue ms, default 2000), scoring the book as of the minute. */
   readonly sampleLagMs?: number;
-  /** How other makers' orders are grouped (see ScoreEstimatorOptions.othersAs; default queue-position, same as one-account on L2). */
-  readonly othersAs?: 'one-account' | 'queue-position';
 }
 
 /** What `mmbot run` passes to `startMonitoring`. */
@@ -204,7 +204,8 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     : null;
   if (ownTracker) tracker!.start();
 
-  const frameBase = { orders: 0, ordersBad: 0, md: 0, mdBad: 0 };
+  const orderFrames = frameDeltas('orders', metrics);
+  const mdFrames = frameDeltas('market-data', metrics);
   const sync = (): void => {
     const snap = engine.snapshot();
     metrics.killSwitch(snap.killSwitch.tripped);
@@ -229,19 +230,9 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
       for (const [c, v] of parts) metrics.pnl(s.symbol, c, v);
     }
     const o = clients.orders?.stats;
-    if (o) {
-      metrics.frames('orders', o.framesIn - frameBase.orders);
-      for (let i = frameBase.ordersBad; i < o.malformed; i++) metrics.decodeError('orders');
-      frameBase.orders = o.framesIn;
-      frameBase.ordersBad = o.malformed;
-    }
+    if (o) orderFrames(o.framesIn, o.malformed);
     const m = clients.md?.stats;
-    if (m) {
-      metrics.frames('market-data', m.framesIn - frameBase.md);
-      for (let i = frameBase.mdBad; i < m.decodeErrors; i++) metrics.decodeError('market-data');
-      frameBase.md = m.framesIn;
-      frameBase.mdBad = m.decodeErrors;
-    }
+    if (m) mdFrames(m.framesIn, m.decodeErrors);
     trackPollErrors();
     metrics.ready(readiness.check(clock.nowMs()).ready);
   };
@@ -284,6 +275,18 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     sync,
     stop,
     close: stop,
+  };
+}
+
+/** Turns a client's running frame counters into metric increments since the previous call. */
+function frameDeltas(stream: StreamName, metrics: BotMetrics): (framesIn: number, bad: number) => void {
+  let seen = 0;
+  let seenBad = 0;
+  return (framesIn, bad) => {
+    metrics.frames(stream, framesIn - seen);
+    for (let i = seenBad; i < bad; i++) metrics.decodeError(stream);
+    seen = framesIn;
+    seenBad = bad;
   };
 }
 

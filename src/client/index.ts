@@ -7,7 +7,8 @@ export { RestClient, type ApiCredentials, type RestClientOptions } from './rest-
 export { RestCore, withQuery, type CallSpec, type RestCoreOptions, type RestStats, type QueryValue } from './rest-core.ts';
 export { undiciTransport, RequestTimedOut, type HttpTransport, type HttpRequest, type HttpResponse } from './http-transport.ts';
 export { TokenManager, type TokenManagerOptions } from './token-manager.ts';
-export { OrderWsClient, type OrderWsClientOptions, type OrderWsStats, type TokenSource } from './order-ws-client.ts';
+export { OrderWsClient, type OrderWsClientOptions, type OrderWsStats } from './order-ws-client.ts';
+export { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
 export { MarketDataWsClient, type MarketDataWsClientOptions, type MdStats, type StaleState } from './md-ws-client.ts';
 export type { BookSubscription, BookLevelName } from './md-subscriptions.ts';
 export { venueGateway, venueAccountReader, type VenueOrderGateway, type VenueAccountReader, type GatewayStats } from './venue-gateway.ts';

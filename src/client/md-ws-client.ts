@@ -12,8 +12,8 @@ import { MdSubscriptions, type BookLevelName, type BookSubscription } from './md
 import { ReconnectingSocket } from './reconnecting-socket.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
 import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
-import type { TokenSource } from './order-ws-client.ts';
-import { decodeMdWsFrame, encodeMdRequest, mapMdEvent } from './wire-port.ts';
+import { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
+import { decodeMdWsFrame, encodeMdRequest, frameSkipped, mapMdEvent } from './wire-port.ts';
 
 /** Options of the market-data WebSocket client. */
 export interface MarketDataWsClientOptions {
@@ -92,19 +92,12 @@ export class MarketDataWsClient {
         this.#keeper.reset(sub.symbol);
       },
     });
-    let lastToken: string | undefined;
+    const bearer = new BearerUpgrade(opts.tokens);
     this.#socket = new ReconnectingSocket({
       name: 'market-data',
       clock: opts.clock,
       factory: opts.socketFactory ?? wsSocketFactory,
-      prepare: async () => {
-        const headers: Record<string, string> = {};
-        if (opts.tokens) {
-          lastToken = await opts.tokens.token();
-          headers['authorization'] = `Bearer ${lastToken}`;
-        }
-        return { url: `${opts.wsUrl.replace(/\/+$/, '')}/md/ws`, headers };
-      },
+      prepare: async () => ({ url: `${opts.wsUrl.replace(/\/+$/, '')}/md/ws`, headers: await bearer.headers() }),
       backoff: opts.reconnect ?? DEFAULT_RECONNECT_BACKOFF,
       random: opts.random ?? Math.random,
       connectTimeoutMs: 10_000,
@@ -112,7 +105,7 @@ export class MarketDataWsClient {
       onOpen: () => this.#onOpen(),
       onFrame: (text) => this.#onFrame(text),
       onDown: (info) => {
-        if (info.httpStatus === 401) void opts.tokens?.renew(lastToken).catch(() => undefined);
+        bearer.refused(info.httpStatus);
         this.#onDown(info.reason, info.wasOpen);
       },
     });
@@ -253,7 +246,7 @@ export class MarketDataWsClient {
     const decoded = decodeMdWsFrame(text);
     if (!decoded.ok) {
       this.stats.decodeErrors++;
-      this.#errors.next(new MmError('DECODE_FAILED', `market-data frame skipped: ${decoded.error.path}: ${decoded.error.message}`, { path: decoded.error.path, frame: text.slice(0, 200) }));
+      this.#errors.next(frameSkipped('market-data frame', decoded.error, text));
       return;
     }
     const frame = decoded.value;

@@ -11,8 +11,26 @@ export const isUnknownOutcome = (e: unknown): e is MmError => e instanceof MmErr
 
 type StatusLookup = (ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }) => Promise<OrderStatus | null>;
 
+/** What a place/replace came to: the venue id, and `resolvedByStatus` when a status lookup told us. */
+export interface EntryOutcome {
+  readonly orderId: VenueOrderId;
+  readonly resolvedByStatus?: true;
+}
+
 function withOutcome(e: MmError, outcome: string, extra: Record<string, unknown> = {}): MmError {
   return new MmError(e.code, `${e.message} [outcome: ${outcome}]`, { ...e.details, ...extra, outcome }, { cause: e });
+}
+
+/** Runs `attempt`; a failure that leaves the outcome unknown goes to `resolve`, any other is rethrown. */
+async function attemptOrResolve(attempt: () => Promise<{ readonly oid: string }>, resolve: (e: MmError) => Promise<EntryOutcome>): Promise<EntryOutcome> {
+  let r: { readonly oid: string };
+  try {
+    r = await attempt();
+  } catch (e) {
+    if (!isUnknownOutcome(e)) throw e;
+    return resolve(e);
+  }
+  return { orderId: r.oid as VenueOrderId };
 }
 
 /**
@@ -25,12 +43,8 @@ export async function resolvePlaceOutcome(
   attempt: () => Promise<{ readonly oid: string }>,
   cid: ClientOrderId,
   statusByCid: (cid: ClientOrderId) => Promise<OrderStatus | null>,
-): Promise<{ readonly orderId: VenueOrderId; readonly resolvedByStatus?: true }> {
-  try {
-    const r = await attempt();
-    return { orderId: r.oid as VenueOrderId };
-  } catch (e) {
-    if (!isUnknownOutcome(e)) throw e;
+): Promise<EntryOutcome> {
+  return attemptOrResolve(attempt, async (e) => {
     let st: OrderStatus | null;
     try {
       st = await statusByCid(cid);
@@ -39,7 +53,7 @@ export async function resolvePlaceOutcome(
     }
     if (st) return { orderId: st.orderId, resolvedByStatus: true };
     throw withOutcome(e, 'not-placed', { clientOrderId: cid });
-  }
+  });
 }
 
 /**
@@ -51,12 +65,8 @@ export async function resolveReplaceOutcome(
   attempt: () => Promise<{ readonly oid: string }>,
   intent: Pick<ReplaceOrder, 'orderId' | 'clientOrderId'>,
   status: StatusLookup,
-): Promise<{ readonly orderId: VenueOrderId; readonly resolvedByStatus?: true }> {
-  try {
-    const r = await attempt();
-    return { orderId: r.oid as VenueOrderId };
-  } catch (e) {
-    if (!isUnknownOutcome(e)) throw e;
+): Promise<EntryOutcome> {
+  return attemptOrResolve(attempt, async (e) => {
     const ids = { orderId: intent.orderId, clientOrderId: intent.clientOrderId };
     try {
       const original = await status({ orderId: intent.orderId });
@@ -72,5 +82,5 @@ export async function resolveReplaceOutcome(
       if (inner instanceof MmError && typeof inner.details['outcome'] === 'string') throw inner;
       throw withOutcome(e, 'unknown', { ...ids, lookupError: inner instanceof Error ? inner.message : String(inner) });
     }
-  }
+  });
 }

@@ -15,13 +15,8 @@ import { ReconnectingSocket } from './reconnecting-socket.ts';
 import { RidCorrelator } from './rid-correlator.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
 import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
-import { decodeOrderWsFrame, encodeOrderRequest, mapFundingEstimate, mapOrder, mapOrderEvent, mapOrderStatus } from './wire-port.ts';
-
-/** Where a token comes from (a TokenManager); `renew` is called after a 401 on the upgrade. */
-export interface TokenSource {
-  token(): Promise<string>;
-  renew(rejected: string | undefined): Promise<string>;
-}
+import { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
+import { decodeOrderWsFrame, encodeOrderRequest, frameSkipped, mapFundingEstimate, mapOrder, mapOrderEvent, mapOrderStatus } from './wire-port.ts';
 
 /** Options of the order-entry WebSocket client. */
 export interface OrderWsClientOptions {
@@ -76,7 +71,7 @@ export class OrderWsClient {
   readonly #errors = new Subject<MmError>();
   readonly #connection: BehaviorSubject<StreamConnection>;
   #loggedIn = false;
-  #lastToken: string | undefined;
+  readonly #bearer: BearerUpgrade;
   #cancelLoginTimer: (() => void) | undefined;
   #cancelHeartbeat: (() => void) | undefined;
   #login: { readonly loginId: string; readonly cancelOnDisconnect: boolean } | undefined;
@@ -84,6 +79,7 @@ export class OrderWsClient {
   constructor(opts: OrderWsClientOptions) {
     this.#o = opts;
     this.#rids = new RidCorrelator<Reply>(opts.clock);
+    this.#bearer = new BearerUpgrade(opts.tokens);
     this.#connection = new BehaviorSubject<StreamConnection>({ stream: 'orders', connected: false, tsRecv: opts.clock.nowMs(), reason: 'not started' });
     this.#socket = new ReconnectingSocket({
       name: 'orders',
@@ -97,8 +93,8 @@ export class OrderWsClient {
       onOpen: () => this.#onOpen(),
       onFrame: (text) => this.#onFrame(text),
       onDown: (info) => {
-        if (info.httpStatus === 401) void this.#o.tokens.renew(this.#lastToken).catch(() => undefined);
-        else if (info.httpStatus !== undefined && info.httpStatus >= 400 && info.httpStatus < 500) {
+        this.#bearer.refused(info.httpStatus);
+        if (info.httpStatus !== undefined && info.httpStatus !== 401 && info.httpStatus >= 400 && info.httpStatus < 500) {
           // 403 (account not allowed) or 400 (malformed account id) will not heal by itself: say so loudly.
           this.#errors.next(new MmError(codeForHttpStatus(info.httpStatus), `order WS upgrade refused with HTTP ${info.httpStatus}; retrying with backoff`, { status: info.httpStatus, accountId: this.#o.accountId }));
         }
@@ -247,15 +243,14 @@ export class OrderWsClient {
   }
 
   async #prepare(): Promise<{ url: string; headers: Record<string, string> }> {
-    const token = await this.#o.tokens.token();
-    this.#lastToken = token;
+    const headers = await this.#bearer.headers();
     const q = new URLSearchParams();
     q.set('cancel_on_disconnect', String(this.#o.cancelOnDisconnect ?? true));
     if (this.#o.accountId !== undefined) q.set('account_id', this.#o.accountId);
     const hb = this.#heartbeatTimeoutS();
     if (hb > 0) q.set('client_heartbeat_timeout', String(hb));
     const base = this.#o.wsUrl.replace(/\/+$/, '');
-    return { url: `${base}/orders/ws?${q.toString()}`, headers: { authorization: `Bearer ${token}` } };
+    return { url: `${base}/orders/ws?${q.toString()}`, headers };
   }
 
   #heartbeatTimeoutS(): number {
@@ -292,7 +287,7 @@ export class OrderWsClient {
     const decoded = decodeOrderWsFrame(text);
     if (!decoded.ok) {
       this.stats.malformed++;
-      this.#errors.next(new MmError('DECODE_FAILED', `order WS frame skipped: ${decoded.error.path}: ${decoded.error.message}`, { path: decoded.error.path, frame: text.slice(0, 200) }));
+      this.#errors.next(frameSkipped('order WS frame', decoded.error, text));
       return;
     }
     const frame = decoded.value;

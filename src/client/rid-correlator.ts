@@ -49,22 +49,16 @@ export class RidCorrelator<R> {
 
   /** Settles the request `rid` with its reply; false when nothing waits for it (late or unknown). */
   resolve(rid: number, reply: R): boolean {
-    const p = this.#pending.get(rid);
-    if (!p) return false;
-    this.#pending.delete(rid);
-    p.cancelTimer();
-    p.resolve(reply);
-    return true;
+    const p = this.#take(rid);
+    p?.resolve(reply);
+    return p !== undefined;
   }
 
   /** Fails the request `rid` (e.g. the send itself failed). */
   reject(rid: number, err: MmError): boolean {
-    const p = this.#pending.get(rid);
-    if (!p) return false;
-    this.#pending.delete(rid);
-    p.cancelTimer();
-    p.reject(err);
-    return true;
+    const p = this.#take(rid);
+    p?.reject(err);
+    return p !== undefined;
   }
 
   /** Fails every pending request, e.g. when the socket dropped (their outcome is unknown). */
@@ -75,5 +69,15 @@ export class RidCorrelator<R> {
       p.cancelTimer();
       p.reject(make(rid, p.what));
     }
+  }
+
+  /** Removes `rid` from the pending set with its deadline cancelled; undefined when nothing waits. */
+  #take(rid: number): Pending<R> | undefined {
+    const p = this.#pending.get(rid);
+    if (p) {
+      this.#pending.delete(rid);
+      p.cancelTimer();
+    }
+    return p;
   }
 }

@@ -3,7 +3,7 @@ import { MmError } from '../core/errors.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
-import { resolvePlaceOutcome, resolveReplaceOutcome } from './order-outcome.ts';
+import { resolvePlaceOutcome, resolveReplaceOutcome, type EntryOutcome } from './order-outcome.ts';
 import type { OrderWsClient } from './order-ws-client.ts';
 import type { RestClient } from './rest-client.ts';
 
@@ -47,88 +47,58 @@ export function venueGateway(orderWs: OrderWsClient, rest: RestClient): VenueOrd
     stats.viaRest++;
     return p;
   };
-  const counted = <T extends { readonly resolvedByStatus?: true }>(r: T): { readonly orderId: VenueOrderId } & T => {
-    if (r.resolvedByStatus) stats.resolvedByStatus++;
-    return r as { readonly orderId: VenueOrderId } & T;
+  /**
+   * Cancels and status reads are safe to repeat: over the WS when logged in, and over REST when it
+   * is down or the WS request failed without a definite answer (dropped, timed out).
+   */
+  const safeRead = async <T>(viaWsFn: () => Promise<T>, viaRestFn: () => Promise<T>): Promise<T> => {
+    if (orderWs.connected) {
+      stats.viaWs++;
+      try {
+        return await viaWsFn();
+      } catch (e) {
+        if (!isCode(e, 'DISCONNECTED', 'TIMEOUT')) throw e;
+      }
+    }
+    return viaRest(viaRestFn());
+  };
+  /**
+   * Places and replaces go over the WS when logged in, an unknown outcome resolved by status
+   * (`resolveXxxOutcome`); over REST when the WS is down or dropped before the send.
+   */
+  const orderEntry = async (
+    viaWsFn: () => Promise<EntryOutcome>,
+    viaRestFn: () => Promise<{ readonly orderId: VenueOrderId }>,
+  ): Promise<{ readonly orderId: VenueOrderId }> => {
+    if (!orderWs.connected) return viaRest(viaRestFn());
+    stats.viaWs++;
+    try {
+      const r = await viaWsFn();
+      if (r.resolvedByStatus) stats.resolvedByStatus++;
+      return r;
+    } catch (e) {
+      // Dropped between the check and the send: nothing went out, REST may carry it.
+      if (isCode(e, 'DISCONNECTED')) return viaRest(viaRestFn());
+      throw e;
+    }
   };
 
   return {
     stats,
-    async place(intent) {
-      if (!orderWs.connected) return viaRest(rest.placeOrder(intent));
-      stats.viaWs++;
-      try {
-        const r = await resolvePlaceOutcome(
-          () => orderWs.place(intent).then((x) => ({ oid: x.orderId })),
-          intent.clientOrderId,
-          (cid) => rest.orderStatus({ clientOrderId: cid }),
-        );
-        return counted(r);
-      } catch (e) {
-        // Dropped between the check and the send: nothing went out, REST may carry it.
-        if (isCode(e, 'DISCONNECTED')) return viaRest(rest.placeOrder(intent));
-        throw e;
-      }
-    },
-    async replace(intent) {
-      if (!orderWs.connected) return viaRest(rest.replaceOrder(intent));
-      stats.viaWs++;
-      try {
-        const r = await resolveReplaceOutcome(
-          () => orderWs.replace(intent).then((x) => ({ oid: x.orderId })),
-          intent,
-          (ref) => rest.orderStatus(ref),
-        );
-        return counted(r);
-      } catch (e) {
-        if (isCode(e, 'DISCONNECTED')) return viaRest(rest.replaceOrder(intent));
-        throw e;
-      }
-    },
-    async cancel(intent) {
-      if (orderWs.connected) {
-        stats.viaWs++;
-        try {
-          return await orderWs.cancel(intent);
-        } catch (e) {
-          if (!isCode(e, 'DISCONNECTED', 'TIMEOUT')) throw e;
-        }
-      }
-      return viaRest(rest.cancelOrder(intent));
-    },
-    async cancelAll(symbol) {
-      if (orderWs.connected) {
-        stats.viaWs++;
-        try {
-          return await orderWs.cancelAll(symbol);
-        } catch (e) {
-          if (!isCode(e, 'DISCONNECTED', 'TIMEOUT')) throw e;
-        }
-      }
-      return viaRest(rest.cancelAllOrders(symbol));
-    },
-    async status(ref) {
-      if (orderWs.connected) {
-        stats.viaWs++;
-        try {
-          return await orderWs.status(ref);
-        } catch (e) {
-          if (!isCode(e, 'DISCONNECTED', 'TIMEOUT')) throw e;
-        }
-      }
-      return viaRest(rest.orderStatus(ref));
-    },
-    async openOrders() {
-      if (orderWs.connected) {
-        stats.viaWs++;
-        try {
-          return await orderWs.openOrders();
-        } catch (e) {
-          if (!isCode(e, 'DISCONNECTED', 'TIMEOUT')) throw e;
-        }
-      }
-      return viaRest(rest.openOrders());
-    },
+    place: (intent) =>
+      orderEntry(
+        () => resolvePlaceOutcome(() => orderWs.place(intent).then((x) => ({ oid: x.orderId })), intent.clientOrderId, (cid) => rest.orderStatus({ clientOrderId: cid })),
+        () => rest.placeOrder(intent),
+      ),
+    replace: (intent) =>
+      orderEntry(
+        () => resolveReplaceOutcome(() => orderWs.replace(intent).then((x) => ({ oid: x.orderId })), intent, (ref) => rest.orderStatus(ref)),
+        () => rest.replaceOrder(intent),
+      ),
+    cancel: (intent) => safeRead(() => orderWs.cancel(intent), () => rest.cancelOrder(intent)),
+    cancelAll: (symbol) => safeRead(() => orderWs.cancelAll(symbol), () => rest.cancelAllOrders(symbol)),
+    status: (ref) => safeRead(() => orderWs.status(ref), () => rest.orderStatus(ref)),
+    openOrders: () => safeRead(() => orderWs.openOrders(), () => rest.openOrders()),
   };
 }
 

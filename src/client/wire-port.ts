@@ -38,6 +38,11 @@ function failure(what: string, e: DecodeError): MmError {
   return new MmError('DECODE_FAILED', `${what}: ${e.message}`, { what, path: e.path });
 }
 
+/** A socket frame that did not decode (counted and skipped by the WS clients), naming the JSON path. */
+export function frameSkipped(what: string, e: DecodeError, text: string): MmError {
+  return new MmError('DECODE_FAILED', `${what} skipped: ${e.path}: ${e.message}`, { path: e.path, frame: text.slice(0, 200) });
+}
+
 function unwrapMap<T>(what: string, r: Result<T, DecodeError>): T | MmError {
   return r.ok ? r.value : failure(what, r.error);
 }

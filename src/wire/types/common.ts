@@ -53,6 +53,10 @@ export const WIRE_STP = ['CancelIncoming', 'CancelResting', 'CancelBoth', 'xi', 
 /** Self-trade prevention, including the short aliases `xi`/`xr`/`xb`. */
 export type WireStp = (typeof WIRE_STP)[number];
 
+// The order-state, reject-reason and instrument-state lists equal domain's (ORDER_STATES,
+// REJECT_REASONS, INSTRUMENT_STATES) on purpose, not by copy: these are what the venue documents and
+// the decoders accept; domain's are what the bot models, and map/ bridges them (unknown → 'UNKNOWN').
+
 /** The documented wire values of order states. */
 export const WIRE_ORDER_STATES = [
   'PENDING',

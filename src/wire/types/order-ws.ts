@@ -1,4 +1,8 @@
-/** Order-entry WebSocket (`/orders/ws`): client requests, replies and server events. */
+/**
+ * Order-entry WebSocket (`/orders/ws`): client requests, replies and server events. Requests that
+ * look like the REST order bodies (types/rest-orders.ts) are spelled out again on purpose: the two
+ * gateways are separate venue contracts (no `aid` here, `rid`/`t` added) and may drift apart.
+ */
 import type { DecimalString, WireCid, WireEnum, WireRejectReason, WireReprice, WireSide, WireStp, WireTif } from './common.ts';
 import type { WireEstimatedFunding } from './funding.ts';
 import type { WireFillDetail, WireOrder, WireOrderStatus } from './order.ts';
