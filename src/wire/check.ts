@@ -2,7 +2,7 @@
  * Checks saved venue payloads against the wire decoders (`mmbot wire check`). Text holds one JSON
  * value (pretty-printed is fine) or one JSON value per line (JSONL). Pure: no file I/O here.
  */
-import { parseWireJson } from './decode/kit.ts';
+import { parseWireJson } from './decode/json-text.ts';
 import { decodeAs, inferWireMessageType, type WireMessageType } from './decode/registry.ts';
 
 /** The outcome for one value: its line (JSONL only), the type used, and the first error if any. */

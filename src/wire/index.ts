@@ -9,7 +9,8 @@ export { encodeOrder, writeOrder, writeFillDetail } from './encode/order.ts';
 export { encodeOrderWsEvent, encodeOrderWsReply, encodeOrderWsRequest } from './encode/order-ws.ts';
 export { encodeMdEvent, encodeMdReply, encodeMdRequest, encodeTicker, writeLevels } from './encode/md-ws.ts';
 export { encodeRestBody, encodeRestQuery, encodeErrorBody, encodeIndexPricesResponse, encodeInstrumentsResponse } from './encode/rest.ts';
-export { runDecoder, runDecoderOnText, parseWireJson, quoteLongIds, decodeError, pathOf, type DecodeError, type Decoder, type PathKey } from './decode/kit.ts';
+export { runDecoder, decodeError, pathOf, type DecodeError, type Decoder, type PathKey } from './decode/kit.ts';
+export { runDecoderOnText, parseWireJson, quoteLongIds } from './decode/json-text.ts';
 export {
   decodeOrderWsFrame,
   decodeOrderWsEvent,

@@ -20,7 +20,7 @@ import {
   type DecodeError,
 } from '../../src/wire/index.ts';
 import { DECIMAL_RE } from '../../src/core/decimal.ts';
-import { isDecimal } from '../../src/wire/decode/kit.ts';
+import { isDecimal } from '../../src/wire/decode/scalars.ts';
 import { wireMdEvent, wireMdRequest, wireOrder, wireOrderEvent, wireOrderRequest, wireTicker } from './arbitraries.ts';
 
 function isDecodeError(e: DecodeError): boolean {

@@ -1,7 +1,8 @@
 /** Funding decoders: estimated funding, funding-rate records, funding-slot reports. */
 import type { WireEstimatedFunding, WireFundingRate, WireFundingSlot, WireFundingSlotsReport } from '../types/funding.ts';
 import { fundingStatus, fundingVariant, slotStatus } from './enums.ts';
-import { arrayOf, bigIntNumber, bool, date, dateTime, dec, nullable, obj, optNull, str, uint, int } from './kit.ts';
+import { arrayOf, nullable, obj, optNull } from './kit.ts';
+import { bigIntNumber, bool, date, dateTime, dec, str, uint, int } from './scalars.ts';
 
 /** Estimated funding (`ef`). */
 export const readEstimatedFunding = obj<WireEstimatedFunding>(

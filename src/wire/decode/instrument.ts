@@ -9,7 +9,8 @@ import type {
   WireTradingScheduleSegment,
 } from '../types/instrument.ts';
 import { category } from './enums.ts';
-import { arrayOf, bool, date, dateTime, dec, nullable, obj, optional, optNull, recordOf, str, uint } from './kit.ts';
+import { arrayOf, nullable, obj, optional, optNull, recordOf } from './kit.ts';
+import { bool, date, dateTime, dec, str, uint } from './scalars.ts';
 
 const timeOfDay = obj<WireTimeOfDay>({ hours: uint, minutes: uint, seconds: uint }, 'time of day {hours, minutes, seconds}');
 const days = arrayOf(uint, 'array of ISO days of week');

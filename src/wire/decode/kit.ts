@@ -6,8 +6,10 @@
  *   Result, so field readers need no per-call closures or wrapper objects;
  * - decoders never throw: `runDecoder` also converts any unexpected exception into a DecodeError.
  * Decoders are synchronous and not re-entrant across `runDecoder` calls, which JS guarantees.
+ *
+ * Scalar decoders (strings, numbers, decimals, dates, cids) live in scalars.ts; parsing venue JSON
+ * text with long ids kept exact lives in json-text.ts.
  */
-import { asClientOrderId, type ClientOrderId } from '../../core/ids.ts';
 import { err, ok, type Result } from '../../core/result.ts';
 import type { WireEnum } from '../types/common.ts';
 
@@ -92,129 +94,8 @@ export function runDecoder<T>(decoder: Decoder<T>, value: unknown): Result<T, De
   }
 }
 
-// One pass to detect a long id (the common case is none), a global replace only when there is one.
-const LONG_ID_TEST = /"(?:cid|clord_id)" *: *[0-9]{16}/;
-const LONG_ID_ALL = /("(?:cid|clord_id)" *: *)([0-9]{16,})/g;
-
-/**
- * Quotes `cid`/`clord_id` integers too long for a double (16+ digits) so JSON.parse keeps them
- * exact: u64 client order ids above 2^53 would otherwise silently lose precision. One regex scan
- * when there is nothing to do.
- */
-export function quoteLongIds(text: string): string {
-  return LONG_ID_TEST.test(text) ? text.replace(LONG_ID_ALL, '$1"$2"') : text;
-}
-
-/**
- * JSON.parse that keeps long `cid`/`clord_id` integers exact (as digit strings). Use it for any
- * venue text that may carry client order ids (WS frames, REST order bodies).
- * @throws SyntaxError on invalid JSON, like JSON.parse.
- */
-export const parseWireJson = (text: string): unknown => JSON.parse(quoteLongIds(text));
-
-/** Parses JSON text (keeping long ids exact) and runs a decoder on it. Never throws. */
-export function runDecoderOnText<T>(decoder: Decoder<T>, text: string): Result<T, DecodeError> {
-  let value: unknown;
-  try {
-    value = JSON.parse(quoteLongIds(text));
-  } catch (e) {
-    return err(decodeError('$', 'valid JSON', e instanceof Error ? e.message : String(e)));
-  }
-  return runDecoder(decoder, value);
-}
-
 /** True for a non-array, non-null object. */
 export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-// ------------------------------------------------------------------ primitives (no allocation on success)
-
-/** A string. */
-export const str: Decoder<string> = (v, p, k) => (typeof v === 'string' ? v : fail(v, p, k, 'string'));
-/** A boolean. */
-export const bool: Decoder<boolean> = (v, p, k) => (typeof v === 'boolean' ? v : fail(v, p, k, 'boolean'));
-/** A safe integer (may be negative). */
-export const int: Decoder<number> = (v, p, k) =>
-  typeof v === 'number' && Number.isSafeInteger(v) ? v : fail(v, p, k, 'integer');
-/** A non-negative safe integer (quantities, ts, tn). */
-export const uint: Decoder<number> = (v, p, k) =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : fail(v, p, k, 'non-negative integer');
-/** Any integer-valued number, including beyond 2^53 (epoch-ns integers such as `timestamp_ns`). */
-export const bigIntNumber: Decoder<number> = (v, p, k) =>
-  typeof v === 'number' && Number.isInteger(v) ? v : fail(v, p, k, 'integer');
-/** A finite number. */
-export const finite: Decoder<number> = (v, p, k) =>
-  typeof v === 'number' && Number.isFinite(v) ? v : fail(v, p, k, 'number');
-/**
- * The venue decimal grammar `-?[0-9]+(\.[0-9]+)?` (same as core's DECIMAL_RE), as a character
- * loop: about a third faster than the regex, and book frames check dozens of prices each.
- */
-export function isDecimal(s: string): boolean {
-  const n = s.length;
-  let i = s.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  const intStart = i;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) break;
-    i++;
-  }
-  if (i === intStart) return false;
-  if (i === n) return true;
-  if (s.charCodeAt(i) !== 46 /* . */) return false;
-  const fracStart = ++i;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-    i++;
-  }
-  return i > fracStart;
-}
-
-/** A decimal string in the venue grammar. */
-export const dec: Decoder<string> = (v, p, k) => (typeof v === 'string' && isDecimal(v) ? v : fail(v, p, k, 'decimal string'));
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** An RFC 3339 date-time string. */
-export const dateTime: Decoder<string> = (v, p, k) =>
-  typeof v === 'string' && RFC3339.test(v) ? v : fail(v, p, k, 'RFC 3339 date-time');
-/** A `YYYY-MM-DD` date string. */
-export const date: Decoder<string> = (v, p, k) => (typeof v === 'string' && DATE.test(v) ? v : fail(v, p, k, 'date YYYY-MM-DD'));
-/** Integer epoch seconds or an RFC 3339 string (candle `ts`, risk `timestamp_ns`). */
-export const intOrDateTime: Decoder<number | string> = (v, p, k) =>
-  typeof v === 'number' ? (Number.isInteger(v) ? v : fail(v, p, k, 'integer or RFC 3339 date-time')) : typeof v === 'string' && RFC3339.test(v) ? v : fail(v, p, k, 'integer or RFC 3339 date-time');
-
-const U64 = /^(0|[1-9][0-9]{0,19})$/;
-
-/**
- * A u64 client order id, as a JSON integer or a decimal string. JSON numbers above 2^53 lose
- * precision in a plain JSON.parse: the text decoders (`runDecoderOnText`, `parseWireJson`) quote
- * long ids before parsing so they arrive here as exact strings; already-parsed numbers are
- * accepted as they are.
- */
-export const cid: Decoder<ClientOrderId> = (v, p, k) => {
-  if (typeof v === 'number') {
-    if (Number.isInteger(v) && v >= 0 && v <= 18446744073709551615) {
-      return (Number.isSafeInteger(v) ? String(v) : BigInt(v).toString()) as ClientOrderId;
-    }
-  } else if (typeof v === 'string' && U64.test(v) && (v.length < 20 || BigInt(v) <= 18446744073709551615n)) {
-    return asClientOrderId(v);
-  }
-  return fail(v, p, k, 'u64 client order id');
-};
-
-/** Strings that are safe integers, or integers: query parameters such as `limit`. */
-export const intLike: Decoder<number> = (v, p, k) => {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && /^[0-9]{1,15}$/.test(v)) return Number(v);
-  return fail(v, p, k, 'non-negative integer');
-};
-/** Booleans or `"true"`/`"false"` (query parameters). */
-export const boolLike: Decoder<boolean> = (v, p, k) =>
-  typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : fail(v, p, k, 'boolean');
-/** Epoch-ns digits (query parameters; kept as a string because they exceed 2^53). */
-export const nsLike: Decoder<string> = (v, p, k) =>
-  typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? v : typeof v === 'number' && Number.isInteger(v) && v >= 0 ? BigInt(v).toString() : fail(v, p, k, 'epoch-ns integer');
 
 // ------------------------------------------------------------------ combinators (built once at module load)
 

@@ -6,7 +6,8 @@
 import type { WireBboCandle, WireBookLevel, WireCandle, WireTicker, WireTrade } from '../types/market.ts';
 import { instrumentState, side } from './enums.ts';
 import { readEstimatedFunding } from './funding.ts';
-import { dec, fail, intOrDateTime, isDecimal, isRec, nullable, obj, pathOf, str, uint, type Decoder, type PathKey, type Rec } from './kit.ts';
+import { fail, isRec, nullable, obj, pathOf, type Decoder, type PathKey, type Rec } from './kit.ts';
+import { dec, intOrDateTime, isDecimal, str, uint } from './scalars.ts';
 
 /**
  * Validates a book side in place. `requireOrders` (L3) demands each level's `o` list of sizes.

@@ -2,7 +2,9 @@
 import type { Result } from '../../core/result.ts';
 import type { WireMdBookFrame, WireMdError, WireMdEvent, WireMdFrame, WireMdReply, WireMdRequest, WireMdResult } from '../types/md-ws.ts';
 import { mdLevel } from './enums.ts';
-import { bool, fail, int, isRec, literal, obj, optional, runDecoder, runDecoderOnText, str, uint, type Decoder, type DecodeError } from './kit.ts';
+import { fail, isRec, literal, obj, optional, runDecoder, type Decoder, type DecodeError } from './kit.ts';
+import { runDecoderOnText } from './json-text.ts';
+import { bool, int, str, uint } from './scalars.ts';
 import { readBboCandle, readCandle, readLevels, readTicker, readTrade } from './market.ts';
 
 /** Decodes a `1`/`2`/`3` book frame (levels validated in place). */

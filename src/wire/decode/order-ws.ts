@@ -18,25 +18,20 @@ import { rejectReason, reprice, side, stp, tif } from './enums.ts';
 import { readEstimatedFunding } from './funding.ts';
 import {
   arrayOf,
-  bool,
-  cid,
-  dec,
   exactlyOne,
   fail,
   failed,
-  int,
   isRec,
   literal,
   obj,
   optional,
   runDecoder,
-  runDecoderOnText,
-  str,
-  uint,
   type Decoder,
   type DecodeError,
   type Rec,
 } from './kit.ts';
+import { runDecoderOnText } from './json-text.ts';
+import { bool, cid, dec, int, str, uint } from './scalars.ts';
 import { optOrder, readFillDetail, readOrder, readOrderStatus } from './order.ts';
 
 const ORDER_EVENT_TYPES: ReadonlySet<string> = new Set(['h', 'n', 'p', 'f', 'c', 'j', 'x', 'd', 'r', 'e']);

@@ -4,7 +4,8 @@
  */
 import type { WireFillDetail, WireOrder, WireOrderStatus } from '../types/order.ts';
 import { orderState, rejectReason, reprice, side, tif } from './enums.ts';
-import { bool, cid, dec, fail, isRec, obj, optional, optNull, pathOf, str, uint, type PathKey } from './kit.ts';
+import { fail, isRec, obj, optional, optNull, pathOf, type PathKey } from './kit.ts';
+import { bool, cid, dec, str, uint } from './scalars.ts';
 
 /** Decodes an order object at `parent`/`key`. */
 export function readOrder(v: unknown, parent: string, key: PathKey): WireOrder {

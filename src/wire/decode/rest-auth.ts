@@ -10,7 +10,8 @@ import type {
   WireRevokeApiKeyRequest,
   WireUpdateAllowedIpsRequest,
 } from '../types/rest-auth.ts';
-import { arrayOf, bool, dateTime, isRec, obj, optional, str, uint, fail, type Decoder } from './kit.ts';
+import { arrayOf, isRec, obj, optional, fail, type Decoder } from './kit.ts';
+import { bool, dateTime, str, uint } from './scalars.ts';
 
 const optBool = optional(bool);
 const strings = arrayOf(str, 'array of strings');

@@ -26,7 +26,8 @@ import type {
 import { side, sortTs } from './enums.ts';
 import { readFundingRate } from './funding.ts';
 import { readInstrument } from './instrument.ts';
-import { arrayOf, date, dateTime, dec, fail, int, intLike, isRec, nsLike, nullable, obj, optional, optNull, pathOf, str, uint, type Decoder } from './kit.ts';
+import { arrayOf, fail, isRec, nullable, obj, optional, optNull, pathOf, type Decoder } from './kit.ts';
+import { date, dateTime, dec, int, intLike, nsLike, str, uint } from './scalars.ts';
 import { readCandle, readLevels, readTicker, readTrade } from './market.ts';
 
 const optStr = optional(str);

@@ -18,7 +18,8 @@ import type {
   WireReplaceOrderRequest,
 } from '../types/rest-orders.ts';
 import { reprice, side, sortTs, stp, tif } from './enums.ts';
-import { arrayOf, bool, cid, dateTime, dec, exactlyOne, int, intLike, nsLike, nullable, obj, optional, optNull, str, uint, type Rec } from './kit.ts';
+import { arrayOf, exactlyOne, nullable, obj, optional, optNull, type Rec } from './kit.ts';
+import { bool, cid, dateTime, dec, int, intLike, nsLike, str, uint } from './scalars.ts';
 import { readOrder, readOrderStatus } from './order.ts';
 
 const optStr = optional(str);

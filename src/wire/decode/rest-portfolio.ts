@@ -20,7 +20,8 @@ import type {
   WireWhoAmI,
 } from '../types/rest-portfolio.ts';
 import { fundingTxType, sortTs, transactionType } from './enums.ts';
-import { arrayOf, bool, dateTime, dec, fail, int, intLike, intOrDateTime, isRec, nsLike, nullable, obj, optional, optNull, recordOf, str, type Decoder, type Rec } from './kit.ts';
+import { arrayOf, fail, isRec, nullable, obj, optional, optNull, recordOf, type Decoder, type Rec } from './kit.ts';
+import { bool, dateTime, dec, int, intLike, intOrDateTime, nsLike, str } from './scalars.ts';
 import { readFills } from './rest-orders.ts';
 
 const optStr = optional(str);

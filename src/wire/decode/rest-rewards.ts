@@ -8,7 +8,8 @@ import type {
   WireRewardWindow,
 } from '../types/rest-rewards.ts';
 import { payoutStatus } from './enums.ts';
-import { arrayOf, date, dateTime, dec, fail, intLike, obj, optional, str, uint, type Decoder } from './kit.ts';
+import { arrayOf, fail, obj, optional, type Decoder } from './kit.ts';
+import { date, dateTime, dec, intLike, str, uint } from './scalars.ts';
 
 const optStr = optional(str);
 /** Decodes a WireRewardAccrualsQuery. */
