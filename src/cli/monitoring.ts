@@ -3,17 +3,18 @@ import { Registry } from 'prom-client';
 import { LiveClock, type Clock } from '../core/clock.ts';
 import type { Book } from '../domain/book.ts';
 import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts';
-import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
+import type { InstrumentCatalog } from '../domain/instrument.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
-import type { Engine, EngineEvent, RewardUpdate } from '../engine/index.ts';
+import type { Engine, RewardUpdate } from '../engine/index.ts';
 import { startHealthServer, type HealthServer } from '../obs/health-server.ts';
-import { createBotMetrics, type BotMetrics, type OrderOp, type PnlComponent, type StreamName } from '../obs/metrics.ts';
+import { createBotMetrics, type BotMetrics } from '../obs/metrics.ts';
 import { registerProcessMetrics } from '../obs/process-metrics.ts';
 import { ReadinessTracker, type Readiness } from '../obs/readiness.ts';
 import { createRewardMetrics } from '../obs/reward-metrics.ts';
 import { clientRewardSource, type RewardRestPort } from '../rewards/rest-source.ts';
 import { RewardScoreEstimator, type ScoreEstimatorOptions } from '../rewards/score-estimator.ts';
 import { RewardTracker } from '../rewards/tracker.ts';
+import { engineEventToMetrics, frameDeltas, snapshotToMetrics } from './monitoring-engine.ts';
 import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
 
 /** A stream connection as the clients publish it. */
@@ -108,8 +109,6 @@ export interface Monitoring {
   close(): Promise<void>;
 }
 
-const OP: Record<string, OrderOp> = { place: 'place', replace: 'replace', cancel: 'cancel', 'cancel-all': 'cancel_all' };
-
 /**
  * Wires metrics, readiness, the health server and reward tracking to a running engine and its
  * clients. One call from the daemon:
@@ -166,7 +165,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     if (md.stale$) subs.push(md.stale$.subscribe((s) => readiness.bookStale(s.symbol, s.stale)));
     if (md.tickers$) subs.push(md.tickers$.subscribe((t) => t.funding?.rate && metrics.fundingRate(t.symbol, t.funding.rate.toNumber())));
   }
-  subs.push(engine.events$.subscribe((e) => onEngineEvent(e, metrics, readiness)));
+  subs.push(engine.events$.subscribe((e) => engineEventToMetrics(e, metrics, readiness)));
 
   let tracker = deps.rewardTracker ?? null;
   let ownTracker = false;
@@ -207,28 +206,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   const orderFrames = frameDeltas('orders', metrics);
   const mdFrames = frameDeltas('market-data', metrics);
   const sync = (): void => {
-    const snap = engine.snapshot();
-    metrics.killSwitch(snap.killSwitch.tripped);
-    readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
-    metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
-    const cat = catalog();
-    for (const s of snap.symbols) {
-      const inst = cat?.get(s.symbol);
-      const mark = s.position.markTicks;
-      metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
-      metrics.openOrders(s.symbol, 'buy', s.working.filter((w) => w.side === 'buy').length);
-      metrics.openOrders(s.symbol, 'sell', s.working.filter((w) => w.side === 'sell').length);
-      const p = s.pnl;
-      const parts: [PnlComponent, number][] = [
-        ['spread_capture', p.spreadCapture.toNumber()],
-        ['inventory', p.inventory.toNumber()],
-        ['fees', p.fees.toNumber()],
-        ['funding', p.funding.toNumber()],
-        ['rewards', p.rewards.toNumber()],
-        ['total', p.total.toNumber()],
-      ];
-      for (const [c, v] of parts) metrics.pnl(s.symbol, c, v);
-    }
+    snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
     const m = clients.md?.stats;
@@ -276,53 +254,4 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     stop,
     close: stop,
   };
-}
-
-/** Turns a client's running frame counters into metric increments since the previous call. */
-function frameDeltas(stream: StreamName, metrics: BotMetrics): (framesIn: number, bad: number) => void {
-  let seen = 0;
-  let seenBad = 0;
-  return (framesIn, bad) => {
-    metrics.frames(stream, framesIn - seen);
-    for (let i = seenBad; i < bad; i++) metrics.decodeError(stream);
-    seen = framesIn;
-    seenBad = bad;
-  };
-}
-
-function onEngineEvent(e: EngineEvent, metrics: BotMetrics, readiness: ReadinessTracker): void {
-  switch (e.type) {
-    case 'intent-sent':
-      metrics.intent(OP[e.kind] ?? e.kind, e.symbol ?? 'all');
-      return;
-    case 'intent-result':
-      metrics.orderRoundTrip(OP[e.kind] ?? 'place', e.latencyMs / 1000);
-      return;
-    case 'reject':
-      metrics.reject(e.reason, e.source);
-      return;
-    case 'throttled':
-      metrics.throttled();
-      return;
-    case 'kill-switch-tripped':
-      metrics.killSwitchTrip(e.reason);
-      metrics.killSwitch(true);
-      readiness.halted(`kill switch (${e.reason})`);
-      return;
-    case 'kill-switch-cleared':
-      metrics.killSwitch(false);
-      readiness.halted(null);
-      return;
-    case 'reconciled':
-      readiness.reconciled(true);
-      return;
-    case 'tick-to-intent':
-      metrics.tickToIntent(e.us / 1e6);
-      return;
-    case 'fill':
-      metrics.fill(e.symbol, e.liquidity, e.qty);
-      return;
-    default:
-      return;
-  }
 }

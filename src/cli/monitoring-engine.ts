@@ -1,0 +1,84 @@
+/**
+ * The engine side of monitoring: its snapshot and events, and the clients' frame counters, turned
+ * into metric updates and readiness facts. Pure translation; startMonitoring (monitoring.ts) wires it.
+ */
+import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
+import type { EngineEvent, EngineSnapshot } from '../engine/index.ts';
+import type { BotMetrics, OrderOp, PnlComponent, StreamName } from '../obs/metrics.ts';
+import type { ReadinessTracker } from '../obs/readiness.ts';
+
+const OP: Record<string, OrderOp> = { place: 'place', replace: 'replace', cancel: 'cancel', 'cancel-all': 'cancel_all' };
+
+/** Copies an engine snapshot into the gauges (kill switch, execution queue, positions, working orders, PnL) and readiness. */
+export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, readiness: ReadinessTracker, catalog: InstrumentCatalog | null): void {
+  metrics.killSwitch(snap.killSwitch.tripped);
+  readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
+  metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
+  for (const s of snap.symbols) {
+    const inst = catalog?.get(s.symbol);
+    const mark = s.position.markTicks;
+    metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
+    metrics.openOrders(s.symbol, 'buy', s.working.filter((w) => w.side === 'buy').length);
+    metrics.openOrders(s.symbol, 'sell', s.working.filter((w) => w.side === 'sell').length);
+    const p = s.pnl;
+    const parts: [PnlComponent, number][] = [
+      ['spread_capture', p.spreadCapture.toNumber()],
+      ['inventory', p.inventory.toNumber()],
+      ['fees', p.fees.toNumber()],
+      ['funding', p.funding.toNumber()],
+      ['rewards', p.rewards.toNumber()],
+      ['total', p.total.toNumber()],
+    ];
+    for (const [c, v] of parts) metrics.pnl(s.symbol, c, v);
+  }
+}
+
+/** Turns a client's running frame counters into metric increments since the previous call. */
+export function frameDeltas(stream: StreamName, metrics: BotMetrics): (framesIn: number, bad: number) => void {
+  let seen = 0;
+  let seenBad = 0;
+  return (framesIn, bad) => {
+    metrics.frames(stream, framesIn - seen);
+    for (let i = seenBad; i < bad; i++) metrics.decodeError(stream);
+    seen = framesIn;
+    seenBad = bad;
+  };
+}
+
+/** Counts one engine event (intents, round trips, rejects, throttling, kill switch, fills, latency samples). */
+export function engineEventToMetrics(e: EngineEvent, metrics: BotMetrics, readiness: ReadinessTracker): void {
+  switch (e.type) {
+    case 'intent-sent':
+      metrics.intent(OP[e.kind] ?? e.kind, e.symbol ?? 'all');
+      return;
+    case 'intent-result':
+      metrics.orderRoundTrip(OP[e.kind] ?? 'place', e.latencyMs / 1000);
+      return;
+    case 'reject':
+      metrics.reject(e.reason, e.source);
+      return;
+    case 'throttled':
+      metrics.throttled();
+      return;
+    case 'kill-switch-tripped':
+      metrics.killSwitchTrip(e.reason);
+      metrics.killSwitch(true);
+      readiness.halted(`kill switch (${e.reason})`);
+      return;
+    case 'kill-switch-cleared':
+      metrics.killSwitch(false);
+      readiness.halted(null);
+      return;
+    case 'reconciled':
+      readiness.reconciled(true);
+      return;
+    case 'tick-to-intent':
+      metrics.tickToIntent(e.us / 1e6);
+      return;
+    case 'fill':
+      metrics.fill(e.symbol, e.liquidity, e.qty);
+      return;
+    default:
+      return;
+  }
+}
