@@ -7,6 +7,7 @@ import { fundingCash, type FundingEstimate, type FundingSettlement } from '../do
 import type { Instrument } from '../domain/instrument.ts';
 import type { ActionQueue } from './action-queue.ts';
 import { ASK, BID, DenseBook } from './dense-book.ts';
+import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
 import { leaves, toOrder, type XOrder } from './exchange-order.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
@@ -53,6 +54,8 @@ export class ExchangeCore {
   readonly fillLog: BacktestFill[] = [];
   /** Latest ready funding estimate per symbol (from tickers), for schedule-driven settlement. */
   readonly fundingEstimates: (FundingEstimate | null)[];
+  /** The recording bot's own working orders per symbol (`o` lines), null until the first one. */
+  readonly own: (OwnLevels | null)[];
   protected readonly _byId = new Map<string, XOrder>();
   protected readonly _symIdx = new Map<string, number>();
   protected readonly _state: InstrumentState[];
@@ -68,6 +71,7 @@ export class ExchangeCore {
     this.ledgers = o.instruments.map((i) => new SymbolLedger(i, o.fees));
     this.open = o.instruments.map(() => []);
     this.fundingEstimates = o.instruments.map(() => null);
+    this.own = o.instruments.map(() => null);
     this._state = o.instruments.map(() => 'OPEN');
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
@@ -85,11 +89,12 @@ export class ExchangeCore {
     const orders = this.open[s]!;
     const no = orders.length;
     if (snapshot) {
-      const prev = no > 0 ? orders.map((x) => book.qty(x.sideIdx, x.priceTicks)) : null;
+      const prev = no > 0 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
       book.clear();
       for (let j = start, end = start + nb + na; j < end; j++) book.set(j - start < nb ? BID : ASK, levels[2 * j]!, levels[2 * j + 1]!);
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, book.qty(orders[k]!.sideIdx, orders[k]!.priceTicks));
+      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
     } else {
+      const own = this.own[s];
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
@@ -97,7 +102,10 @@ export class ExchangeCore {
         const prev = book.set(side, p, q);
         for (let k = 0; k < no; k++) {
           const x = orders[k]!;
-          if (x.priceTicks === p && x.sideIdx === side) this._depth(x, prev, q);
+          if (x.priceTicks !== p || x.sideIdx !== side) continue;
+          // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
+          const g = own ? own.qty(side, p) : 0;
+          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
         }
       }
     }
@@ -129,6 +137,31 @@ export class ExchangeCore {
     }
   }
 
+  /**
+   * The recording bot's own working orders on symbol `s` (an `o` line, levels as in applyBook):
+   * from now on they are taken out of the displayed levels for queue positions, fills and crossing.
+   * Depth changes they explain are not queue events, so no queue is updated here.
+   */
+  applyOwn(s: number, levels: Float64Array, start: number, nb: number, na: number): void {
+    let own = this.own[s];
+    if (!own) this.own[s] = own = new OwnLevels(this.books[s]!);
+    own.replace(levels, start, nb, na);
+  }
+
+  /** Displayed quantity at a price minus the recording bot's own orders there. */
+  othersQty(s: number, side: number, priceTicks: number): number {
+    const own = this.own[s];
+    return own ? own.others(this.books[s]!, side, priceTicks) : this.books[s]!.qty(side, priceTicks);
+  }
+
+  /** Best price of a side with volume other than the recording bot's own orders (NaN when none). */
+  bestOther(s: number, side: number): number {
+    const own = this.own[s];
+    const book = this.books[s]!;
+    if (own) return own.bestOther(book, side);
+    return side === BID ? book.bestBid() : book.bestAsk();
+  }
+
   /** A ticker: instrument state and price band for order checks, and the latest funding estimate. */
   applyTicker(s: number, state: InstrumentState, bandLo: number | null, bandHi: number | null, funding: FundingEstimate | null = null): void {
     this._state[s] = state;
@@ -151,10 +184,9 @@ export class ExchangeCore {
 
   /** Resting orders the book now trades through (bid ≥ best ask or ask ≤ best bid) fill as makers. */
   protected _fillCrossed(s: number): void {
-    const book = this.books[s]!;
     const orders = this.open[s]!;
-    const ba = book.bestAsk();
-    const bb = book.bestBid();
+    const ba = this.bestOther(s, ASK);
+    const bb = this.bestOther(s, BID);
     for (let k = 0; k < orders.length; k++) {
       const x = orders[k]!;
       const crossed = x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb;

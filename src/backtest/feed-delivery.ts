@@ -64,6 +64,8 @@ export class FeedDelivery {
           return this.#hold(s, t);
         }
         return this.#emit(this.feed.trade(i, t));
+      case KIND.own:
+        return; // the recording bot's own orders are for the exchange side only
       default: {
         const ev = col.objects[col.a[i]!]!;
         if (ev.type === 'gap') {

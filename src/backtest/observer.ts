@@ -198,7 +198,7 @@ export class BacktestObserver {
     for (let k = 0; k <= maxTicks; k++) {
       const p = side === BID ? best - k : best + k;
       if (Math.abs(p - midTicks) > maxTicks) break;
-      const qty = book.qty(side, p);
+      const qty = this.ex.othersQty(s, side, p); // the recording bot's own orders are us, not competitors
       if (qty > 0) score += orderScore({ accountId: 'book', side: side === BID ? 'buy' : 'sell', price: p * tick, qty, multiplier: mult, restedMs: Infinity }, mid, this.#params);
     }
     return score;

@@ -149,13 +149,12 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
    * orders against the displayed levels, then rest at the back of the queue (or expire if IOC).
    */
   #enter(x: XOrder, s: number): void {
-    const book = this.books[s]!;
     const buy = x.sideIdx === BID;
-    const opp = buy ? book.bestAsk() : book.bestBid();
+    const opp = this.bestOther(s, buy ? ASK : BID);
     const crosses = buy ? x.priceTicks >= opp : x.priceTicks <= opp;
     if (crosses && x.postOnly) {
       if (x.reprice === 'rej') return this.#reject(x, null, CROSS_TEXT);
-      const same = buy ? book.bestBid() : book.bestAsk();
+      const same = this.bestOther(s, buy ? BID : ASK);
       x.priceTicks = x.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? opp - 1 : opp + 1;
     }
     x.state = 'ACCEPTED';
@@ -173,7 +172,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
   }
 
   #rest(x: XOrder, s: number): void {
-    x.queue.front = this.books[s]!.qty(x.sideIdx, x.priceTicks);
+    x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
     x.queue.cumTrades = 0;
     x.restingSinceMs = this.now;
     this.open[s]!.push(x);
@@ -183,10 +182,12 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
   #take(x: XOrder, s: number): void {
     const book = this.books[s]!;
     const buy = x.sideIdx === BID;
-    for (const lvl of book.levels(buy ? ASK : BID, 1000)) {
+    const side = buy ? ASK : BID;
+    for (const lvl of book.levels(side, 1000)) {
       if (leaves(x) === 0) break;
       if (buy ? lvl.priceTicks > x.priceTicks : lvl.priceTicks < x.priceTicks) break;
-      this._fill(x, Math.min(leaves(x), lvl.qty), lvl.priceTicks, true);
+      const q = this.othersQty(s, side, lvl.priceTicks); // never trade with the recording bot's own orders
+      if (q > 0) this._fill(x, Math.min(leaves(x), q), lvl.priceTicks, true);
     }
   }
 
@@ -199,9 +200,8 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
       return;
     }
     const s = x.sym;
-    const book = this.books[s]!;
     const buy = x.sideIdx === BID;
-    const opp = buy ? book.bestAsk() : book.bestBid();
+    const opp = this.bestOther(s, buy ? ASK : BID);
     if (x.postOnly && x.reprice === 'rej' && (buy ? intent.priceTicks >= opp : intent.priceTicks <= opp)) {
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${CROSS_TEXT}`, { reason: null, orderId: intent.orderId })));
       return;
@@ -232,9 +232,9 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
     this._byId.set(id, y);
     this._reply(() => resolve({ orderId: id }));
     // The replacement takes new time priority; post-only reprice applies as for a new order.
-    const oppNow = buy ? book.bestAsk() : book.bestBid();
+    const oppNow = this.bestOther(s, buy ? ASK : BID);
     if (y.postOnly && (buy ? y.priceTicks >= oppNow : y.priceTicks <= oppNow)) {
-      const same = buy ? book.bestBid() : book.bestAsk();
+      const same = this.bestOther(s, buy ? BID : ASK);
       y.priceTicks = y.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? oppNow - 1 : oppNow + 1;
     }
     y.state = 'ACCEPTED';

@@ -125,10 +125,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const fundingMode = resolveFundingModes(col, settings.funding);
   const observer = new BacktestObserver(exchange, settings);
 
+  const subtractOwn = settings.ownOrders === 'subtract';
   // Warm-up: events before the window build both books silently.
   for (let i = 0; i < i0; i++) {
     exchange.now = xT[i]!;
     exchangeStep(i, false);
+    if (subtractOwn && col.kind[i] === KIND.own) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
     if (col.kind[i] === KIND.bookDelta || col.kind[i] === KIND.bookSnapshot) feed.book(i, lT[i]!);
   }
   exchange.now = Math.max(exchange.now, i0 > 0 ? xT[i0 - 1]! : xT[0]!);
@@ -191,6 +193,17 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   scheduleFunding(col, fundingMode, xT[i0]!, xT[i1 - 1]!, actions, exchange, funding$);
   scheduleRecordedFunding(col, fundingMode, i0, i1, xT[i0]!, actions, exchange);
+  // The recording bot's own orders change at their venue instant (the order event's time), which the
+  // order stream may deliver after the book frame showing the change: schedule them at that instant.
+  if (subtractOwn)
+    for (let i = i0; i < i1; i++) {
+      if (col.kind[i] !== KIND.own) continue;
+      const s = col.sym[i]!;
+      const a = col.a[i]!;
+      const nb = col.b[i]!;
+      const na = col.c[i]!;
+      actions.push(Math.max(xT[i0]!, Math.min(col.tsEvent[i]!, lT[i]!)), () => exchange.applyOwn(s, col.levels, a, nb, na));
+    }
 
   let ex = i0;
   let lo = i0;

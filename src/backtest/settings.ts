@@ -12,6 +12,8 @@ export interface BacktestSettings {
   readonly feedConflateMs: number;
   readonly fees: { readonly maker: number; readonly taker: number };
   readonly funding: 'auto' | 'recorded' | 'schedule' | 'off';
+  /** What to do with the recording bot's own orders (`o` lines). */
+  readonly ownOrders: 'subtract' | 'keep';
   readonly rewards: {
     readonly maxSpreadBps: number;
     readonly minNotionalUsd: number;
@@ -39,6 +41,7 @@ export function toSettings(s: BacktestSection, fallbackFees?: { maker: number; t
     feedConflateMs: s.feed.conflate_ms,
     fees: s.fees ?? fallbackFees ?? SANDBOX_FEES,
     funding: s.funding,
+    ownOrders: s.own_orders,
     rewards: {
       maxSpreadBps: s.rewards.max_spread_bps,
       minNotionalUsd: s.rewards.min_notional_usd,

@@ -64,6 +64,10 @@ export const backtestSectionSchema = z.strictObject({
       pool_usd_per_day: z.number().nonnegative().default(0).describe('Reward pool per symbol and day used for the estimate (0 = no reward estimate).'),
     })
     .prefault({}),
+  own_orders: z
+    .enum(['subtract', 'keep'])
+    .default('subtract')
+    .describe('A recording made while a bot traded holds its own working orders (`o` lines): subtract them from the recorded levels (queue position, fills, crossing, reward competition) so the replayed bot does not queue behind them, or keep the levels as displayed.'),
   sample_ms: z.number().int().positive().default(1000).describe('Equity/inventory sampling interval for Sharpe, drawdown and charts.'),
   start_ms: z.number().optional().describe('Replay only events received at or after this epoch ms.'),
   end_ms: z.number().optional().describe('Replay only events received before this epoch ms.'),

@@ -11,7 +11,7 @@ export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
  *
  * Row i: `kind[i]` (KIND), `sym[i]` (index into `instruments`), `tsEvent/tsRecv`. For books, the
  * levels are `levels[2*j], levels[2*j+1]` (price ticks, qty) for j in [a[i], a[i] + b[i] + c[i]):
- * the first b[i] are bids, then c[i] asks. For trades, a = price ticks, b = qty, c = +1 taker buy /
+ * the first b[i] are bids, then c[i] asks; own-order rows (KIND.own) store levels the same way. For trades, a = price ticks, b = qty, c = +1 taker buy /
  * −1 taker sell. For tickers, funding and gaps, a = index into `objects`.
  */
 export interface ColumnarRecording {

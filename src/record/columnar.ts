@@ -1,4 +1,5 @@
 import { MmError } from '../core/errors.ts';
+import type { BookLevel } from '../domain/book.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { KIND, type RecordedEvent, type RecordingHeader } from './format.ts';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
@@ -74,18 +75,12 @@ export class ColumnarBuilder {
     switch (ev.type) {
       case 'book': {
         this.#kind[i] = ev.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
-        const need = (this.#nl + ev.bids.length + ev.asks.length) * 2;
-        if (need > this.#levels.length) this.#growLevels(need);
-        this.#a[i] = this.#nl;
-        this.#b[i] = ev.bids.length;
-        this.#c[i] = ev.asks.length;
-        for (const side of [ev.bids, ev.asks])
-          for (const l of side) {
-            this.#levels[this.#nl * 2] = l.priceTicks;
-            this.#levels[this.#nl * 2 + 1] = l.qty;
-            this.#nl++;
-            this.#seen(s, l.priceTicks);
-          }
+        this.#levelRows(i, s, ev.bids, ev.asks);
+        return;
+      }
+      case 'own': {
+        this.#kind[i] = KIND.own;
+        this.#levelRows(i, s, ev.bids, ev.asks);
         return;
       }
       case 'trade':
@@ -121,6 +116,22 @@ export class ColumnarBuilder {
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };
+  }
+
+  /** Stores bids then asks of row `i` in the level pool. */
+  #levelRows(i: number, s: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
+    const need = (this.#nl + bids.length + asks.length) * 2;
+    if (need > this.#levels.length) this.#growLevels(need);
+    this.#a[i] = this.#nl;
+    this.#b[i] = bids.length;
+    this.#c[i] = asks.length;
+    for (const side of [bids, asks])
+      for (const l of side) {
+        this.#levels[this.#nl * 2] = l.priceTicks;
+        this.#levels[this.#nl * 2 + 1] = l.qty;
+        this.#nl++;
+        this.#seen(s, l.priceTicks);
+      }
   }
 
   #seen(s: number, p: number): void {

@@ -1,5 +1,6 @@
 /**
- * The mmbot recording format, version 1: gzip-compressed JSON Lines.
+ * The mmbot recording format, version 2: gzip-compressed JSON Lines (version 1 files, which cannot
+ * hold `o` lines, are still read).
  *
  * Line 1 is the header: `{"format":"mmbot-recording","version":1,"symbols":[...],"instruments":{SYM:{...}},
  * "started_at":<epoch ms>,"source":"..."}`. Every following line is one event with `t` first, the symbol
@@ -12,22 +13,30 @@
  * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`.
  * - `k` ticker: `last lq mark bid ask bl bu lsp lst st v oi ef` (ticks or null; `ef` = funding estimate).
  * - `f` funding settlement: `rate amt bp sp` decimal strings (amount is USD per contract).
+ * - `o` own orders: the recording bot's working orders on symbol `s` after an order event (venue time
+ *   `e` of the event), aggregated per price: `b`/`a` = `[[priceTicks, remainingQty], ...]` best first,
+ *   a full replacement of the previous `o` line of that symbol (empty arrays = none). Written only
+ *   when a bot records while it trades (the daemon's `recording:` section); a replay subtracts them
+ *   from the recorded levels so the replayed bot does not queue behind its own live orders.
  * - `g` gap: the stream was interrupted from `e` (last receive before the drop) to `r` (resubscribed);
  *   `s` is null when every symbol was affected. A snapshot of each book follows a gap.
  */
 import type { Symbol } from '../core/ids.ts';
+import type { BookLevel } from '../domain/book.ts';
 import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { InstrumentJson } from './instrument-json.ts';
 
 /** The format name in the header. */
 export const RECORDING_FORMAT = 'mmbot-recording';
-/** The format version this code writes and reads. */
-export const RECORDING_VERSION = 1;
+/** The format version this code writes. */
+export const RECORDING_VERSION = 2;
+/** Versions this code reads (1 = no `o` lines). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /** The header line of a recording. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
-  readonly version: typeof RECORDING_VERSION;
+  readonly version: 1 | 2;
   readonly symbols: readonly string[];
   readonly instruments: Readonly<Record<string, InstrumentJson>>;
   /** Epoch ms when recording started. */
@@ -45,8 +54,19 @@ export interface RecordingGap {
   readonly reason: string;
 }
 
+/** The recording bot's own working orders on one symbol, per price (remaining qty), best first. */
+export interface OwnOrders {
+  readonly type: 'own';
+  readonly symbol: Symbol;
+  readonly bids: readonly BookLevel[];
+  readonly asks: readonly BookLevel[];
+  /** Venue time of the order event that produced this state. */
+  readonly tsEvent: number;
+  readonly tsRecv: number;
+}
+
 /** Anything a recording holds after its header. Books may be snapshots or deltas. */
-export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap;
+export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap | OwnOrders;
 
 /** Compact numeric codes for event kinds (columnar replay). */
-export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5 } as const;
+export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5, own: 6 } as const;

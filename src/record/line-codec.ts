@@ -4,7 +4,7 @@ import type { BookLevel, BookSide } from '../domain/book.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../domain/enums.ts';
 import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
-import type { RecordedEvent, RecordingGap } from './format.ts';
+import type { OwnOrders, RecordedEvent, RecordingGap } from './format.ts';
 
 // ---------------------------------------------------------------- encoding
 
@@ -38,6 +38,8 @@ export function encodeEvent(ev: RecordedEvent): string {
       const x = ev.settlement;
       return `{"t":"f","s":${JSON.stringify(x.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"rate":${dstr(x.rate)},"amt":${dstr(x.amount)},"bp":${dstr(x.benchmarkPrice)},"sp":${dstr(x.settlementPrice)}}`;
     }
+    case 'own':
+      return `{"t":"o","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"b":${sideJson(ev.bids)},"a":${sideJson(ev.asks)}}`;
     case 'gap':
       return `{"t":"g","s":${ev.symbol === null ? 'null' : JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"why":${JSON.stringify(ev.reason)}}`;
   }
@@ -173,7 +175,11 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
       };
       return ev;
     }
+    case 'o': {
+      const ev: OwnOrders = { type: 'own', symbol, bids: side(o, 'b'), asks: side(o, 'a'), tsEvent, tsRecv };
+      return ev;
+    }
     default:
-      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f or g)`);
+      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f, o or g)`);
   }
 }

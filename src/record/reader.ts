@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { MmError } from '../core/errors.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedEvent, type RecordingHeader } from './format.ts';
+import { READABLE_VERSIONS, RECORDING_FORMAT, type RecordedEvent, type RecordingHeader } from './format.ts';
 import { instrumentFromJson } from './instrument-json.ts';
 import { decodeEvent } from './line-codec.ts';
 
@@ -119,7 +119,8 @@ function parseHeader(path: string, text: string): RecordingHeader {
   if (typeof h !== 'object' || h === null) throw invalid(path, 1, 'header must be a JSON object');
   const o = h as Record<string, unknown>;
   if (o['format'] !== RECORDING_FORMAT) throw invalid(path, 1, `format: expected "${RECORDING_FORMAT}", got ${JSON.stringify(o['format'])}`);
-  if (o['version'] !== RECORDING_VERSION) throw invalid(path, 1, `version: this mmbot reads version ${RECORDING_VERSION}, got ${JSON.stringify(o['version'])}`);
+  const version = o['version'];
+  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) throw invalid(path, 1, `version: this mmbot reads versions ${READABLE_VERSIONS.join(' and ')}, got ${JSON.stringify(version)}`);
   const symbols = o['symbols'];
   if (!Array.isArray(symbols) || symbols.length === 0 || !symbols.every((s) => typeof s === 'string'))
     throw invalid(path, 1, 'symbols: expected a non-empty array of strings');
@@ -129,7 +130,7 @@ function parseHeader(path: string, text: string): RecordingHeader {
   if (typeof o['started_at'] !== 'number') throw invalid(path, 1, 'started_at: expected epoch ms');
   return {
     format: RECORDING_FORMAT,
-    version: RECORDING_VERSION,
+    version: version as RecordingHeader['version'],
     symbols: symbols as string[],
     instruments: instruments as RecordingHeader['instruments'],
     started_at: o['started_at'],

@@ -1,7 +1,10 @@
 import { Subscription, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
-import type { MarketEvent } from '../domain/events.ts';
+import type { Symbol } from '../core/ids.ts';
+import type { MarketEvent, OrderEvent } from '../domain/events.ts';
+import type { Order } from '../domain/order.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
+import { OwnOrderBook } from './own-orders.ts';
 import type { RecordingSink, RecordingStats } from './writer.ts';
 
 /** What the recorder listens to: the market-data client's streams (structurally typed, no client import). */
@@ -12,6 +15,13 @@ export interface RecorderInputs {
   readonly connection$: Observable<{ readonly connected: boolean; readonly tsRecv: number; readonly reason?: string }>;
   /** Funding settlements as they become known (e.g. a REST poller). */
   readonly funding$?: Observable<FundingSettlement>;
+  /**
+   * The recording bot's own order events (a daemon recording while it trades): its working orders
+   * are written as `o` lines after each change, so a replay can take them out of the recorded queue.
+   */
+  readonly orders$?: Observable<OrderEvent>;
+  /** Open-order snapshots from reconciliation (after an order-stream reconnect), rebuilding the above. */
+  readonly resync$?: Observable<readonly Order[]>;
 }
 
 /** A running recorder. */
@@ -66,6 +76,29 @@ export function startRecorder(sink: RecordingSink, inputs: RecorderInputs, clock
         sink.write({ type: 'funding', settlement, tsEvent: settlement.tsEvent, tsRecv: now });
       }),
     );
+  }
+  if (inputs.orders$) {
+    const own = new OwnOrderBook();
+    const emit = (symbol: Symbol, tsEvent: number, tsRecv: number): void => {
+      if (sink.symbols && !sink.symbols.has(symbol)) return;
+      const t = Math.max(tsRecv, lastRecv);
+      lastRecv = t;
+      sink.write({ type: 'own', symbol, ...own.levels(symbol), tsEvent, tsRecv: t });
+    };
+    subs.add(
+      inputs.orders$.subscribe((ev) => {
+        const symbol = own.apply(ev);
+        if (symbol !== null) emit(symbol, ev.tsEvent, ev.tsRecv);
+      }),
+    );
+    if (inputs.resync$) {
+      subs.add(
+        inputs.resync$.subscribe((open) => {
+          const now = clock.nowMs();
+          for (const symbol of own.reset(open)) emit(symbol, now, now);
+        }),
+      );
+    }
   }
   return {
     async stop() {

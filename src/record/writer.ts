@@ -5,7 +5,7 @@ import type { Symbol } from '../core/ids.ts';
 import type { MarketEvent } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { TrackedBook } from './book-diff.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
 import { instrumentToJson } from './instrument-json.ts';
 import { encodeEvent } from './line-codec.ts';
 
@@ -30,15 +30,19 @@ export interface RecordingStats {
   tickers: number;
   fundings: number;
   gaps: number;
+  /** `o` lines: the recording bot's own working orders after each change. */
+  ownOrders: number;
 }
 
 /** A sink for normalized events; call `close` to flush the gzip trailer. */
 export interface RecordingSink {
   /** Records one event. Candles are ignored; book frames are stored as snapshot or delta. */
-  write(ev: MarketEvent | RecordingGap): void;
+  write(ev: MarketEvent | RecordingGap | OwnOrders): void;
   /** Marks an interruption (reconnect): the next book of each affected symbol is a snapshot. */
   gap(symbol: Symbol | null, fromMs: number, toMs: number, reason: string): void;
   readonly stats: Readonly<RecordingStats>;
+  /** Symbols of the header, when known: events of other symbols must not be written. */
+  readonly symbols?: ReadonlySet<string>;
   close(): Promise<void>;
 }
 
@@ -64,7 +68,7 @@ export class RecordingEncoder {
   readonly #books = new Map<string, TrackedBook>();
   readonly #sinceKeyframe = new Map<string, number>();
   readonly #keyframeEvery: number;
-  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0 };
+  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0 };
 
   constructor(
     private readonly emit: (line: string) => void,
@@ -74,13 +78,14 @@ export class RecordingEncoder {
   }
 
   /** Encodes one event (candles are skipped). */
-  write(ev: MarketEvent | RecordingGap): void {
+  write(ev: MarketEvent | RecordingGap | OwnOrders): void {
     if (ev.type === 'candle') return;
     if (ev.type === 'gap') return this.gap(ev.symbol, ev.tsEvent, ev.tsRecv, ev.reason);
     if (ev.type === 'book') return this.#book(ev);
     this.#line(ev);
     if (ev.type === 'trade') this.stats.trades++;
     else if (ev.type === 'ticker') this.stats.tickers++;
+    else if (ev.type === 'own') this.stats.ownOrders++;
     else this.stats.fundings++;
   }
 
@@ -142,6 +147,7 @@ export function createRecordingWriter(path: string, opts: RecordingWriterOptions
     write: (ev) => encoder.write(ev),
     gap: (s, from, to, reason) => encoder.gap(s, from, to, reason),
     stats: encoder.stats,
+    symbols: new Set(opts.instruments.map((i) => i.symbol as string)),
     async close() {
       const done = once(file, 'close');
       gzip.end();

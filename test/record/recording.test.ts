@@ -56,7 +56,7 @@ describe('recording writer and reader', () => {
     const path = await writeSample('a.jsonl.gz', events, true);
     const rec = await readRecording(path);
     expect(rec.header.format).toBe('mmbot-recording');
-    expect(rec.header.version).toBe(1);
+    expect(rec.header.version).toBe(2);
     expect(rec.instruments[0]!.grid.tickSize.toFixed()).toBe('0.0001');
     const kinds = rec.events.map((e) => (e.type === 'book' ? (e.isSnapshot ? 'snap' : 'delta') : e.type));
     expect(kinds).toEqual(['snap', 'delta', 'trade', 'delta', 'ticker', 'funding', 'gap', 'snap']);
@@ -88,6 +88,32 @@ describe('recording writer and reader', () => {
     expect([col.a[2], col.b[2], col.c[2]]).toEqual([11382, 100, 1]);
     const start = col.a[0]!;
     expect(Array.from(col.levels.slice(start * 2, start * 2 + 6))).toEqual([11380, 500, 11379, 300, 11382, 400]);
+  });
+});
+
+describe('own-order lines (o)', () => {
+  it('round-trip, decode into level rows, and extend the price range; version 1 files stay readable', async () => {
+    const path = join(dir, 'own.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 1000, source: 'test' });
+    w.write(events[0]!);
+    w.write({ type: 'own', symbol: S, bids: [{ priceTicks: 11381, qty: 200 }], asks: [{ priceTicks: 11390, qty: 100 }], tsEvent: 1001, tsRecv: 1003 });
+    w.write({ type: 'own', symbol: S, bids: [], asks: [], tsEvent: 1005, tsRecv: 1006 });
+    await w.close();
+    expect(w.stats.ownOrders).toBe(2);
+    const rec = await readRecording(path);
+    expect(rec.events[1]).toEqual({ type: 'own', symbol: S, bids: [{ priceTicks: 11381, qty: 200 }], asks: [{ priceTicks: 11390, qty: 100 }], tsEvent: 1001, tsRecv: 1003 });
+    expect(rec.events[2]).toMatchObject({ type: 'own', bids: [], asks: [] });
+    const col = await loadColumnar([path]);
+    expect(Array.from(col.kind)).toEqual([KIND.bookSnapshot, KIND.own, KIND.own]);
+    const start = col.a[1]!;
+    expect([col.b[1], col.c[1]]).toEqual([1, 1]);
+    expect(Array.from(col.levels.slice(start * 2, start * 2 + 4))).toEqual([11381, 200, 11390, 100]);
+    expect(col.maxTick[0]).toBe(11390);
+
+    const v1 = join(dir, 'v1.jsonl.gz');
+    const header = JSON.stringify({ ...recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }), version: 1 });
+    writeFileSync(v1, gzipSync(`${header}\n{"t":"t","s":"EURUSD-PERP","e":1,"r":1,"p":1,"q":1,"d":"B"}\n`));
+    expect((await readRecording(v1)).header.version).toBe(1);
   });
 });
 
@@ -125,7 +151,7 @@ describe('recording errors name the file and line', () => {
 
   it('rejects a wrong header and a corrupt gzip stream', async () => {
     expect((await failure(write('h.jsonl.gz', ['{"format":"other"}']))).message).toMatch(/:1: format: expected "mmbot-recording"/);
-    expect((await failure(write('v.jsonl.gz', [header.replace('"version":1', '"version":9')]))).message).toMatch(/:1: version/);
+    expect((await failure(write('v.jsonl.gz', [header.replace('"version":2', '"version":9')]))).message).toMatch(/:1: version/);
     const good = readFileSync(await writeSample('g.jsonl.gz', events));
     const p = join(dir, 'corrupt.jsonl.gz');
     const broken = Buffer.from(good);

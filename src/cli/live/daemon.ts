@@ -145,7 +145,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const recorded = [...new Set(config.bot.strategies.map((s) => s.symbol))].map((s) => instruments.get(s)!);
       mkdirSync(dirname(recordingPath), { recursive: true });
       const sink = createRecordingWriter(recordingPath, { instruments: recorded, startedAtMs: clock.nowMs(), source: venue.embedded ? 'local-venue' : venue.baseUrl });
-      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$ }, clock);
+      // The bot's own order events too: replays take its working orders out of the recorded queue.
+      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, orders$: orders.events$, resync$: orders.resync$ }, clock);
       closer.add('recorder', async () => {
         const stats = await recorder.stop();
         log.info({ path: recordingPath, ...stats }, `recording written to ${recordingPath} (${stats.events} events)`);
