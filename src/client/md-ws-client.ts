@@ -5,13 +5,14 @@ import { asSymbol, type Symbol } from '../core/ids.ts';
 import type { Book } from '../domain/book.ts';
 import type { BookUpdated, CandleUpdated, MarketEvent, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
-import type { WireMdRequest } from '../wire/index.ts';
 import { DEFAULT_RECONNECT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { BookKeeper } from './book-keeper.ts';
 import { MdSubscriptions, type BookLevelName, type BookSubscription } from './md-subscriptions.ts';
+import { MdPendingRequests, type MdRequestBody } from './md-requests.ts';
+import { StaleWatch } from './md-staleness.ts';
 import { ReconnectingSocket } from './reconnecting-socket.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
-import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
+import type { StreamConnection } from './stream-types.ts';
 import { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
 import { decodeMdWsFrame, encodeMdRequest, frameSkipped, mapMdEvent } from './wire-port.ts';
 
@@ -75,9 +76,8 @@ export class MarketDataWsClient {
   readonly #stale = new Subject<StaleState>();
   readonly #errors = new Subject<MmError>();
   readonly #connection: BehaviorSubject<StreamConnection>;
-  readonly #pendingRids = new Map<number, { readonly kind: string; readonly key: string }>();
-  #rid = 1;
-  #cancelStaleCheck: (() => void) | undefined;
+  readonly #requests = new MdPendingRequests();
+  readonly #staleness: StaleWatch;
   #open = false;
 
   constructor(opts: MarketDataWsClientOptions) {
@@ -90,6 +90,15 @@ export class MarketDataWsClient {
       onRecover: (sub) => {
         this.stats.recoveries++;
         this.#keeper.reset(sub.symbol);
+      },
+    });
+    this.#staleness = new StaleWatch({
+      clock: opts.clock,
+      afterMs: opts.staleAfterMs ?? 10_000,
+      books: () => this.#subs.books(),
+      onChange: (sub, stale, now) => {
+        this.stats.staleTransitions++;
+        this.#stale.next({ symbol: sub.symbol, stale, silentMs: now - sub.lastFrameMs, tsRecv: now });
       },
     });
     const bearer = new BearerUpgrade(opts.tokens);
@@ -213,28 +222,24 @@ export class MarketDataWsClient {
     this.#socket.reconnect(reason);
   }
 
-  #send(req: DistributiveOmit<WireMdRequest, 'rid'>): boolean {
+  #send(req: MdRequestBody): boolean {
     if (!this.#open) return false;
-    const rid = this.#rid++;
-    const key = 'width' in req ? `${req.symbol}:${String(req.width)}` : req.symbol;
-    this.#pendingRids.set(rid, { kind: req.type, key });
-    return this.#socket.send(encodeMdRequest({ ...req, rid } as WireMdRequest));
+    return this.#socket.send(encodeMdRequest(this.#requests.add(req)));
   }
 
   #onOpen(): void {
     this.#open = true;
-    this.#pendingRids.clear();
+    this.#requests.clear();
     const now = this.#o.clock.nowMs();
     this.#connection.next({ stream: 'market-data', connected: true, tsRecv: now });
     this.#subs.replay(now);
-    this.#armStaleCheck();
+    this.#staleness.start();
   }
 
   #onDown(reason: string, wasOpen: boolean): void {
     const was = this.#open;
     this.#open = false;
-    this.#cancelStaleCheck?.();
-    this.#cancelStaleCheck = undefined;
+    this.#staleness.stop();
     this.#keeper.clear();
     this.#subs.disconnected();
     if (was || wasOpen) this.#connection.next({ stream: 'market-data', connected: false, tsRecv: this.#o.clock.nowMs(), reason });
@@ -259,7 +264,7 @@ export class MarketDataWsClient {
       this.stats.suppressed++;
       return;
     }
-    if (sub?.stale) this.#setStale(sub, false, tsRecv);
+    if (sub) this.#staleness.frame(sub, tsRecv);
     const ev = mapMdEvent(frame, this.#o.instruments, tsRecv);
     if (ev instanceof MmError) {
       this.stats.unmapped++;
@@ -297,37 +302,10 @@ export class MarketDataWsClient {
   }
 
   #onReply(rid: number, error: { readonly message: string; readonly code: number } | undefined): void {
-    const req = this.#pendingRids.get(rid);
-    this.#pendingRids.delete(rid);
-    if (!error) return;
+    const refusal = this.#requests.settle(rid, error);
+    if (!refusal) return;
     this.stats.subscribeErrors++;
-    const err = new MmError(error.code === 404 ? 'NOT_FOUND' : error.code >= 500 ? 'SERVER_ERROR' : 'BAD_REQUEST', `market-data ${req?.kind ?? 'request'} ${req?.key ?? ''} refused (${error.code}): ${error.message}`, {
-      rid,
-      status: error.code,
-      venueMessage: error.message,
-      ...(req ? { request: req.kind, key: req.key } : {}),
-    });
-    this.#errors.next(err);
-    // A client error (unknown symbol) will not heal by retrying: drop it from the registry.
-    if (req && error.code >= 400 && error.code < 500 && req.kind.startsWith('subscribe')) this.#subs.dropFailed(req.kind, req.key);
-  }
-
-  #setStale(sub: BookSubscription, stale: boolean, now: number): void {
-    sub.stale = stale;
-    this.stats.staleTransitions++;
-    this.#stale.next({ symbol: sub.symbol, stale, silentMs: now - sub.lastFrameMs, tsRecv: now });
-  }
-
-  #armStaleCheck(): void {
-    const after = this.#o.staleAfterMs ?? 10_000;
-    if (!(after > 0)) return;
-    const tick = (): void => {
-      const now = this.#o.clock.nowMs();
-      for (const sub of this.#subs.books()) {
-        if (!sub.stale && now - sub.lastFrameMs >= after) this.#setStale(sub, true, now);
-      }
-      this.#cancelStaleCheck = this.#o.clock.setTimer(Math.max(1, after / 4), tick);
-    };
-    this.#cancelStaleCheck = this.#o.clock.setTimer(Math.max(1, after / 4), tick);
+    this.#errors.next(refusal.error);
+    if (refusal.drop) this.#subs.dropFailed(refusal.drop.kind, refusal.drop.key);
   }
 }

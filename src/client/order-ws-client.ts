@@ -16,20 +16,17 @@ import { RidCorrelator } from './rid-correlator.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
 import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
 import { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
-import { decodeOrderWsFrame, encodeOrderRequest, frameSkipped, mapFundingEstimate, mapOrder, mapOrderEvent, mapOrderStatus } from './wire-port.ts';
+import { heartbeatEveryMs, heartbeatTimeoutS, orderWsUrl, type OrderWsUpgradeOptions } from './order-ws-upgrade.ts';
+import { replyCancelAccepted, replyFundingEstimate, replyOpenOrders, replyOrderId, replyStatus } from './order-ws-replies.ts';
+import { decodeOrderWsFrame, encodeOrderRequest, frameSkipped, mapOrder, mapOrderEvent } from './wire-port.ts';
 
 /** Options of the order-entry WebSocket client. */
-export interface OrderWsClientOptions {
+export interface OrderWsClientOptions extends OrderWsUpgradeOptions {
   /** `ws://host:port` (the `/orders/ws` path is appended). */
   readonly wsUrl: string;
   readonly clock: Clock;
   readonly tokens: TokenSource;
   readonly instruments: InstrumentCatalog;
-  /** Cancel this connection's orders when it drops (default true). */
-  readonly cancelOnDisconnect?: boolean;
-  readonly accountId?: string;
-  /** Ask the venue to close the session without a heartbeat for this long, s (≤ 300; default 30). 0 = do not ask. */
-  readonly clientHeartbeatTimeoutS?: number;
   /** Reply deadline per request, ms (default 5 s). */
   readonly requestTimeoutMs?: number;
   /** Deadline for the login reply after the upgrade, ms (default 5 s). */
@@ -166,20 +163,20 @@ export class OrderWsClient {
   async place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     const body = { t: 'p' as const, ...placeBody(intent, this.#o.instruments) };
     const res = await this.#request('place', body, { clientOrderId: intent.clientOrderId });
-    return { orderId: this.#oidOf(res, 'place') };
+    return { orderId: replyOrderId(res, 'place') };
   }
 
   /** Replaces (cancel-replace) an order; resolves with the replacement's venue id. */
   async replace(intent: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     const { aid: _aid, ...rest } = replaceBody(intent, this.#o.instruments);
     const res = await this.#request('replace', { t: 'r', ...rest }, { orderId: intent.orderId, clientOrderId: intent.clientOrderId });
-    return { orderId: this.#oidOf(res, 'replace') };
+    return { orderId: replyOrderId(res, 'replace') };
   }
 
   /** Requests a cancel; `accepted` is the venue's `cxl_rx` (accepted for processing, not done). */
   async cancel(intent: Pick<CancelOrder, 'orderId' | 'clientOrderId'>): Promise<{ readonly accepted: boolean }> {
     const res = await this.#request('cancel', { t: 'x', ...orderRef(intent.orderId, intent.clientOrderId) });
-    return { accepted: (res as { cxl_rx?: unknown }).cxl_rx === true };
+    return { accepted: replyCancelAccepted(res) };
   }
 
   /** Cancels every open order (of `symbol` when given). */
@@ -191,7 +188,7 @@ export class OrderWsClient {
   async status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
     try {
       const res = await this.#request('status', { t: 's', ...orderRef(ref.orderId, ref.clientOrderId) });
-      return this.#unwrap(mapOrderStatus((res as { status?: unknown }).status));
+      return replyStatus(res);
     } catch (e) {
       if (e instanceof MmError && e.code === 'NOT_FOUND') return null;
       throw e;
@@ -200,27 +197,12 @@ export class OrderWsClient {
 
   /** The account's open orders as the venue sees them now. */
   async openOrders(): Promise<readonly Order[]> {
-    const res = await this.#request('open-orders', { t: 'o' });
-    const orders = (res as { orders?: unknown }).orders;
-    if (!Array.isArray(orders)) throw new MmError('DECODE_FAILED', 'open-orders reply without an orders array', { path: '$.res.orders' });
-    return orders.map((w) => this.#unwrap(mapOrder(w, this.#o.instruments)));
+    return replyOpenOrders(await this.#request('open-orders', { t: 'o' }), this.#o.instruments);
   }
 
   /** The venue's estimated funding for `symbol` (404 NOT_FOUND when it publishes none). */
   async estimatedFunding(symbol: Symbol): Promise<FundingEstimate> {
-    const res = await this.#request('estimated-funding', { t: 'ef', symbol });
-    return this.#unwrap(mapFundingEstimate(res));
-  }
-
-  #unwrap<T>(r: T | MmError): T {
-    if (r instanceof MmError) throw r;
-    return r;
-  }
-
-  #oidOf(res: unknown, op: OrderOp): VenueOrderId {
-    const oid = (res as { oid?: unknown } | null)?.oid;
-    if (typeof oid !== 'string') throw new MmError('DECODE_FAILED', `${op} reply without an oid`, { path: '$.res.oid', op });
-    return oid as VenueOrderId;
+    return replyFundingEstimate(await this.#request('estimated-funding', { t: 'ef', symbol }));
   }
 
   async #request(op: OrderOp, body: RequestBody, ids: Record<string, unknown> = {}): Promise<unknown> {
@@ -244,18 +226,7 @@ export class OrderWsClient {
 
   async #prepare(): Promise<{ url: string; headers: Record<string, string> }> {
     const headers = await this.#bearer.headers();
-    const q = new URLSearchParams();
-    q.set('cancel_on_disconnect', String(this.#o.cancelOnDisconnect ?? true));
-    if (this.#o.accountId !== undefined) q.set('account_id', this.#o.accountId);
-    const hb = this.#heartbeatTimeoutS();
-    if (hb > 0) q.set('client_heartbeat_timeout', String(hb));
-    const base = this.#o.wsUrl.replace(/\/+$/, '');
-    return { url: `${base}/orders/ws?${q.toString()}`, headers };
-  }
-
-  #heartbeatTimeoutS(): number {
-    const s = this.#o.clientHeartbeatTimeoutS ?? 30;
-    return Math.min(300, Math.max(0, Math.floor(s)));
+    return { url: orderWsUrl(this.#o.wsUrl, this.#o), headers };
   }
 
   #onOpen(): void {
@@ -329,10 +300,9 @@ export class OrderWsClient {
   }
 
   #armHeartbeat(): void {
-    const hb = this.#heartbeatTimeoutS();
+    const hb = heartbeatTimeoutS(this.#o);
     if (hb <= 0) return;
-    // Three heartbeats per timeout window: one lost or late frame never trips the venue's deadline.
-    const everyMs = (hb * 1000) / 3;
+    const everyMs = heartbeatEveryMs(hb);
     const beat = (): void => {
       if (!this.#loggedIn) return;
       if (this.#socket.send(encodeOrderRequest({ rid: this.#rids.nextRid(), t: 'h' }))) this.stats.heartbeatsSent++;
