@@ -46,6 +46,8 @@ export interface RestClientOptions {
 }
 
 type Query = Readonly<Record<string, QueryValue>>;
+/** A wire query object whose every member is something a query string can carry (checked per member). */
+type QueryOf<Q> = { readonly [K in keyof Q]: QueryValue };
 type Decode<T> = (v: unknown) => Result<T, BodyDecodeError>;
 
 /**
@@ -160,7 +162,7 @@ export class RestClient {
   }
   /** GET /api/tickers (one page). */
   tickers(q: W.WireTickersQuery = {}): Promise<W.WireTickersResponse> {
-    return this.#get('/api/tickers', q as Query, dec.tickers);
+    return this.#get('/api/tickers', q, dec.tickers);
   }
   /** Every ticker, paging by offset. */
   allTickers(pageSize = 100): AsyncGenerator<W.WireTicker> {
@@ -171,23 +173,23 @@ export class RestClient {
   }
   /** GET /api/trades (newest first, limit ≤ 100). */
   trades(q: W.WireTradesQuery): Promise<W.WireTradesResponse> {
-    return this.#get('/api/trades', q as unknown as Query, dec.trades);
+    return this.#get('/api/trades', q, dec.trades);
   }
   /** GET /api/candles (ascending). */
   candles(q: W.WireCandlesQuery): Promise<W.WireCandlesResponse> {
-    return this.#get('/api/candles', q as unknown as Query, dec.candles);
+    return this.#get('/api/candles', q, dec.candles);
   }
   /** GET /api/candles/current (the in-progress bucket). */
   currentCandle(q: W.WireCandleQuery): Promise<W.WireCandleResponse> {
-    return this.#get('/api/candles/current', q as unknown as Query, dec.candle);
+    return this.#get('/api/candles/current', q, dec.candle);
   }
   /** GET /api/candles/last (the last completed bucket). */
   lastCandle(q: W.WireCandleQuery): Promise<W.WireCandleResponse> {
-    return this.#get('/api/candles/last', q as unknown as Query, dec.candle);
+    return this.#get('/api/candles/last', q, dec.candle);
   }
   /** GET /api/funding-rates (one page). */
   fundingRates(q: W.WireFundingRatesQuery): Promise<W.WireFundingRatesResponse> {
-    return this.#get('/api/funding-rates', q as unknown as Query, dec.fundingRates);
+    return this.#get('/api/funding-rates', q, dec.fundingRates);
   }
   /** Every funding settlement of `q.symbol`, following cursors, as domain settlements. */
   allFundingRates(q: W.WireFundingRatesQuery): AsyncGenerator<FundingSettlement> {
@@ -202,11 +204,11 @@ export class RestClient {
   }
   /** GET /api/funding-slots (the day's slot report). */
   fundingSlots(q: W.WireFundingSlotsQuery): Promise<W.WireFundingSlotsReport> {
-    return this.#get('/api/funding-slots', q as unknown as Query, dec.fundingSlots);
+    return this.#get('/api/funding-slots', q, dec.fundingSlots);
   }
   /** GET /api/underlying-prices (one page). */
   underlyingPrices(q: W.WireUnderlyingPricesQuery): Promise<W.WireUnderlyingPricesResponse> {
-    return this.#get('/api/underlying-prices', q as unknown as Query, dec.underlyingPrices);
+    return this.#get('/api/underlying-prices', q, dec.underlyingPrices);
   }
   /** Every underlying price in `q`'s range, following cursors. */
   allUnderlyingPrices(q: W.WireUnderlyingPricesQuery): AsyncGenerator<W.WireUnderlyingPrice> {
@@ -217,7 +219,7 @@ export class RestClient {
   }
   /** GET /api/index-prices (deprecated alias; rows under `index_prices`). */
   indexPrices(q: W.WireUnderlyingPricesQuery): Promise<W.WireUnderlyingPricesResponse> {
-    return this.#get('/api/index-prices', q as unknown as Query, dec.indexPrices);
+    return this.#get('/api/index-prices', q, dec.indexPrices);
   }
   /** POST /api/preview-aggressive-limit-order: the limit price that would fill `quantity` now. */
   previewAggressiveLimitOrder(req: W.WirePreviewAggressiveLimitOrderRequest): Promise<W.WirePreviewAggressiveLimitOrderResponse> {
@@ -244,7 +246,7 @@ export class RestClient {
   }
   /** GET /api/fills (one page; time range required, ≤ 7 days). */
   fills(q: W.WireFillsQuery): Promise<W.WireFillsResponse> {
-    return this.#get('/api/fills', q as Query, dec.fills);
+    return this.#get('/api/fills', q, dec.fills);
   }
   /** Every fill in `q`'s range with its fee, following cursors, as domain fills. */
   allFills(q: W.WireFillsQuery): AsyncGenerator<FillWithFee> {
@@ -255,7 +257,7 @@ export class RestClient {
   }
   /** GET /api/transactions (one page). */
   transactions(q: W.WireTransactionsQuery): Promise<W.WireTransactionsResponse> {
-    return this.#get('/api/transactions', q as Query, dec.transactions);
+    return this.#get('/api/transactions', q, dec.transactions);
   }
   /** Every ledger transaction in `q`'s range, following cursors. */
   allTransactions(q: W.WireTransactionsQuery): AsyncGenerator<W.WireTransaction> {
@@ -266,11 +268,11 @@ export class RestClient {
   }
   /** GET /api/liquidations (one page). */
   liquidations(q: W.WireLiquidationsQuery): Promise<W.WireLiquidationsResponse> {
-    return this.#get('/api/liquidations', q as Query, dec.liquidations);
+    return this.#get('/api/liquidations', q, dec.liquidations);
   }
   /** GET /api/funding-transactions (one page). */
   fundingTransactions(q: W.WireFundingTransactionsQuery = {}): Promise<W.WireFundingTransactionsResponse> {
-    return this.#get('/api/funding-transactions', q as Query, dec.fundingTransactions);
+    return this.#get('/api/funding-transactions', q, dec.fundingTransactions);
   }
   /** Every funding posting in `q`'s range, following cursors. */
   allFundingTransactions(q: W.WireFundingTransactionsQuery = {}): AsyncGenerator<W.WireFundingTransaction> {
@@ -289,7 +291,7 @@ export class RestClient {
   }
   /** GET /api/mmlp/v2/reward-accruals (one page). */
   rewardAccruals(q: W.WireRewardAccrualsQuery = {}): Promise<W.WireRewardAccrualsResponse> {
-    return this.#get('/api/mmlp/v2/reward-accruals', q as Query, dec.rewardAccruals);
+    return this.#get('/api/mmlp/v2/reward-accruals', q, dec.rewardAccruals);
   }
   /** Every reward accrual matching `q`, paging by offset. */
   allRewardAccruals(q: Omit<W.WireRewardAccrualsQuery, 'offset' | 'limit'> = {}, pageSize = 100): AsyncGenerator<W.WireRewardAccrual> {
@@ -357,7 +359,7 @@ export class RestClient {
 
   /** GET /orders/open-orders (one page, wire records). */
   openOrdersPage(q: W.WireOpenOrdersQuery = {}): Promise<W.WireOpenOrdersResponse> {
-    return this.#get('/orders/open-orders', { account_id: this.#o.accountId, ...q } as Query, dec.openOrders);
+    return this.#get('/orders/open-orders', { account_id: this.#o.accountId, ...q }, dec.openOrders);
   }
   /** Every open order (newest first), paging by offset, as domain orders. */
   allOpenOrders(pageSize = 100): AsyncGenerator<Order> {
@@ -374,7 +376,7 @@ export class RestClient {
   }
   /** GET /orders/orders (history, one page). */
   orderHistory(q: W.WireOrderHistoryQuery): Promise<W.WireOrderHistoryResponse> {
-    return this.#get('/orders/orders', { account_id: this.#o.accountId, ...q } as Query, dec.orderHistory);
+    return this.#get('/orders/orders', { account_id: this.#o.accountId, ...q }, dec.orderHistory);
   }
   /** Every historical order matching `q`, following cursors, as domain orders. */
   allOrderHistory(q: W.WireOrderHistoryQuery): AsyncGenerator<Order> {
@@ -396,8 +398,9 @@ export class RestClient {
 
   // ------------------------------------------------------------------ helpers
 
-  #get<T>(path: string, query: Query | undefined, decode: Decode<T>, auth = true): Promise<T> {
-    return this.#core.call({ method: 'GET', path, ...(query ? { query } : {}), auth, safe: true, decode });
+  #get<T, Q extends QueryOf<Q>>(path: string, query: Q | undefined, decode: Decode<T>, auth = true): Promise<T> {
+    // Wire queries are interfaces (no index signature); QueryOf has checked every member already.
+    return this.#core.call({ method: 'GET', path, ...(query ? { query: query as Query } : {}), auth, safe: true, decode });
   }
 
   #post<T>(path: string, body: object, safe: boolean, decode: Decode<T>): Promise<T> {
