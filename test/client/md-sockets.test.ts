@@ -42,7 +42,7 @@ describe('MarketDataWsClient over real sockets (fake §4 server)', () => {
   it('a server killed and restarted on the same port: reconnect, subscriptions replayed, fresh snapshot', async () => {
     const srv1 = await startFakeMdServer();
     const port = srv1.port;
-    const { md, books } = client(srv1.wsUrl);
+    const { md } = client(srv1.wsUrl);
     md.subscribeBook('EURUSD-PERP');
     md.subscribeBook('GBPUSD-PERP', 2);
     md.start();

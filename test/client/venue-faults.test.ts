@@ -2,11 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.ts';
 import { asSymbol } from '../../src/core/ids.ts';
 import type { Order } from '../../src/domain/order.ts';
-import type { RunningVenue } from '../../src/sim/index.ts';
 import { venueGateway } from '../../src/client/venue-gateway.ts';
-import type { RestClient } from '../../src/client/rest-client.ts';
-import type { OrderWsClient } from '../../src/client/order-ws-client.ts';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
 import { bid, testOrderWs, testRest, testVenue, until } from '../support/venue-harness.ts';
 import { flush } from '../support/drive-clock.ts';
 
