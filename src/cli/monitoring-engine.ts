@@ -14,6 +14,7 @@ export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, rea
   metrics.killSwitch(snap.killSwitch.tripped);
   readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
   metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
+  for (const b of snap.execution.budgets) metrics.rateLimiterBudget(b.name, b.available, b.capacity);
   for (const s of snap.symbols) {
     const inst = catalog?.get(s.symbol);
     const mark = s.position.markTicks;

@@ -216,7 +216,7 @@ export function createEngine(deps: EngineDeps): Engine {
       symbols,
       pnl: sumBreakdowns(symbols.map((x) => x.pnl)),
       counters: core.counters.snapshot(),
-      execution: { queued: core.executor.queued, inFlight: core.executor.inFlight, slowedDown: core.executor.slowedDown },
+      execution: { queued: core.executor.queued, inFlight: core.executor.inFlight, slowedDown: core.executor.slowedDown, budgets: core.executor.budgets() },
     };
   };
 

@@ -158,8 +158,13 @@ export interface EngineSnapshot {
   /** Sum over symbols. */
   readonly pnl: PnlBreakdown;
   readonly counters: EngineCounters;
-  /** Requests queued in the execution adapter and awaiting replies. */
-  readonly execution: { readonly queued: number; readonly inFlight: number; readonly slowedDown: boolean };
+  /** Requests queued in the execution adapter and awaiting replies, and each rate budget's remaining tokens. */
+  readonly execution: {
+    readonly queued: number;
+    readonly inFlight: number;
+    readonly slowedDown: boolean;
+    readonly budgets: readonly { readonly name: string; readonly available: number; readonly capacity: number }[];
+  };
 }
 
 /** The engine facade. */

@@ -113,6 +113,12 @@ export class Executor {
     return this.#slowed;
   }
 
+  /** Tokens each budget could spend right now, with its burst capacity (for the budget gauge). */
+  budgets(): readonly { readonly name: string; readonly available: number; readonly capacity: number }[] {
+    const now = this.#clock.nowMs();
+    return this.#config.budgets.map((b, i) => ({ name: b.name, available: this.#buckets[i]!.available(now), capacity: this.#buckets[i]!.capacity }));
+  }
+
   /** Tokens spent per budget name since creation. */
   spent(): Record<string, number> {
     const out: Record<string, number> = {};

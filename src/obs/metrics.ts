@@ -42,12 +42,8 @@ export interface BotMetrics {
   intent(kind: string, symbol: string): void;
   /** Counts one reject, by reason and source (`venue`, `risk` or `gateway`). */
   reject(reason: string, source: 'venue' | 'risk' | 'gateway'): void;
-  /**
-   * Sets the rate limiter's remaining budget and capacity (requests). Nothing feeds it yet: the
-   * limiter lives inside the engine, whose snapshot and events expose queue depth and throttling
-   * but not the buckets' remaining tokens, so both gauges read 0 until the engine exposes them.
-   */
-  rateLimiterBudget(remaining: number, capacity: number): void;
+  /** Sets one rate budget's remaining tokens and burst capacity (requests), from the engine snapshot. */
+  rateLimiterBudget(budget: string, remaining: number, capacity: number): void;
   /** Counts `n` requests delayed or dropped by our rate limiter. */
   throttled(n?: number): void;
   /** Sets the execution adapter's queue: requests waiting, awaiting replies, and whether it slowed down after 429/503. */
@@ -104,8 +100,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const roundTrip = new Histogram({ name: `${p}order_round_trip_latency_seconds`, help: 'Time from an order request to the venue answer', labelNames: ['op'], buckets: ROUND_TRIP_BUCKETS_S, registers });
   const intents = new Counter({ name: `${p}intents_total`, help: 'Order intents sent, by kind', labelNames: ['kind', 'symbol'], registers });
   const rejects = new Counter({ name: `${p}rejects_total`, help: 'Rejected intents, by reason and source (venue or risk)', labelNames: ['reason', 'source'], registers });
-  const budget = new Gauge({ name: `${p}rate_limiter_budget_requests`, help: 'Requests the rate limiter may still send now', registers });
-  const capacity = new Gauge({ name: `${p}rate_limiter_capacity_requests`, help: 'Rate limiter burst capacity', registers });
+  const budget = new Gauge({ name: `${p}rate_limiter_budget_requests`, help: 'Requests each rate budget may still send now', labelNames: ['budget'], registers });
+  const capacity = new Gauge({ name: `${p}rate_limiter_capacity_requests`, help: 'Burst capacity of each rate budget', labelNames: ['budget'], registers });
   const throttled = new Counter({ name: `${p}rate_limiter_throttled_total`, help: 'Requests delayed or dropped by our rate limiter', registers });
   const queued = new Gauge({ name: `${p}execution_queued_requests`, help: 'Requests waiting in the execution adapter', registers });
   const inFlight = new Gauge({ name: `${p}execution_in_flight_requests`, help: 'Requests sent and awaiting the venue answer', registers });
@@ -145,9 +141,9 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
     orderRoundTrip: (op, seconds) => roundTrip.observe({ op }, Math.max(0, seconds)),
     intent: (kind, symbol) => intents.inc({ kind, symbol }),
     reject: (reason, source) => rejects.inc({ reason: reason === '' ? 'unknown' : reason, source }),
-    rateLimiterBudget(remaining, cap) {
-      budget.set(remaining);
-      capacity.set(cap);
+    rateLimiterBudget(name, remaining, cap) {
+      budget.set({ budget: name }, remaining);
+      capacity.set({ budget: name }, cap);
     },
     throttled: (n = 1) => throttled.inc(n),
     execution(q, f, slow) {

@@ -53,8 +53,11 @@ describe('Executor', () => {
     ex.submit(job(log, 'place', 'p3'));
     expect(log.sent).toEqual(['p1', 'p2']);
     expect(throttled).toEqual(['place']);
+    expect(ex.budgets()).toEqual([{ name: 'u', available: 0, capacity: 2 }]);
     clock.advanceBy(100);
     expect(log.sent).toEqual(['p1', 'p2', 'p3']);
+    clock.advanceBy(150);
+    expect(ex.budgets()[0]!.available).toBeCloseTo(1.5);
   });
 
   it('serves cancels before replaces before places', () => {

@@ -113,6 +113,12 @@ describe('Prometheus scraping a bot on the local venue', () => {
     expect(lag).toHaveLength(1);
     const mem = await p.query('mmbot_process_memory_bytes{kind="rss"}');
     expect(Number(mem[0]!.value[1])).toBeGreaterThan(1e6);
+
+    // The rate budget is fed from the engine's executor: a capacity per budget, remaining ≤ capacity.
+    const cap = await p.query('mmbot_rate_limiter_capacity_requests');
+    expect(cap.length).toBeGreaterThan(0);
+    const left = await p.query('mmbot_rate_limiter_budget_requests');
+    expect(Number(left[0]!.value[1])).toBeLessThanOrEqual(Number(cap[0]!.value[1]));
   });
 
   it('every Grafana dashboard query parses and runs on this Prometheus', async () => {

@@ -77,7 +77,7 @@ describe('bot metrics', () => {
     m.orderRoundTrip('place', 0.004);
     m.intent('place', 'X');
     m.reject('POST_ONLY_WOULD_CROSS', 'venue');
-    m.rateLimiterBudget(7, 20);
+    m.rateLimiterBudget('orders', 7, 20);
     m.throttled();
     m.openOrders('X', 'buy', 2);
     m.position('X', 1, 100);

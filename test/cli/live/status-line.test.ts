@@ -46,7 +46,7 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     symbols: [symbol],
     pnl: symbol.pnl,
     counters: { intentsSent: { ...zero, place: 4, replace: 2, cancel: 1 }, fills: 3, rejects: { venue: 1, risk: 0, gateway: 0 } } as unknown as EngineSnapshot['counters'],
-    execution: { queued: 0, inFlight: 0, slowedDown: false },
+    execution: { queued: 0, inFlight: 0, slowedDown: false, budgets: [] },
     ...extra,
   };
 }
