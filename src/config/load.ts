@@ -95,7 +95,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   if (problems.length > 0) throw configInvalid(file, problems);
 
   const { $schema: _schema, ...rest } = parsed;
-  const recording = parsed.recording ? { path: resolve(dir, parsed.recording.path) } : undefined;
+  const recording = parsed.recording ? { ...parsed.recording, path: resolve(dir, parsed.recording.path) } : undefined;
   return deepFreeze({
     ...rest,
     venue,

@@ -167,6 +167,7 @@ const loggingSchema = z.strictObject({
 
 const recordingSchema = z.strictObject({
   path: z.string().min(1).describe('Where to write the recording (gzip JSONL); relative to this config file.'),
+  funding_poll_ms: z.number().int().min(0).default(30_000).describe('Poll REST funding settlements into the recording this often (ms); 0 = never.'),
 });
 
 const rewardsSchema = z.strictObject({

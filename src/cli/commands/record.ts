@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { Subject } from 'rxjs';
 import { MarketDataWsClient, RestClient, type ApiCredentials } from '../../client/index.ts';
 import { LiveClock, type Clock } from '../../core/clock.ts';
 import { MmError } from '../../core/errors.ts';
-import type { FundingSettlement } from '../../domain/funding.ts';
 import { instrumentCatalog } from '../../domain/instrument.ts';
 import { createRecordingWriter, startRecorder, type RecordingStats } from '../../record/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
+import { pollFundingSettlements } from '../funding-poller.ts';
 import { openVenue } from '../live/venue-endpoint.ts';
 import type { Command } from '../main.ts';
 import { createLogger } from '../../obs/logger.ts';
@@ -83,37 +82,20 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
     return i;
   });
   const md = new MarketDataWsClient({ wsUrl: o.wsUrl, clock: o.clock, ...(rest.tokens ? { tokens: rest.tokens } : {}), instruments: instrumentCatalog(instruments) });
-  const funding$ = new Subject<FundingSettlement>();
+  const poller = pollFundingSettlements(rest, o.symbols, {
+    clock: o.clock,
+    sinceMs: o.clock.nowMs(),
+    pollMs: o.fundingPollMs ?? 30_000,
+    onError: (symbol, e) => process.stderr.write(`record: funding poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}\n`),
+  });
   const sink = createRecordingWriter(o.out, { instruments, startedAtMs: o.clock.nowMs(), source: o.source ?? o.baseUrl });
-  const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$ }, o.clock);
+  const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$ }, o.clock);
   for (const s of o.symbols) md.subscribeBook(s, 2, { trades: true, ticker: true });
   md.start();
-  const startNs = BigInt(Math.floor(o.clock.nowMs())) * 1_000_000n;
-  const seen = new Map<string, number>();
-  let cancelPoll: (() => void) | undefined;
-  const poll = async (): Promise<void> => {
-    for (const symbol of o.symbols) {
-      try {
-        for await (const f of rest.allFundingRates({ symbol, start_timestamp_ns: String(startNs) })) {
-          if (f.tsEvent > (seen.get(symbol) ?? -Infinity)) {
-            seen.set(symbol, f.tsEvent);
-            funding$.next(f);
-          }
-        }
-      } catch (e) {
-        process.stderr.write(`record: funding poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}\n`);
-      }
-    }
-  };
-  const pollMs = o.fundingPollMs ?? 30_000;
-  const arm = (): void => {
-    if (pollMs > 0) cancelPoll = o.clock.setTimer(pollMs, () => void poll().finally(arm));
-  };
-  arm();
   return {
     stats: sink.stats,
     async stop() {
-      cancelPoll?.();
+      poller.stop();
       await md.stop();
       const stats = await recorder.stop();
       await rest.close();

@@ -9,6 +9,7 @@ import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venu
 import { createEngine, type Engine, type EngineInputs, type StopReport } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
+import { pollFundingSettlements } from '../funding-poller.ts';
 import { engineConfigs } from './engine-config.ts';
 import { logEngineEvents } from './engine-log.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
@@ -146,8 +147,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       mkdirSync(dirname(recordingPath), { recursive: true });
       const sink = createRecordingWriter(recordingPath, { instruments: recorded, startedAtMs: clock.nowMs(), source: venue.embedded ? 'local-venue' : venue.baseUrl });
       // The bot's own order events too: replays take its working orders out of the recorded queue.
-      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, orders$: orders.events$, resync$: orders.resync$ }, clock);
+      // Settlements come from REST (the market-data stream has no settlement event), as in `mmbot record`.
+      const poller = pollFundingSettlements(rest, recorded.map((i) => i.symbol), {
+        clock,
+        sinceMs: clock.nowMs(),
+        pollMs: config.recording.funding_poll_ms,
+        onError: (symbol, e) => log.warn({ symbol, err: e instanceof Error ? e.message : String(e) }, `recording: funding poll for ${symbol} failed`),
+      });
+      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$ }, clock);
       closer.add('recorder', async () => {
+        poller.stop();
         const stats = await recorder.stop();
         log.info({ path: recordingPath, ...stats }, `recording written to ${recordingPath} (${stats.events} events)`);
       });
