@@ -3,6 +3,11 @@
  * the back of its level: `front` = the displayed quantity ahead of it. Trades at the level reduce
  * `front`; when it goes below zero the excess traded volume fills the order. Depth decreases are
  * attributed to cancellations ahead of or behind the order depending on the model.
+ *
+ * "Displayed" means the recorded level minus the recording bot's own working orders when the
+ * recording has them (`o` lines, `backtest.own_orders: subtract`): the exchange passes both the
+ * joining quantity and every depth change through that subtraction (ExchangeCore.othersQty), so a
+ * replayed order never queues behind the live bot's own order at its price.
  */
 
 /** The per-order queue state a model updates. */
