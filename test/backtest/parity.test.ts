@@ -5,10 +5,11 @@
  *
  * The recording holds the live bot's own working orders (`o` lines) and the replay subtracts them
  * from the recorded levels, so the replayed orders no longer queue behind those "ghosts". Measured
- * over 11 runs of this test on a loaded 2-core machine: fill gap 0–15% (median 3%), backtest at or
- * below live; the same recordings replayed with `own_orders: keep` (the previous behaviour): 0–32%
- * (median 10%). What is left: latency is modelled (1 ms each way) rather than measured, and live
- * quotes react to fills the replay may not reproduce. Tolerance tightened from ±35% to ±25%.
+ * over 13 runs of this test on a loaded 2-core machine: fill gap 0–15% (median 4%), the backtest
+ * mostly below live; the same recordings replayed with `own_orders: keep` (the previous behaviour):
+ * 0–32% (median 11%). In a quiet moment fills match live one for one, within a few ms. What is
+ * left: latency is modelled (1 ms each way) rather than measured, which shows under machine load,
+ * and live quotes react to fills the replay may not reproduce. Tolerance tightened from ±35% to ±25%.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
