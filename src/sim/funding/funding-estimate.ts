@@ -33,7 +33,7 @@ export function estimateFunding(svc: FundingService, ins: Instrument, nowMs: num
   const prev = previousSettlement(schedule, nowMs)?.atMs ?? -Infinity;
   const windowMs = intraday ? (slotIntervalMinutes(schedule, date) ?? 30) * 60_000 : cfg.mark_window_ms;
   const from = Math.max(prev, nowMs - windowMs);
-  const first = s.marks.samples()[0];
+  const first = s.marks.first();
   if (!first || nowMs - Math.max(from, first.tsMs) < cfg.min_estimate_window_ms) return { status: 'unavailable', reason: 'not enough mark price data to estimate funding rate' };
   const mark = s.marks.twap(from, nowMs);
   const bench = intraday ? s.underlying.twap(from, nowMs) : u.price;

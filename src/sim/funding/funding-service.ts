@@ -1,6 +1,6 @@
 import { Decimal } from '../../core/decimal.ts';
 import { fundingCash } from '../../domain/funding.ts';
-import { localDate, nextSettlement, settlementsOnDate, type FundingInstant } from '../../domain/funding-schedule.ts';
+import { localDate, nextSettlement, settlementsOnDate, slotIntervalMinutes, type FundingInstant } from '../../domain/funding-schedule.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { MarketConfig } from '../market/market-config.ts';
 import type { Venue } from '../venue.ts';
@@ -8,7 +8,10 @@ import { capPctToBps, dailyCloseFunding, intradaySlotFunding } from './funding-m
 import { FundingStore, type FundingTxnType } from './funding-store.ts';
 import { PriceSeries } from './price-series.ts';
 
-const DAY_MS = 86_400_000;
+/** The first intraday slot of a day averages over this long before it (no earlier slot that day). */
+const FIRST_SLOT_WINDOW_MS = 30 * 60_000;
+/** Kept beyond the longest window read, so a late timer still finds its window's first price. */
+const RETENTION_SLACK_MS = 5 * 60_000;
 
 /** Live price series the funding maths reads, per symbol. */
 export interface FundingSeries {
@@ -36,7 +39,9 @@ export class FundingService {
     readonly cfg: MarketConfig['funding'],
     private readonly underlyingNow: (symbol: string) => number | undefined,
   ) {
-    const retain = 2 * DAY_MS;
+    // Keep only the longest window funding reads (the daily mark window, an intraday slot):
+    // #armNext widens it per symbol from the schedule; amounts are the same as with full history.
+    const retain = Math.max(cfg.mark_window_ms, FIRST_SLOT_WINDOW_MS) + RETENTION_SLACK_MS;
     for (const ins of venue.catalog.all()) {
       this.series.set(ins.symbol, { marks: new PriceSeries(retain), underlying: new PriceSeries(retain), trades: new PriceSeries(retain) });
     }
@@ -91,7 +96,7 @@ export class FundingService {
     let mark: number | undefined;
     let bench: number | undefined;
     if (intraday) {
-      const prev = inst.index > 1 ? dayList[inst.index - 2]!.atMs : inst.atMs - 30 * 60_000;
+      const prev = intradayWindowStart(dayList, inst);
       mark = s.marks.twap(prev, inst.atMs);
       bench = s.underlying.twap(prev, inst.atMs);
     } else {
@@ -215,11 +220,26 @@ export class FundingService {
   #armNext(ins: Instrument, afterMs: number): void {
     const next = nextSettlement(ins.fundingSchedule!, afterMs);
     if (!next) return;
+    this.#retainFor(ins, next);
     const cancel = this.venue.clock.setTimer(next.atMs - this.venue.clock.nowMs(), () => {
       this.settle(ins, next);
       this.#armNext(ins, next.atMs);
     });
     this.#next.set(ins.symbol, cancel);
+  }
+
+  /**
+   * Sizes the symbol's series to the windows read until `next`: the daily mark window, the slot's
+   * TWAP window and the estimate's slot-interval window.
+   */
+  #retainFor(ins: Instrument, next: FundingInstant): void {
+    const dayList = settlementsOnDate(ins.fundingSchedule!, next.date);
+    const slotMs = (slotIntervalMinutes(ins.fundingSchedule!, next.date) ?? 30) * 60_000;
+    const need = Math.max(this.cfg.mark_window_ms, FIRST_SLOT_WINDOW_MS, slotMs, next.atMs - intradayWindowStart(dayList, next)) + RETENTION_SLACK_MS;
+    const s = this.series.get(ins.symbol)!;
+    s.marks.retainMs = need;
+    s.underlying.retainMs = need;
+    s.trades.retainMs = need;
   }
 
   #armExpiry(ins: Instrument): void {
@@ -233,4 +253,9 @@ export class FundingService {
   static dateOf(ins: Instrument, ms: number): string {
     return localDate(ms, ins.fundingSchedule?.timezone ?? 'UTC');
   }
+}
+
+/** Start of an intraday slot's TWAP window: the previous slot that day, else 30 min before it. */
+function intradayWindowStart(dayList: readonly FundingInstant[], inst: FundingInstant): number {
+  return inst.index > 1 ? dayList[inst.index - 2]!.atMs : inst.atMs - FIRST_SLOT_WINDOW_MS;
 }

@@ -1,6 +1,7 @@
 /**
- * A time series of prices for one symbol (underlying or trade prints) with time-weighted and
- * volume-weighted averages over windows. Bounded: samples older than `retainMs` are dropped.
+ * A time series of prices for one symbol (marks, underlying or trade prints) with time-weighted and
+ * volume-weighted averages over windows. Bounded: samples older than `retainMs` before the newest
+ * are dropped, except the one still in force at that cutoff (a TWAP from the cutoff needs it).
  * Prices are plain numbers in quote units (the averages feed Decimal maths at the edge).
  */
 export interface PriceSample {
@@ -10,49 +11,73 @@ export interface PriceSample {
   readonly qty: number;
 }
 
-/** A bounded, append-only price series. */
-export class PriceSeries {
-  readonly #samples: PriceSample[] = [];
-  #head = 0;
+const INITIAL_CAPACITY = 64;
 
-  constructor(private readonly retainMs: number) {}
+/**
+ * A bounded, append-only price series stored column-wise in a ring of Float64Arrays (24 bytes a
+ * sample, no object per sample: the venue samples every symbol every second). Lookups by time are
+ * binary searches.
+ */
+export class PriceSeries {
+  #ts = new Float64Array(INITIAL_CAPACITY);
+  #px = new Float64Array(INITIAL_CAPACITY);
+  #qty = new Float64Array(INITIAL_CAPACITY);
+  #mask = INITIAL_CAPACITY - 1;
+  #head = 0;
+  #len = 0;
+
+  /** @param retainMs how far back from the newest sample to keep (the longest window read). */
+  constructor(public retainMs: number) {}
+
+  /** Number of live samples. */
+  get length(): number {
+    return this.#len;
+  }
 
   /** Appends a sample (timestamps must not go backwards; late samples are clamped). */
   push(tsMs: number, price: number, qty = 0): void {
-    const last = this.last();
-    this.#samples.push({ tsMs: last && tsMs < last.tsMs ? last.tsMs : tsMs, price, qty });
+    if (this.#len === this.#mask + 1) this.#grow();
+    const lastTs = this.#len > 0 ? this.#tsAt(this.#len - 1) : -Infinity;
+    const i = (this.#head + this.#len) & this.#mask;
+    this.#ts[i] = tsMs < lastTs ? lastTs : tsMs;
+    this.#px[i] = price;
+    this.#qty[i] = qty;
+    this.#len++;
     const cutoff = tsMs - this.retainMs;
-    while (this.#head < this.#samples.length - 1 && this.#samples[this.#head + 1]!.tsMs < cutoff) this.#head++;
-    if (this.#head > 4096) {
-      this.#samples.splice(0, this.#head);
-      this.#head = 0;
+    while (this.#len > 1 && this.#tsAt(1) < cutoff) {
+      this.#head = (this.#head + 1) & this.#mask;
+      this.#len--;
     }
   }
 
   /** The latest sample, if any. */
   last(): PriceSample | undefined {
-    return this.#samples[this.#samples.length - 1];
+    return this.#len > 0 ? this.#sample(this.#len - 1) : undefined;
   }
 
-  /** Live samples in time order. */
-  samples(): readonly PriceSample[] {
-    return this.#samples.slice(this.#head);
+  /** The oldest live sample, if any. */
+  first(): PriceSample | undefined {
+    return this.#len > 0 ? this.#sample(0) : undefined;
+  }
+
+  /** Live samples in time order (a copy). */
+  samples(): PriceSample[] {
+    const out: PriceSample[] = [];
+    for (let k = 0; k < this.#len; k++) out.push(this.#sample(k));
+    return out;
   }
 
   /** Samples with fromMs ≤ ts < toMs, in time order. */
   range(fromMs: number, toMs: number): PriceSample[] {
-    return this.samples().filter((s) => s.tsMs >= fromMs && s.tsMs < toMs);
+    const out: PriceSample[] = [];
+    for (let k = this.#lowerBound(fromMs); k < this.#len && this.#tsAt(k) < toMs; k++) out.push(this.#sample(k));
+    return out;
   }
 
   /** The price in force at `tsMs` (last sample at or before it). */
   at(tsMs: number): number | undefined {
-    let found: number | undefined;
-    for (let i = this.#head; i < this.#samples.length; i++) {
-      const s = this.#samples[i]!;
-      if (s.tsMs > tsMs) break;
-      found = s.price;
-    }
-    return found;
+    const k = this.#upperBound(tsMs) - 1;
+    return k >= 0 ? this.#pxAt(k) : undefined;
   }
 
   /**
@@ -65,13 +90,15 @@ export class PriceSeries {
     let t = fromMs;
     let acc = 0;
     let covered = 0;
-    for (const s of this.range(fromMs, toMs)) {
+    for (let k = this.#lowerBound(fromMs); k < this.#len; k++) {
+      const ts = this.#tsAt(k);
+      if (ts >= toMs) break;
       if (price !== undefined) {
-        acc += price * (s.tsMs - t);
-        covered += s.tsMs - t;
+        acc += price * (ts - t);
+        covered += ts - t;
       }
-      price = s.price;
-      t = s.tsMs;
+      price = this.#pxAt(k);
+      t = ts;
     }
     if (price !== undefined) {
       acc += price * (toMs - t);
@@ -84,10 +111,66 @@ export class PriceSeries {
   vwap(fromMs: number, toMs: number): number | undefined {
     let pq = 0;
     let q = 0;
-    for (const s of this.range(fromMs, toMs)) {
-      pq += s.price * s.qty;
-      q += s.qty;
+    for (let k = this.#lowerBound(fromMs); k < this.#len; k++) {
+      const i = (this.#head + k) & this.#mask;
+      if (this.#ts[i]! >= toMs) break;
+      pq += this.#px[i]! * this.#qty[i]!;
+      q += this.#qty[i]!;
     }
     return q > 0 ? pq / q : undefined;
   }
+
+  #tsAt(k: number): number {
+    return this.#ts[(this.#head + k) & this.#mask]!;
+  }
+
+  #pxAt(k: number): number {
+    return this.#px[(this.#head + k) & this.#mask]!;
+  }
+
+  #sample(k: number): PriceSample {
+    const i = (this.#head + k) & this.#mask;
+    return { tsMs: this.#ts[i]!, price: this.#px[i]!, qty: this.#qty[i]! };
+  }
+
+  /** First logical index with ts ≥ t. */
+  #lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.#len;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#tsAt(mid) < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** First logical index with ts > t. */
+  #upperBound(t: number): number {
+    let lo = 0;
+    let hi = this.#len;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#tsAt(mid) <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #grow(): void {
+    const cap = (this.#mask + 1) * 2;
+    this.#ts = unrolled(this.#ts, this.#head, this.#len, cap);
+    this.#px = unrolled(this.#px, this.#head, this.#len, cap);
+    this.#qty = unrolled(this.#qty, this.#head, this.#len, cap);
+    this.#mask = cap - 1;
+    this.#head = 0;
+  }
+}
+
+/** A ring's `len` items from `head` copied to the start of a new array of `cap`. */
+function unrolled(src: Float64Array, head: number, len: number, cap: number): Float64Array<ArrayBuffer> {
+  const dst = new Float64Array(cap);
+  const mask = src.length - 1;
+  for (let k = 0; k < len; k++) dst[k] = src[(head + k) & mask]!;
+  return dst;
 }

@@ -56,8 +56,10 @@ const mdSchema = z.strictObject({
   book_depth: z.number().int().min(1).max(1000).default(20),
   /** Trades kept per symbol for REST. */
   trade_history: z.number().int().min(1).default(1000),
-  /** Underlying prices kept per symbol (one a second). */
-  underlying_history: z.number().int().min(1).default(86_400),
+  /** Rows of underlying prices kept per symbol for /api/underlying-prices (default two days of minutes). */
+  underlying_history: z.number().int().min(1).default(2_880),
+  /** One underlying row per this many venue ms (the bucket's latest observation); 0 = every observation (about one a second). */
+  underlying_bucket_ms: z.number().int().min(0).default(60_000),
   /** Frames buffered per connection before the slowest consumers are dropped. */
   max_buffered_bytes: z.number().int().positive().default(8 * 1024 * 1024),
 });

@@ -24,7 +24,7 @@ export class MarketDataService {
     /** Real clock for heartbeats and the ticker throttle. */
     ioClock: Clock = venue.clock,
   ) {
-    for (const ins of venue.catalog.all()) this.history.set(ins.symbol, new SymbolHistory(cfg.trade_history, cfg.underlying_history));
+    for (const ins of venue.catalog.all()) this.history.set(ins.symbol, new SymbolHistory(cfg.trade_history, cfg.underlying_history, cfg.underlying_bucket_ms));
     const source: MdSource = {
       hasSymbol: (s) => venue.markets.has(s),
       grid: (s) => venue.markets.get(s)!.instrument.grid,
@@ -60,7 +60,7 @@ export class MarketDataService {
 
   /** Records an underlying (benchmark) price observation. */
   recordUnderlying(symbol: string, tsMs: number, price: number): void {
-    this.history.get(symbol)?.underlying.push({ tsMs, price });
+    this.history.get(symbol)?.underlying.record(tsMs, price);
   }
 
   /** The latest underlying price and its time, if any. */

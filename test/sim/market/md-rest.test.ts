@@ -110,11 +110,14 @@ describe('underlying prices', () => {
     const clock = new VirtualClock(Date.parse('2026-09-24T10:00:00Z'));
     const h = await marketVenue({ rewards: { enabled: false }, instruments: { only: ['EURUSD-PERP'] } }, { clock });
     try {
-      clock.advanceBy(10_500);
+      clock.advanceBy(10 * 60_000 + 30_000);
       const p1 = await h.get('/api/underlying-prices?symbol=EURUSD-PERP&limit=4', 'underlying-prices');
       expect(p1.body.underlying_prices).toHaveLength(4);
-      expect(p1.body.total_count).toBeGreaterThanOrEqual(10);
+      // Downsampled to one row per venue minute (the minute's latest observation): 10:00 … 10:10.
+      expect(p1.body.total_count).toBe(11);
       expect(p1.body.underlying_prices[0].timestamp > p1.body.underlying_prices[1].timestamp).toBe(true);
+      const minutes = (await h.get('/api/underlying-prices?symbol=EURUSD-PERP&sort_ts=asc&limit=100', 'underlying-prices')).body.underlying_prices.map((r: { timestamp: string }) => r.timestamp.slice(11, 16));
+      expect(minutes).toEqual(['10:00', '10:01', '10:02', '10:03', '10:04', '10:05', '10:06', '10:07', '10:08', '10:09', '10:10']);
       const p2 = await h.get(`/api/underlying-prices?symbol=EURUSD-PERP&limit=4&cursor=${p1.body.next_cursor}`, 'underlying-prices');
       expect(p2.body.underlying_prices[0].timestamp < p1.body.underlying_prices[3].timestamp).toBe(true);
       const alias = await h.get('/api/index-prices?symbol=EURUSD-PERP&limit=4', 'underlying-prices');
