@@ -299,22 +299,31 @@ export class EngineCore {
   }
 
   #updateState(slot: SymbolSlot, now: number): void {
+    // Each candidate replaces the state only when strictly stricter, so the first reason of the
+    // strictest state wins. Inlined (no closure): this runs on every evaluation.
     let st = this.globalState;
     let why = this.globalReason;
-    const raise = (s: TradingState, r: string): void => {
-      const n = stricterState(st, s);
-      if (n !== st) {
-        st = n;
-        why = r;
-      }
-    };
-    const ks = this.killSwitch.state();
-    if (ks.tripped) raise('HALTED', `kill switch: ${ks.reason}`);
-    raise(slot.operatorState, slot.operatorReason);
+    if (this.killSwitch.tripped && stricterState(st, 'HALTED') !== st) {
+      st = 'HALTED';
+      why = `kill switch: ${this.killSwitch.state().reason}`;
+    }
+    if (stricterState(st, slot.operatorState) !== st) {
+      st = slot.operatorState;
+      why = slot.operatorReason;
+    }
     const inst = slot.market.ticker?.state;
-    if (inst !== undefined && !statePermissions(inst).canPlace) raise('HALTED', `instrument ${inst}`);
-    if (slot.closeOnlyUntilMs > now) raise('REDUCING', 'close-only');
-    if (Math.abs(slot.ledger.qty) > slot.limits.maxPosition) raise('REDUCING', 'position over limit');
+    if (inst !== undefined && !statePermissions(inst).canPlace && stricterState(st, 'HALTED') !== st) {
+      st = 'HALTED';
+      why = `instrument ${inst}`;
+    }
+    if (slot.closeOnlyUntilMs > now && stricterState(st, 'REDUCING') !== st) {
+      st = 'REDUCING';
+      why = 'close-only';
+    }
+    if (Math.abs(slot.ledger.qty) > slot.limits.maxPosition && stricterState(st, 'REDUCING') !== st) {
+      st = 'REDUCING';
+      why = 'position over limit';
+    }
     if (st !== slot.effective) {
       this.emit({ type: 'trading-state-changed', symbol: slot.symbol, from: slot.effective, to: st, reason: why, tsMs: now });
       slot.effective = st;
