@@ -77,6 +77,23 @@ export function fail<T>(v: unknown, parent: string, key: PathKey, expected: stri
 /** True once a failure has been recorded in the current run (lets loops stop early). */
 export const failed = (): boolean => failure !== null;
 
+// Set when a decoder met an integer id beyond 2^53 that JSON.parse may already have rounded: the
+// text runner then parses again with long ids quoted (json-text.ts). Rare, so the common frame
+// pays no pre-scan.
+let inexactId = false;
+
+/** Notes that the value being decoded holds an id JSON.parse may have rounded. */
+export const markInexactId = (): void => {
+  inexactId = true;
+};
+
+/** Reads and clears the inexact-id note. */
+export function takeInexactId(): boolean {
+  const v = inexactId;
+  inexactId = false;
+  return v;
+}
+
 /** Runs a decoder on `value` at `$`. Never throws. */
 export function runDecoder<T>(decoder: Decoder<T>, value: unknown): Result<T, DecodeError> {
   failure = null;

@@ -3,7 +3,7 @@
  * and query-parameter forms. Each allocates nothing on success and records a failure with `fail`.
  */
 import { asClientOrderId, type ClientOrderId } from '../../core/ids.ts';
-import { fail, type Decoder } from './kit.ts';
+import { fail, type Decoder, markInexactId } from './kit.ts';
 
 /** A string. */
 export const str: Decoder<string> = (v, p, k) => (typeof v === 'string' ? v : fail(v, p, k, 'string'));
@@ -72,7 +72,9 @@ const U64 = /^(0|[1-9][0-9]{0,19})$/;
 export const cid: Decoder<ClientOrderId> = (v, p, k) => {
   if (typeof v === 'number') {
     if (Number.isInteger(v) && v >= 0 && v <= 18446744073709551615) {
-      return (Number.isSafeInteger(v) ? String(v) : BigInt(v).toString()) as ClientOrderId;
+      if (Number.isSafeInteger(v)) return String(v) as ClientOrderId;
+      markInexactId();
+      return BigInt(v).toString() as ClientOrderId;
     }
   } else if (typeof v === 'string' && U64.test(v) && (v.length < 20 || BigInt(v) <= 18446744073709551615n)) {
     return asClientOrderId(v);
