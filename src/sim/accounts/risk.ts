@@ -54,11 +54,20 @@ export interface OrderDelta {
  */
 export function imOpenOrders(agg: OpenOrderAgg | undefined, signedQty: number, ins: Instrument): Decimal {
   if (!agg || agg.count === 0) return ZERO;
-  const buyEff = Math.max(0, agg.buyQty - Math.max(0, -signedQty));
-  const sellEff = Math.max(0, agg.sellQty - Math.max(0, signedQty));
-  const buy = agg.buyQty === 0 ? 0 : (agg.buyTickQty * buyEff) / agg.buyQty;
-  const sell = agg.sellQty === 0 ? 0 : (agg.sellTickQty * sellEff) / agg.sellQty;
-  const ticks = Math.max(buy, sell);
+  return imOfTicks(openOrderImTicks(agg.buyQty, agg.buyTickQty, agg.sellQty, agg.sellTickQty, signedQty), ins);
+}
+
+/** The open-order IM of `imOpenOrders` in tick × contract units (plain numbers, no allocation). */
+function openOrderImTicks(buyQty: number, buyTickQty: number, sellQty: number, sellTickQty: number, signedQty: number): number {
+  const buyEff = Math.max(0, buyQty - Math.max(0, -signedQty));
+  const sellEff = Math.max(0, sellQty - Math.max(0, signedQty));
+  const buy = buyQty === 0 ? 0 : (buyTickQty * buyEff) / buyQty;
+  const sell = sellQty === 0 ? 0 : (sellTickQty * sellEff) / sellQty;
+  return Math.max(buy, sell);
+}
+
+/** Tick × contract units to USD of initial margin. */
+function imOfTicks(ticks: number, ins: Instrument): Decimal {
   if (ticks === 0) return ZERO;
   return ins.grid.tickSize.mul(ticks).mul(ins.multiplier).mul(ins.initialMarginPct).div(HUNDRED);
 }
@@ -108,16 +117,37 @@ export function riskSnapshot(acct: Account, ctx: RiskContext): RiskSnapshot {
   return { balance: acct.balance, equity, unrealized, imPositions: imPos, imOrders: imOrd, imTotal: imPos.plus(imOrd), mm, perSymbol: per };
 }
 
-function withDelta(agg: OpenOrderAgg | undefined, d: OrderDelta, sign: 1 | -1): OpenOrderAgg {
-  const base = agg ?? { buyQty: 0, buyTickQty: 0, sellQty: 0, sellTickQty: 0, count: 0 };
-  const q = sign * d.qty;
-  return {
-    buyQty: base.buyQty + (d.side === 'buy' ? q : 0),
-    buyTickQty: base.buyTickQty + (d.side === 'buy' ? q * d.priceTicks : 0),
-    sellQty: base.sellQty + (d.side === 'sell' ? q : 0),
-    sellTickQty: base.sellTickQty + (d.side === 'sell' ? q * d.priceTicks : 0),
-    count: base.count + sign,
-  };
+/**
+ * What a pre-trade check may spend: equity − IM total, exactly `riskSnapshot`'s
+ * `equity.minus(imTotal)` (the same Decimal operations in the same order: positions' symbols, then
+ * symbols with only open orders) without building per-symbol records, the average price or MM.
+ * Order entry calls it for every user order that raises open-order IM. `knownSymbol` /
+ * `knownImOrders` pass one symbol's open-order IM the caller already computed (`imOpenOrders` of
+ * the account's current aggregate and position, a pure function of them), so it is not computed
+ * twice.
+ */
+export function availableMargin(acct: Account, ctx: RiskContext, knownSymbol = '', knownImOrders: Decimal = ZERO): Decimal {
+  let unrealized = ZERO;
+  let imPos = ZERO;
+  let imOrd = ZERO;
+  for (const [symbol, pos] of acct.positions) {
+    const m = ctx.markets.get(symbol);
+    if (!m) continue;
+    const ins = m.instrument;
+    const usd = markPrice(m, ctx.nowMs, ctx.markStaleMs).mul(pos.signedQty).mul(ins.multiplier);
+    unrealized = unrealized.plus(usd.minus(pos.costBasis));
+    imPos = imPos.plus(usd.abs().mul(ins.initialMarginPct).div(HUNDRED));
+    imOrd = imOrd.plus(knownSymbol === symbol ? knownImOrders : imOpenOrders(acct.openAgg.get(symbol), pos.signedQty, ins));
+  }
+  // Symbols with open orders but no position add exact zeros to unrealized and position IM (a
+  // rounded sum plus zero is itself), so only their open-order IM is computed.
+  for (const [symbol, agg] of acct.openAgg) {
+    if (acct.positions.has(symbol)) continue;
+    const m = ctx.markets.get(symbol);
+    if (!m) continue;
+    imOrd = imOrd.plus(knownSymbol === symbol ? knownImOrders : imOpenOrders(agg, 0, m.instrument));
+  }
+  return acct.balance.plus(unrealized).minus(imPos.plus(imOrd));
 }
 
 /**
@@ -129,12 +159,34 @@ export function marginCheck(acct: Account, ins: Instrument, add: OrderDelta, rem
   const pos = acct.positions.get(symbol)?.signedQty ?? 0;
   const agg = acct.openAgg.get(symbol);
   const before = imOpenOrders(agg, pos, ins);
-  const mid = remove ? withDelta(agg, remove, -1) : agg;
-  const after = imOpenOrders(withDelta(mid, add, 1), pos, ins);
+  // The aggregate after the change, as plain numbers (no intermediate aggregate objects).
+  let buyQty = agg?.buyQty ?? 0;
+  let buyTickQty = agg?.buyTickQty ?? 0;
+  let sellQty = agg?.sellQty ?? 0;
+  let sellTickQty = agg?.sellTickQty ?? 0;
+  let count = agg?.count ?? 0;
+  if (remove) {
+    if (remove.side === 'buy') {
+      buyQty -= remove.qty;
+      buyTickQty -= remove.qty * remove.priceTicks;
+    } else {
+      sellQty -= remove.qty;
+      sellTickQty -= remove.qty * remove.priceTicks;
+    }
+    count -= 1;
+  }
+  if (add.side === 'buy') {
+    buyQty += add.qty;
+    buyTickQty += add.qty * add.priceTicks;
+  } else {
+    sellQty += add.qty;
+    sellTickQty += add.qty * add.priceTicks;
+  }
+  count += 1;
+  const after = count === 0 ? ZERO : imOfTicks(openOrderImTicks(buyQty, buyTickQty, sellQty, sellTickQty, pos), ins);
   const delta = after.minus(before);
   if (delta.lte(0)) return { ok: true, required: delta, available: ZERO };
-  const snap = riskSnapshot(acct, ctx);
-  const available = snap.equity.minus(snap.imTotal);
+  const available = availableMargin(acct, ctx, symbol, before);
   return { ok: delta.lte(available), required: delta, available };
 }
 
