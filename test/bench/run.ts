@@ -1,17 +1,39 @@
 /**
  * `npm run bench`: runs every `test/bench/*.bench.ts`, prints a table and writes
  * `test/bench/results.json` (metric name → { value, unit }). Each bench file exports
- * `benches: Bench[]`; add a file to add metrics. Pass name filters to run a subset:
+ * `benches: Bench[]`; add a file to add metrics. Each file runs in its own child process. Pass name filters to run a subset:
  * `npm run bench -- wire sim`.
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Bench, Metric } from './bench-kit.ts';
 
+const RESULT_MARK = '@@bench-result ';
+
 const dir = import.meta.dirname;
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+
+// Child mode: run one bench file and hand its metrics to the parent as JSON on a marked line.
+// Each file runs in a fresh process so one bench's heap (RSS, GC pauses) cannot skew another's.
+if (args[0] === '--child') {
+  const mod = (await import(pathToFileURL(join(dir, args[1]!)).href)) as { benches: Bench[] };
+  const out: Record<string, Metric> = {};
+  for (const bench of mod.benches) {
+    process.stderr.write(`running ${bench.name} ...\n`);
+    const metrics = await bench.run();
+    for (const [name, m] of Object.entries(metrics)) {
+      out[name] = m;
+      process.stderr.write(`  ${name} = ${fmt(m.value)} ${m.unit}${m.target ? `  (target ${m.target})` : ''}\n`);
+    }
+  }
+  process.stdout.write(`\n${RESULT_MARK}${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
+
+const filters = args;
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
   .sort()
@@ -19,16 +41,18 @@ const files = readdirSync(dir)
 
 const results: Record<string, Metric> = {};
 for (const file of files) {
-  const mod = (await import(pathToFileURL(join(dir, file)).href)) as { benches: Bench[] };
-  for (const bench of mod.benches) {
-    process.stderr.write(`running ${bench.name} ...\n`);
-    const metrics = await bench.run();
-    for (const [name, m] of Object.entries(metrics)) {
-      results[name] = m;
-      const target = m.target ? `  (target ${m.target})` : '';
-      process.stderr.write(`  ${name} = ${fmt(m.value)} ${m.unit}${target}\n`);
-    }
+  const child = spawnSync(process.execPath, [join(dir, '../../bin/run-ts.js'), join(dir, 'run.ts'), '--child', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const line = child.stdout.split('\n').find((l) => l.startsWith(RESULT_MARK));
+  if (child.status !== 0 || !line) {
+    process.stderr.write(`bench ${file} failed (exit ${child.status ?? child.signal}); its metrics are missing\n${child.stdout}\n`);
+    process.exitCode = 1;
+    continue;
   }
+  Object.assign(results, JSON.parse(line.slice(RESULT_MARK.length)) as Record<string, Metric>);
 }
 
 const rows = Object.entries(results).map(([name, m]) => [name, fmt(m.value), m.unit, m.target ?? '']);
@@ -47,7 +71,7 @@ const fresh = Object.fromEntries(Object.entries(results).map(([k, m]) => [k, { v
 const merged = Object.fromEntries(Object.entries({ ...previous, ...fresh }).sort(([a], [b]) => a.localeCompare(b)));
 writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 process.stdout.write(`\nwrote test/bench/results.json (${rows.length} metrics updated, ${Object.keys(merged).length} in all)\n`);
-process.exit(0);
+process.exit(process.exitCode ?? 0);
 
 function fmt(v: number): string {
   if (Number.isInteger(v)) return v.toLocaleString('en-US');
