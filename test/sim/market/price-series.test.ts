@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PriceSeries, type PriceSample } from '../../../src/sim/funding/price-series.ts';
 import { UnderlyingHistory } from '../../../src/sim/md/md-store.ts';
+import { VirtualClock } from '../../../src/core/clock.ts';
+import { marketVenue } from './harness.ts';
 
 /** The previous object-per-sample series, unbounded: the reference the ring must match exactly. */
 class NaiveSeries {
@@ -129,5 +131,29 @@ describe('UnderlyingHistory (downsampled /api/underlying-prices rows)', () => {
     for (let m = 0; m < 5_000; m++) big.record(m * 60_000, m);
     expect(big.length).toBe(1_000);
     expect(big.toArray()[0]).toEqual({ tsMs: 4_000 * 60_000, price: 4_000 });
+  });
+});
+
+describe('funding series retention on a running venue', () => {
+  it('keeps only the windows funding reads across settlements, and /api/underlying-prices one row a minute', async () => {
+    // Thursday 13:00Z: NVDA-PERP settles every 30 min from 14:00Z (intraday), EURUSD-PERP at 15:00Z.
+    const clock = new VirtualClock(Date.parse('2026-09-24T13:00:00Z'));
+    const h = await marketVenue({ rewards: { enabled: false }, market: { step_ms: 1_000 }, instruments: { only: ['EURUSD-PERP', 'NVDA-PERP'] } }, { clock });
+    try {
+      for (let i = 0; i < 2 * 60 + 1; i++) clock.advanceBy(60_000);
+      const f = h.services.funding;
+      expect(f.store.rates.filter((r) => r.symbol === 'NVDA-PERP').length).toBeGreaterThanOrEqual(3);
+      expect(f.store.rates.filter((r) => r.symbol === 'EURUSD-PERP')).toHaveLength(1);
+      for (const symbol of ['EURUSD-PERP', 'NVDA-PERP']) {
+        const s = f.series.get(symbol)!;
+        // Sized to the longest window read (30-min slots, 15-min mark window) plus slack, not 2 days.
+        expect(s.marks.retainMs).toBeLessThanOrEqual(40 * 60_000);
+        expect(s.marks.length).toBeLessThanOrEqual(s.marks.retainMs / 1_000 + 2);
+        expect(s.underlying.length).toBeLessThanOrEqual(s.underlying.retainMs / 1_000 + 2);
+      }
+      expect(h.services.md.history.get('EURUSD-PERP')!.underlying.length).toBe(2 * 60 + 2);
+    } finally {
+      await h.close();
+    }
   });
 });
