@@ -60,6 +60,17 @@ export class EngineCore {
   #evaluating: SymbolSlot | null = null;
   readonly #dirty = new Set<SymbolSlot>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
+  readonly #riskView: { -readonly [K in keyof RiskView]: RiskView[K] } = {
+    position: 0,
+    tradingState: 'ACTIVE',
+    bandLowerTicks: null,
+    bandUpperTicks: null,
+    lingeringBuyQty: 0,
+    lingeringSellQty: 0,
+    lingeringOrders: 0,
+    usdPerTickContract: 0,
+    minOrderSize: 0,
+  };
 
   constructor(readonly deps: EngineDeps) {
     validateEngineDeps(deps);
@@ -331,21 +342,24 @@ export class EngineCore {
     slot.effectiveReason = why;
   }
 
-  /** What the risk gate needs to know about a symbol now. */
+  /**
+   * What the risk gate needs to know about a symbol now. The returned view is reused by the next
+   * call (this runs on every evaluation): read it, do not keep it.
+   */
   riskView(slot: SymbolSlot): RiskView {
     const l = this.om.lingering(slot.symbol, this.#lingering);
     const t = slot.market.ticker;
-    return {
-      position: slot.ledger.qty,
-      tradingState: slot.effective,
-      bandLowerTicks: t?.bandLowerTicks ?? null,
-      bandUpperTicks: t?.bandUpperTicks ?? null,
-      lingeringBuyQty: l.buyQty,
-      lingeringSellQty: l.sellQty,
-      lingeringOrders: l.orders,
-      usdPerTickContract: slot.usdPerTickContract,
-      minOrderSize: slot.instrument.minOrderSize,
-    };
+    const v = this.#riskView;
+    v.position = slot.ledger.qty;
+    v.tradingState = slot.effective;
+    v.bandLowerTicks = t?.bandLowerTicks ?? null;
+    v.bandUpperTicks = t?.bandUpperTicks ?? null;
+    v.lingeringBuyQty = l.buyQty;
+    v.lingeringSellQty = l.sellQty;
+    v.lingeringOrders = l.orders;
+    v.usdPerTickContract = slot.usdPerTickContract;
+    v.minOrderSize = slot.instrument.minOrderSize;
+    return v;
   }
 
   #isolate(slot: SymbolSlot, err: unknown): void {

@@ -13,10 +13,13 @@ export interface DiffAccess<O> {
 
 /** The fewest changes that turn `orders` into `levels` for one side. */
 export interface SideDiff<O> {
-  readonly replace: { readonly order: O; readonly level: QuoteLevel }[];
-  readonly cancel: O[];
-  readonly place: QuoteLevel[];
+  readonly replace: readonly { readonly order: O; readonly level: QuoteLevel }[];
+  readonly cancel: readonly O[];
+  readonly place: readonly QuoteLevel[];
 }
+
+/** The diff when nothing is to be done (the common case: shared, so the hot path allocates nothing). */
+const NO_CHANGES: SideDiff<never> = Object.freeze({ replace: Object.freeze([]), cancel: Object.freeze([]), place: Object.freeze([]) });
 
 /** Tolerances for keeping an order as is. */
 export interface DiffTolerance {
@@ -29,7 +32,8 @@ export interface DiffTolerance {
  * Diffs one side. First every level keeps an order within tolerance; then the remaining levels and
  * orders pair up best-first: a locked order defers its level (nothing sent now, retried on the next
  * evaluation), a replaceable one is replaced (one request), otherwise cancel + place. Leftover
- * unlocked orders are cancelled, leftover levels placed. Pure; allocates only small arrays.
+ * unlocked orders are cancelled, leftover levels placed. Pure; allocates nothing when every level
+ * keeps its order (returns a shared frozen empty diff), else only small arrays.
  */
 export function diffSide<O>(
   levels: readonly QuoteLevel[],
@@ -39,31 +43,29 @@ export function diffSide<O>(
   useReplace: boolean,
   descending: boolean,
 ): SideDiff<O> {
-  const out: SideDiff<O> = { replace: [], cancel: [], place: [] };
-  if (orders.length === 0) {
-    for (const l of levels) out.place.push(l);
-    return out;
-  }
-  const used = new Uint8Array(orders.length);
+  if (orders.length === 0) return levels.length === 0 ? NO_CHANGES : { replace: [], cancel: [], place: levels };
+  // Matched orders: a bit mask for the usual handful, bytes beyond 31 orders.
+  const wide = orders.length > 31 ? new Uint8Array(orders.length) : null;
+  let mask = 0;
   let unmatched: QuoteLevel[] | null = null;
   for (const l of levels) {
     let hit = -1;
     for (let j = 0; j < orders.length; j++) {
+      if (wide ? wide[j] !== 0 : (mask & (1 << j)) !== 0) continue;
       const o = orders[j]!;
-      if (used[j] === 0 && Math.abs(acc.price(o) - l.priceTicks) <= tol.priceTicks && Math.abs(acc.qty(o) - l.qty) <= tol.size * l.qty) {
+      if (Math.abs(acc.price(o) - l.priceTicks) <= tol.priceTicks && Math.abs(acc.qty(o) - l.qty) <= tol.size * l.qty) {
         hit = j;
         break;
       }
     }
-    if (hit >= 0) used[hit] = 1;
-    else (unmatched ??= []).push(l);
+    if (hit < 0) (unmatched ??= []).push(l);
+    else if (wide) wide[hit] = 1;
+    else mask |= 1 << hit;
   }
   let rest: O[] | null = null;
-  for (let j = 0; j < orders.length; j++) if (used[j] === 0) (rest ??= []).push(orders[j]!);
-  if (rest === null) {
-    if (unmatched) for (const l of unmatched) out.place.push(l);
-    return out;
-  }
+  for (let j = 0; j < orders.length; j++) if (wide ? wide[j] === 0 : (mask & (1 << j)) === 0) (rest ??= []).push(orders[j]!);
+  if (rest === null) return unmatched === null ? NO_CHANGES : { replace: [], cancel: [], place: unmatched };
+  const out = { replace: [] as { order: O; level: QuoteLevel }[], cancel: [] as O[], place: [] as QuoteLevel[] };
   if (rest.length > 1) rest.sort(descending ? (a, b) => acc.price(b) - acc.price(a) : (a, b) => acc.price(a) - acc.price(b));
   const um = unmatched ?? [];
   const n = Math.min(rest.length, um.length);

@@ -49,12 +49,16 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   const baseSizes = Array.from({ length: p.levels }, (_, i) => p.sizes?.[i] ?? p.size);
   const bidSizes = new Array<number>(p.levels);
   const askSizes = new Array<number>(p.levels);
+  // Built once, not per quote: the parameters never change.
+  const halfD = { ticks: p.halfSpreadTicks, bps: p.halfSpreadBps };
+  const spacingD = { ticks: p.spacingTicks, bps: p.spacingBps };
+  const flat = { bid: 1, ask: 1 };
   return {
     quote(ctx: StrategyContext): DesiredQuotes {
       const fair = p.fairValue === 'microprice' ? microprice(ctx.book) : bookMid(ctx.book);
       if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
-      const half = distanceTicks({ ticks: p.halfSpreadTicks, bps: p.halfSpreadBps }, fair, 2);
-      const spacing = Math.max(1, Math.round(distanceTicks({ ticks: p.spacingTicks, bps: p.spacingBps }, fair, 1)));
+      const half = distanceTicks(halfD, fair, 2);
+      const spacing = Math.max(1, Math.round(distanceTicks(spacingD, fair, 1)));
       let bid0 = Math.floor(fair - half);
       let ask0 = Math.ceil(fair + half);
       if (ask0 <= bid0) {
@@ -62,7 +66,7 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
         ask0 = bid0 + 1;
       }
       const q = ctx.position.qty;
-      const m = p.skewRangeContracts !== undefined ? inventorySizeMultipliers(q - p.targetPosition, p.skewRangeContracts) : { bid: 1, ask: 1 };
+      const m = p.skewRangeContracts !== undefined ? inventorySizeMultipliers(q - p.targetPosition, p.skewRangeContracts) : flat;
       for (let i = 0; i < p.levels; i++) {
         bidSizes[i] = baseSizes[i]! * m.bid;
         askSizes[i] = baseSizes[i]! * m.ask;
