@@ -221,7 +221,7 @@ export class FundingService {
     const next = nextSettlement(ins.fundingSchedule!, afterMs);
     if (!next) return;
     this.#retainFor(ins, next);
-    const cancel = this.venue.clock.setTimer(next.atMs - this.venue.clock.nowMs(), () => {
+    const cancel = this.#at(next.atMs, () => {
       this.settle(ins, next);
       this.#armNext(ins, next.atMs);
     });
@@ -246,7 +246,23 @@ export class FundingService {
     const at = ins.expirationMs!;
     const now = this.venue.clock.nowMs();
     if (at <= now) return;
-    this.#cancels.push(this.venue.clock.setTimer(at - now, () => this.finalSettle(ins, at)));
+    this.#cancels.push(this.#at(at, () => this.finalSettle(ins, at)));
+  }
+
+  /**
+   * Runs `fn` once the venue clock has reached `atMs`. A timer that fires early (Node's ~1 ms
+   * slack, multiplied by `clock_speed`) waits out the rest, so a settlement sees the positions
+   * open at its instant, not a few venue seconds before it. Returns a cancel.
+   */
+  #at(atMs: number, fn: () => void): () => void {
+    const pending = { cancel: (): void => {} };
+    const fire = (): void => {
+      const left = atMs - this.venue.clock.nowMs();
+      if (left > 0) pending.cancel = this.venue.clock.setTimer(left, fire);
+      else fn();
+    };
+    pending.cancel = this.venue.clock.setTimer(atMs - this.venue.clock.nowMs(), fire);
+    return () => pending.cancel();
   }
 
   /** Local date of `ms` in the instrument's funding timezone. */

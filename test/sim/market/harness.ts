@@ -1,5 +1,6 @@
 /** Black-box helpers for sim-market tests: fetch for REST, a plain `ws` client; everything decoded with the wire decoders. */
 import { WebSocket } from 'ws';
+import type { Clock, VirtualClock } from '../../../src/core/clock.ts';
 import { expect } from 'vitest';
 import { decodeAs, decodeMdWsFrame, decodeOrderWsFrame, type WireMessageType } from '../../../src/wire/index.ts';
 import { startVenue, type RunningVenue, type VenueOptions } from '../../../src/sim/index.ts';
@@ -133,3 +134,23 @@ export async function marketVenue(config: Record<string, unknown> = {}, opts: Om
 
 /** Sleeps real milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A base clock over a VirtualClock whose timers fire `jitter(delay)` base ms off their due time, as
+ * Node's fire up to ~1 ms early (which a venue `clock_speed` multiplies) or late under load.
+ */
+export class JitterClock implements Clock {
+  constructor(
+    readonly inner: VirtualClock,
+    public jitter: (delayMs: number) => number,
+  ) {}
+  nowMs(): number {
+    return this.inner.nowMs();
+  }
+  nowNs(): bigint {
+    return this.inner.nowNs();
+  }
+  setTimer(delayMs: number, fn: () => void): () => void {
+    return this.inner.setTimer(Math.max(0, delayMs + this.jitter(delayMs)), fn);
+  }
+}

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { VirtualClock, type Clock } from '../../../src/core/clock.ts';
+import { VirtualClock } from '../../../src/core/clock.ts';
 import { parseVenueConfig } from '../../../src/sim/config/venue-config.ts';
 import { parseMarketConfig } from '../../../src/sim/market/market-config.ts';
 import { RewardService } from '../../../src/sim/rewards/reward-service.ts';
 import { Venue } from '../../../src/sim/venue.ts';
+import { JitterClock } from './harness.ts';
 
 /**
  * The per-minute reward sampler on a scaled venue clock whose base timers fire early or late (as
@@ -12,23 +13,6 @@ import { Venue } from '../../../src/sim/venue.ts';
  */
 const MIN = 60_000;
 const T0 = Date.parse('2026-09-24T10:00:20Z');
-
-/** A base clock over a VirtualClock whose timers fire `jitter(delay)` base ms off their due time. */
-class JitterClock implements Clock {
-  constructor(
-    readonly inner: VirtualClock,
-    public jitter: (delayMs: number) => number,
-  ) {}
-  nowMs(): number {
-    return this.inner.nowMs();
-  }
-  nowNs(): bigint {
-    return this.inner.nowNs();
-  }
-  setTimer(delayMs: number, fn: () => void): () => void {
-    return this.inner.setTimer(Math.max(0, delayMs + this.jitter(delayMs)), fn);
-  }
-}
 
 function sampler(speed: number, jitter: (delayMs: number) => number, rewards: Record<string, unknown> = {}) {
   const base = new JitterClock(new VirtualClock(T0), jitter);
