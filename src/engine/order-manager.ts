@@ -77,7 +77,9 @@ export class OrderManager {
     out.buyQty = 0;
     out.sellQty = 0;
     out.orders = 0;
-    for (const o of this.env.store.forSymbol(symbol)) {
+    const list = this.env.store.forSymbol(symbol);
+    for (let i = 0; i < list.length; i++) {
+      const o = list[i]!;
       if (OrderManager.inDiff(o)) continue;
       out.orders++;
       if (o.side === 'buy') out.buyQty += o.qty;
@@ -94,15 +96,23 @@ export class OrderManager {
     const { env } = this;
     this.#now = env.clock.nowMs();
     this.#force = force;
-    this.#bids.length = 0;
-    this.#asks.length = 0;
-    for (const o of env.store.forSymbol(symbol)) {
+    // Scratch arrays refilled in place; their length is set only when it changes (a runtime call).
+    const bidBuf = this.#bids;
+    const askBuf = this.#asks;
+    let nb = 0;
+    let na = 0;
+    const list = env.store.forSymbol(symbol);
+    for (let i = 0; i < list.length; i++) {
+      const o = list[i]!;
       if (!OrderManager.inDiff(o)) continue;
-      (o.side === 'buy' ? this.#bids : this.#asks).push(o);
+      if (o.side === 'buy') bidBuf[nb++] = o;
+      else askBuf[na++] = o;
     }
+    if (bidBuf.length !== nb) bidBuf.length = nb;
+    if (askBuf.length !== na) askBuf.length = na;
     const tol = this.#tol;
-    const db = diffSide(bids, this.#bids, this.#access, tol, true, true);
-    const da = diffSide(asks, this.#asks, this.#access, tol, true, false);
+    const db = diffSide(bids, bidBuf, this.#access, tol, true, true);
+    const da = diffSide(asks, askBuf, this.#access, tol, true, false);
     for (const x of db.cancel) env.requests.cancel(x);
     for (const x of da.cancel) env.requests.cancel(x);
     for (const r of db.replace) env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
