@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.ts';
-import { Decimal } from '../core/decimal.ts';
+import { Decimal, ZERO } from '../core/decimal.ts';
 import type { ClientOrderId } from '../core/ids.ts';
 import type { OrderFilled } from '../domain/events.ts';
 import { fundingCash, type FundingSettlement } from '../domain/funding.ts';
@@ -123,6 +123,13 @@ export class Accounting {
   /** Total PnL over all symbols. */
   total(): PnlBreakdown {
     return sumBreakdowns([...this.slots.values()].map((s) => this.breakdown(s)));
+  }
+
+  /** Total PnL over all symbols as a number: total().total.toNumber() without the other components. */
+  totalPnlUsd(): number {
+    let t = ZERO;
+    for (const s of this.slots.values()) t = t.plus(s.ledger.totalPnl(s.market.mark()));
+    return t.toNumber();
   }
 
   #book(

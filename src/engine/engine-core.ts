@@ -289,7 +289,7 @@ export class EngineCore {
     }
     let down: number | null = null;
     for (const t of this.downSince.values()) if (down === null || t < down) down = t;
-    const pnl = this.accounting.total().total.toNumber();
+    const pnl = this.accounting.totalPnlUsd();
     this.#applyKill(this.killSwitch.check({ nowMs: now, totalPnlUsd: pnl, maxMarketDataAgeMs: maxAge, disconnectedSinceMs: down }));
   }
 

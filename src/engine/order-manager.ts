@@ -113,12 +113,19 @@ export class OrderManager {
     const tol = this.#tol;
     const db = diffSide(bids, bidBuf, this.#access, tol, true, true);
     const da = diffSide(asks, askBuf, this.#access, tol, true, false);
-    for (const x of db.cancel) env.requests.cancel(x);
-    for (const x of da.cancel) env.requests.cancel(x);
-    for (const r of db.replace) env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
-    for (const r of da.replace) env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
-    for (const l of db.place) this.placeNew(symbol, 'buy', l.priceTicks, l.qty);
-    for (const l of da.place) this.placeNew(symbol, 'sell', l.priceTicks, l.qty);
+    // Indexed loops: the no-change diff is a shared frozen object, and most calls change nothing.
+    for (let i = 0; i < db.cancel.length; i++) env.requests.cancel(db.cancel[i]!);
+    for (let i = 0; i < da.cancel.length; i++) env.requests.cancel(da.cancel[i]!);
+    for (let i = 0; i < db.replace.length; i++) {
+      const r = db.replace[i]!;
+      env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
+    }
+    for (let i = 0; i < da.replace.length; i++) {
+      const r = da.replace[i]!;
+      env.requests.replace(r.order, r.level.priceTicks, r.level.qty);
+    }
+    for (let i = 0; i < db.place.length; i++) this.placeNew(symbol, 'buy', db.place[i]!.priceTicks, db.place[i]!.qty);
+    for (let i = 0; i < da.place.length; i++) this.placeNew(symbol, 'sell', da.place[i]!.priceTicks, da.place[i]!.qty);
   }
 
   /** Tracks and queues a new order; returns it. */

@@ -85,6 +85,14 @@ export class PositionLedger {
     return this.#tick.mul(markTicks).minus(this.avgPrice).mul(this.qty).mul(this.#mult);
   }
 
+  /**
+   * Total PnL at `markTicks`: the `total` of breakdown(), with the same Decimal operations in the
+   * same order (so the same figure), without building the other components (kill-switch checks).
+   */
+  totalPnl(markTicks: number | null): Decimal {
+    return this.realized.plus(this.unrealized(markTicks)).plus(this.fees).plus(this.funding).plus(this.rewards);
+  }
+
   /** The PnL split at `markTicks`. */
   breakdown(markTicks: number | null): PnlBreakdown {
     const unrealized = this.unrealized(markTicks);
