@@ -46,16 +46,22 @@ export type FixedSpreadParams = z.infer<typeof fixedSpreadParams>;
 
 /** Builds a fixed-spread quoter. */
 export function createFixedSpread(p: FixedSpreadParams): Strategy {
-  const baseSizes = Array.from({ length: p.levels }, (_, i) => p.sizes?.[i] ?? p.size);
-  const bidSizes = new Array<number>(p.levels);
-  const askSizes = new Array<number>(p.levels);
-  // Built once, not per quote: the parameters never change.
+  // Parameters read into locals once: the parsed params object may not be a fast-property object,
+  // and quote() runs on every market event.
+  const levels = p.levels;
+  const baseSizes = Array.from({ length: levels }, (_, i) => p.sizes?.[i] ?? p.size);
+  const bidSizes = new Array<number>(levels);
+  const askSizes = new Array<number>(levels);
+  const useMicroprice = p.fairValue === 'microprice';
   const halfD = { ticks: p.halfSpreadTicks, bps: p.halfSpreadBps };
   const spacingD = { ticks: p.spacingTicks, bps: p.spacingBps };
+  const skewRange = p.skewRangeContracts;
+  const target = p.targetPosition;
+  const cap = p.maxPosition;
   const flat = { bid: 1, ask: 1 };
   return {
     quote(ctx: StrategyContext): DesiredQuotes {
-      const fair = p.fairValue === 'microprice' ? microprice(ctx.book) : bookMid(ctx.book);
+      const fair = useMicroprice ? microprice(ctx.book) : bookMid(ctx.book);
       if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
       const half = distanceTicks(halfD, fair, 2);
       const spacing = Math.max(1, Math.round(distanceTicks(spacingD, fair, 1)));
@@ -66,12 +72,11 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
         ask0 = bid0 + 1;
       }
       const q = ctx.position.qty;
-      const m = p.skewRangeContracts !== undefined ? inventorySizeMultipliers(q - p.targetPosition, p.skewRangeContracts) : flat;
-      for (let i = 0; i < p.levels; i++) {
+      const m = skewRange !== undefined ? inventorySizeMultipliers(q - target, skewRange) : flat;
+      for (let i = 0; i < levels; i++) {
         bidSizes[i] = baseSizes[i]! * m.bid;
         askSizes[i] = baseSizes[i]! * m.ask;
       }
-      const cap = p.maxPosition;
       const minSize = ctx.instrument.minOrderSize;
       return {
         symbol: ctx.symbol,
