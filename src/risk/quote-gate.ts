@@ -31,6 +31,9 @@ export interface GatedQuotes {
 }
 
 const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
+const NO_REASONS: readonly string[] = Object.freeze([]);
+/** Reasons collected during one gateQuotes call (it is pure and never re-entered): copied out only when any. */
+const scratch: string[] = [];
 
 /**
  * Applies the pre-trade limits to a desired ladder: trading state (HALTED drops all, REDUCING keeps
@@ -39,10 +42,10 @@ const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
  * and max open orders (worst levels dropped, alternating sides). Pure.
  */
 export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], v: RiskView, limits: SymbolRiskLimits): GatedQuotes {
-  const reasons: string[] = [];
+  const reasons = scratch;
+  if (reasons.length !== 0) reasons.length = 0;
   if (v.tradingState === 'HALTED') {
-    if (bids.length > 0 || asks.length > 0) reasons.push('halted');
-    return { bids: EMPTY, asks: EMPTY, reasons };
+    return { bids: EMPTY, asks: EMPTY, reasons: bids.length > 0 || asks.length > 0 ? ['halted'] : NO_REASONS };
   }
   let buyRoom: number;
   let sellRoom: number;
@@ -68,7 +71,7 @@ export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLeve
     }
     return { bids: b.slice(0, nb), asks: a.slice(0, na), reasons: dedupe(reasons) };
   }
-  return { bids: b, asks: a, reasons: reasons.length > 1 ? dedupe(reasons) : reasons };
+  return { bids: b, asks: a, reasons: reasons.length === 0 ? NO_REASONS : dedupe(reasons) };
 }
 
 function gateSide(levels: readonly QuoteLevel[], room: number, v: RiskView, limits: SymbolRiskLimits, reasons: string[]): readonly QuoteLevel[] {
