@@ -46,16 +46,17 @@ function halfTickPrice(ticks: number, grid: TickGrid): string {
   return grid.toDecimal(ticks).toFixed(grid.decimals + 1);
 }
 
-function ohlc(o: Ohlc | undefined, grid: TickGrid): [string | null, string | null, string | null, string | null] {
+/** OHLC prices of ticks ÷ `div` (2 for the mid, kept as bid + ask). */
+function ohlc(o: Ohlc | undefined, grid: TickGrid, div = 1): [string | null, string | null, string | null, string | null] {
   if (!o) return [null, null, null, null];
-  return [halfTickPrice(o.open, grid), halfTickPrice(o.high, grid), halfTickPrice(o.low, grid), halfTickPrice(o.close, grid)];
+  return [halfTickPrice(o.open / div, grid), halfTickPrice(o.high / div, grid), halfTickPrice(o.low / div, grid), halfTickPrice(o.close / div, grid)];
 }
 
 /** A BBO candle on the wire. */
 export function wireBboCandle(symbol: string, c: BboCandle, grid: TickGrid): WireBboCandle {
   const [bo, bh, bl, bc] = ohlc(c.bid, grid);
   const [ao, ah, al, ac] = ohlc(c.ask, grid);
-  const [mo, mh, ml, mc] = ohlc(c.mid, grid);
+  const [mo, mh, ml, mc] = ohlc(c.midSum, grid, 2);
   return {
     symbol,
     ts: Math.floor(c.startMs / 1000),

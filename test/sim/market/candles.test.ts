@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { defaultCatalog } from '../../../src/sim/catalog/default-catalog.ts';
+import { wireBboCandle } from '../../../src/sim/md/md-frames.ts';
 import { CandleAggregator, bucketStart } from '../../../src/sim/md/candles.ts';
 
 describe('candle aggregation', () => {
@@ -27,9 +29,19 @@ describe('candle aggregation', () => {
     c.onBbo(500, 11, 15);
     const [one] = c.bboRange('1s', 0, 0);
     expect(one!.bid).toEqual({ open: 10, high: 11, low: 10, close: 11 });
-    expect(one!.mid).toEqual({ open: 11, high: 13, low: 11, close: 13 });
+    // The mid is kept as bid + ask (integers): (10+12)/2 = 11 … (11+15)/2 = 13.
+    expect(one!.midSum).toEqual({ open: 22, high: 26, low: 22, close: 26 });
     c.onBbo(1_200, undefined, 14);
     expect(c.bboRange('1s', 1_000, 1_000)[0]!.bid).toBeUndefined();
+  });
+
+  it('BBO candle frames print the mid on half ticks', () => {
+    const c = new CandleAggregator();
+    c.onBbo(0, 11_400, 11_403);
+    c.onBbo(400, 11_401, 11_403);
+    const grid = defaultCatalog().get('EURUSD-PERP')!.grid;
+    const w = wireBboCandle('EURUSD-PERP', c.bboRange('1s', 0, 0)[0]!, grid);
+    expect([w.bid_open, w.ask_close, w.mid_open, w.mid_high, w.mid_close]).toEqual(['1.1400', '1.1403', '1.14015', '1.1402', '1.1402']);
   });
 
   it('aligns buckets to UTC multiples', () => {
