@@ -233,7 +233,9 @@ export class EngineCore {
         slot.lastTrimKey = key;
         if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons: g.reasons, tsMs: now });
       }
-      slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
+      // Same ladders as last time (a strategy returning its unchanged quotes): keep the object.
+      const prev = slot.gated;
+      if (prev === null || prev.bids !== g.bids || prev.asks !== g.asks) slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
       if (this.awaitingResync) return;
       this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE');
     } finally {

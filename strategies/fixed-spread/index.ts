@@ -59,6 +59,15 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   const target = p.targetPosition;
   const cap = p.maxPosition;
   const flat = { bid: 1, ask: 1 };
+  // The last ladder and everything it was built from: most book updates leave the touch-derived
+  // prices and the position alone, and then the same (immutable) quotes are returned again.
+  let last: DesiredQuotes | null = null;
+  let lastSymbol: string | null = null;
+  let lastBid0 = NaN;
+  let lastAsk0 = NaN;
+  let lastSpacing = NaN;
+  let lastQ = NaN;
+  let lastMinSize = NaN;
   return {
     quote(ctx: StrategyContext): DesiredQuotes {
       const fair = useMicroprice ? microprice(ctx.book) : bookMid(ctx.book);
@@ -72,17 +81,25 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
         ask0 = bid0 + 1;
       }
       const q = ctx.position.qty;
+      const minSize = ctx.instrument.minOrderSize;
+      if (last !== null && bid0 === lastBid0 && ask0 === lastAsk0 && spacing === lastSpacing && q === lastQ && minSize === lastMinSize && ctx.symbol === lastSymbol) return last;
       const m = skewRange !== undefined ? inventorySizeMultipliers(q - target, skewRange) : flat;
       for (let i = 0; i < levels; i++) {
         bidSizes[i] = baseSizes[i]! * m.bid;
         askSizes[i] = baseSizes[i]! * m.ask;
       }
-      const minSize = ctx.instrument.minOrderSize;
-      return {
+      last = {
         symbol: ctx.symbol,
         bids: ladder(bid0, spacing, bidSizes, true, minSize, cap === undefined ? Infinity : Math.max(0, cap - q)),
         asks: ladder(ask0, spacing, askSizes, false, minSize, cap === undefined ? Infinity : Math.max(0, cap + q)),
       };
+      lastSymbol = ctx.symbol;
+      lastBid0 = bid0;
+      lastAsk0 = ask0;
+      lastSpacing = spacing;
+      lastQ = q;
+      lastMinSize = minSize;
+      return last;
     },
   };
 }
