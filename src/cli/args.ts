@@ -1,20 +1,28 @@
 import { MmError } from '../core/errors.ts';
 
-/** Parsed command-line flags: `--name value`, `--flag` (true) and positional arguments. */
+/** Parsed command-line flags: `--name value`, `--flag` (true), repeatable lists and positional arguments. */
 export interface ParsedArgs {
   readonly flags: ReadonlyMap<string, string | true>;
+  /** Values of `repeated` flags, in order (each occurrence may also be comma-separated). */
+  readonly lists: ReadonlyMap<string, readonly string[]>;
   readonly positional: readonly string[];
 }
 
 /**
  * Parses `args` against the flags a command knows. `valued` flags take the next argument (or
- * `--name=value`); `boolean` flags take none.
+ * `--name=value`); `boolean` flags take none; `repeated` flags take a value each time they appear
+ * (`--data a --data b,c` → [a, b, c]).
  * @throws MmError USAGE naming an unknown flag or a missing value.
  */
-export function parseArgs(args: readonly string[], spec: { valued?: readonly string[]; boolean?: readonly string[] }): ParsedArgs {
+export function parseArgs(
+  args: readonly string[],
+  spec: { valued?: readonly string[]; boolean?: readonly string[]; repeated?: readonly string[] },
+): ParsedArgs {
   const valued = new Set(spec.valued ?? []);
   const bools = new Set(spec.boolean ?? []);
+  const repeated = new Set(spec.repeated ?? []);
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -26,15 +34,16 @@ export function parseArgs(args: readonly string[], spec: { valued?: readonly str
     const name = a.slice(2, eq < 0 ? undefined : eq);
     if (bools.has(name) && eq < 0) {
       flags.set(name, true);
-    } else if (valued.has(name)) {
+    } else if (valued.has(name) || repeated.has(name)) {
       const value = eq >= 0 ? a.slice(eq + 1) : args[++i];
       if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new MmError('USAGE', `flag --${name} needs a value`);
-      flags.set(name, value);
+      if (repeated.has(name)) lists.set(name, [...(lists.get(name) ?? []), ...value.split(',').filter((x) => x.length > 0)]);
+      else flags.set(name, value);
     } else {
       throw new MmError('USAGE', `unknown flag --${name}`);
     }
   }
-  return { flags, positional };
+  return { flags, lists, positional };
 }
 
 /** Reads a valued flag as a string. */

@@ -112,17 +112,8 @@ export const command: Command = {
   summary: 'replay recordings through the engine and report PnL, fills and quoting quality',
   usage,
   async run(args) {
-    const data: string[] = [];
-    const rest: string[] = [];
-    for (let k = 0; k < args.length; k++) {
-      const a = args[k]!;
-      if (a === '--data' || a.startsWith('--data=')) {
-        const v = a === '--data' ? args[++k] : a.slice(7);
-        if (v === undefined || v.startsWith('--')) throw new MmError('USAGE', 'flag --data needs a value');
-        data.push(...v.split(',').filter((x) => x.length > 0));
-      } else rest.push(a);
-    }
-    const p = parseArgs(rest, { valued: ['config', 'out'], boolean: ['quiet', 'no-cache'] });
+    const p = parseArgs(args, { valued: ['config', 'out'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
+    const data = p.lists.get('data') ?? [];
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', '--config is required');

@@ -69,17 +69,8 @@ export const command: Command = {
   summary: 'run a backtest parameter grid across worker threads and rank the results',
   usage,
   async run(args) {
-    const data: string[] = [];
-    const rest: string[] = [];
-    for (let k = 0; k < args.length; k++) {
-      const a = args[k]!;
-      if (a === '--data' || a.startsWith('--data=')) {
-        const v = a === '--data' ? args[++k] : a.slice(7);
-        if (v === undefined || v.startsWith('--')) throw new MmError('USAGE', 'flag --data needs a value');
-        data.push(...v.split(',').filter((x) => x.length > 0));
-      } else rest.push(a);
-    }
-    const p = parseArgs(rest, { valued: ['config', 'grid', 'workers', 'out', 'top'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top'], repeated: ['data'] });
+    const data = p.lists.get('data') ?? [];
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
     if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required');
