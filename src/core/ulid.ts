@@ -3,7 +3,9 @@ import type { Brand } from './brand.ts';
 /** A 26-character Crockford base32 ULID: 48-bit millisecond time + 80 bits of randomness. */
 export type Ulid = Brand<string, 'Ulid'>;
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** Crockford base32, as ULIDs use it. */
+export const ULID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ALPHABET = ULID_ALPHABET;
 const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** A source of random 32-bit unsigned integers; seeded in the simulator, crypto-backed live. */
@@ -31,7 +33,7 @@ export class UlidFactory {
       this.#lastMs = ms;
       this.#rand = Array.from({ length: 16 }, () => this.random() & 31);
     }
-    return (encodeTime(Math.max(ms, 0)) + this.#rand.map((d) => ALPHABET[d]).join('')) as Ulid;
+    return (encodeUlidTime(Math.max(ms, 0)) + this.#rand.map((d) => ALPHABET[d]).join('')) as Ulid;
   }
 
   #increment(): void {
@@ -46,7 +48,8 @@ export class UlidFactory {
   }
 }
 
-function encodeTime(ms: number): string {
+/** The 10-character time part of a ULID for epoch `ms`. */
+export function encodeUlidTime(ms: number): string {
   let out = '';
   let t = ms;
   for (let i = 0; i < 10; i++) {

@@ -1,17 +1,7 @@
-import type { RandomU32 } from '../core/ulid.ts';
+import { encodeUlidTime as encodeTime, ULID_ALPHABET, type RandomU32 } from '../core/ulid.ts';
 
 /** Crockford base32, as ULIDs use it. */
-export const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function encodeTime(ms: number): string {
-  let out = '';
-  let t = ms;
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32]! + out;
-    t = Math.floor(t / 32);
-  }
-  return out;
-}
+export const ALPHABET = ULID_ALPHABET;
 
 /** A prefixed id family (`O-`, `E-`...) with its prefix string cached per block of 32 ids. */
 class Family {
