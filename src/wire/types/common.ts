@@ -3,6 +3,8 @@
  * decimal strings stay strings, quantities are integer contracts, timestamps are as sent.
  */
 import type { ClientOrderId } from '../../core/ids.ts';
+import { INSTRUMENT_STATES, REJECT_REASONS } from '../../domain/enums.ts';
+import { ORDER_STATES } from '../../domain/order-state.ts';
 
 /** A decimal string in the venue grammar (`-?[0-9]+(\.[0-9]+)?`); never compare textually. */
 export type DecimalString = string;
@@ -53,57 +55,21 @@ export const WIRE_STP = ['CancelIncoming', 'CancelResting', 'CancelBoth', 'xi', 
 /** Self-trade prevention, including the short aliases `xi`/`xr`/`xb`. */
 export type WireStp = (typeof WIRE_STP)[number];
 
-// The order-state, reject-reason and instrument-state lists equal domain's (ORDER_STATES,
-// REJECT_REASONS, INSTRUMENT_STATES) on purpose, not by copy: these are what the venue documents and
-// the decoders accept; domain's are what the bot models, and map/ bridges them (unknown → 'UNKNOWN').
+// The venue documents one list each of order states, reject reasons and instrument states; domain
+// holds it (the bot models exactly what the venue reports), and the decoders accept the same values.
 
 /** The documented wire values of order states. */
-export const WIRE_ORDER_STATES = [
-  'PENDING',
-  'ACCEPTED',
-  'PARTIALLY_FILLED',
-  'FILLED',
-  'CANCELED',
-  'REJECTED',
-  'EXPIRED',
-  'REPLACED',
-  'DONE_FOR_DAY',
-  'UNKNOWN',
-] as const;
+export const WIRE_ORDER_STATES = ORDER_STATES;
 /** Order state (`o` on order objects, `state` on status records). */
 export type WireOrderState = (typeof WIRE_ORDER_STATES)[number];
 
 /** The documented wire values of reject reasons. */
-export const WIRE_REJECT_REASONS = [
-  'CLOSE_ONLY',
-  'INSUFFICIENT_MARGIN',
-  'INSUFFICIENT_CREDIT_LIMIT',
-  'MAX_OPEN_ORDERS_EXCEEDED',
-  'UNKNOWN_SYMBOL',
-  'EXCHANGE_CLOSED',
-  'INCORRECT_QUANTITY',
-  'INVALID_PRICE_INCREMENT',
-  'INCORRECT_ORDER_TYPE',
-  'PRICE_OUT_OF_BOUNDS',
-  'NO_LIQUIDITY',
-  'ORIGINAL_ORDER_TERMINATED',
-  'DUPLICATE_CLIENT_ORDER_ID',
-  'UNKNOWN',
-] as const;
+export const WIRE_REJECT_REASONS = REJECT_REASONS;
 /** Order reject reason (`r`). */
 export type WireRejectReason = (typeof WIRE_REJECT_REASONS)[number];
 
 /** The documented wire values of instrument states. */
-export const WIRE_INSTRUMENT_STATES = [
-  'PRE_OPEN',
-  'OPEN',
-  'CLOSED',
-  'HALTED',
-  'CLOSED_FROZEN',
-  'MATCH_AND_CLOSE_AUCTION',
-  'DELISTED',
-  'UNKNOWN',
-] as const;
+export const WIRE_INSTRUMENT_STATES = INSTRUMENT_STATES;
 /** Instrument trading state (ticker `i`). */
 export type WireInstrumentState = (typeof WIRE_INSTRUMENT_STATES)[number];
 
