@@ -76,7 +76,7 @@ export class OrderRequests {
         if (!env.store.has(o)) return;
         if (ok) {
           // Request accepted; the venue's ack (`accepted` event) makes it open. Ask if that never comes.
-          env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
+          env.store.setPlacedId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
           env.store.touch(o.symbol);
           if (o.status === 'pending-new') this.scheduleStatus(o, env.config.statusQueryDelayMs);
           return;

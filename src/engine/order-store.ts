@@ -93,17 +93,31 @@ export class OrderStore {
    * all day does not grow the index.
    */
   setOrderId(o: LocalOrder, id: VenueOrderId): void {
-    if (o.orderId === id) return;
-    if (o.orderId !== null) {
-      o.oldIds.push(o.orderId);
-      if (o.oldIds.length > MAX_OLD_IDS) {
-        const gone = o.oldIds.shift()!;
-        if (this.#byOid.get(gone) === o) this.#byOid.delete(gone);
-      }
-    }
+    // A venue id never comes back once replaced: late news naming an old id must not regress it.
+    if (o.orderId === id || o.oldIds.includes(id)) return;
+    if (o.orderId !== null) this.#rememberOld(o, o.orderId);
     o.orderId = id;
     this.#byOid.set(id, o);
     this.touch(o.symbol);
+  }
+
+  /**
+   * Records the id a place reply names. It is the order's first id, so when the order already has
+   * one (its ack, a status answer or a replace arrived first) it is an old id, never the current one.
+   */
+  setPlacedId(o: LocalOrder, id: VenueOrderId): void {
+    if (o.orderId === null) return this.setOrderId(o, id);
+    if (o.orderId === id || o.oldIds.includes(id)) return;
+    this.#rememberOld(o, id);
+    this.#byOid.set(id, o);
+  }
+
+  #rememberOld(o: LocalOrder, id: VenueOrderId): void {
+    o.oldIds.push(id);
+    if (o.oldIds.length > MAX_OLD_IDS) {
+      const gone = o.oldIds.shift()!;
+      if (this.#byOid.get(gone) === o) this.#byOid.delete(gone);
+    }
   }
 
   /** Forgets a terminal order (its venue ids are forgotten too). */
