@@ -221,11 +221,27 @@ export class EngineCore {
       if (out !== null) slot.lastDesired = out;
       const d = slot.lastDesired;
       if (d === null && slot.effective === 'ACTIVE') return;
+      const bestBid = slot.market.bestBid();
+      const bestAsk = slot.market.bestAsk();
+      const t = slot.market.ticker;
+      const bandLower = t === null ? null : t.bandLowerTicks;
+      const bandUpper = t === null ? null : t.bandUpperTicks;
+      if (
+        slot.settledVersion === this.store.version &&
+        slot.settledDesired === d &&
+        slot.settledBestBid === bestBid &&
+        slot.settledBestAsk === bestAsk &&
+        slot.settledPosition === slot.ledger.qty &&
+        slot.settledState === slot.effective &&
+        slot.settledBandLower === bandLower &&
+        slot.settledBandUpper === bandUpper
+      )
+        return;
       let bids = d?.bids ?? EMPTY;
       let asks = d?.asks ?? EMPTY;
       if (this.deps.orderManager.postOnly) {
-        bids = clampPostOnly(bids, true, slot.market.bestAsk());
-        asks = clampPostOnly(asks, false, slot.market.bestBid());
+        bids = clampPostOnly(bids, true, bestAsk);
+        asks = clampPostOnly(asks, false, bestBid);
       }
       const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
       const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
@@ -237,7 +253,18 @@ export class EngineCore {
       const prev = slot.gated;
       if (prev === null || prev.bids !== g.bids || prev.asks !== g.asks) slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
       if (this.awaitingResync) return;
-      this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE');
+      if (!this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE')) {
+        slot.settledVersion = -1;
+        return;
+      }
+      slot.settledVersion = this.store.version;
+      slot.settledDesired = d;
+      slot.settledBestBid = bestBid;
+      slot.settledBestAsk = bestAsk;
+      slot.settledPosition = slot.ledger.qty;
+      slot.settledState = slot.effective;
+      slot.settledBandLower = bandLower;
+      slot.settledBandUpper = bandUpper;
     } finally {
       this.#evaluating = null;
     }

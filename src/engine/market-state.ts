@@ -24,7 +24,8 @@ export class MarketState {
     switch (ev.type) {
       case 'book':
         if (ev.isSnapshot || this.book === null) {
-          this.book = { symbol: this.symbol, bids: ev.bids, asks: ev.asks, tsEvent: ev.tsEvent, tsRecv: ev.tsRecv };
+          // A snapshot event is itself an immutable Book: keep it (no copy per event on the hot path).
+          this.book = ev;
         } else {
           this.book = {
             symbol: this.symbol,

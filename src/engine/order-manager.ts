@@ -5,7 +5,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable, isTerminal } from '../domain/order-state.ts';
 import type { CidFactory } from './cid.ts';
-import { diffSide, type DiffAccess, type DiffTolerance } from './quote-diff.ts';
+import { diffSide, isNoChange, type DiffAccess, type DiffTolerance } from './quote-diff.ts';
 import { LocalOrder } from './order-store.ts';
 import type { OrderRequests, RequestEnv } from './order-requests.ts';
 import type { UnknownOrderPolicy } from './config.ts';
@@ -90,9 +90,10 @@ export class OrderManager {
 
   /**
    * Makes the symbol's working orders match the ladders. `force` ignores the minimum order
-   * lifetime (risk pulls). Sends cancels first, then replaces, then places.
+   * lifetime (risk pulls). Sends cancels first, then replaces, then places. Returns true when the
+   * working orders already matched exactly (nothing sent, nothing deferred by a lock).
    */
-  applyQuotes(symbol: Symbol, bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], force: boolean): void {
+  applyQuotes(symbol: Symbol, bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], force: boolean): boolean {
     const { env } = this;
     this.#now = env.clock.nowMs();
     this.#force = force;
@@ -126,6 +127,7 @@ export class OrderManager {
     }
     for (let i = 0; i < db.place.length; i++) this.placeNew(symbol, 'buy', db.place[i]!.priceTicks, db.place[i]!.qty);
     for (let i = 0; i < da.place.length; i++) this.placeNew(symbol, 'sell', da.place[i]!.priceTicks, da.place[i]!.qty);
+    return isNoChange(db) && isNoChange(da);
   }
 
   /** Tracks and queues a new order; returns it. */

@@ -166,7 +166,10 @@ export class OrderRequests {
       },
       dropped: () => {
         o.replaceQueued = false;
-        if (o.status !== 'pending-replace') o.target = null;
+        if (o.status !== 'pending-replace') {
+          o.target = null;
+          env.store.touch(o.symbol);
+        }
       },
     });
   }

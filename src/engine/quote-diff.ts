@@ -21,6 +21,11 @@ export interface SideDiff<O> {
 /** The diff when nothing is to be done (the common case: shared, so the hot path allocates nothing). */
 const NO_CHANGES: SideDiff<never> = Object.freeze({ replace: Object.freeze([]), cancel: Object.freeze([]), place: Object.freeze([]) });
 
+/** True when the diff is the shared no-change one: every level kept its order and no order is left over (no lock was consulted, so the answer does not depend on the time). */
+export function isNoChange<O>(d: SideDiff<O>): boolean {
+  return d === NO_CHANGES;
+}
+
 /** Tolerances for keeping an order as is. */
 export interface DiffTolerance {
   readonly priceTicks: number;

@@ -42,6 +42,20 @@ export class SymbolSlot {
   lastTrimKey = '';
   rewardView: RewardView | null = null;
   readonly ctx: MutableContext;
+  /**
+   * The inputs of the last evaluation whose gated ladder the working orders matched exactly. The
+   * risk gate and the quote diff are pure functions of these (limits and engine config are fixed),
+   * so the same inputs again need neither: most book updates leave a quoter's ladder as it was.
+   * `settledVersion` −1 = nothing remembered.
+   */
+  settledVersion = -1;
+  settledDesired: DesiredQuotes | null = null;
+  settledBestBid: number | null = null;
+  settledBestAsk: number | null = null;
+  settledPosition = 0;
+  settledState: TradingState = 'ACTIVE';
+  settledBandLower: number | null = null;
+  settledBandUpper: number | null = null;
 
   constructor(
     readonly id: string,
