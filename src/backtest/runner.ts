@@ -56,6 +56,21 @@ export interface BacktestRun {
   readonly stopConfirmed: boolean;
 }
 
+/** Feed depth when a strategy does not declare how many book levels it reads. */
+export const DEFAULT_FEED_DEPTH = 20;
+
+/**
+ * The book levels per side the bot side delivers. 'auto': the deepest any strategy reads. The
+ * engine does not re-quote on changes below a strategy's `bookDepth` anyway, so delivering only
+ * those levels changes no decision; it only skips work.
+ */
+export function resolveFeedDepth(depth: number | 'auto', strategies: readonly StrategyBinding[]): number {
+  if (depth !== 'auto') return depth;
+  let d = 0;
+  for (const b of strategies) d = Math.max(d, b.strategy.bookDepth ?? DEFAULT_FEED_DEPTH);
+  return d === 0 ? DEFAULT_FEED_DEPTH : d;
+}
+
 /**
  * Lets promise continuations (engine code after `await gateway.place(...)`) run before virtual time
  * moves on. setImmediate is a yield to the event loop (every pending microtask runs first), not a
@@ -121,7 +136,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       settlePending = true;
     },
   });
-  const feed = new LocalFeed(col, settings.feedDepth);
+  const feed = new LocalFeed(col, resolveFeedDepth(settings.feedDepth, input.strategies));
   const fundingMode = resolveFundingModes(col, settings.funding);
   const observer = new BacktestObserver(exchange, settings);
 

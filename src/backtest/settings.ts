@@ -8,7 +8,8 @@ export interface BacktestSettings {
   readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number };
   readonly orderLatency: { readonly entry: LatencyDist; readonly response: LatencyDist };
   readonly feedLatencyOffsetMs: number;
-  readonly feedDepth: number;
+  /** Book levels per side delivered to the engine; 'auto' = the deepest the strategies read. */
+  readonly feedDepth: number | 'auto';
   readonly feedConflateMs: number;
   readonly fees: { readonly maker: number; readonly taker: number };
   readonly funding: 'auto' | 'recorded' | 'schedule' | 'off';

@@ -38,7 +38,10 @@ export const backtestSectionSchema = z.strictObject({
   feed: z
     .strictObject({
       latency_offset_ms: z.number().default(0).describe('Added to every recorded receive time (model a different site).'),
-      depth: z.number().int().positive().max(1000).default(20).describe('Book levels per side delivered to the engine.'),
+      depth: z
+        .union([z.literal('auto'), z.number().int().positive().max(1000)])
+        .default('auto')
+        .describe("Book levels per side delivered to the engine; 'auto' = the deepest any strategy declares it reads (its bookDepth), 20 when one does not say."),
       conflate_ms: z
         .number()
         .nonnegative()

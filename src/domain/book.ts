@@ -40,6 +40,23 @@ export function spreadTicks(book: Pick<Book, 'bids' | 'asks'>): number | undefin
   return b === undefined || a === undefined ? undefined : a - b;
 }
 
+/** True when the best `depth` levels of both sides are the same prices and sizes in `a` and `b`. */
+export function sameTopLevels(a: Pick<Book, 'bids' | 'asks'>, b: Pick<Book, 'bids' | 'asks'>, depth: number): boolean {
+  return sameTop(a.bids, b.bids, depth) && sameTop(a.asks, b.asks, depth);
+}
+
+function sameTop(x: BookSide, y: BookSide, depth: number): boolean {
+  if (x === y) return true;
+  const n = Math.min(depth, x.length);
+  if (n !== Math.min(depth, y.length)) return false;
+  for (let i = 0; i < n; i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p !== q && (p.priceTicks !== q.priceTicks || p.qty !== q.qty)) return false;
+  }
+  return true;
+}
+
 /** Applies a delta side (q = 0 removes a level) to a full side, keeping best-first order. */
 export function applySideDelta(side: BookSide, delta: BookSide, descending: boolean): BookLevel[] {
   const byPrice = new Map<number, BookLevel>(side.map((l) => [l.priceTicks, l]));

@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { MmError } from '../core/errors.ts';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
+import { sameTopLevels } from '../domain/book.ts';
 import { statePermissions } from '../domain/enums.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
@@ -143,7 +144,10 @@ export class EngineCore {
     }
     const slot = this.slots.get(ev.symbol);
     if (!slot) return;
+    const before = slot.market.book;
     if (!slot.market.apply(ev, this.deps.clock.nowMs())) return;
+    // Nothing the strategy reads changed (and the touch, all the rest of the engine reads, is within it).
+    if (ev.type === 'book' && slot.bookDepth !== Infinity && before !== null && sameTopLevels(before, slot.market.book!, slot.bookDepth)) return;
     if (ev.type === 'ticker') {
       const mark = slot.market.mark();
       if (mark !== null) slot.ledger.observeMark(mark);

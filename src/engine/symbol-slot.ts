@@ -1,4 +1,5 @@
 import type { Decimal } from '../core/decimal.ts';
+import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
@@ -56,6 +57,8 @@ export class SymbolSlot {
   settledState: TradingState = 'ACTIVE';
   settledBandLower: number | null = null;
   settledBandUpper: number | null = null;
+  /** Book levels per side the strategy reads (Infinity: all). */
+  readonly bookDepth: number;
 
   constructor(
     readonly id: string,
@@ -64,6 +67,10 @@ export class SymbolSlot {
     readonly instrument: Instrument,
     readonly limits: SymbolRiskLimits,
   ) {
+    const depth = strategy.bookDepth;
+    if (depth !== undefined && !(Number.isInteger(depth) && depth > 0))
+      throw new MmError('CONFIG_INVALID', `strategy ${id}: bookDepth must be a positive integer, got ${String(depth)}`, { strategy: id, bookDepth: depth });
+    this.bookDepth = depth ?? Infinity;
     this.market = new MarketState(symbol);
     this.ledger = new PositionLedger(instrument);
     this.usdPerTickContract = instrument.grid.tickSize.mul(instrument.multiplier).toNumber();

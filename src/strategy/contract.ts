@@ -94,6 +94,13 @@ export type StrategyOutput = DesiredQuotes | { readonly intents: readonly OrderI
  */
 export interface Strategy {
   quote(ctx: StrategyContext): StrategyOutput;
+  /**
+   * Book levels per side `quote` reads (1 for a quoter that looks only at the touch). When set, a
+   * book update that leaves those levels as they were updates the market state without calling
+   * `quote` (nothing it reads changed), and a backtest with `feed.depth: auto` delivers only changes
+   * within them. Unset: every book update calls `quote`.
+   */
+  readonly bookDepth?: number;
 }
 
 /** A strategy plugin: a name, a zod schema for its parameters, and a factory. */

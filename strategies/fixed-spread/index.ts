@@ -69,6 +69,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   let lastQ = NaN;
   let lastMinSize = NaN;
   return {
+    // Mid and microprice read the best level of each side only.
+    bookDepth: 1,
     quote(ctx: StrategyContext): DesiredQuotes {
       const fair = useMicroprice ? microprice(ctx.book) : bookMid(ctx.book);
       if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
