@@ -72,7 +72,7 @@ describe('the backtest: section in the bot config', () => {
   });
 
   it('a bad value inside backtest: is reported by config check with file, path and value', async () => {
-    const file = variant('bad-depth.yaml', 'depth: 20 ', 'depth: -3 ');
+    const file = variant('bad-depth.yaml', 'depth: auto ', 'depth: -3 ');
     const e = await configError(() => check(file));
     expect(e.code).toBe('CONFIG_INVALID');
     expect(e.message).toContain(`${file}: backtest.feed.depth:`);
