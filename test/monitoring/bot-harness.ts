@@ -103,13 +103,17 @@ export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
       last = now;
       stepping = true;
       void (async () => {
-        // One venue instant at a time, yielding to the event loop in between. The venue coalesces
-        // book changes into one frame per flush and stamps it with the clock at the flush: a whole
-        // step advanced at once stamped changes made just before a minute boundary after it, so the
-        // estimator's book as of the minute missed what the venue's minute sample scored, and the
-        // tracker test failed at random (whenever the makers' requotes fell in such a step).
+        // One venue instant at a time. The venue coalesces book changes into one frame per flush (a
+        // microtask) stamped with the clock at the flush: a whole step advanced at once stamped
+        // changes made just before a minute boundary after it, so the estimator's book as of the
+        // minute missed what the venue's minute sample scored, and the tracker test failed at
+        // random (whenever the makers' requotes fell in such a step).
         for (let t = v.nextTimerMs(); t !== undefined && t <= target && driver !== null; t = v.nextTimerMs()) {
           v.advanceTo(Math.max(t, v.nowMs()));
+          await Promise.resolve(); // the flush: this instant's book changes carry this instant
+          // Requests read while we yield to I/O come after the timers of this instant (the minute
+          // sample among them), so they must not share its timestamp: 1 µs later.
+          v.advanceTo(v.nowMs() + 0.001);
           await new Promise<void>((r) => setImmediate(r));
         }
         if (driver !== null) v.advanceTo(Math.max(target, v.nowMs()));
