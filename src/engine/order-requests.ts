@@ -237,9 +237,7 @@ export class OrderRequests {
     const { env } = this;
     for (const o of orders) {
       if (o.status === 'queued') {
-        o.cancelWanted = true;
-        env.executor.removeQueued(o.clientOrderId);
-        this.terminate(o);
+        this.cancel(o); // never sent: dropped from the queue and forgotten, nothing to cancel at the venue
         continue;
       }
       o.cancelWanted = true;
