@@ -328,7 +328,11 @@ export class OrderRequests {
 
   /** The ack arrived: a cancel that got 409 goes out now. */
   afterAck(o: LocalOrder): void {
-    this.#afterAck(o);
+    if (!o.cancelAfterAck) return;
+    o.cancelAfterAck = false;
+    o.retryTimer?.();
+    o.retryTimer = null;
+    this.#submitCancel(o);
   }
 
   /** Forgets an order that reached a terminal state. */
@@ -338,14 +342,6 @@ export class OrderRequests {
     env.executor.removeQueued(o.clientOrderId);
     env.store.remove(o);
     env.onOrderChanged(o.symbol);
-  }
-
-  #afterAck(o: LocalOrder): void {
-    if (!o.cancelAfterAck) return;
-    o.cancelAfterAck = false;
-    o.retryTimer?.();
-    o.retryTimer = null;
-    this.#submitCancel(o);
   }
 
   #retryLater(o: LocalOrder): void {
