@@ -1,6 +1,6 @@
 import { Decimal, ZERO } from '../core/decimal.ts';
 import type { Side } from '../domain/enums.ts';
-import type { Instrument } from '../domain/instrument.ts';
+import { notional, type Instrument } from '../domain/instrument.ts';
 import type { PnlBreakdown } from './types.ts';
 
 /**
@@ -123,5 +123,5 @@ export function sumBreakdowns(xs: readonly PnlBreakdown[]): PnlBreakdown {
 
 /** Fee for a fill: qty × price × multiplier × rate (rules.md §7). */
 export const feeFor = (instrument: Instrument, priceTicks: number, qty: number, rate: number): Decimal =>
-  instrument.grid.tickSize.mul(priceTicks).mul(qty).mul(instrument.multiplier).mul(rate);
+  notional(instrument, priceTicks, qty).mul(rate);
 
