@@ -1,4 +1,4 @@
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { encodeUlidTime } from '../core/ulid.ts';
 
 /**
  * Deterministic, monotonic venue-style ids (`O-`, `E-`, `T-` + a 26-character ULID) for the replay
@@ -20,19 +20,10 @@ export class ReplayIds {
     const t = Math.max(0, Math.floor(ms));
     if (t !== this.#lastMs) {
       this.#lastMs = t;
-      this.#prefix = encode(t, 10);
+      this.#prefix = encodeUlidTime(t);
     }
     const c = this.#counter++;
-    return `${prefix}-${this.#prefix}000000${encode(c, 10)}`;
+    // The counter takes the low 10 characters of the suffix: the same 10-digit base32 as a time part.
+    return `${prefix}-${this.#prefix}000000${encodeUlidTime(c)}`;
   }
-}
-
-function encode(v: number, width: number): string {
-  let out = '';
-  let x = v;
-  for (let i = 0; i < width; i++) {
-    out = ALPHABET[x % 32]! + out;
-    x = Math.floor(x / 32);
-  }
-  return out;
 }
