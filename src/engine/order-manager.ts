@@ -238,10 +238,7 @@ export class OrderManager {
         known.acked = true;
         known.qty = v.remainingQty;
         known.filledQty = v.filledQty;
-        if (known.status === 'unknown' || known.status === 'pending-new') {
-          known.status = 'open';
-          known.priceTicks = v.priceTicks;
-        }
+        if (known.status === 'unknown' || known.status === 'pending-new') known.status = 'open';
         if (known.status === 'open') known.priceTicks = v.priceTicks;
         if (known.cancelWanted) {
           known.status = 'open';
@@ -263,7 +260,7 @@ export class OrderManager {
     for (const o of env.store.all()) {
       if (seen.has(o) || o.status === 'queued') continue;
       counts.missing++;
-      if (o.status !== 'unknown') o.status = 'unknown';
+      o.status = 'unknown';
       o.statusTimer?.();
       o.statusTimer = null;
       env.requests.scheduleStatus(o, 0);
