@@ -1,7 +1,7 @@
 import type { AccountId, ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { RepriceBehavior, Side, TimeInForce } from '../domain/enums.ts';
 import type { Order, OrderStatus } from '../domain/order.ts';
-import type { OrderState } from '../domain/order-state.ts';
+import { isOpenState, type OrderState } from '../domain/order-state.ts';
 import type { QueueState } from './queue-model.ts';
 
 /** The replay exchange's mutable record of one of our orders. */
@@ -63,14 +63,13 @@ export function toOrder(o: XOrder): Order {
 
 /** The status-query view of an exchange order. */
 export function toStatus(o: XOrder): OrderStatus {
-  const open = o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED';
   return {
     symbol: o.symbol,
     orderId: o.id,
     clientOrderId: o.cid,
     state: o.state,
     filledQty: o.filled,
-    remainingQty: open ? o.qty - o.filled : 0,
+    remainingQty: isOpenState(o.state) ? o.qty - o.filled : 0,
     rejectReason: o.rejectReason,
     rejectMessage: o.text,
   };

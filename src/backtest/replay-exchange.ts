@@ -2,6 +2,7 @@ import type { Decimal } from '../core/decimal.ts';
 import { MmError } from '../core/errors.ts';
 import { asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../core/ids.ts';
 import { statePermissions } from '../domain/enums.ts';
+import { isOpenState, isReplaceable } from '../domain/order-state.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
@@ -193,8 +194,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
 
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {
     const x = this._byId.get(intent.orderId);
-    const live = x && (x.state === 'ACCEPTED' || x.state === 'PARTIALLY_FILLED');
-    if (!x || !live) {
+    if (!x || !isReplaceable(x.state)) {
       const reason = x ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
       return;
@@ -268,7 +268,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
   #find(orderId: VenueOrderId | null, cid: ClientOrderId | null, openOnly: boolean): XOrder | undefined {
     if (orderId !== null) {
       const x = this._byId.get(orderId);
-      if (x && (!openOnly || x.state === 'ACCEPTED' || x.state === 'PARTIALLY_FILLED')) return x;
+      if (x && (!openOnly || isOpenState(x.state))) return x;
       if (x) return undefined;
     }
     if (cid !== null) {
