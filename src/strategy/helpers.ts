@@ -1,4 +1,4 @@
-import type { Book } from '../domain/book.ts';
+import { midTicks, type Book } from '../domain/book.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
 
 /** A distance from a price given either in ticks or in basis points of that price. */
@@ -13,9 +13,7 @@ export const distanceTicks = (d: TickOrBps, refTicks: number, fallbackTicks: num
 
 /** Mid in (possibly half) ticks from the best levels, null when a side is empty. */
 export function bookMid(book: Pick<Book, 'bids' | 'asks'> | null): number | null {
-  const b = book?.bids[0];
-  const a = book?.asks[0];
-  return b && a ? (a.priceTicks + b.priceTicks) / 2 : null;
+  return book === null ? null : (midTicks(book) ?? null);
 }
 
 /** Size-weighted mid ("microprice"): (Pb·Qa + Pa·Qb)/(Qa + Qb), in ticks; null when a side is empty. */
