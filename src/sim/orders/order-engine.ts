@@ -1,5 +1,5 @@
 import { statePermissions } from '../../domain/enums.ts';
-import { isOpenState } from '../../domain/order-state.ts';
+import { isCancelable, isOpenState } from '../../domain/order-state.ts';
 import type { Account } from '../accounts/account.ts';
 import { snapshotOrder, type PlaceSpec, type ReplaceSpec, type SimOrder } from '../types.ts';
 import { Auction } from './auction.ts';
@@ -59,7 +59,7 @@ export class OrderEngine {
   /** Cancels one order. PENDING → 'pending' (409); unknown or terminal → 'not_found' plus an `e` event. */
   cancel(actor: Actor, ref: OrderRef, reason = '', text = ''): RequestOutcome {
     const o = this.#store.find(actor.accountId, ref);
-    if (!o || !(o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED' || o.state === 'PENDING')) {
+    if (!o || !isCancelable(o.state)) {
       this.#store.cancelReject(actor.accountId, ref, o ?? null, 'ORDER_NOT_FOUND', 'Order not found or already canceled');
       return { status: 'not_found' };
     }
@@ -104,7 +104,7 @@ export class OrderEngine {
    */
   replace(actor: Actor, ref: OrderRef, spec: ReplaceSpec, done?: Processed, opts: { immediate?: boolean } = {}): RequestOutcome<SimOrder> {
     const orig = this.#store.find(actor.accountId, ref);
-    if (!orig || !(orig.state === 'ACCEPTED' || orig.state === 'PARTIALLY_FILLED' || orig.state === 'PENDING')) return { status: 'not_found' };
+    if (!orig || !isCancelable(orig.state)) return { status: 'not_found' };
     if (orig.state === 'PENDING') return { status: 'pending' };
     const next: PlaceSpec = {
       symbol: orig.symbol,
@@ -132,7 +132,7 @@ export class OrderEngine {
     let n = 0;
     const now = this.#d.clock.nowNs();
     for (const o of [...this.#store.orders.values()]) {
-      if (o.tif !== 'DAY' || !(o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED')) continue;
+      if (o.tif !== 'DAY' || !isOpenState(o.state)) continue;
       this.#store.endDay(o, this.#d.accounts.account(o.accountId)!, now);
       symbols.add(o.symbol);
       n++;
@@ -156,7 +156,7 @@ export class OrderEngine {
     const acct = account ?? d.accounts.account(order.accountId)!;
     const market = d.markets.get(order.symbol);
     let rej: Reject | null = null;
-    if (replacing && !(replacing.state === 'ACCEPTED' || replacing.state === 'PARTIALLY_FILLED')) {
+    if (replacing && !isOpenState(replacing.state)) {
       rej = { reason: 'ORIGINAL_ORDER_TERMINATED', text: `original order ${replacing.oid} is ${replacing.state}` };
     }
     rej ??= d.takeForcedReject(order.symbol);
