@@ -205,3 +205,9 @@ export function exactlyOne(raw: Rec, path: string, a: string, b: string): void {
   const hasB = raw[b] !== undefined && raw[b] !== null;
   if (hasA === hasB) fail(hasA ? { [a]: raw[a], [b]: raw[b] } : undefined, path, null, `exactly one of ${a} or ${b}`);
 }
+
+/** `obj` post-check for order references (cancel, replace, status; WS and REST): exactly one of `oid`/`cid`. */
+export const oidOrCid = <T>(out: T, raw: Rec, path: string): T => {
+  exactlyOne(raw, path, 'oid', 'cid');
+  return out;
+};

@@ -18,17 +18,16 @@ import { rejectReason, reprice, side, stp, tif } from './enums.ts';
 import { readEstimatedFunding } from './funding.ts';
 import {
   arrayOf,
-  exactlyOne,
   fail,
   failed,
   isRec,
   literal,
   obj,
+  oidOrCid,
   optional,
   runDecoder,
   type Decoder,
   type DecodeError,
-  type Rec,
 } from './kit.ts';
 import { runDecoderOnText } from './json-text.ts';
 import { bool, cid, dec, int, str, uint } from './scalars.ts';
@@ -154,10 +153,6 @@ export const readOrderWsFrame: Decoder<WireOrderWsFrame> = (v, p, k) => {
 
 // ------------------------------------------------------------------ client requests (local venue side)
 
-const oidOrCid = <T>(out: T, raw: Rec, path: string): T => {
-  exactlyOne(raw, path, 'oid', 'cid');
-  return out;
-};
 
 const optCid = optional(cid);
 const optStr = optional(str);

@@ -18,16 +18,12 @@ import type {
   WireReplaceOrderRequest,
 } from '../types/rest-orders.ts';
 import { reprice, side, sortTs, stp, tif } from './enums.ts';
-import { arrayOf, exactlyOne, nullable, obj, optional, optNull, type Rec } from './kit.ts';
+import { arrayOf, nullable, obj, oidOrCid, optional, optNull } from './kit.ts';
 import { bool, cid, dateTime, dec, int, intLike, nsLike, str, uint } from './scalars.ts';
 import { readOrder, readOrderStatus } from './order.ts';
 
 const optStr = optional(str);
 const optCid = optional(cid);
-const oidOrCid = <T>(out: T, raw: Rec, path: string): T => {
-  exactlyOne(raw, path, 'oid', 'cid');
-  return out;
-};
 
 /** Decodes a WirePlaceOrderRequest. */
 export const readPlaceOrderRequest = obj<WirePlaceOrderRequest>(
