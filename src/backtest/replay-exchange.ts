@@ -155,8 +155,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
     const crosses = buy ? x.priceTicks >= opp : x.priceTicks <= opp;
     if (crosses && x.postOnly) {
       if (x.reprice === 'rej') return this.#reject(x, null, CROSS_TEXT);
-      const same = this.bestOther(s, buy ? BID : ASK);
-      x.priceTicks = x.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? opp - 1 : opp + 1;
+      x.priceTicks = this.#repriced(x, s, opp);
     }
     x.state = 'ACCEPTED';
     const accepted = toOrder(x);
@@ -170,6 +169,13 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
       return;
     }
     this.#rest(x, s);
+  }
+
+  /** The price a crossing post-only order moves to: the same side's best ('tbl'), else one tick off the opposite best `opp`. */
+  #repriced(x: XOrder, s: number, opp: number): number {
+    const buy = x.sideIdx === BID;
+    const same = this.bestOther(s, buy ? BID : ASK);
+    return x.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? opp - 1 : opp + 1;
   }
 
   #rest(x: XOrder, s: number): void {
@@ -202,7 +208,8 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
     const s = x.sym;
     const buy = x.sideIdx === BID;
     const opp = this.bestOther(s, buy ? ASK : BID);
-    if (x.postOnly && x.reprice === 'rej' && (buy ? intent.priceTicks >= opp : intent.priceTicks <= opp)) {
+    const crosses = buy ? intent.priceTicks >= opp : intent.priceTicks <= opp;
+    if (x.postOnly && x.reprice === 'rej' && crosses) {
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${CROSS_TEXT}`, { reason: null, orderId: intent.orderId })));
       return;
     }
@@ -232,15 +239,11 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
     this._byId.set(id, y);
     this._reply(() => resolve({ orderId: id }));
     // The replacement takes new time priority; post-only reprice applies as for a new order.
-    const oppNow = this.bestOther(s, buy ? ASK : BID);
-    if (y.postOnly && (buy ? y.priceTicks >= oppNow : y.priceTicks <= oppNow)) {
-      const same = this.bestOther(s, buy ? BID : ASK);
-      y.priceTicks = y.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? oppNow - 1 : oppNow + 1;
-    }
+    if (crosses && y.postOnly) y.priceTicks = this.#repriced(y, s, opp);
     y.state = 'ACCEPTED';
     const replacement = toOrder(y);
     this._event((tsRecv) => ({ type: 'replaced', original, replacement, newOrderId: id, executionId: this._eid(), tsEvent: this.now, tsRecv }));
-    if (!y.postOnly && (buy ? y.priceTicks >= oppNow : y.priceTicks <= oppNow)) this.#take(y, s);
+    if (crosses && !y.postOnly) this.#take(y, s);
     if (leaves(y) > 0) this.#rest(y, s);
   }
 
