@@ -4,7 +4,7 @@
  */
 import type { WireFillDetail, WireOrder, WireOrderStatus } from '../types/order.ts';
 import { orderState, rejectReason, reprice, side, tif } from './enums.ts';
-import { fail, isRec, obj, optional, optNull, pathOf, type PathKey } from './kit.ts';
+import { fail, isRec, obj, optNull, pathOf, type PathKey } from './kit.ts';
 import { bool, cid, dec, str, uint } from './scalars.ts';
 
 /** Decodes an order object at `parent`/`key`. */
@@ -67,5 +67,3 @@ export const readOrderStatus = obj<WireOrderStatus>(
 
 /** Optional order (`o` on cancel-reject events). */
 export const optOrder = optNull(readOrder);
-/** Optional string. */
-export const optStr = optional(str);

@@ -88,9 +88,6 @@ export const intLike: Decoder<number> = (v, p, k) => {
   if (typeof v === 'string' && /^[0-9]{1,15}$/.test(v)) return Number(v);
   return fail(v, p, k, 'non-negative integer');
 };
-/** Booleans or `"true"`/`"false"` (query parameters). */
-export const boolLike: Decoder<boolean> = (v, p, k) =>
-  typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : fail(v, p, k, 'boolean');
 /** Epoch-ns digits (query parameters; kept as a string because they exceed 2^53). */
 export const nsLike: Decoder<string> = (v, p, k) =>
   typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? v : typeof v === 'number' && Number.isInteger(v) && v >= 0 ? BigInt(v).toString() : fail(v, p, k, 'epoch-ns integer');

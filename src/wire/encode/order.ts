@@ -1,6 +1,6 @@
 /** Hand-written encoders for the order object and fill detail (hot: the local venue emits these per event). */
-import type { WireFillDetail, WireOrder, WireOrderStatus } from '../types/order.ts';
-import { num, quote, quoteEnum, writeJson } from './json.ts';
+import type { WireFillDetail, WireOrder } from '../types/order.ts';
+import { num, quote, quoteEnum } from './json.ts';
 
 /** Writes an order object in the venue's key order (`cid`, `tag`, `r`, `txt` only when set). */
 export function writeOrder(o: WireOrder): string {
@@ -20,11 +20,6 @@ export function writeOrder(o: WireOrder): string {
 /** Writes a fill detail (`xs`). */
 export function writeFillDetail(x: WireFillDetail): string {
   return `{"tid":${quote(x.tid)},"aid":${quote(x.aid)},"s":${quote(x.s)},"q":${num(x.q)},"p":${quote(x.p)},"d":${quoteEnum(x.d)},"agg":${x.agg ? 'true' : 'false'}}`;
-}
-
-/** Writes an order-status record. */
-export function writeOrderStatus(st: WireOrderStatus): string {
-  return writeJson(st);
 }
 
 /** Encodes one order object as compact JSON. */
