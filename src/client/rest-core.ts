@@ -5,7 +5,7 @@ import { backoffDelayMs, DEFAULT_RETRY_BACKOFF, parseRetryAfterMs, sleepOn, type
 import { decodeError, httpError, transportError, type RequestContext } from './http-errors.ts';
 import { RequestTimedOut, type HttpResponse, type HttpTransport } from './http-transport.ts';
 import type { TokenManager } from './token-manager.ts';
-import { parseJson } from './wire-port.ts';
+import { encodeQuery, parseJson } from './wire-port.ts';
 
 /**
  * A query-string value; arrays are joined with commas (the venue's list convention), and a wire
@@ -67,14 +67,8 @@ export interface RestCoreOptions {
 
 /** Builds `path?query` with the venue's conventions (lists comma-joined, absent values dropped). */
 export function withQuery(path: string, query?: Readonly<Record<string, QueryValue>>): string {
-  if (!query) return path;
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    const s = typeof v !== 'object' ? String(v) : 'unknown' in v ? v.unknown : v.join(',');
-    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s)}`);
-  }
-  return parts.length === 0 ? path : `${path}?${parts.join('&')}`;
+  const qs = query ? encodeQuery(query) : '';
+  return qs === '' ? path : `${path}?${qs}`;
 }
 
 /**

@@ -30,6 +30,8 @@ export const encodeMdRequest = (req: W.WireMdRequest): string => wire.encodeMdRe
 export const parseJson = (text: string): unknown => wire.parseWireJson(text);
 /** Encodes a REST body (cid as a bare integer, undefined members dropped). */
 export const encodeBody = (body: object): string => wire.encodeRestBody(body);
+/** Encodes a REST query string without `?` (lists comma-joined, absent members dropped, an unknown enum as its raw value). */
+export const encodeQuery = (query: object): string => wire.encodeRestQuery(query);
 
 // ------------------------------------------------------------------ mappers (wire/map, as MmError)
 
