@@ -1,6 +1,7 @@
 import { Decimal } from '../core/decimal.ts';
 import type { BacktestRun } from './runner.ts';
 import type { SymbolLedger } from './ledger.ts';
+import type { QuoteTimes } from './observer.ts';
 
 /** Money in reports: fixed 6 decimals, so output is byte-stable. */
 const money = (d: Decimal): string => d.toFixed(6);
@@ -124,7 +125,7 @@ function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decima
   };
 }
 
-function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: { twoSidedMs: number; anySideMs: number; rewardTwoSidedMs: number; marketMs: number; shareSum: number; scoredMinutes: number; rewardsUsd: number }): SectionReport {
+function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: Readonly<QuoteTimes>): SectionReport {
   const fills = ledger.makerFills + ledger.takerFills;
   const trading = ledger.tradingPnl(mark);
   const denom = t.marketMs > 0 ? t.marketMs : 1;
