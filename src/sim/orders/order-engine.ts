@@ -174,12 +174,7 @@ export class OrderEngine {
     if (order.cid !== null) acct.liveByCid.set(order.cid, order.oid);
     if (replacing) {
       // The original leaves the book in the same step the replacement is acknowledged.
-      d.books.get(replacing.symbol)?.sideOf(replacing.side).remove(replacing);
-      this.#store.unagg(replacing, acct, replacing.remainingQty, true);
-      replacing.state = 'REPLACED';
-      replacing.remainingQty = 0;
-      replacing.updatedNs = now;
-      this.#store.forget(replacing, acct);
+      this.#store.terminate(replacing, acct, 'REPLACED', now);
       const orig = replacing;
       if (d.listening(order.accountId)) d.emitOrder(order.accountId, () => ({ t: 'r', eid: d.ids.execution(), tsNs: order.updatedNs, original: snapshotOrder(orig), replacement: snapshotOrder(order) }));
     } else if (d.listening(order.accountId)) {
