@@ -11,7 +11,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import { cancelBody, orderRef, placeBody, replaceBody } from './intent-wire.ts';
 import { relabelOrderError } from './order-errors.ts';
 import { resolvePlaceOutcome, resolveReplaceOutcome } from './order-outcome.ts';
-import { cursorPaged, offsetPaged } from './paging.ts';
+import { collect, cursorPaged, offsetPaged } from './paging.ts';
 import { RestCore, type BodyDecodeError, type QueryValue, type RestStats } from './rest-core.ts';
 import { undiciTransport, type HttpTransport } from './http-transport.ts';
 import { TokenManager } from './token-manager.ts';
@@ -369,10 +369,8 @@ export class RestClient {
     }, pageSize);
   }
   /** All open orders as one array. */
-  async openOrders(): Promise<Order[]> {
-    const out: Order[] = [];
-    for await (const o of this.allOpenOrders()) out.push(o);
-    return out;
+  openOrders(): Promise<Order[]> {
+    return collect(this.allOpenOrders());
   }
   /** GET /orders/orders (history, one page). */
   orderHistory(q: W.WireOrderHistoryQuery): Promise<W.WireOrderHistoryResponse> {
