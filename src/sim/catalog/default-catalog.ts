@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Decimal } from '../../core/decimal.ts';
-import { asSymbol } from '../../core/ids.ts';
-import type { FundingSchedule, Instrument, InstrumentCatalog } from '../../domain/instrument.ts';
+import type { Instrument, InstrumentCatalog } from '../../domain/instrument.ts';
 import { instrumentCatalog } from '../../domain/instrument.ts';
-import { TickGrid } from '../../domain/tick-grid.ts';
+import { decodeInstrument, toDomainInstrument } from '../../wire/index.ts';
 
 /** The raw instrument record as `GET /api/instruments` serves it (the captured sandbox catalog). */
 export type RawInstrument = Readonly<Record<string, unknown>> & { readonly symbol: string };
@@ -20,59 +18,16 @@ export function defaultRawInstruments(): readonly RawInstrument[] {
   return cachedRaw;
 }
 
-const str = (r: RawInstrument, k: string): string | null => {
-  const v = r[k];
-  return typeof v === 'string' ? v : null;
-};
-
-function schedule(raw: unknown): FundingSchedule | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const s = raw as {
-    timezone: string;
-    times: { days_of_week: number[]; time_of_day: { hours: number; minutes: number; seconds: number } }[];
-    exceptions?: { date: string; times: { hours: number; minutes: number; seconds: number }[]; reason: string }[];
-  };
-  return {
-    timezone: s.timezone,
-    times: s.times.map((t) => ({ daysOfWeek: t.days_of_week, hours: t.time_of_day.hours, minutes: t.time_of_day.minutes, seconds: t.time_of_day.seconds })),
-    exceptions: (s.exceptions ?? []).map((e) => ({ date: e.date, times: e.times, reason: e.reason })),
-  };
-}
-
 /**
- * Maps a raw catalog record to the domain Instrument.
- * @throws RangeError naming the symbol and field when a required field is missing or malformed.
+ * Maps a raw catalog record to the domain Instrument through the wire decoder and mapper (the
+ * records are captured `/api/instruments` rows, so the client's own mapping applies as is).
+ * @throws RangeError naming the symbol and the field when a record does not decode or map.
  */
-export function toInstrument(r: RawInstrument): Instrument {
-  const need = (k: string): string => {
-    const v = str(r, k);
-    if (v === null) throw new RangeError(`instrument ${r.symbol}: field ${k} must be a string`);
-    return v;
-  };
-  const expiration = str(r, 'expiration');
-  const sched = schedule(r['funding_schedule']);
-  const capU = str(r, 'funding_rate_cap_upper_pct');
-  const capL = str(r, 'funding_rate_cap_lower_pct');
-  return {
-    symbol: asSymbol(r.symbol),
-    product: need('product'),
-    kind: expiration ? 'dated' : 'perpetual',
-    category: need('category'),
-    description: str(r, 'description') ?? '',
-    expirationMs: expiration ? Date.parse(expiration) : null,
-    grid: new TickGrid(need('tick_size')),
-    multiplier: new Decimal(need('multiplier')),
-    minOrderSize: Number(need('minimum_order_size')),
-    initialMarginPct: new Decimal(need('initial_margin_pct')),
-    maintenanceMarginPct: new Decimal(need('maintenance_margin_pct')),
-    bandLowerPct: new Decimal(str(r, 'price_band_lower_deviation_pct') ?? '10'),
-    bandUpperPct: new Decimal(str(r, 'price_band_upper_deviation_pct') ?? '10'),
-    fundingCapUpperPct: capU === null ? null : new Decimal(capU),
-    fundingCapLowerPct: capL === null ? null : new Decimal(capL),
-    fundingSchedule: sched,
-    fundingVariant: sched === null ? null : sched.times.length > 1 ? 'intraday_twap' : 'daily_close',
-    estimatedFundingSupported: r['estimated_funding_supported'] === true,
-  };
+function toInstrument(r: RawInstrument): Instrument {
+  const decoded = decodeInstrument(r);
+  const mapped = decoded.ok ? toDomainInstrument(decoded.value) : decoded;
+  if (!mapped.ok) throw new RangeError(`instrument ${r.symbol}: ${mapped.error.message}`);
+  return mapped.value;
 }
 
 /** The shipped catalog as domain instruments. */
