@@ -4,7 +4,7 @@
  * out as bare JSON integers, unknown enum values (`{ unknown: 'RAW' }`) go out as their raw string,
  * and events need `t` as the first key.
  */
-import { isUnknownEnum } from '../types/common.ts';
+import { enumRaw, isUnknownEnum } from '../types/common.ts';
 
 // Characters that force JSON.stringify's escaping: quotes, backslash, controls, lone surrogates.
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -16,7 +16,7 @@ export function quote(s: string): string {
 
 /** A JSON string literal for an enum value, known or unknown. */
 export function quoteEnum(v: string | { readonly unknown: string }): string {
-  return quote(typeof v === 'string' ? v : v.unknown);
+  return quote(enumRaw(v));
 }
 
 /** A JSON number; non-finite numbers (never valid on the wire) become `null` as in JSON.stringify. */

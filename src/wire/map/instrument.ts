@@ -5,7 +5,7 @@ import type { Result } from '../../core/result.ts';
 import type { FundingSchedule, Instrument } from '../../domain/instrument.ts';
 import { TickGrid } from '../../domain/tick-grid.ts';
 import type { DecodeError } from '../decode/kit.ts';
-import { WIRE_CATEGORIES, type WireCategory } from '../types/common.ts';
+import { WIRE_CATEGORIES, enumRaw, type WireCategory } from '../types/common.ts';
 import type { WireFundingSchedule, WireInstrument } from '../types/instrument.ts';
 import { dateTimeToMs, decimal, decimalOrNull, mapFail, mapping, msToDateTime } from './kit.ts';
 
@@ -45,7 +45,7 @@ export function toDomainInstrument(w: WireInstrument): Result<Instrument, Decode
       symbol: asSymbol(w.symbol),
       product: w.product,
       kind: w.expiration === null ? 'perpetual' : 'dated',
-      category: typeof w.category === 'string' ? w.category : w.category.unknown,
+      category: enumRaw(w.category),
       description: w.description ?? '',
       expirationMs: w.expiration === null ? null : dateTimeToMs(w.expiration, '$.expiration'),
       grid,

@@ -4,7 +4,7 @@ import type { ClientOrderId } from '../../core/ids.ts';
 import type { RepriceBehavior, SelfTradePrevention, Side, TimeInForce } from '../../domain/enums.ts';
 import { ORDER_STATES, type OrderState } from '../../domain/order-state.ts';
 import type { TickGrid, TickRounding } from '../../domain/tick-grid.ts';
-import type { WireEnum, WireReprice, WireSide, WireStp, WireTif } from '../types/common.ts';
+import { enumRaw, type WireEnum, type WireReprice, type WireSide, type WireStp, type WireTif } from '../types/common.ts';
 import { decodeError, type DecodeError } from '../decode/kit.ts';
 
 /** Thrown inside mappers and caught at their public boundary, which returns it as a Result error. */
@@ -83,7 +83,7 @@ export const stateOf = (o: WireEnum<string>): OrderState => (typeof o === 'strin
 
 /** A (possibly unknown) enum as its raw string; null/undefined as null. */
 export const rawOrNull = (v: WireEnum<string> | null | undefined): string | null =>
-  v === null || v === undefined ? null : typeof v === 'string' ? v : v.unknown;
+  v === null || v === undefined ? null : enumRaw(v);
 
 /** Decimal price string → ticks on `grid`, failing at `path` when off-grid or malformed. */
 export function ticks(grid: TickGrid, price: string, path: string, rounding: TickRounding = 'exact'): number {

@@ -12,6 +12,7 @@ import type { FundingEstimate, FundingSettlement } from '../../domain/funding.ts
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { TickGrid } from '../../domain/tick-grid.ts';
 import type { DecodeError } from '../decode/kit.ts';
+import { enumRaw } from '../types/common.ts';
 import type { WireEstimatedFunding, WireFundingRate } from '../types/funding.ts';
 import type { WireBookLevel, WireCandle, WireTicker, WireTrade } from '../types/market.ts';
 import type { WireMdBookFrame, WireMdEvent } from '../types/md-ws.ts';
@@ -54,7 +55,7 @@ const STATES: ReadonlySet<string> = new Set(INSTRUMENT_STATES);
 export function fundingEstimateOf(ef: WireEstimatedFunding, path = '$'): FundingEstimate {
   return {
     symbol: asSymbol(ef.symbol),
-    status: typeof ef.status === 'string' ? ef.status : ef.status.unknown,
+    status: enumRaw(ef.status),
     rate: decimalOrNull(ef.funding_rate),
     amount: decimalOrNull(ef.funding_amount),
     benchmarkPrice: decimalOrNull(ef.benchmark_price),
