@@ -103,14 +103,6 @@ export class OrderStore {
     }
   }
 
-  /** Takes a resting order off its book, open set and aggregate (it stays live, e.g. to be re-rested). */
-  unrest(order: SimOrder, acct: Account): void {
-    if (!order.restingLevel) return;
-    this.#d.books.get(order.symbol)?.sideOf(order.side).remove(order);
-    this.unagg(order, acct, order.remainingQty, true);
-    acct.open.delete(order);
-  }
-
   /** Removes `qty` of a resting order from its account's open-order aggregate (and the count when it leaves). */
   unagg(order: SimOrder, acct: Account, qty: number, leaving: boolean): void {
     if (acct.internal) return;
