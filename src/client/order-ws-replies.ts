@@ -9,13 +9,7 @@ import type { FundingEstimate } from '../domain/funding.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { Order, OrderStatus } from '../domain/order.ts';
 import type { OrderOp } from './order-errors.ts';
-import { mapFundingEstimate, mapOrder, mapOrderStatus } from './wire-port.ts';
-
-/** Throws a mapping failure (MmError) or returns the mapped value. */
-function unwrap<T>(r: T | MmError): T {
-  if (r instanceof MmError) throw r;
-  return r;
-}
+import { mapFundingEstimate, mapOrder, mapOrderStatus, unwrap } from './wire-port.ts';
 
 /** The (new) order id of a place or replace reply. @throws MmError DECODE_FAILED without `oid`. */
 export function replyOrderId(res: unknown, op: OrderOp): VenueOrderId {

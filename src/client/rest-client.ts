@@ -15,7 +15,7 @@ import { collect, cursorPaged, offsetPaged } from './paging.ts';
 import { RestCore, type BodyDecodeError, type QueryValue, type RestStats } from './rest-core.ts';
 import { undiciTransport, type HttpTransport } from './http-transport.ts';
 import { TokenManager } from './token-manager.ts';
-import { dec, encodeBody, mapFill, mapFundingEstimate, mapFundingRate, mapInstrument, mapOrder, mapOrderStatus, type FillWithFee } from './wire-port.ts';
+import { dec, encodeBody, mapFill, mapFundingEstimate, mapFundingRate, mapInstrument, mapOrder, mapOrderStatus, unwrap, type FillWithFee } from './wire-port.ts';
 import type { Result } from '../core/result.ts';
 
 /** API credentials (from the environment or the local venue's default key). */
@@ -404,10 +404,4 @@ export class RestClient {
   #post<T>(path: string, body: object, safe: boolean, decode: Decode<T>): Promise<T> {
     return this.#core.call({ method: 'POST', path, bodyText: encodeBody(body), auth: true, safe, decode });
   }
-}
-
-/** Throws a mapping failure (MmError) or returns the mapped value. */
-function unwrap<T>(r: T | MmError): T {
-  if (r instanceof MmError) throw r;
-  return r;
 }

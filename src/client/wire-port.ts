@@ -45,6 +45,12 @@ export function frameSkipped(what: string, e: DecodeError, text: string): MmErro
   return new MmError('DECODE_FAILED', `${what} skipped: ${e.path}: ${e.message}`, { path: e.path, frame: text.slice(0, 200) });
 }
 
+/** Throws a mapping failure (MmError) or returns the mapped value, for callers that propagate it. */
+export function unwrap<T>(r: T | MmError): T {
+  if (r instanceof MmError) throw r;
+  return r;
+}
+
 function unwrapMap<T>(what: string, r: Result<T, DecodeError>): T | MmError {
   return r.ok ? r.value : failure(what, r.error);
 }

@@ -1,9 +1,8 @@
 /** Test helper: the captured instrument catalog (test/fixtures/venue/instruments.json) as a domain catalog. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MmError } from '../../src/core/errors.ts';
 import { instrumentCatalog, type InstrumentCatalog } from '../../src/domain/instrument.ts';
-import { mapInstrument } from '../../src/client/wire-port.ts';
+import { mapInstrument, unwrap } from '../../src/client/wire-port.ts';
 import type { WireInstrument } from '../../src/wire/index.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/venue');
@@ -21,11 +20,5 @@ export function fixture<T = Record<string, unknown>>(name: string): T {
 /** The captured catalog as domain instruments. */
 export function fixtureCatalog(): InstrumentCatalog {
   const raw = fixture<{ instruments: WireInstrument[] }>('instruments.json').instruments;
-  return instrumentCatalog(
-    raw.map((w) => {
-      const i = mapInstrument(w);
-      if (i instanceof MmError) throw i;
-      return i;
-    }),
-  );
+  return instrumentCatalog(raw.map((w) => unwrap(mapInstrument(w))));
 }
