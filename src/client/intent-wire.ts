@@ -1,17 +1,9 @@
 import { MmError } from '../core/errors.ts';
 import type { ClientOrderId, VenueOrderId } from '../core/ids.ts';
-import type { Side } from '../domain/enums.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
-import type {
-  WireCancelOrderRequest,
-  WirePlaceOrderRequest,
-  WireReplaceOrderRequest,
-  WireSide,
-} from '../wire/index.ts';
-
-/** Domain side → wire side. */
-export const wireSide = (side: Side): WireSide => (side === 'buy' ? 'B' : 'S');
+import type { WireCancelOrderRequest, WirePlaceOrderRequest, WireReplaceOrderRequest } from '../wire/index.ts';
+import { wireSide } from './wire-port.ts';
 
 /**
  * Ticks → the venue's decimal price string for `symbol`.

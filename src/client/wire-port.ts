@@ -5,6 +5,7 @@
 import { Decimal } from '../core/decimal.ts';
 import { MmError } from '../core/errors.ts';
 import { ok, type Result } from '../core/result.ts';
+import type { Side } from '../domain/enums.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { FundingEstimate, FundingSettlement } from '../domain/funding.ts';
 import type { Instrument, InstrumentCatalog } from '../domain/instrument.ts';
@@ -34,6 +35,9 @@ export const encodeBody = (body: object): string => wire.encodeRestBody(body);
 export const encodeQuery = (query: object): string => wire.encodeRestQuery(query);
 
 // ------------------------------------------------------------------ mappers (wire/map, as MmError)
+
+/** Domain side → wire side (`B`/`S`). */
+export const wireSide = (side: Side): W.WireSide => wire.wireSide(side);
 
 /** A mapping failure as the catalog's DECODE_FAILED, naming what and the JSON path. */
 function failure(what: string, e: DecodeError): MmError {
