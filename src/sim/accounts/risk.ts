@@ -189,8 +189,3 @@ export function marginCheck(acct: Account, ins: Instrument, add: OrderDelta, rem
   const available = availableMargin(acct, ctx, symbol, before);
   return { ok: delta.lte(available), required: delta, available };
 }
-
-/** Initial margin of a standalone order (the preview endpoint's `im`): notional × IM%. */
-export function orderIm(ins: Instrument, priceTicks: number, qty: number): Decimal {
-  return ins.grid.toDecimal(priceTicks).mul(qty).mul(ins.multiplier).mul(ins.initialMarginPct).div(HUNDRED);
-}

@@ -1,4 +1,4 @@
-import { orderIm } from '../accounts/risk.ts';
+import { initialMargin } from '../../domain/instrument.ts';
 import type { VenuePluginContext } from '../plugin.ts';
 import type { SimOrder } from '../types.ts';
 import { requireCancel, requireOrderEntry, requirePermission, resolveAccount, type AccountAccess } from './access.ts';
@@ -148,7 +148,7 @@ export function registerOrderRoutes({ router, venue, rateLimiter }: VenuePluginC
     }
     const pos = venue.accounts.account(acc.accountId)!.positions.get(spec.symbol)?.signedQty ?? 0;
     return ok({
-      im: orderIm(m.instrument, ticks, spec.qty).toFixed(),
+      im: initialMargin(m.instrument, ticks, spec.qty).toFixed(),
       im_pct: m.instrument.initialMarginPct.toFixed(Math.max(1, m.instrument.initialMarginPct.decimalPlaces())),
       mult: m.instrument.multiplier.toFixed(),
       pos,
