@@ -163,8 +163,7 @@ export class FundingService {
 
   /** Final settlement of a dated future at expiry: every position closes at the settlement mark. */
   finalSettle(ins: Instrument, atMs: number): void {
-    const s = this.series.get(ins.symbol)!;
-    const px = s.trades.vwap(atMs - this.cfg.mark_window_ms, atMs) ?? s.marks.twap(atMs - this.cfg.mark_window_ms, atMs) ?? this.venue.mark(ins.symbol)!.toNumber();
+    const px = this.dailyMark(ins.symbol, atMs) ?? this.venue.mark(ins.symbol)!.toNumber();
     const ticks = ins.grid.toTicks(new Decimal(px).toFixed(ins.grid.decimals + 4), 'nearest');
     const price = ins.grid.toDecimal(ticks);
     const tsNs = BigInt(Math.round(atMs)) * 1_000_000n;
