@@ -92,6 +92,12 @@ export class DenseBook {
     this.bestAskIdx = this.size;
   }
 
+  /** Replaces the book with a snapshot from a columnar level pool: `levels[2j], levels[2j+1]` for j in [start, start + nb + na), bids first. */
+  load(levels: Float64Array, start: number, nb: number, na: number): void {
+    this.clear();
+    for (let j = start, end = start + nb + na; j < end; j++) this.set(j - start < nb ? BID : ASK, levels[2 * j]!, levels[2 * j + 1]!);
+  }
+
   /** The best `depth` levels of a side as BookLevels (allocates; for the engine feed, not the hot path). */
   levels(side: number, depth: number): BookLevel[] {
     const out: BookLevel[] = [];

@@ -90,8 +90,7 @@ export class ExchangeCore {
     const no = orders.length;
     if (snapshot) {
       const prev = no > 0 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
-      book.clear();
-      for (let j = start, end = start + nb + na; j < end; j++) book.set(j - start < nb ? BID : ASK, levels[2 * j]!, levels[2 * j + 1]!);
+      book.load(levels, start, nb, na);
       if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
     } else {
       const own = this.own[s];

@@ -52,11 +52,11 @@ export class LocalFeed {
     const book = this.books[s]!;
     const start = col.a[i]!;
     const nb = col.b[i]!;
-    const end = start + nb + col.c[i]!;
+    const na = col.c[i]!;
+    const end = start + nb + na;
     const lv = col.levels;
     if (col.kind[i] === 1) {
-      book.clear();
-      for (let j = start; j < end; j++) book.set(j - start < nb ? BID : ASK, lv[2 * j]!, lv[2 * j + 1]!);
+      book.load(lv, start, nb, na);
       this.#dirty[s] = 3;
       this.#changed[2 * s] = NaN;
       this.#changed[2 * s + 1] = NaN;
