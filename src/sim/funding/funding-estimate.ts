@@ -2,7 +2,7 @@ import { Decimal } from '../../core/decimal.ts';
 import { settlementsOnDate, slotIntervalMinutes, previousSettlement } from '../../domain/funding-schedule.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { WireEstimatedFunding, WireFundingSlot, WireFundingSlotsReport } from '../../wire/index.ts';
-import { capPctToBps, dailyCloseFunding, formatBps, intradaySlotFunding } from './funding-math.ts';
+import { capPctToBps, formatBps, slotFunding } from './funding-math.ts';
 import { FundingService } from './funding-service.ts';
 
 const rfc3339 = (ms: number): string => new Date(ms).toISOString();
@@ -41,12 +41,7 @@ export function estimateFunding(svc: FundingService, ins: Instrument, nowMs: num
   const digits = ins.grid.decimals + 2;
   const markD = new Decimal(mark).toDecimalPlaces(digits);
   const benchD = new Decimal(bench).toDecimalPlaces(digits);
-  if (intraday) {
-    const f = intradaySlotFunding(markD, benchD, n, capPctToBps(ins.fundingCapUpperPct), cfg.divide_intraday_by_count);
-    return { status: 'ready', rate: f.rateBps.div(1e4), amount: f.amount, benchmark: benchD, mark: markD, rateBps: f.rateBps, premiumBps: f.premiumBps, capped: f.capped };
-  }
-  const f = dailyCloseFunding(markD, benchD, ins.fundingCapLowerPct, ins.fundingCapUpperPct);
-  return { status: 'ready', rate: f.rate, amount: f.amount, benchmark: benchD, mark: markD, rateBps: f.rate.mul(1e4), premiumBps: markD.minus(benchD).div(benchD).mul(1e4), capped: f.capped };
+  return { status: 'ready', ...slotFunding(ins, intraday, markD, benchD, n, cfg.divide_intraday_by_count), benchmark: benchD, mark: markD };
 }
 
 /** The wire `ef` object (REST, WS reply, ticker). */

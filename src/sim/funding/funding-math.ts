@@ -1,4 +1,5 @@
 import { Decimal } from '../../core/decimal.ts';
+import type { Instrument } from '../../domain/instrument.ts';
 
 /**
  * Funding arithmetic (rules.md §4): pure functions on Decimals. Positive amounts and rates mean
@@ -63,6 +64,36 @@ export function intradaySlotFunding(
     }
   }
   return { premiumBps, rateBps, amount: rateBps.div(1e4).mul(underlyingTwap), capped };
+}
+
+/** One settlement instant's funding, whichever the variant: the rate as a fraction and in bps. */
+export interface SlotFunding {
+  readonly rate: Decimal;
+  readonly rateBps: Decimal;
+  readonly premiumBps: Decimal;
+  /** USD per contract. */
+  readonly amount: Decimal;
+  readonly capped: boolean;
+}
+
+/**
+ * The funding of one instant (settlement or estimate): an intraday_twap slot ({@link intradaySlotFunding},
+ * capped at ± the upper cap) or the daily close ({@link dailyCloseFunding}), in both units.
+ */
+export function slotFunding(
+  ins: Pick<Instrument, 'fundingCapLowerPct' | 'fundingCapUpperPct'>,
+  intraday: boolean,
+  mark: Decimal,
+  benchmark: Decimal,
+  intervalCount: number,
+  divideByCount: boolean,
+): SlotFunding {
+  if (intraday) {
+    const f = intradaySlotFunding(mark, benchmark, intervalCount, capPctToBps(ins.fundingCapUpperPct), divideByCount);
+    return { rate: f.rateBps.div(1e4), rateBps: f.rateBps, premiumBps: f.premiumBps, amount: f.amount, capped: f.capped };
+  }
+  const f = dailyCloseFunding(mark, benchmark, ins.fundingCapLowerPct, ins.fundingCapUpperPct);
+  return { rate: f.rate, rateBps: f.rate.mul(1e4), premiumBps: mark.minus(benchmark).div(benchmark).mul(1e4), amount: f.amount, capped: f.capped };
 }
 
 /** A per-event cap in percent expressed in bps ("1.0" → "100.0" as in the funding-slots report). */

@@ -4,7 +4,7 @@ import { localDate, nextSettlement, settlementsOnDate, slotIntervalMinutes, type
 import type { Instrument } from '../../domain/instrument.ts';
 import type { MarketConfig } from '../market/market-config.ts';
 import type { Venue } from '../venue.ts';
-import { capPctToBps, dailyCloseFunding, intradaySlotFunding } from './funding-math.ts';
+import { slotFunding } from './funding-math.ts';
 import { FundingStore, type FundingTxnType } from './funding-store.ts';
 import { PriceSeries } from './price-series.ts';
 
@@ -120,21 +120,7 @@ export class FundingService {
     }
     const markD = intraday ? new Decimal(mark).toDecimalPlaces(digits) : grid.toDecimal(grid.toTicks(new Decimal(mark).toFixed(digits + 4), 'nearest'));
     const benchD = new Decimal(bench).toDecimalPlaces(digits);
-    let rate: Decimal;
-    let amount: Decimal;
-    let premiumBps: Decimal;
-    let rateBps: Decimal;
-    let capped: boolean;
-    if (intraday) {
-      const f = intradaySlotFunding(markD, benchD, n, capPctToBps(ins.fundingCapUpperPct), this.cfg.divide_intraday_by_count);
-      ({ premiumBps, rateBps, amount, capped } = f);
-      rate = rateBps.div(1e4);
-    } else {
-      const f = dailyCloseFunding(markD, benchD, ins.fundingCapLowerPct, ins.fundingCapUpperPct);
-      ({ rate, amount, capped } = f);
-      premiumBps = markD.minus(benchD).div(benchD).mul(1e4);
-      rateBps = rate.mul(1e4);
-    }
+    const { rate, amount, premiumBps, rateBps, capped } = slotFunding(ins, intraday, markD, benchD, n, this.cfg.divide_intraday_by_count);
     const tsNs = BigInt(Math.round(inst.atMs)) * 1_000_000n;
     this.store.rates.push({ symbol: ins.symbol, tsNs, rate, amount, benchmark: benchD, settlementPrice: markD });
     this.store.addSlot(ins.symbol, inst.date, {
