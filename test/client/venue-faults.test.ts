@@ -13,14 +13,14 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function stack(opts: { proxy?: boolean; venueConfig?: Parameters<typeof testVenue>[0] } = {}) {
+async function stack(opts: { proxy?: boolean; venueConfig?: Parameters<typeof testVenue>[0]; ws?: Parameters<typeof testOrderWs>[3] } = {}) {
   const v = await testVenue(opts.venueConfig);
   cleanups.push(() => v.stop());
   const proxy = opts.proxy ? await startFaultProxy(v.baseUrl) : undefined;
   if (proxy) cleanups.push(() => proxy.close());
   const rest = testRest(proxy?.baseUrl ?? v.baseUrl, undefined, { instruments: v.venue.catalog });
   cleanups.push(() => rest.close());
-  const ws = testOrderWs(proxy?.wsUrl ?? v.wsUrl, rest);
+  const ws = testOrderWs(proxy?.wsUrl ?? v.wsUrl, rest, undefined, opts.ws);
   cleanups.push(() => ws.stop());
   const resyncs: (readonly Order[])[] = [];
   ws.resync$.subscribe((r) => resyncs.push(r));
@@ -69,11 +69,7 @@ describe('client under injected faults', () => {
   });
 
   it('a place whose reply is withheld is resolved by status-by-cid, not resent', async () => {
-    const { proxy, rest } = await stack({ proxy: true });
-    const ws = testOrderWs(proxy!.wsUrl, rest, undefined, { requestTimeoutMs: 150 });
-    cleanups.push(() => ws.stop());
-    ws.start();
-    await until(() => ws.connected, 5_000, 'login');
+    const { proxy, rest, ws } = await stack({ proxy: true, ws: { requestTimeoutMs: 150 } });
     const release = proxy!.withhold((text) => text.includes('"oid"') && text.startsWith('{"rid"'));
     const gw = venueGateway(ws, rest);
     const intent = bid();
@@ -85,11 +81,7 @@ describe('client under injected faults', () => {
   });
 
   it('a reply delayed past the deadline is a TIMEOUT, and the late reply is counted, not misrouted', async () => {
-    const { proxy, rest } = await stack({ proxy: true });
-    const ws = testOrderWs(proxy!.wsUrl, rest, undefined, { requestTimeoutMs: 100 });
-    cleanups.push(() => ws.stop());
-    ws.start();
-    await until(() => ws.connected, 5_000, 'login');
+    const { proxy, rest, ws } = await stack({ proxy: true, ws: { requestTimeoutMs: 100 } });
     proxy!.delayDownstreamMs = 250;
     await expect(ws.place(bid())).rejects.toMatchObject({ code: 'TIMEOUT' });
     await until(() => ws.stats.lateReplies === 1, 5_000, 'late reply');
