@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { capPctToBps, dailyCloseFunding, formatBps, intradaySlotFunding } from '../../../src/sim/funding/funding-math.ts';
-import { markPriceTicks } from '../../../src/sim/funding/mark-price.ts';
+import { defaultCatalog } from '../../../src/sim/catalog/default-catalog.ts';
 import { PriceSeries } from '../../../src/sim/funding/price-series.ts';
+import { markPrice, newInstrumentMarket, type InstrumentMarket } from '../../../src/sim/prices.ts';
 
 const D = (s: string | number): Decimal => new Decimal(s);
 
@@ -56,13 +57,12 @@ describe('price series', () => {
 });
 
 describe('mark price (rules.md §5)', () => {
-  const base = { nowMs: 10_000, recentMs: 5_000, lastSettlementTicks: 100, bestBidTicks: 95, bestAskTicks: 105, clampToTouch: false };
+  const ins = defaultCatalog().get('EURUSD-PERP')!;
+  const px = (ticks: number): string => ins.grid.toDecimal(ticks).toFixed();
+  const market = (lastTradeTicks: number | null, lastTradeMs: number): InstrumentMarket => ({ ...newInstrumentMarket(ins, ins.grid.toDecimal(100), 0, 'OPEN'), lastTradeTicks, lastTradeMs });
   it('uses the last trade while recent, else the last settlement', () => {
-    expect(markPriceTicks({ ...base, lastTradeTicks: 103, lastTradeMs: 9_000 })).toBe(103);
-    expect(markPriceTicks({ ...base, lastTradeTicks: 103, lastTradeMs: 1_000 })).toBe(100);
-    expect(markPriceTicks({ ...base, lastTradeTicks: undefined, lastTradeMs: undefined })).toBe(100);
-  });
-  it('optionally clamps into the touch', () => {
-    expect(markPriceTicks({ ...base, clampToTouch: true, lastTradeTicks: 120, lastTradeMs: 9_000 })).toBe(105);
+    expect(markPrice(market(103, 9_000), 10_000, 5_000).toFixed()).toBe(px(103));
+    expect(markPrice(market(103, 1_000), 10_000, 5_000).toFixed()).toBe(px(100));
+    expect(markPrice(market(null, 0), 10_000, 5_000).toFixed()).toBe(px(100));
   });
 });
