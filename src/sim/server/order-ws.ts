@@ -85,7 +85,7 @@ class OrderWsSession {
   #armServerHeartbeat(): void {
     const every = this.#p.config.server_heartbeat_ms;
     this.#cancelServerHb = this.#p.ioClock.setTimer(every, () => {
-      this.#send(`{"t":"h","ts":${tsTn(this.#p.venue.clock.nowNs()).ts},"tn":${tsTn(this.#p.venue.clock.nowNs()).tn}}`);
+      this.#send(encodeOrderWsEvent({ t: 'h', ...tsTn(this.#p.venue.clock.nowNs()) }));
       this.#armServerHeartbeat();
     });
   }
