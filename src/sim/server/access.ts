@@ -1,9 +1,8 @@
+import { isUlid } from '../../core/ulid.ts';
 import type { Permissions } from '../accounts/account.ts';
 import type { Session } from '../auth/auth-service.ts';
 import type { Venue } from '../venue.ts';
 import { HttpError } from './http-kit.ts';
-
-const ACCOUNT_ID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** An account the caller may act on, with the effective permissions there. */
 export interface AccountAccess {
@@ -21,7 +20,7 @@ export function resolveAccount(venue: Venue, session: Session, requested: unknow
     if (!def) throw new HttpError(400, 'account_id is required');
     return { accountId: def, permissions: venue.auth.permissions(session, def)! };
   }
-  if (typeof requested !== 'string' || !ACCOUNT_ID_RE.test(requested)) throw new HttpError(400, `account_id ${JSON.stringify(requested)} is malformed`);
+  if (typeof requested !== 'string' || !isUlid(requested)) throw new HttpError(400, `account_id ${JSON.stringify(requested)} is malformed`);
   const perms = venue.auth.permissions(session, requested);
   if (!perms) throw new HttpError(403, `not authorized for account ${requested}`);
   return { accountId: requested, permissions: perms };

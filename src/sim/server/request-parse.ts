@@ -1,4 +1,5 @@
 import { DECIMAL_RE } from '../../core/decimal.ts';
+import { isVenueOrderId } from '../../core/ids.ts';
 import type { RepriceBehavior, SelfTradePrevention, Side, TimeInForce } from '../../domain/enums.ts';
 import type { OrderRef } from '../orders/order-engine.ts';
 import type { PlaceSpec, ReplaceSpec } from '../types.ts';
@@ -101,11 +102,6 @@ export function parseReplace(o: Record<string, unknown>): ReplaceSpec {
   return spec;
 }
 
-const OID_RE = /^[OL]-[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-
-/** True for a well-formed venue order id. */
-export const isOrderId = (s: string): boolean => OID_RE.test(s);
-
 /** Parses "oid or cid, exactly one" (cancel, replace, status). Invalid order id → 400 with a clear message. */
 export function parseRef(o: Record<string, unknown>): OrderRef {
   const hasOid = o['oid'] !== undefined && o['oid'] !== null;
@@ -113,6 +109,6 @@ export function parseRef(o: Record<string, unknown>): OrderRef {
   if (hasOid === hasCid) return bad('exactly one of oid or cid is required');
   if (hasCid) return { cid: parseCid(o['cid']) };
   const oid = o['oid'];
-  if (typeof oid !== 'string' || !isOrderId(oid)) return bad(`invalid order id ${JSON.stringify(oid)}: expected O-<ULID> or L-<ULID>`);
+  if (typeof oid !== 'string' || !isVenueOrderId(oid)) return bad(`invalid order id ${JSON.stringify(oid)}: expected O-<ULID> or L-<ULID>`);
   return { oid };
 }

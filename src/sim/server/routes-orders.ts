@@ -1,10 +1,11 @@
+import { isVenueOrderId } from '../../core/ids.ts';
 import { initialMargin } from '../../domain/instrument.ts';
 import type { VenuePluginContext } from '../plugin.ts';
 import type { SimOrder } from '../types.ts';
 import { requireCancel, requireOrderEntry, requirePermission, resolveAccount, type AccountAccess } from './access.ts';
 import { HttpError, ok, type RouteContext, type RouteHandler, type Router } from './http-kit.ts';
 import { intParam, optionalRange, pageByCursor, requiredRange, sortParam } from './query-params.ts';
-import { asObject, isOrderId, parseCid, parsePlace, parseRef, parseReplace } from './request-parse.ts';
+import { asObject, parseCid, parsePlace, parseRef, parseReplace } from './request-parse.ts';
 import { toWireFill, toWireOrder, toWireStatus } from './wire-out.ts';
 
 /** Registers `path` and, for the older API generation, its underscore spelling. */
@@ -106,7 +107,7 @@ export function registerOrderRoutes({ router, venue, rateLimiter }: VenuePluginC
     if (one) ids.add(one);
     for (const id of (q.get('order_ids') ?? '').split(',')) if (id.trim() !== '') ids.add(id.trim());
     if (ids.size > 100) throw new HttpError(400, `at most 100 order ids may be given (got ${ids.size})`);
-    for (const id of ids) if (!isOrderId(id)) throw new HttpError(400, `invalid order id ${JSON.stringify(id)}`);
+    for (const id of ids) if (!isVenueOrderId(id)) throw new HttpError(400, `invalid order id ${JSON.stringify(id)}`);
     const range = ids.size > 0 ? optionalRange(q, false) : requiredRange(q);
     const lim = intParam(q, 'limit', 100, 1000);
     const acct = venue.accounts.account(acc.accountId)!;
@@ -124,7 +125,7 @@ export function registerOrderRoutes({ router, venue, rateLimiter }: VenuePluginC
     const q = ctx.query;
     const oid = q.get('oid') ?? q.get('order_id');
     if (!oid) throw new HttpError(400, 'oid is required');
-    if (!isOrderId(oid)) throw new HttpError(400, `invalid order id ${JSON.stringify(oid)}`);
+    if (!isVenueOrderId(oid)) throw new HttpError(400, `invalid order id ${JSON.stringify(oid)}`);
     const acc = access(ctx, q.get('account_id') ?? q.get('aid'));
     requirePermission(acc, 'can_read');
     const fills = venue.accounts.account(acc.accountId)!.fills.filter((f) => f.orderId === oid);
