@@ -2,7 +2,7 @@ import { LiveClock, type Clock } from '../core/clock.ts';
 import { Decimal } from '../core/decimal.ts';
 import { seededRandomU32 } from '../core/ulid.ts';
 import type { InstrumentState } from '../domain/enums.ts';
-import type { InstrumentCatalog } from '../domain/instrument.ts';
+import { instrumentCatalog, type InstrumentCatalog } from '../domain/instrument.ts';
 import type { Account } from './accounts/account.ts';
 import { AccountRegistry, type NewAccountOptions, type User } from './accounts/registry.ts';
 import { riskSnapshot, type RiskContext, type RiskSnapshot } from './accounts/risk.ts';
@@ -76,9 +76,8 @@ export class Venue {
     this.ids = new VenueIds(() => this.clock.nowMs(), seededRandomU32(init.seed ?? this.config.seed));
     const only = this.config.instruments.only;
     this.rawInstruments = defaultRawInstruments().filter((r) => !only || only.includes(r.symbol));
-    const all = defaultCatalog();
-    const list = all.all().filter((i) => !only || only.includes(i.symbol));
-    this.catalog = { get: (s) => (list.some((i) => i.symbol === s) ? all.get(s) : undefined), all: () => list };
+    const list = defaultCatalog().all().filter((i) => !only || only.includes(i.symbol));
+    this.catalog = instrumentCatalog(list);
     const now = this.clock.nowMs();
     for (const ins of list) {
       const px = this.config.instruments.prices[ins.symbol] ?? INITIAL_PRICES[ins.symbol] ?? '100';
