@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { TickGrid } from '../../domain/tick-grid.ts';
 import type { Side } from '../../domain/enums.ts';
 import { encodeMdEvent, encodeMdReply, type WireBookLevel, type WireTicker } from '../../wire/index.ts';
-import type { CandleWidth, TradeCandle, BboCandle } from './candles.ts';
+import type { TradeCandle, BboCandle } from './candles.ts';
 import { sideDelta, tsTn, wireBboCandle, wireCandle, wireLevels, type LevelLike } from './md-frames.ts';
 import { parseMdRequest, type MdLevel } from './md-requests.ts';
 
@@ -94,11 +94,6 @@ export class MdHub {
   detach(s: MdSession): void {
     this.#sessions.delete(s);
     for (const sym of s.books.keys()) this.#syms.get(sym)?.sessions.delete(s);
-  }
-
-  /** Number of attached sessions. */
-  get sessionCount(): number {
-    return this.#sessions.size;
   }
 
   /** Handles one client frame; every outcome is answered on the same connection. */
@@ -358,6 +353,3 @@ export class MdHub {
     return true;
   }
 }
-
-/** Re-exported for adapters. */
-export type { CandleWidth };

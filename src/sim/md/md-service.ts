@@ -63,11 +63,6 @@ export class MarketDataService {
     this.history.get(symbol)?.underlying.record(tsMs, price);
   }
 
-  /** The latest underlying price and its time, if any. */
-  latestUnderlying(symbol: string): { tsMs: number; price: number } | undefined {
-    return this.history.get(symbol)?.underlying.last();
-  }
-
   /** Attaches a WebSocket-like connection; returns handlers for its frames and its close. */
   attach(conn: MdConnection): { session: MdSession; onMessage(text: string): void; onClose(): void } {
     const session = this.hub.attach(conn);

@@ -50,12 +50,6 @@ export class Ring<T> {
   last(): T | undefined {
     return this.at(this.#len - 1);
   }
-  /** Oldest-first copy. */
-  toArray(): T[] {
-    const out: T[] = [];
-    for (let i = 0; i < this.#len; i++) out.push(this.at(i)!);
-    return out;
-  }
 }
 
 /**
