@@ -133,7 +133,7 @@ export class FlowDriver {
     for (const m of f.makers) {
       const acct = this.venue.accounts.account(m.accountId)!;
       const working: WorkingLadderOrder[] = [];
-      for (const o of acct.open.values()) if (o.symbol === symbol) working.push({ id: o.oid, side: o.side, priceTicks: o.priceTicks, remaining: o.remainingQty });
+      for (const o of acct.open.values()) if (o.symbol === symbol) working.push({ id: o.oid, side: o.side, priceTicks: o.priceTicks });
       const desired = desiredLadder(f.lastFairTicks, f.ins.minOrderSize, f.params.makers, f.rng);
       if (!moved && working.length >= desired.length) continue;
       const diff = diffLadder(working, desired);

@@ -48,7 +48,6 @@ export interface WorkingLadderOrder {
   readonly id: string;
   readonly side: Side;
   readonly priceTicks: number;
-  readonly remaining: number;
 }
 
 /** What to change to move from the working orders to the desired ladder. */

@@ -68,9 +68,9 @@ describe('background makers', () => {
   it('diff keeps levels still wanted and replaces the rest', () => {
     const d = diffLadder(
       [
-        { id: 'a', side: 'buy', priceTicks: 10, remaining: 100 },
-        { id: 'b', side: 'buy', priceTicks: 9, remaining: 100 },
-        { id: 'c', side: 'sell', priceTicks: 20, remaining: 100 },
+        { id: 'a', side: 'buy', priceTicks: 10 },
+        { id: 'b', side: 'buy', priceTicks: 9 },
+        { id: 'c', side: 'sell', priceTicks: 20 },
       ],
       [
         { side: 'buy', priceTicks: 10, qty: 100 },
