@@ -1,4 +1,4 @@
-import { Decimal } from '../core/decimal.ts';
+import type { Decimal } from '../core/decimal.ts';
 import type { InstrumentState } from '../domain/enums.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { priceBand, type PriceBand } from '../domain/instrument.ts';
@@ -54,6 +54,3 @@ export function settle(m: InstrumentMarket, price: Decimal, atMs: number): void 
   m.lastSettlementMs = atMs;
   m.band = priceBand(m.instrument, price);
 }
-
-/** Zero, for sums. */
-export const DZERO = new Decimal(0);

@@ -1,4 +1,4 @@
-import { Decimal } from '../../core/decimal.ts';
+import { ZERO, type Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
 import { OpenOrders } from './open-orders.ts';
 
@@ -135,7 +135,7 @@ export function newAccount(init: {
 export function positionOf(acct: Account, symbol: string): Position {
   let p = acct.positions.get(symbol);
   if (!p) {
-    p = { signedQty: 0, costBasis: new Decimal(0), realizedPnl: new Decimal(0), lastFillNs: 0n };
+    p = { signedQty: 0, costBasis: ZERO, realizedPnl: ZERO, lastFillNs: 0n };
     acct.positions.set(symbol, p);
   }
   return p;
@@ -170,7 +170,7 @@ export function applyFillToPosition(pos: Position, side: Side, qty: number, pric
   const pnl = price.mul(multiplier).minus(avg).mul(closeQty * dir);
   pos.realizedPnl = pos.realizedPnl.plus(pnl);
   const remainingOld = q0 - dir * closeQty;
-  pos.costBasis = remainingOld === 0 ? new Decimal(0) : avg.mul(remainingOld);
+  pos.costBasis = remainingOld === 0 ? ZERO : avg.mul(remainingOld);
   const opened = s + dir * closeQty; // the part of the fill beyond the old position (flip)
   pos.signedQty = remainingOld + opened;
   if (opened !== 0) pos.costBasis = price.mul(opened).mul(multiplier);

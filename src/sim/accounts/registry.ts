@@ -1,4 +1,4 @@
-import { Decimal } from '../../core/decimal.ts';
+import { Decimal, ZERO } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { VenueIds } from '../ids.ts';
@@ -62,7 +62,7 @@ export class AccountRegistry {
       name: opts.name,
       makerFee: new Decimal(opts.makerFee ?? '0'),
       takerFee: new Decimal(opts.takerFee ?? '0.0002'),
-      balance: new Decimal(0),
+      balance: ZERO,
       internal: opts.internal ?? false,
       isCloseOnly: opts.isCloseOnly ?? false,
     });
@@ -124,7 +124,7 @@ export class AccountRegistry {
     const pos = positionOf(acct, ins.symbol);
     const pnl = applyFillToPosition(pos, f.side, f.qty, price, ins.multiplier, f.tsNs);
     const rate = f.isTaker ? acct.takerFee : acct.makerFee;
-    const fee = rate.isZero() ? new Decimal(0) : price.mul(f.qty).mul(ins.multiplier).mul(rate);
+    const fee = rate.isZero() ? ZERO : price.mul(f.qty).mul(ins.multiplier).mul(rate);
     const ref = `ax-fill://${f.tradeId}`;
     if (!fee.isZero()) this.post(acct.id, ins.symbol, fee.neg(), 'fee', ref, null);
     if (pnl && !pnl.isZero()) this.post(acct.id, ins.symbol, pnl, 'pnl', ref, null);

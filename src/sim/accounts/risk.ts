@@ -1,11 +1,10 @@
-import { Decimal } from '../../core/decimal.ts';
+import { Decimal, ZERO } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { InstrumentMarket } from '../prices.ts';
 import { markPrice } from '../prices.ts';
 import type { Account, OpenOrderAgg, Position } from './account.ts';
 
-const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
 
 /** Inputs the risk math needs besides the account: market records and the mark staleness rule. */
