@@ -6,8 +6,6 @@
  * A subscriber reads events$ as monitoring would. Percentiles: best of 3 rounds of 8k frames
  * (after an 8k warm-up), because the box is shared and the least disturbed round is the estimate.
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Subject } from 'rxjs';
 import { clockScheduler, Decimal, VirtualClock, asSymbol, type ClientOrderId } from '../../src/core/index.ts';
 import { TickGrid, instrumentCatalog, type CancelOrder, type Instrument, type Order, type OrderEvent, type PlaceOrder, type ReplaceOrder } from '../../src/domain/index.ts';
@@ -40,7 +38,7 @@ function frameText(grid: TickGrid, bestBid: number, i: number): string {
 
 type Metrics = Record<string, { value: number; unit: string; target?: string }>;
 
-/** The measurement itself (runs in a fresh child process, see `run`). */
+/** The measurement itself (`npm run bench` runs each bench file in a fresh child process, so earlier benches' heaps do not inflate its GC pauses). */
 async function measure(): Promise<Metrics> {
   const inst = instrument();
   const catalog = instrumentCatalog([inst]);
@@ -175,25 +173,4 @@ class LeanVenue {
   }
 }
 
-const CHILD_FLAG = 'MMBOT_ENGINE_BENCH_CHILD';
-
-/**
- * Measures in a fresh process: `npm run bench` runs every bench in one process, and a heap left
- * large by an earlier bench (backtests) makes every GC pause here longer than the engine deserves.
- */
-function run(): Promise<Metrics> {
-  const runTs = fileURLToPath(new URL('../../bin/run-ts.js', import.meta.url));
-  const child = fork(runTs, [fileURLToPath(import.meta.url)], { env: { ...process.env, [CHILD_FLAG]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Metrics));
-    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`engine bench child exited with ${code}`))));
-    child.once('error', reject);
-  });
-}
-
-if (process.env[CHILD_FLAG] === '1') {
-  const metrics = await measure();
-  process.send?.(metrics, () => process.exit(0));
-}
-
-export const benches: Bench[] = [{ name: 'engine tick-to-intent (fixed-spread, 20-level book)', run }];
+export const benches: Bench[] = [{ name: 'engine tick-to-intent (fixed-spread, 20-level book)', run: measure }];
