@@ -24,7 +24,6 @@ export interface LiquidationRecord {
  * IOC `L-` order through the book, limit = mark ∓ slippage. Runs on the venue clock.
  */
 export class LiquidationMonitor {
-  readonly liquidations: LiquidationRecord[] = [];
   #cancel: (() => void) | undefined;
 
   constructor(
@@ -76,7 +75,6 @@ export class LiquidationMonitor {
           timestamp: new Date(Number(tsNs / 1_000_000n)).toISOString(),
         };
         acct.liquidations.push(rec);
-        this.liquidations.push(rec);
       }
     }
     return n;
