@@ -106,10 +106,6 @@ export class AccountRegistry {
   }
 
   /**
-   * Books one side of a trade: position, realized PnL (excl. fees), fee, `fee`/`pnl` ledger rows and
-   * the fill record. Returns the record.
-   */
-  /**
    * Books a trade side for an internal (synthetic) account: inventory only, no money, fills or
    * ledger rows, so long demo runs do not grow memory and the matching hot path stays off Decimal.
    */
@@ -119,6 +115,10 @@ export class AccountRegistry {
     pos.lastFillNs = tsNs;
   }
 
+  /**
+   * Books one side of a trade: position, realized PnL (excl. fees), fee, `fee`/`pnl` ledger rows and
+   * the fill record. Returns the record.
+   */
   bookFill(acct: Account, ins: Instrument, f: { tradeId: string; orderId: string; side: Side; qty: number; priceTicks: number; isTaker: boolean; tsNs: bigint; isFinalSettlement?: boolean }): FillRecord {
     const price = ins.grid.toDecimal(f.priceTicks);
     const pos = positionOf(acct, ins.symbol);
