@@ -12,9 +12,9 @@ import { MarketDataWsClient } from '../../src/client/md-ws-client.ts';
 import { fakeSocketFactory } from '../support/fake-socket.ts';
 import { fixtureCatalog, fixture } from '../support/fixture-catalog.ts';
 import { bid, testOrderWs, testRest, testVenue, until } from '../support/venue-harness.ts';
-import { nowUs, percentile, type Bench } from './bench-kit.ts';
+import { nowUs, percentile, type Bench, type Metric } from './bench-kit.ts';
 
-async function mdFrameToEvent(): Promise<Record<string, { value: number; unit: string; target?: string }>> {
+async function mdFrameToEvent(): Promise<Record<string, Metric>> {
   const fake = fakeSocketFactory();
   const md = new MarketDataWsClient({
     wsUrl: 'ws://bench:1',
@@ -54,7 +54,7 @@ async function mdFrameToEvent(): Promise<Record<string, { value: number; unit: s
   };
 }
 
-async function orderRtt(): Promise<Record<string, { value: number; unit: string; target?: string }>> {
+async function orderRtt(): Promise<Record<string, Metric>> {
   const v = await testVenue();
   const rest = testRest(v.baseUrl, undefined, { instruments: v.venue.catalog });
   const ws = testOrderWs(v.wsUrl, rest, undefined, { clientHeartbeatTimeoutS: 0 });

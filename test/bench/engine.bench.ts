@@ -14,7 +14,7 @@ import { createEngine, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, DEFAUL
 import { decodeMdWsFrame, encodeOrderWsRequest, toMarketEvent } from '../../src/wire/index.ts';
 import type { MarketEvent } from '../../src/domain/index.ts';
 import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
-import { nowUs, percentile, type Bench } from './bench-kit.ts';
+import { nowUs, percentile, type Bench, type Metric } from './bench-kit.ts';
 
 const SYMBOL = asSymbol('EURUSD-PERP');
 const FRAMES_PER_ROUND = 8_000;
@@ -36,10 +36,8 @@ function frameText(grid: TickGrid, bestBid: number, i: number): string {
   return JSON.stringify({ t: '2', ts: 1_790_000_000 + i, tn: 0, s: SYMBOL, b, a, st: true });
 }
 
-type Metrics = Record<string, { value: number; unit: string; target?: string }>;
-
 /** The measurement itself (`npm run bench` runs each bench file in a fresh child process, so earlier benches' heaps do not inflate its GC pauses). */
-async function measure(): Promise<Metrics> {
+async function measure(): Promise<Record<string, Metric>> {
   const inst = instrument();
   const catalog = instrumentCatalog([inst]);
   const clock = new VirtualClock(1_790_000_000_000);

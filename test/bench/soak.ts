@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse, stringify } from 'yaml';
 import { parseArgs, flagNumber, flagString } from '../../src/cli/args.ts';
+import type { Metric } from './bench-kit.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'config', 'sample-s'] });
@@ -96,7 +97,7 @@ const second = samples.filter((s) => s.tMin >= minutes / 2);
 const growthPer10Min = slope(second.map((s) => s.tMin), second.map((s) => s.mb)) * 10;
 const last = samples.at(-1)?.mb ?? NaN;
 const peak = Math.max(...samples.map((s) => s.mb));
-const metrics: Record<string, { value: number; unit: string; target?: string }> = {
+const metrics: Record<string, Metric> = {
   'daemon.rss_mb': { value: last, unit: 'MB', target: '< 150 after 10 min' },
   'daemon.rss_mb_peak': { value: peak, unit: 'MB' },
   'daemon.rss_growth_mb_per_10min': { value: growthPer10Min, unit: 'MB/10min', target: '≈ 0 (flat), second half' },
