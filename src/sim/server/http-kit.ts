@@ -12,11 +12,6 @@ export class HttpError extends Error {
   }
 }
 
-/** Shorthand: throws a 400. */
-export const badRequest = (message: string): never => {
-  throw new HttpError(400, message);
-};
-
 /** What a route handler receives. */
 export interface RouteContext {
   readonly req: IncomingMessage;
