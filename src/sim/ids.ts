@@ -117,11 +117,4 @@ export class VenueIds {
     }
     return c;
   }
-
-  /** `bytes` random bytes as lowercase hex (seeded; for non-secret ids). */
-  hex(bytes: number): string {
-    let s = '';
-    for (let i = 0; i < bytes; i += 4) s += (this.#random() >>> 0).toString(16).padStart(8, '0');
-    return s.slice(0, bytes * 2);
-  }
 }
