@@ -1,4 +1,4 @@
-import { isCandleWidth, type CandleWidth } from './candles.ts';
+import { CANDLE_WIDTHS, isCandleWidth, type CandleWidth } from './candles.ts';
 
 /** Book levels a subscription may ask for. */
 export type MdLevel = 'LEVEL_1' | 'LEVEL_2' | 'LEVEL_3' | 'TRADES';
@@ -50,7 +50,7 @@ export function parseMdRequest(text: string): { ok: true; value: MdRequest } | {
     case 'subscribe_bbo_candles':
     case 'unsubscribe_bbo_candles': {
       const width = r['width'];
-      if (typeof width !== 'string' || !isCandleWidth(width)) return fail(`width: expected one of 1s, 5s, 1m, 5m, 15m, 1h, 1d, got ${JSON.stringify(width)}`);
+      if (typeof width !== 'string' || !isCandleWidth(width)) return fail(`width: expected one of ${CANDLE_WIDTHS.join(', ')}, got ${JSON.stringify(width)}`);
       return { ok: true, value: { rid, type: r['type'], symbol, width } };
     }
     default:

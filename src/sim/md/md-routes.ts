@@ -1,6 +1,6 @@
 import { HttpError, ok, type RouteContext, type Router } from '../server/http-kit.ts';
 import type { WireCandle, WireTrade } from '../../wire/index.ts';
-import { bucketStart, isCandleWidth, type CandleWidth } from './candles.ts';
+import { CANDLE_WIDTHS, bucketStart, isCandleWidth, type CandleWidth } from './candles.ts';
 import type { MarketDataService } from './md-service.ts';
 import { tsTn, wireCandle, wireLevels } from './md-frames.ts';
 import { cursorPage, intParam, rangeParams, requireParam } from './paging.ts';
@@ -15,7 +15,7 @@ export function registerMarketDataRoutes(router: Router, md: MarketDataService):
   };
   const widthOf = (ctx: RouteContext): CandleWidth => {
     const w = requireParam(ctx.query, 'candle_width');
-    if (!isCandleWidth(w)) throw new HttpError(400, `candle_width must be one of 1s, 5s, 1m, 5m, 15m, 1h, 1d, got ${JSON.stringify(w)}`);
+    if (!isCandleWidth(w)) throw new HttpError(400, `candle_width must be one of ${CANDLE_WIDTHS.join(', ')}, got ${JSON.stringify(w)}`);
     return w;
   };
 
