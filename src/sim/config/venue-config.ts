@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DECIMAL_RE } from '../../core/decimal.ts';
 import { MmError } from '../../core/errors.ts';
 import { INSTRUMENT_STATES, REJECT_REASONS } from '../../domain/enums.ts';
 import { parseMarketConfig } from '../market/market-config.ts';
 
-const decimalString = z.string().regex(/^-?[0-9]+(\.[0-9]+)?$/, 'expected a decimal string');
+const decimalString = z.string().regex(DECIMAL_RE, 'expected a decimal string');
 
 const accountSchema = z.strictObject({
   name: z.string().min(1),
