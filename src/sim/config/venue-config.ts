@@ -23,12 +23,6 @@ const forcedRejectSchema = z.strictObject({
   text: z.string().optional(),
 });
 
-/**
- * Sections sim-market owns (market data, funding, rewards, synthetic flow under `market`,
- * liquidation): kept raw here for the plugin, but validated at load so a file's errors name it.
- */
-export const PLUGIN_CONFIG_KEYS = ['market', 'md', 'funding', 'rewards', 'liquidation'] as const;
-
 /** Hints for top-level keys people plausibly write but that live elsewhere. */
 const KEY_HINTS: Readonly<Record<string, string>> = {
   flow: 'synthetic flow is configured under market: (market.defaults / market.overrides)',
@@ -74,6 +68,8 @@ const schema = z.strictObject({
       states: z.record(z.string(), z.enum(INSTRUMENT_STATES)).default({}),
     })
     .prefault({}),
+  // Sections sim-market owns (market data, funding, rewards, synthetic flow under `market`,
+  // liquidation): kept raw here for the plugin, but validated at load so a file's errors name it.
   market: z.unknown().optional(),
   md: z.unknown().optional(),
   funding: z.unknown().optional(),
