@@ -141,6 +141,11 @@ export function positionOf(acct: Account, symbol: string): Position {
   return p;
 }
 
+/** True when an order of `qty` on `side` can only reduce a position of `signedQty` (never open or flip it). */
+export function onlyReduces(signedQty: number, side: Side, qty: number): boolean {
+  return (side === 'buy' && signedQty < 0 && qty <= -signedQty) || (side === 'sell' && signedQty > 0 && qty <= signedQty);
+}
+
 /** The open-order aggregate for `symbol`, created empty when missing. */
 export function aggOf(acct: Account, symbol: string): OpenOrderAgg {
   let a = acct.openAgg.get(symbol);

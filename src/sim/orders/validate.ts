@@ -1,6 +1,6 @@
 import type { RejectReason } from '../../domain/enums.ts';
 import { statePermissions } from '../../domain/enums.ts';
-import type { Account } from '../accounts/account.ts';
+import { onlyReduces, type Account } from '../accounts/account.ts';
 import { marginCheck, type OrderDelta, type RiskContext } from '../accounts/risk.ts';
 import type { InstrumentMarket } from '../prices.ts';
 import type { SimOrder } from '../types.ts';
@@ -55,8 +55,7 @@ export function validateOrder(order: SimOrder, m: InstrumentMarket | undefined, 
   }
   if (acct.isCloseOnly) {
     const pos = acct.positions.get(order.symbol)?.signedQty ?? 0;
-    const reduces = (order.side === 'buy' && pos < 0 && order.qty <= -pos) || (order.side === 'sell' && pos > 0 && order.qty <= pos);
-    if (!reduces) return { reason: 'CLOSE_ONLY', text: 'account is close-only; the order would not reduce the position' };
+    if (!onlyReduces(pos, order.side, order.qty)) return { reason: 'CLOSE_ONLY', text: 'account is close-only; the order would not reduce the position' };
   }
   if (!acct.internal) {
     const add: OrderDelta = { side: order.side, qty: order.qty, priceTicks: ticks };

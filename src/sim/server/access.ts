@@ -1,5 +1,5 @@
 import { isUlid } from '../../core/ulid.ts';
-import type { Permissions } from '../accounts/account.ts';
+import { onlyReduces, type Permissions } from '../accounts/account.ts';
 import type { Session } from '../auth/auth-service.ts';
 import type { Venue } from '../venue.ts';
 import { HttpError } from './http-kit.ts';
@@ -39,7 +39,7 @@ export function requireOrderEntry(venue: Venue, access: AccountAccess, symbol: s
   if (access.permissions.can_trade) return;
   if (access.permissions.can_reduce_or_close) {
     const pos = venue.accounts.account(access.accountId)?.positions.get(symbol)?.signedQty ?? 0;
-    if ((side === 'buy' && pos < 0 && qty <= -pos) || (side === 'sell' && pos > 0 && qty <= pos)) return;
+    if (onlyReduces(pos, side, qty)) return;
     throw new HttpError(403, 'can_reduce_or_close only allows orders that reduce the position');
   }
   throw new HttpError(403, `can_trade permission is required on account ${access.accountId}`);
