@@ -90,21 +90,21 @@ export class Matcher {
     market.lastTradeQty = qty;
     market.lastTradeMs = nowMs;
     market.volume += qty;
-    if (d.listening(taker.accountId)) d.emitOrder(taker.accountId, () => ({
-      t: taker.remainingQty === 0 ? 'f' : 'p',
-      eid: d.ids.execution(),
-      tsNs: now,
-      order: snapshotOrder(taker),
-      fill: { tradeId, accountId: taker.accountId, symbol, qty, priceTicks: px, side: taker.side, aggressor: true },
-    }));
-    if (d.listening(maker.accountId)) d.emitOrder(maker.accountId, () => ({
-      t: maker.remainingQty === 0 ? 'f' : 'p',
-      eid: d.ids.execution(),
-      tsNs: now,
-      order: snapshotOrder(maker),
-      fill: { tradeId, accountId: maker.accountId, symbol, qty, priceTicks: px, side: maker.side, aggressor: false },
-    }));
+    this.#emitFill(taker, true, tradeId, qty, px, now);
+    this.#emitFill(maker, false, tradeId, qty, px, now);
     if (d.tradeListened()) d.emitTrade({ tradeId, symbol, priceTicks: px, qty, takerSide: taker.side, tsNs: now, makerAccountId: maker.accountId, takerAccountId: taker.accountId, makerOid: maker.oid, takerOid: taker.oid });
+  }
+
+  /** Emits the `p` (or `f` when done) event of one side of a trade, when its account is listened to. */
+  #emitFill(o: SimOrder, aggressor: boolean, tradeId: string, qty: number, px: number, now: bigint): void {
+    const d = this.#d;
+    if (d.listening(o.accountId)) d.emitOrder(o.accountId, () => ({
+      t: o.remainingQty === 0 ? 'f' : 'p',
+      eid: d.ids.execution(),
+      tsNs: now,
+      order: snapshotOrder(o),
+      fill: { tradeId, accountId: o.accountId, symbol: o.symbol, qty, priceTicks: px, side: o.side, aggressor },
+    }));
   }
 
   /** Post-only handling: reject, or reprice behind the opposite best (bo) or to the same-side best (tbl). */
