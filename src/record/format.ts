@@ -2,7 +2,7 @@
  * The mmbot recording format, version 2: gzip-compressed JSON Lines (version 1 files, which cannot
  * hold `o` lines, are still read).
  *
- * Line 1 is the header: `{"format":"mmbot-recording","version":1,"symbols":[...],"instruments":{SYM:{...}},
+ * Line 1 is the header: `{"format":"mmbot-recording","version":2,"symbols":[...],"instruments":{SYM:{...}},
  * "started_at":<epoch ms>,"source":"..."}`. Every following line is one event with `t` first, the symbol
  * `s`, venue time `e` and receive time `r` (epoch ms, possibly fractional). Prices are integer ticks of
  * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
