@@ -45,9 +45,7 @@ export class OrderEngine {
     const order = this.#store.create(actor, acct, spec, liquidation, null, now);
     // Reserve the cid while pending so a cancel by cid before the ack answers 409, not "not found".
     if (order.cid !== null && acct && !acct.liveByCid.has(order.cid)) acct.liveByCid.set(order.cid, order.oid);
-    const lat = immediate ? 0 : this.#d.ackLatencyMs();
-    if (lat <= 0) this.#process(order, acct, null, done, now);
-    else this.#d.clock.setTimer(lat, () => this.#process(order, acct, null, done, this.#d.clock.nowNs()));
+    this.#schedule(order, acct, null, done, immediate, now);
     return order;
   }
 
@@ -119,10 +117,9 @@ export class OrderEngine {
       cid: orig.cid,
     };
     const acct = this.#d.accounts.account(actor.accountId);
-    const order = this.#store.create({ userId: actor.userId, accountId: actor.accountId, connId: actor.connId ?? orig.connId }, acct, next, false, orig.oid, this.#d.clock.nowNs());
-    const lat = opts.immediate === true ? 0 : this.#d.ackLatencyMs();
-    if (lat <= 0) this.#process(order, acct, orig, done, this.#d.clock.nowNs());
-    else this.#d.clock.setTimer(lat, () => this.#process(order, acct, orig, done, this.#d.clock.nowNs()));
+    const now = this.#d.clock.nowNs();
+    const order = this.#store.create({ userId: actor.userId, accountId: actor.accountId, connId: actor.connId ?? orig.connId }, acct, next, false, orig.oid, now);
+    this.#schedule(order, acct, orig, done, opts.immediate === true, now);
     return { status: 'accepted', value: order };
   }
 
@@ -147,6 +144,13 @@ export class OrderEngine {
    */
   uncross(symbol: string): void {
     this.#auction.run(symbol);
+  }
+
+  /** Processes a new order at once (`immediate`, or no ack latency), else once the ack latency has passed. */
+  #schedule(order: SimOrder, acct: Account | undefined, replacing: SimOrder | null, done: Processed | undefined, immediate: boolean, now: bigint): void {
+    const lat = immediate ? 0 : this.#d.ackLatencyMs();
+    if (lat <= 0) this.#process(order, acct, replacing, done, now);
+    else this.#d.clock.setTimer(lat, () => this.#process(order, acct, replacing, done, this.#d.clock.nowNs()));
   }
 
   /** Validates, acknowledges (`n`, or `r` for a replacement), matches when the state allows, then rests or expires. */
