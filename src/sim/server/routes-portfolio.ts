@@ -1,14 +1,14 @@
 import { Decimal } from '../../core/decimal.ts';
 import type { VenuePluginContext } from '../plugin.ts';
 import { requirePermission, resolveAccount } from './access.ts';
-import { HttpError, ok } from './http-kit.ts';
+import { HttpError, ok, type RouteContext } from './http-kit.ts';
 import { intParam, pageByCursor, requiredRange, sortParam } from './query-params.ts';
 import { asObject } from './request-parse.ts';
 import { money, rfc3339Ns, toWireFill } from './wire-out.ts';
 
 /** Portfolio reads (balances, positions, risk, fills, transactions, liquidations) and sandbox funds. */
 export function registerPortfolioRoutes({ router, venue }: VenuePluginContext): void {
-  const readable = (ctx: Parameters<Parameters<typeof router.get>[1]>[0], requested: unknown) => {
+  const readable = (ctx: RouteContext, requested: unknown) => {
     const acc = resolveAccount(venue, ctx.session!, requested);
     requirePermission(acc, 'can_read');
     return venue.accounts.account(acc.accountId)!;
@@ -121,7 +121,7 @@ export function registerPortfolioRoutes({ router, venue }: VenuePluginContext): 
     return ok({ liquidations: rows.slice(0, lim).map(({ tsNs: _t, ...rest }) => rest), limit: lim, total_count: rows.length });
   });
 
-  const funds = (kind: 'deposit' | 'withdrawal') => (ctx: Parameters<Parameters<typeof router.post>[1]>[0]) => {
+  const funds = (kind: 'deposit' | 'withdrawal') => (ctx: RouteContext) => {
     const b = asObject(ctx.body);
     const acc = resolveAccount(venue, ctx.session!, b['account_id']);
     requirePermission(acc, 'can_trade');
