@@ -1,6 +1,6 @@
 import type { Decimal } from '../../core/decimal.ts';
 import type { ClientOrderId } from '../../core/ids.ts';
-import type { WireFill, WireOrder, WireOrderStatus, WireOrderWsEvent } from '../../wire/index.ts';
+import { wireSide, type WireFill, type WireOrder, type WireOrderStatus, type WireOrderWsEvent } from '../../wire/index.ts';
 import type { FillRecord } from '../accounts/account.ts';
 import type { OrderSnapshot, SimOrder, VenueOrderEvent } from '../types.ts';
 import type { Venue } from '../venue.ts';
@@ -42,7 +42,7 @@ export function toWireOrder(venue: Venue, o: OrderSnapshot | SimOrder): WireOrde
     xq: o.filledQty,
     rq: o.remainingQty,
     o: o.state,
-    d: o.side === 'buy' ? 'B' : 'S',
+    d: wireSide(o.side),
     tif: o.tif,
     po: o.postOnly,
     rb: o.reprice,
@@ -72,7 +72,7 @@ export function toWireEvent(venue: Venue, e: VenueOrderEvent): WireOrderWsEvent 
         ...t,
         eid: e.eid,
         o: toWireOrder(venue, e.order),
-        xs: { tid: e.fill.tradeId, aid: e.fill.accountId, s: e.fill.symbol, q: e.fill.qty, p: m.instrument.grid.toPrice(e.fill.priceTicks), d: e.fill.side === 'buy' ? 'B' : 'S', agg: e.fill.aggressor },
+        xs: { tid: e.fill.tradeId, aid: e.fill.accountId, s: e.fill.symbol, q: e.fill.qty, p: m.instrument.grid.toPrice(e.fill.priceTicks), d: wireSide(e.fill.side), agg: e.fill.aggressor },
       };
     }
     case 'c':
@@ -120,7 +120,7 @@ export function toWireFill(f: FillRecord): WireFill {
     quantity: f.qty,
     is_taker: f.isTaker,
     fee: f.fee.toFixed(),
-    side: f.side === 'buy' ? 'B' : 'S',
+    side: wireSide(f.side),
     realized_pnl: f.realizedPnl === null ? null : f.realizedPnl.toFixed(),
     is_block_trade: false,
     is_final_settlement: f.isFinalSettlement,
