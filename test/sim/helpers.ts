@@ -144,14 +144,17 @@ export class OrderWs {
 
   /** Events (frames with `t`) for an order id, in arrival order. */
   eventsFor(oid: string): Json[] {
-    return this.frames.filter((f) => f.t !== undefined && (f.o?.oid === oid || f.ro?.oid === oid || f.noid === oid || f.oid === oid));
+    return this.frames.filter((f) => f.t !== undefined && isAbout(f, oid));
   }
 
   /** Waits for an event of type `t` about `oid`. */
   event(oid: string, t: string): Promise<Json> {
-    return this.waitFor((f) => f.t === t && (f.o?.oid === oid || f.ro?.oid === oid || f.noid === oid || f.oid === oid));
+    return this.waitFor((f) => f.t === t && isAbout(f, oid));
   }
 }
+
+/** True when an event frame concerns order `oid` (its order, the replaced original, the replacement, or a cancel reject's id). */
+const isAbout = (f: Json, oid: string): boolean => f.o?.oid === oid || f.ro?.oid === oid || f.noid === oid || f.oid === oid;
 
 /** A GTC limit order message. */
 export function limit(side: 'B' | 'S', q: number, p: string, extra: Record<string, unknown> = {}, s = 'EURUSD-PERP'): Record<string, unknown> {
