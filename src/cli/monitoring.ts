@@ -205,30 +205,33 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
 
   const orderFrames = frameDeltas('orders', metrics);
   const mdFrames = frameDeltas('market-data', metrics);
-  const sync = (): void => {
+  const ready = (): Readiness => {
+    const r = readiness.check(clock.nowMs());
+    metrics.ready(r.ready);
+    return r;
+  };
+  const sync = (): Readiness => {
     snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
     const m = clients.md?.stats;
     if (m) mdFrames(m.framesIn, m.decodeErrors);
     trackPollErrors();
-    metrics.ready(readiness.check(clock.nowMs()).ready);
+    return ready();
   };
 
   const check = (): Readiness => {
     try {
-      sync();
+      return sync();
     } catch (e) {
       log.warn({ err: e instanceof Error ? e.message : String(e) }, 'monitoring sync failed');
+      return ready();
     }
-    const r = readiness.check(clock.nowMs());
-    metrics.ready(r.ready);
-    return r;
   };
 
   let server: HealthServer | null = null;
   if (config.monitoring.enabled) {
-    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: sync });
+    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync() });
     log.info({ url: server.url }, 'metrics and health endpoints up');
   }
 
