@@ -1,24 +1,10 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { installHint, which } from '../setup/system-deps.ts';
 
-/** Finds an executable on PATH; null when missing. */
-export function which(name: string): string | null {
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // keep looking
-    }
-  }
-  return null;
-}
+export { which };
 
-/** The message tests fail with when the Prometheus binaries are missing (CI installs them). */
-export const PROMETHEUS_MISSING =
-  'prometheus/promtool not found on PATH: install Debian\'s package (`apt-get install -y prometheus`); .ci/run does this in CI';
+/** The message a Prometheus helper throws with when the binaries are missing (tests skip before that). */
+export const PROMETHEUS_MISSING = `prometheus/promtool not found on PATH: install them with \`${installHint('prometheus')}\``;
 
 /**
  * Runs `promtool check metrics` on a /metrics text; resolves { code, output }.
