@@ -10,7 +10,7 @@ import { KillSwitch, type KillSwitchTransition } from '../risk/kill-switch.ts';
 import { limitsFor } from '../risk/config.ts';
 import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
 import { stricterState, type KillSwitchReason, type TradingState } from '../risk/trading-state.ts';
-import { isDesiredQuotes } from '../strategy/contract.ts';
+import { isDesiredQuotes, isStrategyPlan } from '../strategy/contract.ts';
 import { Accounting } from './accounting.ts';
 import { CidFactory } from './cid.ts';
 import { DEFAULT_FEE_RATES } from './config.ts';
@@ -218,6 +218,8 @@ export class EngineCore {
         this.#isolate(slot, err);
         return;
       }
+      // A plan's ladder for this symbol (multi-symbol plans and hedges are wired in a later step).
+      if (isStrategyPlan(out)) out = out.quotes.find((q) => q.symbol === slot.symbol) ?? null;
       if (out !== null && !isDesiredQuotes(out)) {
         if (!this.awaitingResync) handleRawIntents(this, slot, out.intents);
         return;

@@ -3,6 +3,8 @@ import { applySideDelta, type Book } from '../domain/book.ts';
 import type { MarketEvent, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
 
+const NO_TRADES: readonly TradePrinted[] = Object.freeze([]);
+
 /**
  * One symbol's market as the engine sees it: the book (snapshots kept as received, deltas applied),
  * the last ticker (mark, bands, state, funding estimate) and the last trade. Mutable, owned by the
@@ -12,6 +14,8 @@ export class MarketState {
   book: Book | null = null;
   ticker: TickerUpdated | null = null;
   lastTrade: TradePrinted | null = null;
+  /** Public trades since the strategy's previous call (taken by `takeTrades`). */
+  #tradesSinceCall: TradePrinted[] = [];
   funding: FundingEstimate | null = null;
   /** Engine time of the last market event, null before any. */
   lastEventMs: number | null = null;
@@ -42,10 +46,19 @@ export class MarketState {
         return true;
       case 'trade':
         this.lastTrade = ev;
+        this.#tradesSinceCall.push(ev);
         return true;
       default:
         return false;
     }
+  }
+
+  /** The trades since the last call, oldest first, and starts a new batch. */
+  takeTrades(): readonly TradePrinted[] {
+    if (this.#tradesSinceCall.length === 0) return NO_TRADES;
+    const out = this.#tradesSinceCall;
+    this.#tradesSinceCall = [];
+    return out;
   }
 
   /** Best bid in ticks (book, else ticker), null when unknown. */

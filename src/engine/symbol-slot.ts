@@ -5,7 +5,7 @@ import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
 import type { TradingState } from '../risk/trading-state.ts';
-import type { PositionView, RewardView, Strategy, StrategyContext, WorkingOrder } from '../strategy/contract.ts';
+import type { OwnFill, PositionView, ReferencePrice, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
 import { PositionLedger } from './position-ledger.ts';
 
@@ -17,11 +17,21 @@ interface MutableContext {
   book: StrategyContext['book'];
   ticker: StrategyContext['ticker'];
   lastTrade: StrategyContext['lastTrade'];
+  trades: StrategyContext['trades'];
   funding: StrategyContext['funding'];
+  markTicks: number | null;
+  indexTicks: number | null;
+  references: ReadonlyMap<string, ReferencePrice>;
   position: PositionView;
   workingOrders: readonly WorkingOrder[];
   rewards: RewardView | null;
+  symbols: readonly Symbol[];
+  fills: readonly OwnFill[];
+  view(symbol: Symbol): SymbolView;
 }
+
+const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
+const NO_REFERENCES: ReadonlyMap<string, ReferencePrice> = new Map();
 
 /** Everything the engine keeps for one quoted symbol. */
 export class SymbolSlot {
@@ -97,7 +107,29 @@ export class SymbolSlot {
         return ledger.funding;
       },
     };
-    this.ctx = { symbol, instrument, nowMs: 0, book: null, ticker: null, lastTrade: null, funding: null, position, workingOrders: [], rewards: null };
+    const ctx: MutableContext = {
+      symbol,
+      instrument,
+      nowMs: 0,
+      book: null,
+      ticker: null,
+      lastTrade: null,
+      trades: [],
+      funding: null,
+      markTicks: null,
+      indexTicks: null,
+      references: NO_REFERENCES,
+      position,
+      workingOrders: [],
+      rewards: null,
+      symbols: [symbol],
+      fills: NO_FILLS,
+      view(s: Symbol): SymbolView {
+        if (s !== symbol) throw new MmError('INVARIANT_BROKEN', `strategy ${id} asked for ${s}, which it does not declare`, { strategy: id, symbol: s });
+        return ctx;
+      },
+    };
+    this.ctx = ctx;
   }
 
   /** Refreshes the context for a call at `nowMs`. */
@@ -108,7 +140,9 @@ export class SymbolSlot {
     c.book = m.book;
     c.ticker = m.ticker;
     c.lastTrade = m.lastTrade;
+    c.trades = m.takeTrades();
     c.funding = m.funding;
+    c.markTicks = m.ticker?.markTicks ?? null;
     c.workingOrders = working;
     c.rewards = this.rewardView;
     return c;

@@ -63,27 +63,98 @@ export interface RewardView {
   readonly minNotionalUsd: number;
 }
 
-/**
- * The read-only view a strategy gets on each evaluation. Valid only during the `quote` call: the
- * engine reuses the object (allocation-light hot path), so copy what you want to keep.
- */
-export interface StrategyContext {
+/** One of our own fills, as a strategy sees it. Price in ticks, size in contracts. */
+export interface OwnFill {
+  readonly symbol: Symbol;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly qty: number;
+  /** 'maker' when a resting order of ours was hit, 'taker' when ours crossed (hedges, IOC). */
+  readonly liquidity: 'maker' | 'taker';
+  /** Engine clock when the fill was booked, epoch ms. */
+  readonly tsMs: number;
+  readonly clientOrderId: ClientOrderId | null;
+}
+
+/** The latest price of an external reference feed (another venue, an index) for one of our symbols. */
+export interface ReferencePrice {
+  /** The feed's name in the config. */
+  readonly source: string;
+  readonly symbol: Symbol;
+  /** In the symbol's ticks; fractional allowed (a reference is not on our grid). */
+  readonly priceTicks: number;
+  /** When the feed published it (epoch ms); the engine saw it at or after this. */
+  readonly tsMs: number;
+}
+
+/** Everything a strategy sees about one symbol. */
+export interface SymbolView {
   readonly symbol: Symbol;
   readonly instrument: Instrument;
-  /** Epoch ms on the engine's clock (virtual in backtests). */
-  readonly nowMs: number;
   readonly book: Book | null;
   readonly ticker: TickerUpdated | null;
   readonly lastTrade: TradePrinted | null;
+  /** Every public trade on this symbol since the strategy's previous call, oldest first. */
+  readonly trades: readonly TradePrinted[];
   readonly funding: FundingEstimate | null;
+  /** The venue's mark price in ticks (fractional allowed), null when unknown. */
+  readonly markTicks: number | null;
+  /** The venue's index (underlying benchmark) price in ticks (fractional allowed), null when unknown. */
+  readonly indexTicks: number | null;
+  /** The latest price of each configured external reference feed for this symbol, by feed name. */
+  readonly references: ReadonlyMap<string, ReferencePrice>;
   readonly position: PositionView;
   /** Our working orders on this symbol (acknowledged or in flight). */
   readonly workingOrders: readonly WorkingOrder[];
   readonly rewards: RewardView | null;
 }
 
-/** What a strategy returns: desired quotes (the engine diffs them), raw intents, or null (no change). */
-export type StrategyOutput = DesiredQuotes | { readonly intents: readonly OrderIntent[] } | null;
+/**
+ * The read-only view a strategy gets on each evaluation: its primary symbol's view (the first of
+ * `symbols`) plus the others through `view()`. Valid only during the `quote` call: the engine reuses
+ * the objects (allocation-light hot path), so copy what you want to keep.
+ */
+export interface StrategyContext extends SymbolView {
+  /** Epoch ms on the engine's clock (virtual in backtests). */
+  readonly nowMs: number;
+  /** Every symbol this strategy quotes or hedges on, primary (`symbol`) first. */
+  readonly symbols: readonly Symbol[];
+  /**
+   * The view of one of `symbols`.
+   * @throws MmError when the symbol is not one the strategy declared.
+   */
+  view(symbol: Symbol): SymbolView;
+  /** Our fills on any of `symbols` since the strategy's previous call, oldest first. */
+  readonly fills: readonly OwnFill[];
+}
+
+/**
+ * A marketable order a strategy asks for (sent IOC at `limitTicks`), e.g. a delta hedge. It goes
+ * through the risk checks and the rate-aware adapter like any intent.
+ */
+export interface HedgeOrder {
+  readonly symbol: Symbol;
+  readonly side: Side;
+  readonly qty: number;
+  /** Worst price the hedge may trade at, in ticks. */
+  readonly limitTicks: number;
+}
+
+/** A multi-symbol answer: ladders per symbol, hedges, and a timer. */
+export interface StrategyPlan {
+  /** Desired ladders, one per symbol to change; a declared symbol not listed keeps its previous ladder. */
+  readonly quotes: readonly DesiredQuotes[];
+  /** Marketable orders to send now. */
+  readonly hedges?: readonly HedgeOrder[];
+  /** Call `quote` again at this engine time (epoch ms) even if nothing changes before then. */
+  readonly wakeAtMs?: number;
+}
+
+/**
+ * What a strategy returns: desired quotes for its primary symbol (the engine diffs them), a plan
+ * (ladders per symbol, hedges, a timer), raw intents, or null (no change).
+ */
+export type StrategyOutput = DesiredQuotes | StrategyPlan | { readonly intents: readonly OrderIntent[] } | null;
 
 /**
  * A strategy instance: small, synchronous and pure. No rxjs, no I/O, no timers, no Date.now.
@@ -113,3 +184,6 @@ export interface StrategyDefinition<S extends z.ZodType = z.ZodType> {
 
 /** True when the output is a desired-quotes ladder rather than raw intents. */
 export const isDesiredQuotes = (o: StrategyOutput): o is DesiredQuotes => o !== null && 'bids' in o;
+
+/** True when the output is a multi-symbol plan. */
+export const isStrategyPlan = (o: StrategyOutput): o is StrategyPlan => o !== null && 'quotes' in o;

@@ -2,3 +2,4 @@
 export * from './contract.ts';
 export * from './helpers.ts';
 export * from './registry.ts';
+export * from './context-builder.ts';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { asSymbol, Decimal, MmError } from '../../src/core/index.ts';
 import { TickGrid, type Book, type Instrument } from '../../src/domain/index.ts';
-import { builtinStrategies, inventorySizeMultipliers, loadStrategy, microprice, parseStrategyParams, type PositionView, type StrategyContext } from '../../src/strategy/index.ts';
+import { buildContext, builtinStrategies, inventorySizeMultipliers, loadStrategy, microprice, parseStrategyParams, type PositionView, type StrategyContext } from '../../src/strategy/index.ts';
 import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
 
 const S = asSymbol('EURUSD-PERP');
 const inst = { symbol: S, grid: new TickGrid('0.0001'), multiplier: new Decimal(1), minOrderSize: 1 } as unknown as Instrument;
 const pos = (qty: number): PositionView => ({ qty, avgPriceTicks: null, realizedPnl: new Decimal(0), unrealizedPnl: new Decimal(0), fees: new Decimal(0), funding: new Decimal(0) });
 const book = (bid: number, ask: number, bq = 10, aq = 10): Book => ({ symbol: S, bids: [{ priceTicks: bid, qty: bq }], asks: [{ priceTicks: ask, qty: aq }], tsEvent: 0, tsRecv: 0 });
-const ctx = (b: Book | null, q = 0): StrategyContext => ({ symbol: S, instrument: inst, nowMs: 0, book: b, ticker: null, lastTrade: null, funding: null, position: pos(q), workingOrders: [], rewards: null });
+const ctx = (b: Book | null, q = 0): StrategyContext => buildContext({ symbol: S, instrument: inst, book: b, position: pos(q) });
 const make = (raw: unknown) => fixedSpread.create(parseStrategyParams(fixedSpread, raw));
 
 describe('fixed-spread', () => {
