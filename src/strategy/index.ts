@@ -3,3 +3,4 @@ export * from './contract.ts';
 export * from './helpers.ts';
 export * from './registry.ts';
 export * from './context-builder.ts';
+export * from './estimators/index.ts';

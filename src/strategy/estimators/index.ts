@@ -1,0 +1,6 @@
+/** Online estimators for strategies: time-aware (engine clock), O(1) per update, allocation-free. */
+export * from './ewma.ts';
+export * from './volatility.ts';
+export * from './intensity.ts';
+export * from './order-flow.ts';
+export * from './microprice.ts';
