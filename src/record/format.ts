@@ -3,7 +3,8 @@
  * hold `o` lines, are still read).
  *
  * Line 1 is the header: `{"format":"mmbot-recording","version":2,"symbols":[...],"instruments":{SYM:{...}},
- * "started_at":<epoch ms>,"source":"..."}`. Every following line is one event with `t` first, the symbol
+ * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` in
+ * imports of third-party data. Every following line is one event with `t` first, the symbol
  * `s`, venue time `e` and receive time `r` (epoch ms, possibly fractional). Prices are integer ticks of
  * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
  *
@@ -43,6 +44,11 @@ export interface RecordingHeader {
   readonly started_at: number;
   /** Where the data came from (a URL or "local-venue"); informational. */
   readonly source: string;
+  /**
+   * Fee rates per symbol as decimal fractions of notional (`"0.0002"` = 2 bps), when the source has
+   * its own (imported third-party data); absent for venue recordings (the venue's rates apply).
+   */
+  readonly fees?: Readonly<Record<string, { readonly maker: string; readonly taker: string }>>;
 }
 
 /** The stream was interrupted between `tsEvent` (last receive before the drop) and `tsRecv` (resumed). */

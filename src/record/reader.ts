@@ -135,7 +135,24 @@ function parseHeader(path: string, text: string): RecordingHeader {
     instruments: instruments as RecordingHeader['instruments'],
     started_at: o['started_at'],
     source: typeof o['source'] === 'string' ? o['source'] : '',
+    ...(o['fees'] !== undefined ? { fees: parseFees(path, o['fees'], symbols as string[]) } : {}),
   };
+}
+
+function parseFees(path: string, raw: unknown, symbols: readonly string[]): NonNullable<RecordingHeader['fees']> {
+  if (typeof raw !== 'object' || raw === null) throw invalid(path, 1, 'fees: expected an object keyed by symbol');
+  const out: Record<string, { maker: string; taker: string }> = {};
+  for (const [s, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!symbols.includes(s)) throw invalid(path, 1, `fees.${s}: not one of the header's symbols`);
+    const f = v as Record<string, unknown> | null;
+    const rate = (k: 'maker' | 'taker'): string => {
+      const x = f?.[k];
+      if (typeof x !== 'string' || !/^-?[0-9]+(\.[0-9]+)?$/.test(x)) throw invalid(path, 1, `fees.${s}.${k}: expected a decimal string, got ${JSON.stringify(x)}`);
+      return x;
+    };
+    out[s] = { maker: rate('maker'), taker: rate('taker') };
+  }
+  return out;
 }
 
 async function* lineIterator(path: string): AsyncGenerator<string, void, undefined> {

@@ -19,6 +19,8 @@ export interface RecordingWriterOptions {
   readonly source: string;
   /** Store a full book snapshot every this many books per symbol (default 1000), deltas otherwise. */
   readonly keyframeEvery?: number;
+  /** Fee rates of the source market per symbol (imports of third-party data carry them). */
+  readonly fees?: RecordingHeader['fees'];
 }
 
 /** Counters of what was written, for the CLI's summary. */
@@ -47,7 +49,7 @@ export interface RecordingSink {
 }
 
 /** Builds the header line for a set of instruments. */
-export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source'>): RecordingHeader {
+export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source' | 'fees'>): RecordingHeader {
   const instruments: Record<string, ReturnType<typeof instrumentToJson>> = {};
   for (const i of opts.instruments) instruments[i.symbol] = instrumentToJson(i);
   return {
@@ -57,6 +59,7 @@ export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments'
     instruments,
     started_at: opts.startedAtMs,
     source: opts.source,
+    ...(opts.fees ? { fees: opts.fees } : {}),
   };
 }
 

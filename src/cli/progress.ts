@@ -1,0 +1,43 @@
+/** A one-line progress bar on a terminal's stderr; silent when stderr is not a TTY. */
+export interface ProgressBar {
+  /** Shows `done` of `total` (any unit), plus a free-form note. Redraws at most 10 times a second. */
+  update(done: number, total: number, note?: string): void;
+  /** Clears the bar line. */
+  end(): void;
+}
+
+/** A progress bar with percentage and ETA, drawn with `\r` on stderr when it is a terminal. */
+export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+  const tty = stream.isTTY === true;
+  const startMs = Date.now();
+  let lastDrawMs = 0;
+  let drawn = false;
+  return {
+    update(done, total, note = '') {
+      if (!tty) return;
+      const now = Date.now();
+      if (now - lastDrawMs < 100 && done < total) return;
+      lastDrawMs = now;
+      const frac = total > 0 ? Math.min(1, done / total) : 0;
+      const width = 24;
+      const filled = Math.round(frac * width);
+      const elapsedS = (now - startMs) / 1000;
+      const etaS = frac > 0.01 ? (elapsedS / frac) * (1 - frac) : NaN;
+      const eta = Number.isFinite(etaS) ? ` ETA ${formatDuration(etaS)}` : '';
+      const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%${eta} ${note}`;
+      stream.write(`\r${line.slice(0, (stream.columns ?? 120) - 1).padEnd(Math.min(stream.columns ?? 120, 120) - 1)}`);
+      drawn = true;
+    },
+    end() {
+      if (tty && drawn) stream.write(`\r${' '.repeat(Math.min(stream.columns ?? 120, 120) - 1)}\r`);
+    },
+  };
+}
+
+/** Seconds as `1h02m`, `3m05s` or `12s`. */
+export function formatDuration(s: number): string {
+  const t = Math.round(s);
+  if (t >= 3600) return `${Math.floor(t / 3600)}h${String(Math.floor((t % 3600) / 60)).padStart(2, '0')}m`;
+  if (t >= 60) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
+  return `${t}s`;
+}

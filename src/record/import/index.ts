@@ -1,0 +1,7 @@
+/** Importers of third-party market data into mmbot recordings. */
+export * from './instrument-def.ts';
+export * from './level-book.ts';
+export * from './line-source.ts';
+export * from './row-issues.ts';
+export * from './source-clock.ts';
+export * from './tardis.ts';

@@ -1,0 +1,250 @@
+import type { Symbol } from '../../core/ids.ts';
+import type { Side } from '../../domain/enums.ts';
+import type { BookUpdated, TradePrinted } from '../../domain/events.ts';
+import type { RecordingGap } from '../format.ts';
+import type { InstrumentDef } from './instrument-def.ts';
+import { LevelBook } from './level-book.ts';
+import type { LineSource, NumberedLine } from './line-source.ts';
+import type { RowIssues } from './row-issues.ts';
+import { SourceClock, type ClockMode } from './source-clock.ts';
+import { UnitScale } from './unit-scale.ts';
+
+/** Where converted events go (a RecordingEncoder or a test array). */
+export interface ImportSink {
+  write(ev: BookUpdated | TradePrinted | RecordingGap): void;
+}
+
+/** Options of a Tardis import. */
+export interface TardisImportOptions {
+  /** `incremental_book_L2` CSV: exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount. */
+  readonly book: LineSource;
+  /** `trades` CSV: exchange,symbol,timestamp,local_timestamp,id,side,price,amount. */
+  readonly trades?: LineSource;
+  readonly def: InstrumentDef;
+  /** Levels per side written to the recording (the full book is rebuilt regardless). */
+  readonly depth: number;
+  readonly clock: ClockMode;
+  /** Added to every receive time, ms (models our distance from the source). */
+  readonly feedLatencyMs: number;
+  readonly issues: RowIssues;
+  /** Creates the sink once the first timestamp is known (it goes into the header). */
+  openSink(startedAtMs: number): ImportSink;
+  /** Called every few thousand rows. */
+  onProgress?(rows: number): void;
+}
+
+/** What an import converted. */
+export interface ImportStats {
+  bookRows: number;
+  tradeRows: number;
+  books: number;
+  trades: number;
+  /** Sum of imported trade sizes, contracts. */
+  tradedContracts: number;
+  gaps: number;
+  firstMs: number | null;
+  lastMs: number | null;
+}
+
+/** A parsed CSV row the merge orders. */
+interface Row {
+  readonly kind: 'book' | 'trade';
+  readonly file: string;
+  readonly line: number;
+  readonly tsUs: number;
+  readonly localUs: number;
+  readonly snapshot: boolean;
+  readonly isBid: boolean;
+  readonly side: Side | null;
+  readonly priceTicks: number;
+  readonly qty: number;
+}
+
+const BOOK_COLUMNS = ['timestamp', 'local_timestamp', 'is_snapshot', 'side', 'price', 'amount'] as const;
+const TRADE_COLUMNS = ['timestamp', 'local_timestamp', 'side', 'price', 'amount'] as const;
+const PROGRESS_EVERY = 8192;
+
+/**
+ * Converts Tardis-style CSVs (book level updates + trades, µs timestamps) into recording events:
+ * merged by exchange time (trades before book changes at the same instant), book rows of one
+ * instant applied together, a snapshot run replacing the book, top-`depth` levels written.
+ * Bad rows are reported to `issues` by file and line and skipped.
+ */
+export async function importTardis(o: TardisImportOptions): Promise<ImportStats> {
+  const stats: ImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null };
+  const symbol = o.def.instrument.symbol;
+  const scale = new UnitScale(o.def);
+  const clock = new SourceClock(o.clock, o.feedLatencyMs);
+  const book = new LevelBook();
+  const books = rowReader(o.book, 'book', scale, o.issues);
+  const trades = o.trades ? rowReader(o.trades, 'trade', scale, o.issues) : null;
+  let sink: ImportSink | null = null;
+  const out = (tsUs: number): ImportSink => (sink ??= o.openSink(tsUs / 1000));
+
+  // The book rows of the current instant, not yet applied.
+  let batch: Row[] = [];
+  // Inside a snapshot run the book is incomplete: it is written once the run ends.
+  let snapshotEnd: Row | null = null;
+  let haveBook = false;
+  let lastBookUs = -Infinity;
+  let lastTradeUs = -Infinity;
+  let rows = 0;
+
+  const flush = (): void => {
+    const first = batch[0];
+    if (first === undefined) return;
+    const last = batch[batch.length - 1]!;
+    if (first.snapshot) {
+      if (snapshotEnd === null) {
+        // A new snapshot run: the source (re)connected. Mid-stream that is a gap in our data.
+        if (haveBook) {
+          out(first.tsUs).write({ type: 'gap', symbol, tsEvent: lastBookUs / 1000, tsRecv: first.tsUs / 1000, reason: 'source snapshot' });
+          stats.gaps++;
+        }
+        book.clear();
+      }
+      for (const r of batch) book.set(r.isBid, r.priceTicks, r.qty);
+      snapshotEnd = last;
+    } else {
+      endSnapshot();
+      for (const r of batch) book.set(r.isBid, r.priceTicks, r.qty);
+      uncross(last);
+      emitBook(last);
+    }
+    batch = [];
+  };
+  const endSnapshot = (): void => {
+    if (snapshotEnd === null) return;
+    const r = snapshotEnd;
+    snapshotEnd = null;
+    uncross(r);
+    emitBook(r);
+  };
+  const uncross = (r: Row): void => {
+    if (!book.crossed()) return;
+    o.issues.report('crossed-book', r.file, r.line, `best bid ${book.bids.best()} ≥ best ask ${book.asks.best()} after this update; the stale crossing levels were removed`);
+    book.uncross(r.isBid);
+  };
+  const emitBook = (r: Row): void => {
+    const ts = clock.stamp(r.tsUs, r.localUs);
+    out(r.tsUs).write({ type: 'book', symbol, level: 2, isSnapshot: true, bids: book.bids.top(o.depth), asks: book.asks.top(o.depth), tsEvent: ts.eventMs, tsRecv: ts.recvMs });
+    haveBook = true;
+    stats.books++;
+    touch(ts.eventMs);
+  };
+  const touch = (ms: number): void => {
+    stats.firstMs ??= ms;
+    stats.lastMs = ms;
+  };
+
+  let nb = await books.next();
+  let nt = trades ? await trades.next() : null;
+  for (;;) {
+    const b = nb.done ? null : nb.value;
+    const t = nt === null || nt.done ? null : nt.value;
+    if (b === null && t === null) break;
+    if (++rows % PROGRESS_EVERY === 0) o.onProgress?.(rows);
+    // Trades first at equal instants: the book change that follows reflects the liquidity they took.
+    if (t !== null && (b === null || t.tsUs <= b.tsUs)) {
+      nt = await trades!.next();
+      stats.tradeRows++;
+      if (t.tsUs < lastTradeUs) {
+        o.issues.report('out-of-order', t.file, t.line, `timestamp ${t.tsUs} is before the previous trade's ${lastTradeUs}`);
+        continue;
+      }
+      lastTradeUs = t.tsUs;
+      if (batch.length > 0 && t.tsUs > batch[0]!.tsUs) flush();
+      if (batch.length === 0) endSnapshot();
+      writeTrade(t);
+      continue;
+    }
+    nb = await books.next();
+    stats.bookRows++;
+    const row = b!;
+    if (row.tsUs < lastBookUs) {
+      o.issues.report('out-of-order', row.file, row.line, `timestamp ${row.tsUs} is before the previous book row's ${lastBookUs}`);
+      continue;
+    }
+    const head = batch[0];
+    if (head !== undefined && (head.tsUs !== row.tsUs || head.snapshot !== row.snapshot)) flush();
+    lastBookUs = row.tsUs;
+    batch.push(row);
+  }
+  flush();
+  endSnapshot();
+  o.onProgress?.(rows);
+  return stats;
+
+  function writeTrade(t: Row): void {
+    let side = t.side;
+    if (side === null) {
+      // Unknown aggressor: at or above the best ask it was a buy, at or below the best bid a sell.
+      const ask = book.asks.best();
+      side = ask !== undefined && t.priceTicks >= ask ? 'buy' : 'sell';
+    }
+    const ts = clock.stamp(t.tsUs, t.localUs);
+    out(t.tsUs).write({ type: 'trade', symbol: symbol as Symbol, priceTicks: t.priceTicks, qty: t.qty, aggressor: side, tsEvent: ts.eventMs, tsRecv: ts.recvMs });
+    stats.trades++;
+    stats.tradedContracts += t.qty;
+    touch(ts.eventMs);
+  }
+}
+
+/** Reads one CSV file into rows, reporting (and skipping) the bad ones. */
+async function* rowReader(src: LineSource, kind: 'book' | 'trade', scale: UnitScale, issues: RowIssues): AsyncGenerator<Row, void, undefined> {
+  const wanted = kind === 'book' ? BOOK_COLUMNS : TRADE_COLUMNS;
+  let col: Record<string, number> | null = null;
+  for await (const { text, line } of src as AsyncIterable<NumberedLine>) {
+    if (text.length === 0) continue;
+    const f = text.split(',');
+    if (col === null) {
+      col = Object.fromEntries(f.map((name, i) => [name.trim(), i]));
+      const missing = wanted.filter((c) => !(c in col!));
+      if (missing.length > 0) {
+        issues.report('malformed', src.path, line, `header lacks column(s) ${missing.join(', ')} (got ${text})`);
+        throw new Error(`${src.path}:${line}: not a Tardis ${kind === 'book' ? 'incremental_book_L2' : 'trades'} CSV: missing column(s) ${missing.join(', ')}`);
+      }
+      continue;
+    }
+    const row = parseRow(f, col, kind, src.path, line, scale, issues);
+    if (row !== null) yield row;
+  }
+}
+
+function parseRow(f: string[], col: Record<string, number>, kind: 'book' | 'trade', file: string, line: number, scale: UnitScale, issues: RowIssues): Row | null {
+  const tsUs = Number(f[col['timestamp']!]);
+  const localUs = Number(f[col['local_timestamp']!]);
+  if (!Number.isFinite(tsUs) || !Number.isFinite(localUs)) {
+    issues.report('malformed', file, line, 'timestamp or local_timestamp is not a number');
+    return null;
+  }
+  const sideText = f[col['side']!];
+  let isBid: boolean;
+  let side: Side | null;
+  if (kind === 'book') {
+    if (sideText === 'bid') isBid = true;
+    else if (sideText === 'ask') isBid = false;
+    else {
+      issues.report('malformed', file, line, `side must be bid or ask, got ${JSON.stringify(sideText)}`);
+      return null;
+    }
+    side = null;
+  } else {
+    if (sideText === 'buy') side = 'buy';
+    else if (sideText === 'sell') side = 'sell';
+    else if (sideText === 'unknown' || sideText === '') side = null;
+    else {
+      issues.report('malformed', file, line, `side must be buy, sell or unknown, got ${JSON.stringify(sideText)}`);
+      return null;
+    }
+    isBid = side === 'buy';
+  }
+  const priceText = f[col['price']!] ?? '';
+  const amountText = f[col['amount']!] ?? '';
+  const priceTicks = scale.priceTicks(priceText, file, line, issues);
+  if (priceTicks === null) return null;
+  const qty = scale.contracts(amountText, kind === 'trade', file, line, issues);
+  if (qty === null) return null;
+  const snapshot = kind === 'book' && f[col['is_snapshot']!] === 'true';
+  return { kind, file, line, tsUs, localUs, snapshot, isBid, side, priceTicks, qty };
+}

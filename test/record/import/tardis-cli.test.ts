@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRecording } from '../../../src/record/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const FIX = join(ROOT, 'test/fixtures/tardis');
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-tardis-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const mmbot = (args: string[]) => run(process.execPath, ['bin/mmbot.js', ...args], { cwd: ROOT, timeout: 60_000, killSignal: 'SIGKILL' });
+
+describe('mmbot import tardis → mmbot backtest (30 s of real Binance BTCUSDT)', () => {
+  it('imports the real slice with no bad rows, and a fixed-spread backtest of it needs no venue', async () => {
+    const rec = join(dir, 'btc.jsonl.gz');
+    const imp = await mmbot(['import', 'tardis', '--book', join(FIX, 'btcusdt-book-30s.csv.gz'), '--trades', join(FIX, 'btcusdt-trades-30s.csv.gz'), '--instrument', join(FIX, 'btcusdt.yaml'), '--out', rec, '--json']);
+    const summary = JSON.parse(imp.stdout) as Record<string, unknown>;
+    expect(summary['bad_rows']).toEqual({});
+    expect(summary['bookRows']).toBe(38_178);
+    expect(summary['tradeRows']).toBe(1_159);
+    expect(summary['trades']).toBe(1_159);
+
+    const loaded = await readRecording(rec);
+    expect(loaded.header.symbols).toEqual(['BTCUSDT']);
+    expect(loaded.header.fees).toEqual({ BTCUSDT: { maker: '0.0002', taker: '0.0005' } });
+    expect(loaded.instruments[0]!.grid.tickSize.toFixed()).toBe('0.1');
+    const books = loaded.events.filter((e) => e.type === 'book');
+    expect(books.length).toBeGreaterThan(100);
+    for (const b of books.slice(0, 200)) if (b.type === 'book' && b.isSnapshot && b.bids[0] && b.asks[0]) expect(b.bids[0].priceTicks).toBeLessThan(b.asks[0].priceTicks);
+
+    const cfg = join(dir, 'bt.yaml');
+    writeFileSync(
+      cfg,
+      [
+        'venue: { mode: embedded-sim }',
+        'bot:',
+        '  strategies:',
+        '    - { id: btc, symbol: BTCUSDT, strategy: fixed-spread, params: { halfSpreadTicks: 1, size: 10, maxPosition: 100 } }',
+        'risk: { max_position: 200, max_order_qty: 100, max_order_notional_usd: 100000 }',
+        'monitoring: { enabled: false }',
+        'backtest: { fees: { maker: 0.0002, taker: 0.0005 } }',
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'report');
+    await mmbot(['backtest', '--config', cfg, '--data', rec, '--out', out, '--quiet']);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { total: { fills: { count: number } } };
+    expect(report.total.fills.count).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('a missing instrument file is a clear error, exit code non-zero', async () => {
+    const err = (await mmbot(['import', 'tardis', '--book', join(FIX, 'btcusdt-book-30s.csv.gz'), '--instrument', join(dir, 'nope.yaml'), '--out', join(dir, 'x.jsonl.gz')]).catch((e: unknown) => e)) as { code: number; stderr: string };
+    expect(err.code).not.toBe(0);
+    expect(err.stderr).toMatch(/nope\.yaml/);
+  });
+});

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MmError } from '../../../src/core/errors.ts';
+import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
+import type { RecordingGap } from '../../../src/record/format.ts';
+import { importTardis, openLines, parseInstrumentDef, RowIssues, type ImportSink } from '../../../src/record/import/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-tardis-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const BOOK_HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
+const TRADE_HEADER = 'exchange,symbol,timestamp,local_timestamp,id,side,price,amount';
+const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.01', maker_fee: '0.0001', taker_fee: '0.0004' }, 'test.yaml');
+
+type Ev = BookUpdated | TradePrinted | RecordingGap;
+
+/** Writes the CSV lines to a file and imports them; returns the events and the issues. */
+async function run(book: string[], trades?: string[], strict = false): Promise<{ events: Ev[]; issues: RowIssues; startedAt: number | null }> {
+  const name = Math.random().toString(36).slice(2);
+  const bookPath = join(dir, `${name}-book.csv`);
+  writeFileSync(bookPath, [BOOK_HEADER, ...book].join('\n'));
+  let tradesPath: string | undefined;
+  if (trades) writeFileSync((tradesPath = join(dir, `${name}-trades.csv`)), [TRADE_HEADER, ...trades].join('\n'));
+  const events: Ev[] = [];
+  const issues = new RowIssues(strict);
+  let startedAt: number | null = null;
+  const sink: ImportSink = { write: (ev) => void events.push(structuredClone(ev)) };
+  await importTardis({
+    book: openLines(bookPath),
+    ...(tradesPath ? { trades: openLines(tradesPath) } : {}),
+    def,
+    depth: 10,
+    clock: 'exchange',
+    feedLatencyMs: 0,
+    issues,
+    openSink: (ms) => ((startedAt = ms), sink),
+  });
+  return { events, issues, startedAt };
+}
+
+const b = (tsUs: number, snap: boolean, side: 'bid' | 'ask', price: string, amount: string, localUs = tsUs + 500): string =>
+  `x,TEST,${tsUs},${localUs},${snap},${side},${price},${amount}`;
+const t = (tsUs: number, side: string, price: string, amount: string, localUs = tsUs + 500): string => `x,TEST,${tsUs},${localUs},1,${side},${price},${amount}`;
+const levels = (ev: Ev | undefined) => (ev && ev.type === 'book' ? { bids: ev.bids.map((l) => [l.priceTicks, l.qty]), asks: ev.asks.map((l) => [l.priceTicks, l.qty]) } : null);
+
+describe('Tardis importer', () => {
+  it('rebuilds the book from a snapshot run and level updates (amount 0 deletes), one event per instant', async () => {
+    const { events, issues, startedAt } = await run([
+      b(1_000_000, true, 'bid', '100.0', '1.00'),
+      b(1_000_000, true, 'bid', '99.5', '2.00'),
+      b(1_000_000, true, 'ask', '101.0', '0.50'),
+      b(2_000_000, false, 'bid', '100.0', '0'),
+      b(2_000_000, false, 'ask', '100.5', '0.25'),
+      b(3_000_000, false, 'bid', '99.5', '3.00'),
+    ]);
+    expect(issues.total).toBe(0);
+    expect(startedAt).toBe(1000);
+    expect(events.map((e) => e.type)).toEqual(['book', 'book', 'book']);
+    // ticks of 0.5: 100.0 → 200; contracts of 0.01: 1.00 → 100
+    expect(levels(events[0])).toEqual({ bids: [[200, 100], [199, 200]], asks: [[202, 50]] });
+    expect(levels(events[1])).toEqual({ bids: [[199, 200]], asks: [[201, 25], [202, 50]] });
+    expect(levels(events[2])).toEqual({ bids: [[199, 300]], asks: [[201, 25], [202, 50]] });
+    expect(events.map((e) => e.tsEvent)).toEqual([1000, 2000, 3000]);
+  });
+
+  it('merges trades by exchange time, before the book change of the same instant, with the taker side', async () => {
+    const { events } = await run(
+      [b(1_000_000, true, 'bid', '100.0', '1'), b(1_000_000, true, 'ask', '101.0', '1'), b(2_000_000, false, 'ask', '101.0', '0.40')],
+      [t(1_500_000, 'sell', '100.0', '0.10'), t(2_000_000, 'buy', '101.0', '0.60'), t(2_500_000, 'unknown', '101.0', '0.01')],
+    );
+    expect(events.map((e) => (e.type === 'trade' ? `t${e.aggressor[0]}@${e.tsEvent}` : `${e.type}@${e.tsEvent}`))).toEqual([
+      'book@1000',
+      'ts@1500',
+      'tb@2000',
+      'book@2000',
+      // an unknown aggressor at the best ask was a buy
+      'tb@2500',
+    ]);
+    const tr = events.filter((e): e is TradePrinted => e.type === 'trade');
+    expect(tr.map((x) => [x.priceTicks, x.qty])).toEqual([[200, 10], [202, 60], [202, 1]]);
+  });
+
+  it('receive times: exchange time plus the jitter local − exchange shows above its minimum, never going back', async () => {
+    const { events } = await run([
+      b(1_000_000, true, 'bid', '100.0', '1', 1_000_000 - 1_300_000), // local clock 1.3 s behind
+      b(1_000_000, true, 'ask', '101.0', '1', 1_000_000 - 1_300_000),
+      b(2_000_000, false, 'bid', '100.0', '2', 2_000_000 - 1_295_000), // 5 ms slower
+      b(3_000_000, false, 'bid', '100.0', '3', 3_000_000 - 1_300_000),
+    ]);
+    expect(events.map((e) => e.tsRecv - e.tsEvent)).toEqual([0, 5, 0]);
+  });
+
+  it('a mid-stream snapshot run is a gap: the book is replaced, not merged', async () => {
+    const { events } = await run([
+      b(1_000_000, true, 'bid', '100.0', '1'),
+      b(1_000_000, true, 'ask', '101.0', '1'),
+      b(2_000_000, false, 'bid', '99.0', '1'),
+      b(3_000_000, true, 'bid', '98.0', '1'),
+      b(3_000_000, true, 'ask', '99.0', '1'),
+      b(4_000_000, false, 'ask', '99.5', '1'),
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['book', 'book', 'gap', 'book', 'book']);
+    expect(levels(events[3])).toEqual({ bids: [[196, 100]], asks: [[198, 100]] });
+  });
+
+  it('counts bad rows by kind with file and line, skips them, and keeps going', async () => {
+    const { events, issues } = await run(
+      [
+        b(1_000_000, true, 'bid', '100.0', '1'),
+        b(1_000_000, true, 'ask', '101.0', '1'),
+        b(3_000_000, false, 'bid', '100.0', '-1'), // line 4: negative
+        b(3_000_000, false, 'bid', '100.2', '1'), // line 5: off the 0.5 grid
+        b(3_000_000, false, 'middle', '100.0', '1'), // line 6: unknown side
+        b(3_000_000, false, 'bid', '99.0', '1'), // line 7: fine
+        b(2_000_000, false, 'bid', '100.0', '5'), // line 8: goes back in time
+        b(4_000_000, false, 'bid', '101.5', '1'), // line 9: crosses the ask at 101.0
+        b(5_000_000, false, 'ask', '102.0', '0.005'), // line 10: half a lot → rounded to 1
+      ],
+      [t(3_500_000, 'buy', 'abc', '1')],
+    );
+    expect(issues.toJSON()).toEqual({ 'negative-size': 1, 'off-grid-price': 1, malformed: 2, 'out-of-order': 1, 'crossed-book': 1, 'fractional-size': 1 });
+    const lines = [...issues.examples.values()].flat().map((e) => `${e.file.endsWith('trades.csv') ? 'T' : 'B'}${e.line}`).sort();
+    expect(lines).toEqual(['B4', 'B5', 'B6', 'B8', 'B9', 'B10', 'T2'].sort());
+    // The crossing ask (stale) was dropped: the bid at 101.5 is now the touch.
+    const last = events.filter((e) => e.type === 'book').at(-1);
+    expect(levels(last)).toEqual({ bids: [[203, 100], [200, 100], [198, 100]], asks: [[204, 1]] });
+  });
+
+  it('--strict stops at the first bad row naming file and line', async () => {
+    const err = await run([b(1_000_000, true, 'bid', '100.0', '1'), b(2_000_000, false, 'bid', '100.0', '-1')], undefined, true).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MmError);
+    expect((err as MmError).code).toBe('RECORDING_INVALID');
+    expect((err as MmError).message).toMatch(/-book\.csv:3: negative-size/);
+  });
+
+  it('a file that is not a Tardis book CSV fails naming the missing columns', async () => {
+    const p = join(dir, 'wrong.csv');
+    writeFileSync(p, 'a,b,c\n1,2,3\n');
+    const err = await importTardis({ book: openLines(p), def, depth: 5, clock: 'exchange', feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: () => undefined }) }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/wrong\.csv:1: not a Tardis incremental_book_L2 CSV: missing column\(s\) timestamp, local_timestamp, is_snapshot, side, price, amount/);
+  });
+});
+
+describe('instrument definition', () => {
+  it('names the key and value of a bad field', () => {
+    expect(() => parseInstrumentDef({ symbol: 'X', tick_size: 'abc' }, 'x.yaml')).toThrow(/x\.yaml: tick_size: expected a decimal string.*got "abc"/);
+    expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0.1', lots: 1 }, 'x.yaml')).toThrow(/x\.yaml: .*lots/);
+    expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0', lot_size: '1' }, 'x.yaml')).toThrow(/tick_size: must be > 0/);
+  });
+});
