@@ -40,7 +40,7 @@ async function run(book: string[], trades?: string[], strict = false): Promise<{
   return { events, issues, startedAt };
 }
 
-const b = (tsUs: number, snap: boolean, side: 'bid' | 'ask', price: string, amount: string, localUs = tsUs + 500): string =>
+const b = (tsUs: number, snap: boolean, side: string, price: string, amount: string, localUs = tsUs + 500): string =>
   `x,TEST,${tsUs},${localUs},${snap},${side},${price},${amount}`;
 const t = (tsUs: number, side: string, price: string, amount: string, localUs = tsUs + 500): string => `x,TEST,${tsUs},${localUs},1,${side},${price},${amount}`;
 const levels = (ev: Ev | undefined) => (ev && ev.type === 'book' ? { bids: ev.bids.map((l) => [l.priceTicks, l.qty]), asks: ev.asks.map((l) => [l.priceTicks, l.qty]) } : null);
