@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:strategies [-- --minutes 30] [--seed 11] [--only glft,fixed-spread] [--presets calm,toxic] [--fresh]`:
+ * records each market preset of the local venue (fixed seed, N minutes of venue time; cached under
+ * .tmp/strategy-bench/ unless --fresh), backtests every built-in strategy on it with only `size`
+ * and `maxPosition` set, and prints and writes the table (test/bench/strategies-results.json, and
+ * the table in strategies/README.md between its BENCH markers).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import { flagInt, flagNumber, flagString, parseArgs } from '../../../src/cli/args.ts';
+import { builtinStrategies } from '../../../src/strategy/registry.ts';
+import { legs, scenarios, type Leg, type Scenario } from './scenarios.ts';
+import { formatTable, rowOf, type BenchRow } from './table.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const exec = promisify(execFile);
+const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'only', 'clock-speed', 'presets'], boolean: ['fresh'] });
+const minutes = flagNumber(args, 'minutes') ?? 30;
+const seed = flagInt(args, 'seed', 0, 2 ** 31) ?? 11;
+const speed = flagNumber(args, 'clock-speed') ?? 60;
+const only = flagString(args, 'only')?.split(',');
+const presets = flagString(args, 'presets')?.split(',');
+const work = join(ROOT, '.tmp/strategy-bench');
+mkdirSync(work, { recursive: true });
+
+const mmbot = (a: string[]) => exec(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...a], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 3_600_000 });
+
+/** Records a scenario from the local venue (cached by preset, seed and duration). */
+async function record(s: Scenario): Promise<string> {
+  const out = join(work, `${s.preset}-seed${s.seed}-${s.durationS}s.jsonl.gz`);
+  if (existsSync(out) && !args.flags.has('fresh')) return out;
+  const venue = join(work, `venue-${s.preset}.yaml`);
+  // `default`: the venue's own default market, no preset key (venues from before presets).
+  writeFileSync(venue, stringify(s.preset === 'default' ? { seed: s.seed } : { seed: s.seed, market: { preset: s.preset } }));
+  process.stderr.write(`recording ${s.preset} (seed ${s.seed}, ${s.durationS} venue s at ${speed}×)...\n`);
+  await mmbot(['record', '--local', '--venue-config', venue, '--seed', String(s.seed), '--clock-speed', String(speed), '--symbols', s.symbols.join(','), '--duration', String(s.durationS), '--out', out]);
+  return out;
+}
+
+/** A backtest config running one built-in with only size and maxPosition. */
+function configFor(leg: Leg): string {
+  const [primary, ...others] = leg.symbols;
+  const entry: Record<string, unknown> = { id: 'bench', strategy: leg.strategy, params: { size: leg.size, maxPosition: leg.maxPosition } };
+  if (others.length > 0) entry['symbols'] = leg.symbols;
+  else entry['symbol'] = primary;
+  return stringify({
+    venue: { mode: 'embedded-sim' },
+    bot: { strategies: [entry] },
+    // Generous engine limits: the strategy's own maxPosition is what is being measured.
+    risk: { max_position: leg.maxPosition * 2, max_order_qty: leg.size * 10, max_order_notional_usd: 10_000_000, max_open_orders: 40 },
+    monitoring: { enabled: false },
+    backtest: { seed: 1 },
+  });
+}
+
+const builtins = builtinStrategies.map((d) => d.name).filter((n) => only === undefined || only.includes(n));
+const rows: BenchRow[] = [];
+for (const s of scenarios(Math.round(minutes * 60), seed, presets)) {
+  const data = await record(s);
+  for (const leg of legs(builtins)) {
+    const dir = join(work, 'runs', `${s.preset}-${leg.strategy}-${leg.symbols[0]}`);
+    mkdirSync(dir, { recursive: true });
+    const cfg = join(dir, 'config.yaml');
+    writeFileSync(cfg, configFor(leg));
+    try {
+      await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
+      rows.push(rowOf(s.preset, leg, JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))));
+    } catch (e) {
+      process.stderr.write(`backtest ${s.preset} ${leg.strategy} ${leg.symbols.join('+')} failed: ${(e as Error).message.split('\n').slice(0, 3).join(' ')}\n`);
+      rows.push({ preset: s.preset, strategy: leg.strategy, symbol: leg.symbols.join('+'), error: (e as Error).message.split('\n')[0] ?? 'failed' } as BenchRow);
+    }
+  }
+}
+
+const table = formatTable(rows);
+process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${minutes} venue min per preset, seed ${seed}\n${table}\n`);
+writeFileSync(join(ROOT, 'test/bench/strategies-results.json'), `${JSON.stringify({ minutes, seed, rows }, null, 2)}\n`);
+const readme = join(ROOT, 'strategies/README.md');
+if (existsSync(readme) && only === undefined) {
+  const text = readFileSync(readme, 'utf8');
+  const begin = '<!-- BENCH:BEGIN -->';
+  const end = '<!-- BENCH:END -->';
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i >= 0 && j > i) {
+    const body = `\n${minutes} venue minutes per preset, seed ${seed}, \`npm run bench:strategies\` (${new Date().toISOString().slice(0, 10)}):\n\n${table}\n`;
+    writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
+    process.stdout.write('updated the table in strategies/README.md\n');
+  }
+}
+process.exit(rows.some((r) => 'error' in r && r.error) ? 1 : 0);
