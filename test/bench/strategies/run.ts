@@ -4,21 +4,26 @@
  * .tmp/strategy-bench/ unless --fresh), backtests every built-in strategy on it with only `size`
  * and `maxPosition` set, and prints and writes the table (test/bench/strategies-results.json, and
  * the table in strategies/README.md between its BENCH markers).
+ *
+ * `--real <recording>` (repeatable) adds recordings of real markets (e.g. made by `mmbot import
+ * tardis`): every single-symbol built-in runs on the recording's first symbol with size = 10 × its
+ * minimum order and maxPosition = 8 × size.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { flagInt, flagNumber, flagString, parseArgs } from '../../../src/cli/args.ts';
+import { openRecording } from '../../../src/record/index.ts';
 import { builtinStrategies } from '../../../src/strategy/registry.ts';
 import { legs, scenarios, type Leg, type Scenario } from './scenarios.ts';
 import { formatTable, rowOf, type BenchRow } from './table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
-const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'only', 'clock-speed', 'presets'], boolean: ['fresh'] });
+const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh'] });
 const minutes = flagNumber(args, 'minutes') ?? 30;
 const seed = flagInt(args, 'seed', 0, 2 ** 31) ?? 11;
 const speed = flagNumber(args, 'clock-speed') ?? 60;
@@ -57,22 +62,40 @@ function configFor(leg: Leg): string {
   });
 }
 
+/** Backtests one leg on one recording; a failure becomes a row saying so. */
+async function backtest(scenario: string, leg: Leg, data: string, dir: string): Promise<BenchRow> {
+  mkdirSync(dir, { recursive: true });
+  const cfg = join(dir, 'config.yaml');
+  writeFileSync(cfg, configFor(leg));
+  try {
+    await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
+    return rowOf(scenario, leg, JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+  } catch (e) {
+    const msg = (e as { stderr?: string }).stderr?.trim() || (e as Error).message.split('\n')[0] || 'failed';
+    process.stderr.write(`backtest ${scenario} ${leg.strategy} ${leg.symbols.join('+')} failed: ${msg}\n`);
+    return { preset: scenario, strategy: leg.strategy, symbol: leg.symbols.join('+'), error: msg } as BenchRow;
+  }
+}
+
 const builtins = builtinStrategies.map((d) => d.name).filter((n) => only === undefined || only.includes(n));
 const rows: BenchRow[] = [];
 for (const s of scenarios(Math.round(minutes * 60), seed, presets)) {
   const data = await record(s);
   for (const leg of legs(builtins)) {
-    const dir = join(work, 'runs', `${s.preset}-${leg.strategy}-${leg.symbols[0]}`);
-    mkdirSync(dir, { recursive: true });
-    const cfg = join(dir, 'config.yaml');
-    writeFileSync(cfg, configFor(leg));
-    try {
-      await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
-      rows.push(rowOf(s.preset, leg, JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))));
-    } catch (e) {
-      process.stderr.write(`backtest ${s.preset} ${leg.strategy} ${leg.symbols.join('+')} failed: ${(e as Error).message.split('\n').slice(0, 3).join(' ')}\n`);
-      rows.push({ preset: s.preset, strategy: leg.strategy, symbol: leg.symbols.join('+'), error: (e as Error).message.split('\n')[0] ?? 'failed' } as BenchRow);
-    }
+    rows.push(await backtest(s.preset, leg, data, join(work, 'runs', `${s.preset}-${leg.strategy}-${leg.symbols[0]}`)));
+  }
+}
+
+for (const path of args.lists.get('real') ?? []) {
+  const rec = await openRecording(resolve(path));
+  await rec.close();
+  const ins = rec.instruments[0]!;
+  const size = ins.minOrderSize * 10;
+  for (const leg of legs(builtins).filter((l) => l.symbols.length === 1 && l.symbols[0] === 'EURUSD-PERP')) {
+    const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8 };
+    const name = `real:${basename(path).replace(/\.jsonl(\.gz)?$/, '')}`;
+    const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${leg.strategy}`);
+    rows.push(await backtest(name, real, resolve(path), dir));
   }
 }
 
