@@ -3,9 +3,13 @@
  * into metric updates and readiness facts. Pure translation; startMonitoring (monitoring.ts) wires it.
  */
 import { notional, type InstrumentCatalog } from '../domain/instrument.ts';
-import type { EngineEvent, EngineSnapshot } from '../engine/index.ts';
+import type { EngineEvent, EngineSnapshot, WorkingOrderView } from '../engine/index.ts';
 import type { BotMetrics, OrderOp, PnlComponent, StreamName } from '../obs/metrics.ts';
 import type { ReadinessTracker } from '../obs/readiness.ts';
+
+/** An order the venue acknowledged and still holds (a cancel or replace may be on its way). */
+export const isResting = (w: WorkingOrderView): boolean =>
+  w.orderId !== null && (w.status === 'open' || w.status === 'pending-replace' || w.status === 'pending-cancel');
 
 const OP: Record<string, OrderOp> = { place: 'place', replace: 'replace', cancel: 'cancel', 'cancel-all': 'cancel_all' };
 
@@ -14,13 +18,18 @@ export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, rea
   metrics.killSwitch(snap.killSwitch.tripped);
   readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
   metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
-  for (const b of snap.execution.budgets) metrics.rateLimiterBudget(b.name, b.available, b.capacity);
+  for (const b of snap.execution.budgets) metrics.rateLimiterBudget(b.name, b.available, b.capacity, b.ratePerSec);
   for (const s of snap.symbols) {
     const inst = catalog?.get(s.symbol);
     const mark = s.position.markTicks;
     metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
-    metrics.openOrders(s.symbol, 'buy', s.working.filter((w) => w.side === 'buy').length);
-    metrics.openOrders(s.symbol, 'sell', s.working.filter((w) => w.side === 'sell').length);
+    // Only what the venue holds: queued, unacknowledged and unresolved orders have their own gauge.
+    const resting = s.working.filter(isResting);
+    metrics.openOrders(s.symbol, 'buy', resting.filter((w) => w.side === 'buy').length);
+    metrics.openOrders(s.symbol, 'sell', resting.filter((w) => w.side === 'sell').length);
+    metrics.pendingOrders(s.symbol, 'queued', s.working.filter((w) => w.status === 'queued').length);
+    metrics.pendingOrders(s.symbol, 'in_flight', s.working.filter((w) => w.status === 'pending-new').length);
+    metrics.pendingOrders(s.symbol, 'unknown', s.working.filter((w) => w.status === 'unknown').length);
     const p = s.pnl;
     const parts: [PnlComponent, number][] = [
       ['spread_capture', p.spreadCapture.toNumber()],

@@ -125,16 +125,17 @@ const executionSchema = z.strictObject({
     .describe('Token buckets replacing the default (one shared bucket, 20 burst, 8/s: under the venue\'s 100 burst / 10 per s).'),
   max_queue: positiveInt.optional().describe('Bound of the pending-request queue (engine default 256).'),
   max_in_flight: positiveInt.optional().describe('Max requests awaiting a reply (engine default 32).'),
-  backoff: z
+  adaptive: z
     .strictObject({
-      initial_ms: positiveInt.optional(),
-      factor: z.number().min(1).optional(),
-      max_ms: positiveInt.optional(),
-      slow_refill_factor: z.number().positive().max(1).optional(),
-      recover_after_ms: durationMs.optional(),
+      decrease_factor: z.number().gt(0).lt(1).optional().describe('On a 429 the learned rate and burst are multiplied by this (engine default 0.7).'),
+      increase_per_s: z.number().positive().optional().describe('Requests/s regained per second of sending without a 429 (engine default 0.5).'),
+      burst_increase_ms: positiveInt.optional().describe('One burst token regained per this long without a 429 (engine default 2000).'),
+      min_rate_per_s: z.number().positive().optional().describe('Floor of the learned rate (engine default 0.5; raised so a request accrues within max_idle_ms).'),
+      max_idle_ms: positiveInt.optional().describe('Queued work never waits longer than this; a longer Retry-After is cut to it (engine default 2000).'),
+      unavailable_pause_ms: durationMs.optional().describe('Pause after a 503/504 without Retry-After (engine default 500).'),
     })
     .optional()
-    .describe('Adaptive slow-down after 429/503/504 (engine default 500 ms doubling to 10 s).'),
+    .describe('AIMD learning of the venue\'s real limit from 429s (Retry-After honoured up to max_idle_ms).'),
 });
 
 const orderManagerSchema = z.strictObject({

@@ -31,13 +31,13 @@ export {
 export {
   DEFAULT_EXECUTION_CONFIG,
   DEFAULT_ORDER_BUDGET,
-  DEFAULT_BACKOFF_CONFIG,
   ENDPOINTS,
-  type BackoffConfig,
   type Endpoint,
   type ExecutionConfig,
   type RateBudget,
 } from '../execution/config.ts';
+export { DEFAULT_ADAPTIVE_RATE_CONFIG, type AdaptiveRateConfig } from '../execution/adaptive-rate.ts';
+export type { BudgetState } from '../execution/executor.ts';
 export {
   DEFAULT_RISK_CONFIG,
   DEFAULT_SYMBOL_RISK_LIMITS,

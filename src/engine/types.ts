@@ -7,6 +7,7 @@ import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { DesiredQuotes } from '../domain/intents.ts';
 import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
 import type { ExecutionConfig } from '../execution/config.ts';
+import type { BudgetState } from '../execution/executor.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
@@ -163,7 +164,8 @@ export interface EngineSnapshot {
     readonly queued: number;
     readonly inFlight: number;
     readonly slowedDown: boolean;
-    readonly budgets: readonly { readonly name: string; readonly available: number; readonly capacity: number }[];
+    /** Per budget: tokens now, learned burst and rate (AIMD from 429s) and configured ceilings. */
+    readonly budgets: readonly BudgetState[];
   };
 }
 

@@ -30,7 +30,12 @@ export function validateEngineDeps(deps: EngineDeps): void {
   });
   if (!(ex.maxQueue > 0)) bad('execution.maxQueue', ex.maxQueue, 'must be > 0');
   if (!(ex.maxInFlight > 0)) bad('execution.maxInFlight', ex.maxInFlight, 'must be > 0');
-  if (!(ex.backoff.slowRefillFactor > 0 && ex.backoff.slowRefillFactor <= 1)) bad('execution.backoff.slowRefillFactor', ex.backoff.slowRefillFactor, 'must be in (0, 1]');
+  const ad = ex.adaptive;
+  if (!(ad.decreaseFactor > 0 && ad.decreaseFactor < 1)) bad('execution.adaptive.decreaseFactor', ad.decreaseFactor, 'must be in (0, 1)');
+  if (!(ad.increasePerSec > 0)) bad('execution.adaptive.increasePerSec', ad.increasePerSec, 'must be > 0');
+  if (!(ad.minRatePerSec > 0)) bad('execution.adaptive.minRatePerSec', ad.minRatePerSec, 'must be > 0');
+  if (!(ad.maxIdleMs > 0)) bad('execution.adaptive.maxIdleMs', ad.maxIdleMs, 'must be > 0');
+  if (!(ad.burstIncreaseMs > 0) || !(ad.unavailablePauseMs >= 0)) bad('execution.adaptive.burstIncreaseMs/unavailablePauseMs', [ad.burstIncreaseMs, ad.unavailablePauseMs], 'must be > 0 / ≥ 0');
   const lim = { defaults: deps.risk.defaults, ...deps.risk.perSymbol };
   for (const [k, l] of Object.entries(lim)) {
     for (const f of ['maxPosition', 'maxOrderQty', 'maxOrderNotionalUsd', 'maxOpenOrders', 'bandMarginTicks'] as const) {

@@ -4,6 +4,7 @@
  * Defaults stay under the venue's per-user bucket (rules.md §10: burst 100, 10/s shared across REST
  * and WS order requests) so a reconnect storm or a second process never trips a 429.
  */
+import { DEFAULT_ADAPTIVE_RATE_CONFIG, type AdaptiveRateConfig } from './adaptive-rate.ts';
 
 /** What a request is, for budgets, priorities and counters. */
 export type Endpoint = 'cancel' | 'cancel-all' | 'replace' | 'place' | 'status' | 'open-orders' | 'fills';
@@ -20,19 +21,6 @@ export interface RateBudget {
   readonly costs: Readonly<Partial<Record<Endpoint, number>>>;
 }
 
-/** Adaptive slow-down after RATE_LIMITED / VENUE_UNAVAILABLE / GATEWAY_TIMEOUT. */
-export interface BackoffConfig {
-  /** First pause after a throttling answer (ms). */
-  readonly initialMs: number;
-  /** Each further throttling answer multiplies the pause by this. */
-  readonly factor: number;
-  readonly maxMs: number;
-  /** Refill rates are scaled by this (0..1] while slowed down... */
-  readonly slowRefillFactor: number;
-  /** ...until this long passes without a throttling answer (ms). */
-  readonly recoverAfterMs: number;
-}
-
 /** The execution adapter's configuration. */
 export interface ExecutionConfig {
   readonly budgets: readonly RateBudget[];
@@ -40,7 +28,8 @@ export interface ExecutionConfig {
   readonly maxQueue: number;
   /** Max requests awaiting a reply at once. */
   readonly maxInFlight: number;
-  readonly backoff: BackoffConfig;
+  /** AIMD control of every budget's rate and burst from the venue's 429s (adaptive-rate.ts). */
+  readonly adaptive: AdaptiveRateConfig;
 }
 
 /**
@@ -54,19 +43,10 @@ export const DEFAULT_ORDER_BUDGET: RateBudget = Object.freeze({
   costs: Object.freeze({ cancel: 1, 'cancel-all': 1, replace: 1, place: 1, status: 1, 'open-orders': 1, fills: 1 }),
 });
 
-/** Default backoff: 500 ms doubling to 10 s, half refill rate until 30 s of calm. */
-export const DEFAULT_BACKOFF_CONFIG: BackoffConfig = Object.freeze({
-  initialMs: 500,
-  factor: 2,
-  maxMs: 10_000,
-  slowRefillFactor: 0.5,
-  recoverAfterMs: 30_000,
-});
-
 /** Default execution configuration. */
 export const DEFAULT_EXECUTION_CONFIG: ExecutionConfig = Object.freeze({
   budgets: Object.freeze([DEFAULT_ORDER_BUDGET]),
   maxQueue: 256,
   maxInFlight: 32,
-  backoff: DEFAULT_BACKOFF_CONFIG,
+  adaptive: DEFAULT_ADAPTIVE_RATE_CONFIG,
 });

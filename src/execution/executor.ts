@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { ClientOrderId } from '../core/ids.ts';
 import { MmError, type ErrorCode } from '../core/errors.ts';
+import { AdaptiveRate, type ThrottleHint } from './adaptive-rate.ts';
 import { ENDPOINTS, type Endpoint, type ExecutionConfig } from './config.ts';
 import { TokenBucket } from './token-bucket.ts';
 
@@ -31,8 +32,28 @@ export interface ExecutorHooks {
   backoff?(code: ErrorCode, pauseMs: number): void;
 }
 
-/** Codes after which the venue wants us to slow down. */
+/** Codes after which the venue wants us to pause (it is busy); RATE_LIMITED also lowers the learned rate. */
 const THROTTLE_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'VENUE_UNAVAILABLE', 'GATEWAY_TIMEOUT']);
+
+/** One budget as the gauges see it: tokens now, learned burst and rate, and their configured ceilings. */
+export interface BudgetState {
+  readonly name: string;
+  /** Tokens that could be spent now. */
+  readonly available: number;
+  /** Learned burst (≤ the configured capacity). */
+  readonly capacity: number;
+  /** Learned sustained rate, requests/s (≤ the configured refill). */
+  readonly ratePerSec: number;
+  readonly configuredCapacity: number;
+  readonly configuredPerSec: number;
+}
+
+/** Reads the venue's hints (Retry-After, advertised limit) that the client put in an error's details. */
+function throttleHint(error: MmError): ThrottleHint {
+  const d = error.details ?? {};
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  return { retryAfterMs: num(d['retryAfterMs']), limitPerSec: num(d['rateLimitPerSec']) };
+}
 
 const PRIORITY: Readonly<Record<Endpoint, number>> = {
   'cancel-all': 0,
@@ -47,13 +68,16 @@ const LEVELS = 6;
 
 interface Costed {
   readonly bucket: TokenBucket;
+  readonly aimd: AdaptiveRate;
   readonly cost: number;
 }
 
 /**
  * The rate-aware execution adapter: token buckets per budget (data, on the injected clock), strict
  * priority cancels > queries > replaces > places, coalescing by key (only the latest desired state
- * of an order is ever sent), bounded queue, max in-flight, adaptive slow-down on 429/503/504.
+ * of an order is ever sent), bounded queue, max in-flight, AIMD on each bucket's rate and burst
+ * learned from 429s (adaptive-rate.ts), short pauses on 503/504 and Retry-After, and never more than
+ * `adaptive.maxIdleMs` without sending while work is queued and a send slot is free.
  * Sends synchronously from `submit` when budget allows, so the hot path adds no latency.
  */
 export class Executor {
@@ -61,15 +85,13 @@ export class Executor {
   readonly #config: ExecutionConfig;
   readonly #hooks: ExecutorHooks;
   readonly #buckets: TokenBucket[];
+  readonly #aimd: AdaptiveRate[];
   readonly #costs: Readonly<Record<Endpoint, readonly Costed[]>>;
   readonly #queues: ExecJob[][] = Array.from({ length: LEVELS }, () => []);
   readonly #byKey = new Map<string, ExecJob>();
   #queued = 0;
   #inFlight = 0;
   #pausedUntilMs = 0;
-  #lastPauseMs = 0;
-  #lastThrottleMs = -Infinity;
-  #slowed = false;
   #timerAtMs = Infinity;
   #cancelTimer: (() => void) | null = null;
   #closed = false;
@@ -82,12 +104,13 @@ export class Executor {
     this.#hooks = hooks;
     const now = clock.nowMs();
     this.#buckets = config.budgets.map((b) => new TokenBucket(b.capacity, b.refillPerSec, now));
+    this.#aimd = config.budgets.map((b, i) => new AdaptiveRate(this.#buckets[i]!, config.adaptive, Math.max(0, ...Object.values(b.costs).map((c) => c ?? 0)), now));
     const costs = {} as Record<Endpoint, Costed[]>;
     for (const e of ENDPOINTS) {
       costs[e] = [];
       config.budgets.forEach((b, i) => {
         const c = b.costs[e];
-        if (c !== undefined && c > 0) costs[e].push({ bucket: this.#buckets[i]!, cost: c });
+        if (c !== undefined && c > 0) costs[e].push({ bucket: this.#buckets[i]!, aimd: this.#aimd[i]!, cost: c });
       });
     }
     this.#costs = costs;
@@ -108,15 +131,23 @@ export class Executor {
     return this.#closed;
   }
 
-  /** True while refill is slowed after a throttling answer. */
+  /** True while a budget runs below its configured rate or burst (learned from 429s) or a pause holds. */
   get slowedDown(): boolean {
-    return this.#slowed;
+    return this.#clock.nowMs() < this.#pausedUntilMs || this.#aimd.some((a) => a.reduced);
   }
 
-  /** Tokens each budget could spend right now, with its burst capacity (for the budget gauge). */
-  budgets(): readonly { readonly name: string; readonly available: number; readonly capacity: number }[] {
+  /** 429s that lowered a learned rate since creation. */
+  get rateDecreases(): number {
+    return this.#aimd.reduce((n, a) => n + a.decreases, 0);
+  }
+
+  /** Each budget's tokens now, learned burst and rate, and configured ceilings (for the gauges). */
+  budgets(): readonly BudgetState[] {
     const now = this.#clock.nowMs();
-    return this.#config.budgets.map((b, i) => ({ name: b.name, available: this.#buckets[i]!.available(now), capacity: this.#buckets[i]!.capacity }));
+    return this.#config.budgets.map((b, i) => {
+      const k = this.#buckets[i]!;
+      return { name: b.name, available: k.available(now), capacity: k.burst, ratePerSec: k.ratePerSec, configuredCapacity: b.capacity, configuredPerSec: b.refillPerSec };
+    });
   }
 
   /** Tokens spent per budget name since creation. */
@@ -224,11 +255,6 @@ export class Executor {
 
   #drain(): void {
     const now = this.#clock.nowMs();
-    if (this.#slowed && now - this.#lastThrottleMs >= this.#config.backoff.recoverAfterMs) {
-      this.#slowed = false;
-      this.#lastPauseMs = 0;
-      for (const b of this.#buckets) b.setRateFactor(1, now);
-    }
     if (now < this.#pausedUntilMs) {
       if (this.#queued > 0) this.#arm(this.#pausedUntilMs - now);
       return;
@@ -273,22 +299,24 @@ export class Executor {
   #settle(job: ExecJob, ok: boolean, value: unknown, error: unknown, sentMs: number): void {
     this.#inFlight--;
     const now = this.#clock.nowMs();
-    if (!ok && error instanceof MmError && THROTTLE_CODES.has(error.code)) this.#throttle(error.code, now);
+    if (ok) for (const c of this.#costs[job.endpoint]) c.aimd.onSuccess(now);
+    else if (error instanceof MmError && THROTTLE_CODES.has(error.code)) this.#throttle(job, error, now, sentMs);
     job.settled(ok, value, error, now - sentMs);
     if (!this.#closed) this.#drain();
   }
 
-  #throttle(code: ErrorCode, now: number): void {
-    const cfg = this.#config.backoff;
-    const pause = this.#lastPauseMs > 0 ? Math.min(cfg.maxMs, this.#lastPauseMs * cfg.factor) : cfg.initialMs;
-    this.#lastPauseMs = pause;
-    this.#lastThrottleMs = now;
-    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + pause);
-    if (!this.#slowed) {
-      this.#slowed = true;
-      for (const b of this.#buckets) b.setRateFactor(cfg.slowRefillFactor, now);
+  #throttle(job: ExecJob, error: MmError, now: number, sentMs: number): void {
+    const cfg = this.#config.adaptive;
+    const hint = throttleHint(error);
+    let pause = 0;
+    if (error.code === 'RATE_LIMITED') {
+      for (const c of this.#costs[job.endpoint]) pause = Math.max(pause, c.aimd.onThrottled(now, sentMs, hint));
+    } else {
+      // 503/504: the venue is busy, not counting our requests; pause briefly, keep the learned rate.
+      pause = Math.min(cfg.maxIdleMs, hint.retryAfterMs ?? cfg.unavailablePauseMs);
     }
-    this.#hooks.backoff?.(code, pause);
+    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + pause);
+    this.#hooks.backoff?.(error.code, pause);
   }
 
   #arm(delayMs: number): void {

@@ -42,16 +42,23 @@ export interface BotMetrics {
   intent(kind: string, symbol: string): void;
   /** Counts one reject, by reason and source (`venue`, `risk` or `gateway`). */
   reject(reason: string, source: 'venue' | 'risk' | 'gateway'): void;
-  /** Sets one rate budget's remaining tokens and burst capacity (requests), from the engine snapshot. */
-  rateLimiterBudget(budget: string, remaining: number, capacity: number): void;
+  /**
+   * Sets one rate budget's remaining tokens, learned burst (requests) and learned sustained rate
+   * (requests/s, AIMD from the venue's 429s), from the engine snapshot.
+   */
+  rateLimiterBudget(budget: string, remaining: number, capacity: number, ratePerSec?: number): void;
   /** Counts `n` requests delayed or dropped by our rate limiter. */
   throttled(n?: number): void;
   /** Sets the execution adapter's queue: requests waiting, awaiting replies, and whether it slowed down after 429/503. */
   execution(queued: number, inFlight: number, slowedDown: boolean): void;
   /** Counts one of our fills by symbol and liquidity (maker/taker). */
   fill(symbol: string, liquidity: 'maker' | 'taker', qtyContracts: number): void;
-  /** Sets the count of working orders for a symbol and side. */
+  /** Sets the count of acknowledged resting orders (the venue holds them) for a symbol and side. */
   openOrders(symbol: string, side: 'buy' | 'sell', count: number): void;
+  /** Sets the count of our orders not (yet) resting: `queued` (not sent), `in_flight` (sent, no ack), `unknown` (outcome being resolved). */
+  pendingOrders(symbol: string, state: 'queued' | 'in_flight' | 'unknown', count: number): void;
+  /** Counts one planned session rollover (new connection with a fresh token replaced the old one) on a stream. */
+  sessionRollover(stream: StreamName): void;
   /** Sets the signed position (contracts) and absolute notional (USD) of a symbol. */
   position(symbol: string, qtyContracts: number, notionalUsd: number): void;
   /** Sets one PnL component of a symbol in USD. */
@@ -102,13 +109,16 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const rejects = new Counter({ name: `${p}rejects_total`, help: 'Rejected intents, by reason and source (venue or risk)', labelNames: ['reason', 'source'], registers });
   const budget = new Gauge({ name: `${p}rate_limiter_budget_requests`, help: 'Requests each rate budget may still send now', labelNames: ['budget'], registers });
   const capacity = new Gauge({ name: `${p}rate_limiter_capacity_requests`, help: 'Burst capacity of each rate budget', labelNames: ['budget'], registers });
+  const learnedRate = new Gauge({ name: `${p}rate_limiter_rate_per_second`, help: 'Learned sustained rate of each rate budget (AIMD from the venue 429s), requests per second', labelNames: ['budget'], registers });
   const throttled = new Counter({ name: `${p}rate_limiter_throttled_total`, help: 'Requests delayed or dropped by our rate limiter', registers });
   const queued = new Gauge({ name: `${p}execution_queued_requests`, help: 'Requests waiting in the execution adapter', registers });
   const inFlight = new Gauge({ name: `${p}execution_in_flight_requests`, help: 'Requests sent and awaiting the venue answer', registers });
   const slowed = new Gauge({ name: `${p}execution_slowed_down`, help: 'Execution adapter slowed down after a throttling answer (1) or not (0)', registers });
   const fills = new Counter({ name: `${p}fills_total`, help: 'Our fills by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
   const filledQty = new Counter({ name: `${p}filled_contracts_total`, help: 'Contracts filled by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
-  const openOrders = new Gauge({ name: `${p}open_orders`, help: 'Working orders per symbol and side', labelNames: ['symbol', 'side'], registers });
+  const openOrders = new Gauge({ name: `${p}open_orders`, help: 'Acknowledged resting orders per symbol and side', labelNames: ['symbol', 'side'], registers });
+  const pendingOrders = new Gauge({ name: `${p}orders_pending`, help: 'Our orders not resting yet: queued (unsent), in_flight (no ack) or unknown (being resolved)', labelNames: ['symbol', 'state'], registers });
+  const rollovers = new Counter({ name: `${p}session_rollovers_total`, help: 'Planned make-before-break session rollovers (fresh token, new connection) per stream', labelNames: ['stream'], registers });
   const position = new Gauge({ name: `${p}position_contracts`, help: 'Signed position per symbol (contracts, negative = short)', labelNames: ['symbol'], registers });
   const notional = new Gauge({ name: `${p}notional_usd`, help: 'Absolute position notional per symbol', labelNames: ['symbol'], registers });
   const pnl = new Gauge({ name: `${p}pnl_usd`, help: 'PnL per symbol by component', labelNames: ['symbol', 'component'], registers });
@@ -141,9 +151,10 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
     orderRoundTrip: (op, seconds) => roundTrip.observe({ op }, Math.max(0, seconds)),
     intent: (kind, symbol) => intents.inc({ kind, symbol }),
     reject: (reason, source) => rejects.inc({ reason: reason === '' ? 'unknown' : reason, source }),
-    rateLimiterBudget(name, remaining, cap) {
+    rateLimiterBudget(name, remaining, cap, ratePerSec) {
       budget.set({ budget: name }, remaining);
       capacity.set({ budget: name }, cap);
+      if (ratePerSec !== undefined) learnedRate.set({ budget: name }, ratePerSec);
     },
     throttled: (n = 1) => throttled.inc(n),
     execution(q, f, slow) {
@@ -156,6 +167,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       filledQty.inc({ symbol, liquidity }, Math.abs(qty));
     },
     openOrders: (symbol, side, count) => openOrders.set({ symbol, side }, count),
+    pendingOrders: (symbol, state, count) => pendingOrders.set({ symbol, state }, count),
+    sessionRollover: (stream) => rollovers.inc({ stream }),
     position(symbol, qty, notionalUsd) {
       position.set({ symbol }, qty);
       notional.set({ symbol }, Math.abs(notionalUsd));

@@ -32,7 +32,7 @@ risk:
 execution:
   max_queue: 10
   budgets: [{ name: b, capacity: 5, refill_per_sec: 2, costs: { place: 1 } }]
-  backoff: { max_ms: 2000 }
+  adaptive: { max_idle_ms: 1500 }
 order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms: 1500 }
 `),
     );
@@ -43,7 +43,7 @@ order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms:
       ...DEFAULT_EXECUTION_CONFIG,
       maxQueue: 10,
       budgets: [{ name: 'b', capacity: 5, refillPerSec: 2, costs: { place: 1 } }],
-      backoff: { ...DEFAULT_EXECUTION_CONFIG.backoff, maxMs: 2000 },
+      adaptive: { ...DEFAULT_EXECUTION_CONFIG.adaptive, maxIdleMs: 1500 },
     });
     expect(c.orderManager).toEqual({ ...DEFAULT_ORDER_MANAGER_CONFIG, sizeTolerance: 0.25, tag: null, reprice: 'rej', unknownOrders: 'adopt', tickIntervalMs: 100 });
     expect(c.fees).toEqual({ maker: 0, taker: 0.0002 });

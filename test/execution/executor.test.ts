@@ -53,7 +53,7 @@ describe('Executor', () => {
     ex.submit(job(log, 'place', 'p3'));
     expect(log.sent).toEqual(['p1', 'p2']);
     expect(throttled).toEqual(['place']);
-    expect(ex.budgets()).toEqual([{ name: 'u', available: 0, capacity: 2 }]);
+    expect(ex.budgets()).toEqual([{ name: 'u', available: 0, capacity: 2, ratePerSec: 10, configuredCapacity: 2, configuredPerSec: 10 }]);
     clock.advanceBy(100);
     expect(log.sent).toEqual(['p1', 'p2', 'p3']);
     clock.advanceBy(150);
@@ -97,26 +97,23 @@ describe('Executor', () => {
     expect(ex.queued).toBe(2);
   });
 
-  it('slows down after 429 and recovers after calm', async () => {
+  it('pauses after 503/504 (Retry-After honoured up to maxIdleMs) without lowering the learned rate', async () => {
     const clock = new VirtualClock(0);
     const log: Log = { sent: [], dropped: [] };
     const backoffs: number[] = [];
     const ex = new Executor(cfg({ budgets: [{ name: 'u', capacity: 10, refillPerSec: 10, costs: { place: 1 } }] }), clock, { backoff: (_c, ms) => backoffs.push(ms) });
-    ex.submit(job(log, 'place', 'a', null, new MmError('RATE_LIMITED', '429')));
+    ex.submit(job(log, 'place', 'a', null, new MmError('VENUE_UNAVAILABLE', '503')));
     await settle();
     expect(backoffs).toEqual([500]);
     expect(ex.slowedDown).toBe(true);
-    ex.submit(job(log, 'place', 'b'));
+    ex.submit(job(log, 'place', 'b', null, new MmError('GATEWAY_TIMEOUT', '504', { retryAfterMs: 60_000 })));
     expect(log.sent).toEqual(['a']);
-    clock.advanceBy(499);
-    expect(log.sent).toEqual(['a']);
-    clock.advanceBy(1);
+    clock.advanceBy(500);
     expect(log.sent).toEqual(['a', 'b']);
-    ex.submit(job(log, 'place', 'c', null, new MmError('VENUE_UNAVAILABLE', '503')));
     await settle();
-    expect(backoffs).toEqual([500, 1000]);
-    clock.advanceBy(31_000);
-    ex.submit(job(log, 'place', 'd'));
+    expect(backoffs).toEqual([500, 2000]);
+    expect(ex.budgets()[0]!.ratePerSec).toBe(10);
+    clock.advanceBy(2000);
     expect(ex.slowedDown).toBe(false);
   });
 

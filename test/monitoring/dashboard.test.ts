@@ -40,7 +40,7 @@ describe('Grafana dashboard and Prometheus config', () => {
     // And the reverse: nothing the bot exports is missing from the dashboard (except the internals below).
     const shown = new Set([...used].map((m) => m.replace(/_(bucket|count|sum)$/, '')));
     const notShown = reg.getMetricsAsArray().map((m) => m.name).filter((n) => !shown.has(n));
-    expect(notShown).toEqual(['mmbot_rate_limiter_capacity_requests', 'mmbot_filled_contracts_total']);
+    expect(notShown).toEqual(['mmbot_filled_contracts_total']);
   });
 
   it.skipIf(!needs('prometheus'))('the example scrape config passes promtool check config', async () => {

@@ -27,9 +27,11 @@ async function exposition(): Promise<{ reg: Registry; text: string }> {
   m.orderRoundTrip('place', 0.004);
   m.intent('place', 'X');
   m.reject('POST_ONLY_WOULD_CROSS', 'venue');
-  m.rateLimiterBudget('orders', 7, 20);
+  m.rateLimiterBudget('orders', 7, 20, 1.5);
   m.throttled();
   m.openOrders('X', 'buy', 2);
+  m.pendingOrders('X', 'queued', 1);
+  m.sessionRollover('orders');
   m.position('X', 1, 100);
   m.pnl('X', 'total', 1);
   m.fundingRate('X', 0.0001);
@@ -99,10 +101,10 @@ describe('bot metrics', () => {
   it('every metric name carries a unit or _total', async () => {
     const { reg } = await exposition();
     const names = reg.getMetricsAsArray().map((x) => x.name);
-    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down'];
+    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_orders_pending', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down'];
     for (const n of names) {
       if (unitless.includes(n)) continue;
-      expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests)$/);
+      expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests|per_second)$/);
     }
   });
 

@@ -63,16 +63,23 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
   };
 
   const e = config.execution;
-  const b = e.backoff ?? {};
+  const a = e.adaptive ?? {};
   const execution: ExecutionConfig = {
     ...DEFAULT_EXECUTION_CONFIG,
     ...defined({ maxQueue: e.max_queue, maxInFlight: e.max_in_flight }),
     budgets: e.budgets
       ? e.budgets.map((x) => ({ name: x.name, capacity: x.capacity, refillPerSec: x.refill_per_sec, costs: { ...x.costs } }))
       : DEFAULT_EXECUTION_CONFIG.budgets,
-    backoff: {
-      ...DEFAULT_EXECUTION_CONFIG.backoff,
-      ...defined({ initialMs: b.initial_ms, factor: b.factor, maxMs: b.max_ms, slowRefillFactor: b.slow_refill_factor, recoverAfterMs: b.recover_after_ms }),
+    adaptive: {
+      ...DEFAULT_EXECUTION_CONFIG.adaptive,
+      ...defined({
+        decreaseFactor: a.decrease_factor,
+        increasePerSec: a.increase_per_s,
+        burstIncreaseMs: a.burst_increase_ms,
+        minRatePerSec: a.min_rate_per_s,
+        maxIdleMs: a.max_idle_ms,
+        unavailablePauseMs: a.unavailable_pause_ms,
+      }),
     },
   };
 
