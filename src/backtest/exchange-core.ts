@@ -9,7 +9,8 @@ import type { ActionQueue } from './action-queue.ts';
 import { ASK, BID, DenseBook } from './dense-book.ts';
 import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
-import { leaves, toOrder, type XOrder } from './exchange-order.ts';
+import { ConsumedLiquidity } from './consumed-liquidity.ts';
+import { byAskPriority, byBidPriority, leaves, toOrder, type XOrder } from './exchange-order.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { QueueModel } from './queue-model.ts';
@@ -56,6 +57,12 @@ export class ExchangeCore {
   readonly fundingEstimates: (FundingEstimate | null)[];
   /** The recording bot's own working orders per symbol (`o` lines), null until the first one. */
   readonly own: (OwnLevels | null)[];
+  /** Displayed liquidity our orders took per symbol, until the recording changes the level. */
+  readonly consumed: ConsumedLiquidity[];
+  /** Time-priority counter of our resting orders (XOrder.seq). */
+  protected _seq = 0;
+  /** Scratch list for fill allocation (no allocation per trade). */
+  readonly #cand: XOrder[] = [];
   protected readonly _byId = new Map<string, XOrder>();
   protected readonly _symIdx = new Map<string, number>();
   protected readonly _state: InstrumentState[];
@@ -72,6 +79,7 @@ export class ExchangeCore {
     this.open = o.instruments.map(() => []);
     this.fundingEstimates = o.instruments.map(() => null);
     this.own = o.instruments.map(() => null);
+    this.consumed = o.instruments.map(() => new ConsumedLiquidity());
     this._state = o.instruments.map(() => 'OPEN');
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
@@ -88,17 +96,23 @@ export class ExchangeCore {
     const book = this.books[s]!;
     const orders = this.open[s]!;
     const no = orders.length;
+    const consumed = this.consumed[s]!;
     if (snapshot) {
       const prev = no > 0 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
+      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
       book.load(levels, start, nb, na);
+      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
       if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
     } else {
       const own = this.own[s];
+      const anyTaken = !consumed.empty;
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
         const q = levels[2 * j + 1]!;
         const prev = book.set(side, p, q);
+        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
+        if (anyTaken && prev !== q) consumed.reset(side, p);
         for (let k = 0; k < no; k++) {
           const x = orders[k]!;
           if (x.priceTicks !== p || x.sideIdx !== side) continue;
@@ -111,28 +125,88 @@ export class ExchangeCore {
     if (no > 0) this._fillCrossed(s);
   }
 
-  /** A public trade: advances queues at its price and fills our orders it traded through. */
+  /**
+   * A public trade print of `qty`: its volume is consumed once. It fills our resting orders on the
+   * side it hit in price-then-time order: first those priced better than the print (the aggressor
+   * would have met them before reaching the print's price; each takes what is left of the print),
+   * then those at the print's price through the queue model (what remains of the print advances the
+   * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
+   * fills never exceeds the print.
+   */
   applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
     const orders = this.open[s]!;
-    if (orders.length === 0) return;
+    const no = orders.length;
+    if (no === 0) return;
     const restingSide = takerBuy ? ASK : BID;
-    for (let k = 0; k < orders.length; k++) {
+    // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
+    const cand = this.#cand;
+    let first: XOrder | null = null;
+    let n = 0;
+    for (let k = 0; k < no; k++) {
       const x = orders[k]!;
-      if (x.sideIdx !== restingSide) continue;
-      const through = restingSide === BID ? x.priceTicks > priceTicks : x.priceTicks < priceTicks;
-      if (through) {
-        // The print went through our price: the aggressor would have met our order first. Capped at
-        // the print's size (as NautilusTrader's trade-driven fills), so a small print cannot fill a big order.
-        this._fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
-      } else if (x.priceTicks === priceTicks) {
-        this._o.queue.onTrade(x.queue, qty);
-        if (x.queue.front < 0) {
-          const q = Math.min(leaves(x), Math.floor(-x.queue.front));
-          x.queue.front = 0;
-          if (q > 0) this._fill(x, q, x.priceTicks, false);
+      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
+      if (n === 0) first = x;
+      else {
+        if (n === 1) {
+          cand.length = 0;
+          cand.push(first!);
         }
-      } else continue;
-      if (x.state === 'FILLED') k--; // #fill removed it from `orders`
+        cand.push(x);
+      }
+      n++;
+    }
+    if (n === 0) return;
+    if (n === 1) {
+      const x = first!;
+      if (x.priceTicks !== priceTicks) this._fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
+      else {
+        cand.length = 0;
+        cand.push(x);
+        this._fillAtPrint(cand, 0, qty);
+      }
+      cand.length = 0;
+      return;
+    }
+    cand.sort(restingSide === BID ? byBidPriority : byAskPriority);
+    let rem = qty;
+    let k = 0;
+    for (; k < cand.length && cand[k]!.priceTicks !== priceTicks; k++) {
+      if (rem <= 0) continue;
+      const x = cand[k]!;
+      const f = Math.min(leaves(x), rem);
+      rem -= f;
+      this._fill(x, f, x.priceTicks, false);
+    }
+    if (k < cand.length) this._fillAtPrint(cand, k, rem);
+    cand.length = 0;
+  }
+
+  /**
+   * Our orders `cand[k..]` rest at the print's price (time order); `volume` of the print reaches the
+   * level. L2: each order's queue advances by it; an order fills by the excess over the volume ahead
+   * of it, less what our earlier orders there took; an order left unfilled stops the print.
+   */
+  protected _fillAtPrint(cand: readonly XOrder[], k: number, volume: number): void {
+    const queue = this._o.queue;
+    let used = 0;
+    let blocked = false;
+    for (; k < cand.length; k++) {
+      const x = cand[k]!;
+      queue.onTrade(x.queue, volume);
+      if (x.queue.front >= 0) {
+        blocked = true;
+        continue;
+      }
+      const excess = Math.floor(-x.queue.front);
+      x.queue.front = 0;
+      if (blocked) continue;
+      const want = leaves(x);
+      const f = Math.min(want, excess - used, volume - used);
+      if (f > 0) {
+        used += f;
+        this._fill(x, f, x.priceTicks, false);
+      }
+      if (f < want) blocked = true;
     }
   }
 
@@ -181,19 +255,59 @@ export class ExchangeCore {
     if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
   }
 
-  /** Resting orders the book now trades through (bid ≥ best ask or ask ≤ best bid) fill as makers. */
+  /**
+   * Resting orders the book now crosses (a bid at or above the best ask of others, an ask at or
+   * below the best bid) fill as makers at their price against the crossing volume: each walks the
+   * opposite levels up to its price, best order first (price, then time), taking what is displayed
+   * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
+   */
   protected _fillCrossed(s: number): void {
     const orders = this.open[s]!;
     const ba = this.bestOther(s, ASK);
     const bb = this.bestOther(s, BID);
+    const cand = this.#cand;
+    cand.length = 0;
     for (let k = 0; k < orders.length; k++) {
       const x = orders[k]!;
-      const crossed = x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb;
-      if (crossed) {
-        this._fill(x, leaves(x), x.priceTicks, false);
-        k--;
+      if (x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb) cand.push(x);
+    }
+    if (cand.length === 0) return;
+    if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
+    for (let k = 0; k < cand.length; k++) {
+      const x = cand[k]!;
+      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
+    }
+    cand.length = 0;
+  }
+
+  /**
+   * Fills `x` against the displayed levels of `side` from the best up to `limitTicks` (others' volume
+   * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
+   * order at its own price.
+   */
+  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
+    const book = this.books[s]!;
+    const consumed = this.consumed[s]!;
+    const size = book.size;
+    const stop = limitTicks - book.lo;
+    if (side === ASK) {
+      for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
+        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
+      }
+    } else {
+      for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
+        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
       }
     }
+  }
+
+  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
+    // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
+    const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
+    if (avail <= 0) return;
+    const f = Math.min(leaves(x), avail);
+    consumed.take(side, p, f);
+    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
   }
 
   // ------------------------------------------------------------------ fills and events

@@ -25,6 +25,8 @@ export interface XOrder {
   readonly createdMs: number;
   /** Exchange time the order started resting at its price (reward minimum rest time). */
   restingSinceMs: number;
+  /** Time priority among our own orders at one price: set when the order starts resting (higher = later). */
+  seq: number;
   readonly queue: QueueState;
   rejectReason: string | null;
   text: string | null;
@@ -32,6 +34,14 @@ export interface XOrder {
 
 /** The account id the replay exchange books our orders under. */
 export const BACKTEST_ACCOUNT = 'backtest' as AccountId;
+
+/**
+ * Fill priority of resting bids for a sell aggressor (and of asks for a buy): the best price first
+ * (highest bid, lowest ask), then time priority among ours.
+ */
+export const byBidPriority = (a: XOrder, b: XOrder): number => b.priceTicks - a.priceTicks || a.seq - b.seq;
+/** See byBidPriority. */
+export const byAskPriority = (a: XOrder, b: XOrder): number => a.priceTicks - b.priceTicks || a.seq - b.seq;
 
 /** Remaining (open) quantity. */
 export const leaves = (o: XOrder): number => o.qty - o.filled;

@@ -112,6 +112,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
       tag: intent.tag,
       createdMs: this.now,
       restingSinceMs: this.now,
+      seq: 0,
       queue: { front: 0, cumTrades: 0 },
       rejectReason: null,
       text: null,
@@ -182,20 +183,18 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
     x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
     x.queue.cumTrades = 0;
     x.restingSinceMs = this.now;
+    x.seq = ++this._seq;
     this.open[s]!.push(x);
   }
 
-  /** Walks the opposite side up to the limit without changing the recorded book. */
+  /**
+   * Walks the opposite side best price first up to the limit, taking what is displayed (less the
+   * recording bot's own orders and less what our earlier orders took there: ConsumedLiquidity). The
+   * recorded book is not changed.
+   */
   #take(x: XOrder, s: number): void {
-    const book = this.books[s]!;
     const buy = x.sideIdx === BID;
-    const side = buy ? ASK : BID;
-    for (const lvl of book.levels(side, 1000)) {
-      if (leaves(x) === 0) break;
-      if (buy ? lvl.priceTicks > x.priceTicks : lvl.priceTicks < x.priceTicks) break;
-      const q = this.othersQty(s, side, lvl.priceTicks); // never trade with the recording bot's own orders
-      if (q > 0) this._fill(x, Math.min(leaves(x), q), lvl.priceTicks, true);
-    }
+    this._walk(x, s, buy ? ASK : BID, x.priceTicks, true);
   }
 
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {

@@ -47,14 +47,19 @@ describe('risk-averse queue model on hand-built sequences', () => {
     expect(h.filledQty()).toBe(50);
   });
 
-  it('fills a resting order when the book trades through its price', async () => {
+  it('fills a resting order the book crosses, up to the crossing volume, at its own price', async () => {
     const h = exchangeHarness();
     h.book([[1000, 300]], [[1002, 200]]);
     await h.place('sell', 1002, 40);
     expect(h.ex.open[0]![0]!.queue.front).toBe(200);
-    h.book([[1002, 10]], [[1002, 0], [1003, 100]]); // bid moved to our ask price
+    h.book([[1002, 10]], [[1002, 0], [1003, 100]]); // a bid of 10 at our ask price: it meets us
+    expect(h.filledQty()).toBe(10);
+    expect(h.ex.fillLog[0]!).toMatchObject({ priceTicks: 1002, aggressor: false });
+    h.book([[999, 5]]); // another level changes: the 10 at 1002 stays taken
+    expect(h.filledQty()).toBe(10);
+    h.book([[1003, 50], [1002, 25]]); // 50 at 1003 and fresh data at 1002: both cross us
     expect(h.filledQty()).toBe(40);
-    expect(h.ex.fillLog[0]!.priceTicks).toBe(1002);
+    expect(h.ex.fillLog.map((f) => [f.priceTicks, f.qty])).toEqual([[1002, 10], [1002, 30]]);
   });
 });
 
