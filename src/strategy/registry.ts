@@ -21,6 +21,11 @@ export const builtinStrategies: readonly BuiltinStrategy[] = Object.freeze([
     description: 'Symmetric ladder around the mid: half-spread and spacing in ticks or bps, inventory size skew, optional position cap',
     url: new URL('../../strategies/fixed-spread/index.ts', import.meta.url),
   },
+  {
+    name: 'basis',
+    description: 'Quotes a dated future off a liquid leg plus an online basis, skewed on net delta, hedging on the liquid leg with IOC orders within a band and a cost budget',
+    url: new URL('../../strategies/basis/index.ts', import.meta.url),
+  },
 ]);
 
 /** True when `x` looks like a StrategyDefinition (name, params schema, create). */

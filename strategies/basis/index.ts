@@ -1,0 +1,151 @@
+import {
+  bookMid,
+  Ewma,
+  EwmaVolatility,
+  z,
+  type DesiredQuotes,
+  type HedgeOrder,
+  type Strategy,
+  type StrategyContext,
+  type StrategyDefinition,
+  type StrategyPlan,
+  type Symbol,
+  type SymbolView,
+} from '../../src/index.ts';
+import { netDelta, planHedge, type HedgeBudget, HedgeCostWindow } from './hedge.ts';
+
+/** Parameters (units in the names; see README.md). Only `size` and `maxPosition` are usually set. */
+export const basisParams = z
+  .object({
+    /** Contracts per quote on the quoted (first) symbol. */
+    size: z.number().int().positive().default(1).describe('contracts per quote on the quoted leg'),
+    /** Cap on |position| of the quoted leg, counting working orders (contracts). Default 10 × size. */
+    maxPosition: z.number().int().positive().optional().describe('cap on |quoted-leg position| counting working orders, contracts (default 10 × size)'),
+    /** Half-life of the basis estimate (mid of quoted − mid of hedge leg), seconds. */
+    basisHalfLifeS: z.number().positive().default(120).describe('half-life of the online basis estimate, s'),
+    /** Half-spread in ticks; unset = calibrated: max(1 tick, volMultiplier × σ_b × √horizonS, ½ of the leg’s own spread EWMA × marketSpreadShare). */
+    halfSpreadTicks: z.number().positive().optional().describe('half-spread, ticks (default: calibrated online from the basis volatility)'),
+    /** Multiplier on the basis volatility over the horizon in the calibrated half-spread. */
+    volMultiplier: z.number().nonnegative().default(2).describe('multiplier on σ_basis·√horizon in the calibrated half-spread'),
+    /** Horizon over which the basis may move against a quote, seconds. */
+    horizonS: z.number().positive().default(10).describe('holding horizon for the basis-volatility widening, s'),
+    /** Share of the quoted leg's own market half-spread to quote at (0..1): 1 = at the other makers' touch. */
+    marketSpreadShare: z.number().min(0).max(2).default(0.5).describe('fraction of the quoted leg’s observed half-spread used as a floor'),
+    /** Reservation shift at |net delta| = maxPosition, in half-spreads. */
+    skew: z.number().nonnegative().default(1).describe('reservation-price shift at |net delta| = maxPosition, in half-spreads'),
+    /** Hedge band on |net delta| in hedge-leg contracts (default: max(1 min size, maxPosition / 3 in delta terms)). */
+    hedgeBandContracts: z.number().positive().optional().describe('|net delta| band before hedging, in hedge-leg contracts'),
+    /** How far through the hedge leg's touch the IOC may trade, ticks. */
+    hedgeSlippageTicks: z.number().int().nonnegative().default(2).describe('IOC limit beyond the hedge leg’s touch, ticks'),
+    /** Hedge-cost budget per rolling hour, bps of the max position's notional (crossed half-spread + taker fee). */
+    hedgeBudgetBpsPerHour: z.number().positive().default(50).describe('hedge cost budget per rolling hour, bps of maxPosition notional'),
+    /** Taker fee used to estimate hedge cost, bps of notional. */
+    takerFeeBps: z.number().nonnegative().default(2).describe('taker fee for the hedge-cost estimate, bps'),
+    /** Seconds to wait for a hedge's fill before another may be sent. */
+    hedgeCooldownS: z.number().positive().default(2).describe('minimum time between hedges, s'),
+  })
+  .strict();
+
+/** Parsed parameters. */
+export type BasisParams = z.infer<typeof basisParams>;
+
+const MIN_BASIS_WEIGHT = 3;
+
+/** The built-in `basis` strategy (strategy-math.md §4.6). */
+export function createBasis(p: BasisParams): Strategy {
+  const maxPosition = p.maxPosition ?? p.size * 10;
+  const basis = new Ewma(p.basisHalfLifeS * 1000);
+  const basisVol = new EwmaVolatility(p.basisHalfLifeS * 1000, 1000, 10);
+  const quotedSpread = new Ewma(p.basisHalfLifeS * 1000);
+  const costs = new HedgeCostWindow(3_600_000);
+  let lastHedgeMs = -Infinity;
+  const none = (symbol: Symbol): DesiredQuotes => ({ symbol, bids: [], asks: [] });
+  return {
+    quote(ctx: StrategyContext): StrategyPlan {
+      if (ctx.symbols.length < 2) throw new Error('basis needs two symbols: `symbols: [QUOTED, HEDGE]` (e.g. [XAU-2026-DEC, XAU-PERP])');
+      const quoted = ctx.view(ctx.symbols[0]!);
+      const hedge = ctx.view(ctx.symbols[1]!);
+      const midQ = bookMid(quoted.book);
+      const midH = bookMid(hedge.book);
+      const tickQ = quoted.instrument.grid.tickSize.toNumber();
+      const tickH = hedge.instrument.grid.tickSize.toNumber();
+      const now = ctx.nowMs;
+      if (midQ === null || midH === null) return { quotes: [none(quoted.symbol)] };
+      // Basis in the quoted leg's ticks; its volatility is the quoted leg's residual risk once hedged.
+      const basisTicks = midQ - (midH * tickH) / tickQ;
+      basis.update(basisTicks, now);
+      basisVol.update(basisTicks, now);
+      const b0 = quoted.book!.bids[0]!;
+      const a0 = quoted.book!.asks[0]!;
+      quotedSpread.update(a0.priceTicks - b0.priceTicks, now);
+      if (basis.weight < MIN_BASIS_WEIGHT) return { quotes: [none(quoted.symbol)] };
+
+      const fair = (midH * tickH) / tickQ + basis.value;
+      const sigma = basisVol.ready ? basisVol.sigmaPerSqrtS : 0;
+      const half =
+        p.halfSpreadTicks ?? Math.max(1, p.volMultiplier * sigma * Math.sqrt(p.horizonS), (p.marketSpreadShare * quotedSpread.value) / 2);
+      const delta = netDelta(quoted, hedge);
+      const mQ = quoted.instrument.multiplier.toNumber();
+      // Inventory skew on the net delta, in the quoted leg's contracts: at maxPosition the
+      // reservation price moves `skew` half-spreads towards unloading.
+      const deltaInQuoted = delta / mQ;
+      const r = fair - p.skew * half * Math.max(-1.5, Math.min(1.5, deltaInQuoted / maxPosition));
+      let bid = Math.floor(r - half);
+      let ask = Math.ceil(r + half);
+      if (ask <= bid) ask = bid + 1;
+      const q = quoted.position.qty;
+      const pendingBuy = sumWorking(quoted, 'buy');
+      const pendingSell = sumWorking(quoted, 'sell');
+      const minQ = quoted.instrument.minOrderSize;
+      const bidQty = Math.min(p.size, Math.max(0, maxPosition - q - pendingBuy + ownAt(quoted, 'buy', bid)));
+      const askQty = Math.min(p.size, Math.max(0, maxPosition + q - pendingSell + ownAt(quoted, 'sell', ask)));
+      const quotes: DesiredQuotes = {
+        symbol: quoted.symbol,
+        bids: bidQty >= minQ ? [{ priceTicks: bid, qty: bidQty }] : [],
+        asks: askQty >= minQ ? [{ priceTicks: ask, qty: askQty }] : [],
+      };
+
+      // Hedge the net delta on the liquid leg when it leaves the band, within the cost budget.
+      const mH = hedge.instrument.multiplier.toNumber();
+      const minH = hedge.instrument.minOrderSize;
+      const band = (p.hedgeBandContracts ?? Math.max(minH, Math.round((maxPosition * mQ) / mH / 3))) * mH;
+      const notional = maxPosition * mQ * midQ * tickQ;
+      const budget: HedgeBudget = { usdPerHour: (notional * p.hedgeBudgetBpsPerHour) / 10_000, spentUsd: costs.spent(now) };
+      const hedges: HedgeOrder[] = [];
+      const inFlight = hedge.workingOrders.length > 0 || now - lastHedgeMs < p.hedgeCooldownS * 1000;
+      if (!inFlight) {
+        const h = planHedge(hedge, delta, band, p.hedgeSlippageTicks, p.takerFeeBps, budget);
+        if (h !== null) {
+          hedges.push(h.order);
+          costs.add(h.costUsd, now);
+          lastHedgeMs = now;
+        }
+      }
+      return { quotes: [quotes], hedges, wakeAtMs: now + p.hedgeCooldownS * 1000 };
+    },
+  };
+}
+
+/** Contracts on one side of our working orders on a symbol. */
+function sumWorking(v: SymbolView, side: 'buy' | 'sell'): number {
+  let n = 0;
+  for (const o of v.workingOrders) if (o.side === side) n += o.qty;
+  return n;
+}
+
+/** Contracts of ours already resting at a price (re-quoting it must not count them twice). */
+function ownAt(v: SymbolView, side: 'buy' | 'sell', priceTicks: number): number {
+  let n = 0;
+  for (const o of v.workingOrders) if (o.side === side && o.priceTicks === priceTicks) n += o.qty;
+  return n;
+}
+
+/** The `basis` strategy definition. */
+export const strategy: StrategyDefinition<typeof basisParams> = {
+  name: 'basis',
+  description: 'Quotes a dated future (or second perp) off a liquid leg plus an online basis, skewed on net delta, hedging on the liquid leg with IOC orders within a band and a cost budget',
+  params: basisParams,
+  create: createBasis,
+};
+
+export default strategy;

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { asSymbol, Decimal } from '../../src/core/index.ts';
+import { TickGrid, type Book, type Instrument } from '../../src/domain/index.ts';
+import { buildContext, flatPosition, parseStrategyParams, type StrategyContext, type StrategyPlan, type WorkingOrder } from '../../src/strategy/index.ts';
+import { strategy as basis } from '../../strategies/basis/index.ts';
+
+const F = asSymbol('XAU-2026-DEC');
+const P = asSymbol('XAU-PERP');
+const inst = (symbol: typeof F): Instrument => ({ symbol, grid: new TickGrid('0.1'), multiplier: new Decimal(1), minOrderSize: 1 }) as unknown as Instrument;
+const book = (symbol: typeof F, bid: number, ask: number): Book => ({ symbol, bids: [{ priceTicks: bid, qty: 5 }], asks: [{ priceTicks: ask, qty: 5 }], tsEvent: 0, tsRecv: 0 });
+const order = (side: 'buy' | 'sell', priceTicks: number, qty: number, symbol = F): WorkingOrder =>
+  ({ clientOrderId: 'c', orderId: null, symbol, side, priceTicks, qty, filledQty: 0, status: 'open', adopted: false, createdMs: 0 }) as unknown as WorkingOrder;
+
+interface State {
+  nowMs: number;
+  qF?: number;
+  qP?: number;
+  fMid?: [number, number];
+  pMid?: [number, number];
+  workingF?: WorkingOrder[];
+  workingP?: WorkingOrder[];
+}
+const ctx = (s: State): StrategyContext =>
+  buildContext({
+    symbol: F,
+    instrument: inst(F),
+    nowMs: s.nowMs,
+    book: book(F, ...(s.fMid ?? [40_480, 40_490])),
+    position: flatPosition(s.qF ?? 0),
+    workingOrders: s.workingF ?? [],
+    others: [{ symbol: P, instrument: inst(P), book: book(P, ...(s.pMid ?? [40_120, 40_122])), position: flatPosition(s.qP ?? 0), workingOrders: s.workingP ?? [] }],
+  });
+const make = (raw: unknown = { size: 2, maxPosition: 10 }) => basis.create(parseStrategyParams(basis, raw));
+/** Feeds a steady market for `n` seconds so the basis estimate is warm; returns the last plan. */
+function warm(s: ReturnType<typeof make>, n = 30, st: Partial<State> = {}): StrategyPlan {
+  let plan: StrategyPlan | null = null;
+  for (let i = 0; i < n; i++) plan = s.quote(ctx({ ...st, nowMs: i * 1000 })) as StrategyPlan;
+  return plan!;
+}
+
+describe('basis', () => {
+  it('runs with only size and maxPosition and quotes nothing until the basis estimate has evidence', () => {
+    const s = make();
+    const first = s.quote(ctx({ nowMs: 0 })) as StrategyPlan;
+    expect(first.quotes).toEqual([{ symbol: F, bids: [], asks: [] }]);
+  });
+
+  it('flat: quotes symmetric around perp mid + basis, at least one tick wide, floored at half the leg’s own half-spread', () => {
+    const plan = warm(make());
+    // perp mid 40121, basis 40485 − 40121 = 364 → fair 40485; leg spread 10 → floor 0.5 × 5 = 2.5 ticks
+    expect(plan.quotes[0]).toEqual({ symbol: F, bids: [{ priceTicks: 40_482, qty: 2 }], asks: [{ priceTicks: 40_488, qty: 2 }] });
+    expect(plan.hedges).toEqual([]);
+  });
+
+  it('moves with the market: both legs up 20 ticks moves the quotes 20 ticks', () => {
+    const s = make();
+    warm(s);
+    const plan = s.quote(ctx({ nowMs: 30_000, pMid: [40_140, 40_142], fMid: [40_500, 40_510] })) as StrategyPlan;
+    expect(plan.quotes[0]).toEqual({ symbol: F, bids: [{ priceTicks: 40_502, qty: 2 }], asks: [{ priceTicks: 40_508, qty: 2 }] });
+  });
+
+  it('a basis jump widens the quotes (the residual risk is the basis, not the perp)', () => {
+    const s = make();
+    warm(s);
+    const plan = s.quote(ctx({ nowMs: 30_000, pMid: [40_140, 40_142] })) as StrategyPlan;
+    const q = plan.quotes[0]!;
+    expect(q.asks[0]!.priceTicks - q.bids[0]!.priceTicks).toBeGreaterThan(20);
+  });
+
+  it('skews on the net delta of both legs, not the quoted leg alone', () => {
+    const flat = warm(make()).quotes[0]!;
+    const longF = warm(make(), 30, { qF: 4 }).quotes[0]!;
+    const hedged = warm(make(), 30, { qF: 4, qP: -4 }).quotes[0]!;
+    expect(longF.asks[0]!.priceTicks).toBeLessThan(flat.asks[0]!.priceTicks);
+    expect(hedged).toEqual(flat);
+  });
+
+  it('hedges outside the band with an IOC on the liquid leg back to half the band, priced through the touch', () => {
+    const s = make({ size: 2, maxPosition: 12, hedgeBandContracts: 4 });
+    warm(s, 29);
+    const plan = s.quote(ctx({ nowMs: 29_500, qF: 9 })) as StrategyPlan;
+    // delta 9 > band 4 → sell down to 2: 7 contracts, limit best bid 40120 − 2 ticks
+    expect(plan.hedges).toEqual([{ symbol: P, side: 'sell', qty: 7, limitTicks: 40_118 }]);
+    // In flight (working on the hedge leg) or within the cooldown: no second hedge.
+    expect((s.quote(ctx({ nowMs: 30_000, qF: 9, workingP: [order('sell', 40_118, 7, P)] })) as StrategyPlan).hedges).toEqual([]);
+    expect((s.quote(ctx({ nowMs: 30_500, qF: 9 })) as StrategyPlan).hedges).toEqual([]);
+    // Inside the band: nothing.
+    expect((s.quote(ctx({ nowMs: 40_000, qF: 9, qP: -7 })) as StrategyPlan).hedges).toEqual([]);
+  });
+
+  it('stops hedging when the rolling hour’s cost budget is spent', () => {
+    // A tiny budget: 0.5 bps of 12 × 4048 USD ≈ 2.4 USD per hour; one 7-lot hedge costs ~0.7 + 5.6 USD.
+    const s = make({ size: 2, maxPosition: 12, hedgeBandContracts: 4, hedgeBudgetBpsPerHour: 0.5 });
+    warm(s, 29);
+    expect((s.quote(ctx({ nowMs: 29_500, qF: 9 })) as StrategyPlan).hedges).toEqual([]);
+  });
+
+  it('never lets the quoted leg exceed maxPosition counting working orders', () => {
+    const s = make({ size: 5, maxPosition: 10 });
+    warm(s, 29);
+    const plan = s.quote(ctx({ nowMs: 29_500, qF: 7, qP: -7, workingF: [order('buy', 40_470, 2)] })) as StrategyPlan;
+    expect(plan.quotes[0]!.bids.reduce((a, l) => a + l.qty, 0)).toBe(1); // 10 − 7 − 2 working
+    expect(plan.quotes[0]!.asks[0]!.qty).toBe(5);
+  });
+
+  it('asks for a wake-up so hedges are re-checked without market events', () => {
+    const plan = warm(make());
+    expect(plan.wakeAtMs).toBe(29_000 + 2_000);
+  });
+
+  it('names what it needs when given one symbol', () => {
+    const s = make();
+    expect(() => s.quote(buildContext({ symbol: F, instrument: inst(F) }))).toThrow(/basis needs two symbols/);
+  });
+});
