@@ -12,6 +12,8 @@ import type { BacktestSettings } from './settings.ts';
 export interface StrategySpec {
   readonly id: string;
   readonly symbol: string;
+  /** Every symbol of a multi-symbol strategy, primary first (absent: just `symbol`). */
+  readonly symbols?: readonly string[];
   readonly strategy: string;
   readonly params: Readonly<Record<string, unknown>>;
 }
@@ -38,7 +40,8 @@ export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, bas
   const strategies = [];
   for (const s of spec.strategies) {
     const def = await loadStrategy(s.strategy, baseDir);
-    strategies.push({ id: s.id, symbol: asSymbol(s.symbol), strategy: def.create(parseStrategyParams(def, s.params, s.id)) });
+    const symbols = (s.symbols ?? [s.symbol]).map(asSymbol);
+    strategies.push({ id: s.id, symbol: asSymbol(s.symbol), ...(symbols.length > 1 ? { symbols } : {}), strategy: def.create(parseStrategyParams(def, s.params, s.id)) });
   }
   return runBacktest({
     data,

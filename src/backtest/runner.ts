@@ -90,7 +90,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   if (n === 0) throw new MmError('RECORDING_INVALID', 'the recording has no events');
   const symbols = new Set(col.instruments.map((i) => i.symbol as string));
   for (const b of input.strategies)
-    if (!symbols.has(b.symbol)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${b.symbol}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
+    for (const s of b.symbols ?? [b.symbol])
+      if (!symbols.has(s)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${s}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
 
   // Exchange and local times, clamped monotone, exchange never after local.
   const xT = new Float64Array(n);

@@ -50,7 +50,7 @@ export interface MonitoredRestClient extends RewardRestPort {
 export interface MonitoringConfig {
   readonly monitoring: { readonly enabled: boolean; readonly host: string; readonly port: number };
   readonly rewards: { readonly enabled: boolean; readonly poll_interval_ms: number };
-  readonly bot: { readonly strategies: readonly { readonly symbol: string }[] };
+  readonly bot: { readonly strategies: readonly { readonly symbol: string; readonly symbols?: readonly string[] }[] };
 }
 
 /** A pino-compatible logger subset. */
@@ -123,7 +123,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   const metrics = createBotMetrics(registry, { clock });
   const proc = registerProcessMetrics(registry);
   const rewardMetrics = createRewardMetrics(registry);
-  const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))];
+  const symbols = [...new Set(config.bot.strategies.flatMap((s) => s.symbols ?? [s.symbol]))];
   const readiness = new ReadinessTracker({ symbols, streams: [...(clients.orders ? ['orders'] : []), ...(clients.md ? ['market-data'] : [])] });
   const subs: Subscription[] = [];
   let instruments = deps.instruments ?? null;

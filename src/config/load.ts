@@ -68,14 +68,23 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   const problems: ConfigProblem[] = [];
   const lookup = options.strategies ?? (() => undefined);
   const seen = new Set<string>();
+  const owners = new Map<string, string>();
   const strategies = parsed.bot.strategies.map((entry, index): LoadedStrategyEntry => {
     const isPath = isStrategyPath(entry.strategy);
     const strategy = isPath && !isAbsolute(entry.strategy) ? resolve(dir, entry.strategy) : entry.strategy;
     const shortName = isPath ? basename(strategy, extname(strategy)) : strategy;
-    const id = entry.id ?? `${shortName}:${entry.symbol}`;
+    const symbols = entrySymbols(entry, index, problems);
+    const symbol = symbols[0] ?? '';
+    const id = entry.id ?? `${shortName}:${symbol}`;
     if (seen.has(id)) problems.push({ path: formatPath(['bot', 'strategies', index, 'id']), message: `duplicate strategy id "${id}" (set a distinct id)`, value: id });
     seen.add(id);
-    if (isPath) return { id, symbol: entry.symbol, strategy, params: entry.params, paramsChecked: false };
+    for (const [k, s] of symbols.entries()) {
+      const owner = owners.get(s);
+      const path = formatPath(entry.symbols ? ['bot', 'strategies', index, 'symbols', k] : ['bot', 'strategies', index, 'symbol']);
+      if (owner !== undefined) problems.push({ path, message: `symbol "${s}" already belongs to strategy "${owner}" (each symbol has at most one strategy)`, value: s });
+      else owners.set(s, id);
+    }
+    if (isPath) return { id, symbol, symbols, strategy, params: entry.params, paramsChecked: false };
     const definition = lookup(entry.strategy);
     if (!definition) {
       throw new MmError('STRATEGY_INVALID', `${file}: ${formatPath(['bot', 'strategies', index, 'strategy'])}: unknown strategy "${entry.strategy}"`, {
@@ -85,7 +94,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       });
     }
     const params = checkStrategyParams(definition, entry.params, { file, index });
-    return { id, symbol: entry.symbol, strategy, params, paramsChecked: true };
+    return { id, symbol, symbols, strategy, params, paramsChecked: true };
   });
 
   const venue = parsed.venue.mode === 'remote' ? { ...parsed.venue, ws_url: parsed.venue.ws_url ?? parsed.venue.base_url.replace(/^http/, 'ws') } : resolveSim(parsed.venue, dir);
@@ -103,6 +112,25 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
     ...(recording ? { recording } : {}),
     source: { file, dir },
   });
+}
+
+/** An entry's symbols, primary first: exactly one of `symbol` and `symbols`, no repeats (problems named by path). */
+function entrySymbols(entry: { symbol?: string | undefined; symbols?: readonly string[] | undefined }, index: number, problems: ConfigProblem[]): readonly string[] {
+  const at = (...p: (string | number)[]): string => formatPath(['bot', 'strategies', index, ...p]);
+  if (entry.symbol !== undefined && entry.symbols !== undefined) {
+    problems.push({ path: at('symbols'), message: 'set either symbol or symbols, not both', value: entry.symbols });
+    return [entry.symbol];
+  }
+  if (entry.symbols !== undefined) {
+    const dup = entry.symbols.find((s, i) => entry.symbols!.indexOf(s) !== i);
+    if (dup !== undefined) problems.push({ path: at('symbols'), message: `"${dup}" is listed twice`, value: entry.symbols });
+    return [...new Set(entry.symbols)];
+  }
+  if (entry.symbol === undefined) {
+    problems.push({ path: at('symbol'), message: 'missing: set symbol (or symbols for a multi-symbol strategy)', value: undefined });
+    return [];
+  }
+  return [entry.symbol];
 }
 
 function resolveSim(venue: EmbeddedVenueConfig, dir: string): EmbeddedVenueConfig {

@@ -55,13 +55,18 @@ const remoteVenue = z
 
 const strategyEntry = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'expected letters, digits, _ . : -').optional().describe('Unique id (defaults to "<strategy>:<symbol>").'),
-  symbol: z.string().min(1).describe('Instrument symbol, e.g. EURUSD-PERP.'),
+  symbol: z.string().min(1).optional().describe('Instrument symbol, e.g. EURUSD-PERP (or `symbols` for a multi-symbol strategy; exactly one of the two).'),
+  symbols: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Every symbol a multi-symbol strategy quotes or hedges on, primary first, e.g. [XAU-PERP, XAU-2026-DEC]; each symbol belongs to at most one strategy.'),
   strategy: z.string().min(1).describe('A built-in strategy name (e.g. fixed-spread) or a path to a strategy module, relative to this config file.'),
   params: z.record(z.string(), z.unknown()).default({}).describe('Parameters, checked against the strategy\'s own schema.'),
 });
 
 const botSchema = z.strictObject({
-  strategies: z.array(strategyEntry).min(1).describe('One entry per (symbol, strategy) pair to run.'),
+  strategies: z.array(strategyEntry).min(1).describe('One entry per strategy to run, each on its symbol (or symbols).'),
   unknown_orders: z
     .enum(['cancel', 'adopt', 'ignore'])
     .default('cancel')
@@ -203,8 +208,10 @@ export type VenueConfigSection = BotConfigParsed['venue'];
 export type EmbeddedVenueConfig = Extract<VenueConfigSection, { mode: 'embedded-sim' }>;
 /** The remote venue section. */
 export type RemoteVenueConfig = Extract<VenueConfigSection, { mode: 'remote' }>;
-/** One configured strategy, with its id resolved. */
-export type StrategyEntryConfig = Omit<z.output<typeof strategyEntry>, 'id' | 'params'> & {
+/** One configured strategy, with its id and symbols resolved (`symbol` = `symbols[0]`, the primary). */
+export type StrategyEntryConfig = Omit<z.output<typeof strategyEntry>, 'id' | 'params' | 'symbol' | 'symbols'> & {
   readonly id: string;
+  readonly symbol: string;
+  readonly symbols: readonly string[];
   readonly params: Readonly<Record<string, unknown>>;
 };

@@ -17,6 +17,7 @@ export class Counters {
   marketEvents = 0;
   orderEvents = 0;
   strategyEvaluations = 0;
+  hedges = 0;
 
   /** Counts one event. */
   count(ev: EngineEvent): void {
@@ -54,6 +55,9 @@ export class Counters {
       case 'reconciled':
         this.reconciliations++;
         break;
+      case 'hedge':
+        if (ev.sent) this.hedges++;
+        break;
       default:
         break;
     }
@@ -76,6 +80,7 @@ export class Counters {
       marketEvents: this.marketEvents,
       orderEvents: this.orderEvents,
       strategyEvaluations: this.strategyEvaluations,
+      hedges: this.hedges,
     };
   }
 }

@@ -61,7 +61,7 @@ export function createEngine(deps: EngineDeps): Engine {
         if (pos) for (const [sym, qty] of pos) core.slots.get(sym)?.ledger.seed(qty);
         await reconcile(venue, 'start');
         core.ready = true;
-        for (const s of core.slots.values()) core.evaluate(s);
+        core.evaluateAll();
         core.flush();
       })
       .catch((err: unknown) => {
@@ -87,7 +87,7 @@ export function createEngine(deps: EngineDeps): Engine {
     core.ordersDown = false;
     void reconcile(venue, 'resync').then(() => {
       core.awaitingResync = false;
-      for (const s of core.slots.values()) core.evaluate(s);
+      core.evaluateAll();
       core.flush();
     });
   };
@@ -138,6 +138,7 @@ export function createEngine(deps: EngineDeps): Engine {
       const deadline = t0 + (opts.timeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
       deps.log?.info({ reason: opts.reason ?? 'stop' }, 'engine stopping: cancelling all orders');
       core.stopping = true;
+      core.cancelWakeTimers();
       core.executor.removeWhere((j) => j.endpoint === 'place' || j.endpoint === 'replace' || j.endpoint === 'fills');
       let cancelRequested = core.store.all().filter((o) => o.status !== 'queued').length;
       for (const s of core.slots.values()) core.om.pullAll(s.symbol);

@@ -22,7 +22,9 @@ import { OrderStore } from './order-store.ts';
 import { PositionCheck } from './position-check.ts';
 import type { Failure } from './outcome.ts';
 import type { ConnectionState } from './ports.ts';
+import { applyPlan, checkPlan } from './plan.ts';
 import { handleRawIntents } from './raw-intents.ts';
+import { declaredSymbols, StrategyGroup } from './strategy-group.ts';
 import { clampPostOnly, SymbolSlot } from './symbol-slot.ts';
 import type { EngineDeps } from './types.ts';
 import { validateEngineDeps } from './validate.ts';
@@ -39,6 +41,8 @@ export class EngineCore {
   readonly events$ = new Subject<EngineEvent>();
   readonly counters = new Counters();
   readonly slots = new Map<string, SymbolSlot>();
+  /** One per configured strategy, in config order. */
+  readonly groups: StrategyGroup[] = [];
   readonly store = new OrderStore();
   readonly executor: Executor;
   readonly requests: OrderRequests;
@@ -59,7 +63,7 @@ export class EngineCore {
   readonly startMs: number;
   #t0Ns: bigint | null = null;
   #evaluating: SymbolSlot | null = null;
-  readonly #dirty = new Set<SymbolSlot>();
+  readonly #dirty = new Set<StrategyGroup>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
   readonly #riskView: { -readonly [K in keyof RiskView]: RiskView[K] } = {
     position: 0,
@@ -78,10 +82,16 @@ export class EngineCore {
     const { clock } = deps;
     this.startMs = clock.nowMs();
     for (const b of deps.strategies) {
-      const inst = deps.instruments.get(b.symbol);
-      if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${b.symbol} (not in the instrument catalog)`, { strategy: b.id, symbol: b.symbol });
-      if (this.slots.has(b.symbol)) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${b.symbol} already has a strategy (one strategy per symbol)`, { strategy: b.id, symbol: b.symbol });
-      this.slots.set(b.symbol, new SymbolSlot(b.id, b.symbol, b.strategy, inst, limitsFor(deps.risk, b.symbol)));
+      const slots = declaredSymbols(b).map((symbol) => {
+        const inst = deps.instruments.get(symbol);
+        if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${symbol} (not in the instrument catalog)`, { strategy: b.id, symbol });
+        const owner = this.slots.get(symbol);
+        if (owner) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${symbol} already belongs to strategy ${owner.id} (one strategy per symbol)`, { strategy: b.id, symbol });
+        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol));
+        this.slots.set(symbol, slot);
+        return slot;
+      });
+      this.groups.push(new StrategyGroup(b.id, b.strategy, slots));
     }
     this.killSwitch = new KillSwitch(deps.risk.killSwitch);
     this.executor = new Executor(deps.execution, clock, {
@@ -132,6 +142,8 @@ export class EngineCore {
   /** Publishes an event and counts it. */
   emit(ev: EngineEvent): void {
     this.counters.count(ev);
+    // Our fills reach the strategy at its next call (ctx.fills), from where they are booked.
+    if (ev.type === 'fill') this.slots.get(ev.symbol)?.group.addFill(ev);
     if (this.events$.observed) this.events$.next(ev);
   }
 
@@ -155,7 +167,7 @@ export class EngineCore {
     // The latency sample only goes to events$ listeners (counters ignore it): skip the bigint
     // clock read per event when nobody listens (a backtest).
     this.#t0Ns = this.events$.observed ? this.deps.clock.nowNs() : null;
-    this.evaluate(slot);
+    this.evaluate(slot.group, slot);
     this.#t0Ns = null;
     this.flush();
   }
@@ -185,95 +197,123 @@ export class EngineCore {
     this.#checkKillSwitch();
     this.accounting.maybePollFees(this.deps.orderManager.fillPollMs);
     if (this.ready && !this.awaitingResync && !this.stopping) this.positionCheck.maybeRun();
-    for (const slot of this.slots.values()) this.evaluate(slot);
+    this.evaluateAll();
     this.flush();
   }
 
-  /** Evaluates dirty symbols (after fills, cancels, reconciliation). */
+  /** Evaluates dirty strategies (after fills, cancels, reconciliation, timers). */
   flush(): void {
     if (this.#evaluating !== null) return;
     for (let pass = 0; pass < 2 && this.#dirty.size > 0; pass++) {
       const xs = [...this.#dirty];
       this.#dirty.clear();
-      for (const s of xs) this.evaluate(s);
+      for (const g of xs) this.evaluate(g);
     }
   }
 
-  /** Runs the strategy for a symbol and pushes its (risk-gated) wishes to the order manager. */
-  evaluate(slot: SymbolSlot): void {
+  /** Evaluates every strategy. */
+  evaluateAll(): void {
+    for (const g of this.groups) this.evaluate(g);
+  }
+
+  /**
+   * Runs a strategy and pushes its (risk-gated) wishes to the order manager: the ladder of each of
+   * its symbols, its hedges, its wake-up timer. `trigger` is the symbol whose event caused the call.
+   */
+  evaluate(g: StrategyGroup, trigger: SymbolSlot | null = null): void {
     if (!this.ready || this.stopping) return;
     const now = this.deps.clock.nowMs();
-    this.#updateState(slot, now);
-    this.#evaluating = slot;
+    const slots = g.slots;
+    for (let i = 0; i < slots.length; i++) this.#updateState(slots[i]!, now);
+    this.#evaluating = trigger ?? slots[0]!;
     try {
-      if (slot.failed !== null) {
-        if (!this.awaitingResync) this.om.applyQuotes(slot.symbol, EMPTY, EMPTY, true);
+      if (g.failed !== null) {
+        if (!this.awaitingResync) for (let i = 0; i < slots.length; i++) this.om.applyQuotes(slots[i]!.symbol, EMPTY, EMPTY, true);
         return;
       }
       let out;
       try {
         this.counters.strategyEvaluations++;
-        out = slot.strategy.quote(slot.refresh(now, this.store.view(slot.symbol)));
+        out = g.strategy.quote(g.refresh(now, this.store));
+        // A malformed plan is a bug of the strategy, isolated like a throw.
+        if (out !== null && !isDesiredQuotes(out) && isStrategyPlan(out)) checkPlan(g, out);
       } catch (err) {
-        this.#isolate(slot, err);
+        this.#isolate(g, err);
         return;
       }
-      // A plan's ladder for this symbol (multi-symbol plans and hedges are wired in a later step).
-      if (isStrategyPlan(out)) out = out.quotes.find((q) => q.symbol === slot.symbol) ?? null;
-      if (out !== null && !isDesiredQuotes(out)) {
-        if (!this.awaitingResync) handleRawIntents(this, slot, out.intents);
-        return;
+      if (out !== null) {
+        if (isDesiredQuotes(out)) slots[0]!.lastDesired = out;
+        else if (isStrategyPlan(out)) applyPlan(this, g, out, now);
+        else {
+          if (!this.awaitingResync) handleRawIntents(this, g, out.intents);
+          return;
+        }
       }
-      if (out !== null) slot.lastDesired = out;
-      const d = slot.lastDesired;
-      if (d === null && slot.effective === 'ACTIVE') return;
-      const bestBid = slot.market.bestBid();
-      const bestAsk = slot.market.bestAsk();
-      const t = slot.market.ticker;
-      const bandLower = t === null ? null : t.bandLowerTicks;
-      const bandUpper = t === null ? null : t.bandUpperTicks;
-      if (
-        slot.settledVersion === this.store.version &&
-        slot.settledDesired === d &&
-        slot.settledBestBid === bestBid &&
-        slot.settledBestAsk === bestAsk &&
-        slot.settledPosition === slot.ledger.qty &&
-        slot.settledState === slot.effective &&
-        slot.settledBandLower === bandLower &&
-        slot.settledBandUpper === bandUpper
-      )
-        return;
-      let bids = d?.bids ?? EMPTY;
-      let asks = d?.asks ?? EMPTY;
-      if (this.deps.orderManager.postOnly) {
-        bids = clampPostOnly(bids, true, bestAsk);
-        asks = clampPostOnly(asks, false, bestBid);
-      }
-      const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
-      const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
-      if (key !== slot.lastTrimKey) {
-        slot.lastTrimKey = key;
-        if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons: g.reasons, tsMs: now });
-      }
-      // Same ladders as last time (a strategy returning its unchanged quotes): keep the object.
-      const prev = slot.gated;
-      if (prev === null || prev.bids !== g.bids || prev.asks !== g.asks) slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
-      if (this.awaitingResync) return;
-      if (!this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE')) {
-        slot.settledVersion = -1;
-        return;
-      }
-      slot.settledVersion = this.store.version;
-      slot.settledDesired = d;
-      slot.settledBestBid = bestBid;
-      slot.settledBestAsk = bestAsk;
-      slot.settledPosition = slot.ledger.qty;
-      slot.settledState = slot.effective;
-      slot.settledBandLower = bandLower;
-      slot.settledBandUpper = bandUpper;
+      for (let i = 0; i < slots.length; i++) this.#settle(slots[i]!, now);
     } finally {
       this.#evaluating = null;
     }
+  }
+
+  /** Risk-gates a symbol's last ladder and makes its working orders match (skipped when nothing it depends on changed). */
+  #settle(slot: SymbolSlot, now: number): void {
+    const d = slot.lastDesired;
+    if (d === null && slot.effective === 'ACTIVE') return;
+    const bestBid = slot.market.bestBid();
+    const bestAsk = slot.market.bestAsk();
+    const t = slot.market.ticker;
+    const bandLower = t === null ? null : t.bandLowerTicks;
+    const bandUpper = t === null ? null : t.bandUpperTicks;
+    if (
+      slot.settledVersion === this.store.version &&
+      slot.settledDesired === d &&
+      slot.settledBestBid === bestBid &&
+      slot.settledBestAsk === bestAsk &&
+      slot.settledPosition === slot.ledger.qty &&
+      slot.settledState === slot.effective &&
+      slot.settledBandLower === bandLower &&
+      slot.settledBandUpper === bandUpper
+    )
+      return;
+    let bids = d?.bids ?? EMPTY;
+    let asks = d?.asks ?? EMPTY;
+    if (this.deps.orderManager.postOnly) {
+      bids = clampPostOnly(bids, true, bestAsk);
+      asks = clampPostOnly(asks, false, bestBid);
+    }
+    const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
+    const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
+    if (key !== slot.lastTrimKey) {
+      slot.lastTrimKey = key;
+      if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons: g.reasons, tsMs: now });
+    }
+    // Same ladders as last time (a strategy returning its unchanged quotes): keep the object.
+    const prev = slot.gated;
+    if (prev === null || prev.bids !== g.bids || prev.asks !== g.asks) slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
+    if (this.awaitingResync) return;
+    if (!this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE')) {
+      slot.settledVersion = -1;
+      return;
+    }
+    slot.settledVersion = this.store.version;
+    slot.settledDesired = d;
+    slot.settledBestBid = bestBid;
+    slot.settledBestAsk = bestAsk;
+    slot.settledPosition = slot.ledger.qty;
+    slot.settledState = slot.effective;
+    slot.settledBandLower = bandLower;
+    slot.settledBandUpper = bandUpper;
+  }
+
+  /** Marks a strategy for re-evaluation at the next flush (its wake-up timer fired). */
+  wake(g: StrategyGroup): void {
+    this.#dirty.add(g);
+    this.flush();
+  }
+
+  /** Cancels every strategy's wake-up timer (on stop). */
+  cancelWakeTimers(): void {
+    for (const g of this.groups) g.disarm();
   }
 
   /** Recovers fills from REST since the last known fill (minus the lookback). */
@@ -399,14 +439,18 @@ export class EngineCore {
     return v;
   }
 
-  #isolate(slot: SymbolSlot, err: unknown): void {
+  #isolate(g: StrategyGroup, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
-    slot.failed = message;
-    slot.lastDesired = null;
-    slot.gated = null;
-    this.emit({ type: 'strategy-error', strategyId: slot.id, symbol: slot.symbol, message, tsMs: this.deps.clock.nowMs() });
-    this.deps.log?.error({ strategy: slot.id, symbol: slot.symbol, err: message }, 'strategy threw: isolated, quotes pulled');
-    if (!this.awaitingResync) this.om.pullAll(slot.symbol);
+    g.failed = message;
+    g.disarm();
+    const primary = g.primary.symbol;
+    this.emit({ type: 'strategy-error', strategyId: g.id, symbol: primary, message, tsMs: this.deps.clock.nowMs() });
+    this.deps.log?.error({ strategy: g.id, symbols: g.symbols, err: message }, 'strategy threw: isolated, quotes pulled');
+    for (const slot of g.slots) {
+      slot.lastDesired = null;
+      slot.gated = null;
+      if (!this.awaitingResync) this.om.pullAll(slot.symbol);
+    }
   }
 
   #onReject(symbol: Symbol | null, kind: IntentKind, cid: ClientOrderId | null, f: Failure, benign: boolean): void {
@@ -424,7 +468,7 @@ export class EngineCore {
     // Also while the slot itself is being evaluated: a gateway that answers synchronously (a replay
     // exchange) may change the position mid-evaluation; the flush afterwards re-quotes (2 passes max).
     const slot = this.slots.get(symbol);
-    if (slot) this.#dirty.add(slot);
+    if (slot) this.#dirty.add(slot.group);
   }
 
   #sampleLatency(): void {

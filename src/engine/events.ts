@@ -182,6 +182,22 @@ export interface PositionMismatchEvent extends At {
   readonly venue: number;
 }
 
+/**
+ * A strategy asked for a marketable hedge order (IOC, not post-only). `sent` false: refused before
+ * sending (`reason` names the risk rule); its fills are `fill` events with the same client order id.
+ */
+export interface HedgeEvent extends At {
+  readonly type: 'hedge';
+  readonly strategyId: string;
+  readonly symbol: Symbol;
+  readonly side: Side;
+  readonly qty: number;
+  readonly limitTicks: number;
+  readonly clientOrderId: ClientOrderId | null;
+  readonly sent: boolean;
+  readonly reason: string | null;
+}
+
 /** Market event received → first intent handed to the gateway, in microseconds (engine clock's nowNs). */
 export interface TickToIntentEvent extends At {
   readonly type: 'tick-to-intent';
@@ -209,6 +225,7 @@ export type EngineEvent =
   | ReconciledEvent
   | OrderResolvedEvent
   | PositionMismatchEvent
+  | HedgeEvent
   | TickToIntentEvent;
 
 /** The `type` tags of EngineEvent. */

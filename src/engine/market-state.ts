@@ -4,6 +4,8 @@ import type { MarketEvent, TickerUpdated, TradePrinted } from '../domain/events.
 import type { FundingEstimate } from '../domain/funding.ts';
 
 const NO_TRADES: readonly TradePrinted[] = Object.freeze([]);
+/** Trades kept while the strategy is not called (not ready, isolated): the oldest go beyond this. */
+const MAX_PENDING_TRADES = 10_000;
 
 /**
  * One symbol's market as the engine sees it: the book (snapshots kept as received, deltas applied),
@@ -46,6 +48,7 @@ export class MarketState {
         return true;
       case 'trade':
         this.lastTrade = ev;
+        if (this.#tradesSinceCall.length >= MAX_PENDING_TRADES) this.#tradesSinceCall.splice(0, MAX_PENDING_TRADES / 2);
         this.#tradesSinceCall.push(ev);
         return true;
       default:

@@ -69,7 +69,7 @@ export class OrderManager {
    * holds its level (locked), so the level is not placed twice while we wait for the venue.
    */
   static inDiff(o: LocalOrder): boolean {
-    return !o.cancelWanted && o.status !== 'pending-cancel';
+    return !o.cancelWanted && !o.hedge && o.status !== 'pending-cancel';
   }
 
   /** Exposure of a symbol's orders that the next ladder will not replace. */
@@ -130,9 +130,10 @@ export class OrderManager {
     return isNoChange(db) && isNoChange(da);
   }
 
-  /** Tracks and queues a new order; returns it. */
-  placeNew(symbol: Symbol, side: Side, priceTicks: number, qty: number, tif: 'GTC' | 'IOC' | 'DAY' | null = null): LocalOrder {
+  /** Tracks and queues a new order (`hedge`: a marketable order outside the ladder, never post-only); returns it. */
+  placeNew(symbol: Symbol, side: Side, priceTicks: number, qty: number, tif: 'GTC' | 'IOC' | 'DAY' | null = null, hedge = false): LocalOrder {
     const o = new LocalOrder(this.env.cids.next(), symbol, side, priceTicks, qty, this.env.clock.nowMs(), false);
+    o.hedge = hedge;
     this.env.store.add(o);
     this.env.requests.place(o, tif);
     return o;

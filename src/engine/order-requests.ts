@@ -62,7 +62,7 @@ export class OrderRequests {
           priceTicks: o.priceTicks,
           qty: o.qty,
           tif: tif ?? c.tif,
-          postOnly: c.postOnly,
+          postOnly: o.hedge ? false : c.postOnly,
           reprice: c.reprice,
           selfTrade: c.selfTrade,
           clientOrderId: o.clientOrderId,

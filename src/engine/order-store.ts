@@ -18,6 +18,8 @@ export class LocalOrder implements WorkingOrder {
   /** Target of a queued or in-flight replace. */
   target: QuoteLevel | null = null;
   replaceQueued = false;
+  /** A strategy's marketable hedge (IOC, not post-only): never part of the quote diff. */
+  hedge = false;
   /** We want this order gone; it never comes back into the quote diff. */
   cancelWanted = false;
   /** A cancel got 409: send it again when the ack arrives. */

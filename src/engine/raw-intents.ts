@@ -6,6 +6,7 @@ import type { EngineEvent } from './events.ts';
 import type { OrderManager } from './order-manager.ts';
 import type { OrderRequests } from './order-requests.ts';
 import type { OrderStore } from './order-store.ts';
+import type { StrategyGroup } from './strategy-group.ts';
 import type { SymbolSlot } from './symbol-slot.ts';
 
 /** The parts of the engine core raw intents use (kept structural to avoid an import cycle). */
@@ -22,17 +23,19 @@ export interface RawIntentHost {
  * Carries out raw intents from a strategy that bypasses the ladder: places get a fresh engine cid
  * (the strategy's is ignored) and the engine's post-only/reprice/STP settings with the intent's
  * TIF; replaces and cancels must name an order the engine tracks; each place/replace passes
- * `checkIntent` (rejects are `reject` events with source `risk`); orders on other symbols are refused.
+ * `checkIntent` (rejects are `reject` events with source `risk`); orders on symbols the strategy does
+ * not declare are refused; a cancel-all pulls its symbol (null: every declared symbol).
  */
-export function handleRawIntents(core: RawIntentHost, slot: SymbolSlot, intents: readonly OrderIntent[]): void {
+export function handleRawIntents(core: RawIntentHost, g: StrategyGroup, intents: readonly OrderIntent[]): void {
   const now = core.deps.clock.nowMs();
   for (const it of intents) {
     if (it.kind === 'cancel-all') {
-      core.om.pullAll(slot.symbol);
+      for (const s of g.slots) if (it.symbol === null || it.symbol === s.symbol) core.om.pullAll(s.symbol);
       continue;
     }
-    if (it.symbol !== slot.symbol) {
-      core.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: it.symbol, clientOrderId: null, reason: 'foreign-symbol', text: `strategy ${slot.id} may only trade ${slot.symbol}`, tsMs: now });
+    const slot = g.slots.find((s) => s.symbol === it.symbol);
+    if (!slot) {
+      core.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: it.symbol, clientOrderId: null, reason: 'foreign-symbol', text: `strategy ${g.id} may only trade ${g.symbols.join(', ')}`, tsMs: now });
       continue;
     }
     const o = it.kind === 'place' ? undefined : core.store.find(it.clientOrderId, it.orderId);

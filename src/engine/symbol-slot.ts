@@ -8,9 +8,10 @@ import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, ReferencePrice, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
 import { PositionLedger } from './position-ledger.ts';
+import type { StrategyGroup } from './strategy-group.ts';
 
 /** A mutable StrategyContext the engine refreshes before each call (no allocation per evaluation). */
-interface MutableContext {
+export interface MutableContext {
   symbol: Symbol;
   instrument: Instrument;
   nowMs: number;
@@ -38,8 +39,8 @@ export class SymbolSlot {
   readonly market: MarketState;
   readonly ledger: PositionLedger;
   readonly usdPerTickContract: number;
-  /** Set when the strategy threw: it is not called again. */
-  failed: string | null = null;
+  /** The strategy (and its other symbols) this symbol belongs to; set by the StrategyGroup. */
+  group!: StrategyGroup;
   /** The strategy's last ladder (before the risk gate). */
   lastDesired: DesiredQuotes | null = null;
   /** The last ladder after the risk gate. */
@@ -130,6 +131,11 @@ export class SymbolSlot {
       },
     };
     this.ctx = ctx;
+  }
+
+  /** The strategy's error when it threw (it is then not called again), else null. */
+  get failed(): string | null {
+    return this.group.failed;
   }
 
   /** Refreshes the context for a call at `nowMs`. */

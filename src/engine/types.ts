@@ -14,10 +14,16 @@ import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
 
-/** One strategy instance bound to one symbol (one strategy per symbol). `id` names it in events and snapshots. */
+/**
+ * One strategy instance bound to its symbols (each symbol belongs to at most one strategy). `id`
+ * names it in events and snapshots.
+ */
 export interface StrategyBinding {
   readonly id: string;
+  /** The primary symbol (the strategy's `ctx.symbol`). */
   readonly symbol: Symbol;
+  /** Every symbol the strategy quotes or hedges on, primary first; absent = `[symbol]`. */
+  readonly symbols?: readonly Symbol[];
   readonly strategy: Strategy;
 }
 
@@ -146,6 +152,8 @@ export interface EngineCounters {
   readonly marketEvents: number;
   readonly orderEvents: number;
   readonly strategyEvaluations: number;
+  /** Hedge orders sent (refused ones are risk rejects). */
+  readonly hedges: number;
 }
 
 /** A point-in-time view of the engine, cheap enough to take every few seconds. */

@@ -56,7 +56,9 @@ describe('parseConfig: good configs', () => {
     expect(c.monitoring).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
     expect(c.logging).toEqual({ level: 'info', pretty: 'auto' });
     expect(c.bot.unknown_orders).toBe('cancel');
-    expect(c.bot.strategies).toEqual([{ id: 'fake-spread:EURUSD-PERP', symbol: 'EURUSD-PERP', strategy: 'fake-spread', params: { levels: 1, spread_ticks: 4 }, paramsChecked: true }]);
+    expect(c.bot.strategies).toEqual([
+      { id: 'fake-spread:EURUSD-PERP', symbol: 'EURUSD-PERP', symbols: ['EURUSD-PERP'], strategy: 'fake-spread', params: { levels: 1, spread_ticks: 4 }, paramsChecked: true },
+    ]);
     expect(c.recording).toBeUndefined();
   });
 
@@ -189,6 +191,37 @@ bot:
 `;
     const e = mmError(() => parseConfig(text, 'demo.yaml', opts));
     expect(e.details).toMatchObject({ path: 'bot.strategies[1].id', value: 'fake-spread:EURUSD-PERP' });
+  });
+
+  it('symbols of a multi-symbol strategy: primary first, the id names the primary', () => {
+    const text = `venue: { mode: embedded-sim }
+bot:
+  strategies:
+    - { symbols: [XAU-PERP, XAU-2026-DEC], strategy: fake-spread, params: { spread_ticks: 1 } }
+    - { symbol: EURUSD-PERP, strategy: fake-spread, params: { spread_ticks: 2 } }
+`;
+    const c = parseConfig(text, 'demo.yaml', opts);
+    expect(c.bot.strategies.map((s) => [s.id, s.symbol, s.symbols])).toEqual([
+      ['fake-spread:XAU-PERP', 'XAU-PERP', ['XAU-PERP', 'XAU-2026-DEC']],
+      ['fake-spread:EURUSD-PERP', 'EURUSD-PERP', ['EURUSD-PERP']],
+    ]);
+  });
+
+  it('symbol and symbols: exactly one, no repeats, each symbol owned by one strategy', () => {
+    const entry = (e: string): string => `venue: { mode: embedded-sim }\nbot:\n  strategies:\n    - { ${e}strategy: fake-spread, params: { spread_ticks: 1 } }\n`;
+    expect(mmError(() => parseConfig(entry('symbol: A, symbols: [A, B], '), 'demo.yaml', opts)).message).toContain('demo.yaml: bot.strategies[0].symbols: set either symbol or symbols, not both');
+    expect(mmError(() => parseConfig(entry(''), 'demo.yaml', opts)).message).toContain('demo.yaml: bot.strategies[0].symbol: missing: set symbol (or symbols');
+    expect(mmError(() => parseConfig(entry('symbols: [A, B, A], '), 'demo.yaml', opts)).message).toContain('bot.strategies[0].symbols: "A" is listed twice');
+    expect(mmError(() => parseConfig(entry('symbols: [], '), 'demo.yaml', opts)).message).toContain('bot.strategies[0].symbols');
+    const twice = `venue: { mode: embedded-sim }
+bot:
+  strategies:
+    - { symbols: [XAU-PERP, XAU-2026-DEC], strategy: fake-spread, params: { spread_ticks: 1 } }
+    - { id: other, symbol: XAU-2026-DEC, strategy: fake-spread, params: { spread_ticks: 2 } }
+`;
+    const e = mmError(() => parseConfig(twice, 'demo.yaml', opts));
+    expect(e.message).toContain('demo.yaml: bot.strategies[1].symbol: symbol "XAU-2026-DEC" already belongs to strategy "fake-spread:XAU-PERP"');
+    expect(e.details).toMatchObject({ path: 'bot.strategies[1].symbol', value: 'XAU-2026-DEC' });
   });
 
   it('a missing environment variable is CONFIG_ENV_MISSING naming file, path and variable', () => {

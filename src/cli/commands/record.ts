@@ -135,7 +135,7 @@ export const command: Command = {
     let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     const configFile = flagString(p, 'config');
     const setup = configFile ? await loadBacktestSetup(configFile) : null;
-    if (symbols.length === 0 && setup) symbols = [...new Set(setup.config.bot.strategies.map((s) => s.symbol))];
+    if (symbols.length === 0 && setup) symbols = [...new Set(setup.config.bot.strategies.flatMap((s) => s.symbols))];
     if (symbols.length === 0) throw new MmError('USAGE', '--symbols is required (comma-separated), or --config with strategies');
     const outFlag = flagString(p, 'out');
     if (!outFlag) throw new MmError('USAGE', '--out is required');

@@ -143,7 +143,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     if (config.recording) {
       const recordingPath = config.recording.path;
-      const recorded = [...new Set(config.bot.strategies.map((s) => s.symbol))].map((s) => instruments.get(s)!);
+      const recorded = [...new Set(config.bot.strategies.flatMap((s) => s.symbols))].map((s) => instruments.get(s)!);
       mkdirSync(dirname(recordingPath), { recursive: true });
       const sink = createRecordingWriter(recordingPath, { instruments: recorded, startedAtMs: clock.nowMs(), source: venue.embedded ? 'local-venue' : venue.baseUrl });
       // The bot's own order events too: replays take its working orders out of the recorded queue.
@@ -162,7 +162,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       });
       log.info({ path: recordingPath }, 'recording market data');
     }
-    for (const s of config.bot.strategies) md.subscribeBook(s.symbol, 2, { trades: true, ticker: true });
+    for (const s of config.bot.strategies) for (const sym of s.symbols) md.subscribeBook(sym, 2, { trades: true, ticker: true });
     const inputs: EngineInputs = {
       market$: md.market$,
       orders$: orders.events$,

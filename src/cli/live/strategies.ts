@@ -29,17 +29,18 @@ export async function buildStrategies(config: BotConfig, catalog: InstrumentCata
   const file = config.source.file;
   const bindings: StrategyBinding[] = [];
   for (const [index, entry] of config.bot.strategies.entries()) {
-    if (!catalog.get(entry.symbol)) {
+    for (const [k, symbol] of entry.symbols.entries()) {
+      if (catalog.get(symbol)) continue;
       const listed = catalog.all().map((i) => i.symbol);
       const shown = `${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ', ...' : ''}`;
-      throw configInvalid(file, [
-        { path: formatPath(['bot', 'strategies', index, 'symbol']), message: `"${entry.symbol}" is not listed by the venue (listed: ${shown})`, value: entry.symbol },
-      ]);
+      const path = entry.symbols.length > 1 || entry.symbol !== symbol ? ['bot', 'strategies', index, 'symbols', k] : ['bot', 'strategies', index, 'symbol'];
+      throw configInvalid(file, [{ path: formatPath(path), message: `"${symbol}" is not listed by the venue (listed: ${shown})`, value: symbol }]);
     }
     // Module strategies are loaded here (loadConfig stays synchronous) and their params checked.
     const definition = (entry.paramsChecked ? builtin(entry.strategy) : undefined) ?? (await loadStrategy(entry.strategy, config.source.dir));
     const params = entry.paramsChecked ? entry.params : checkStrategyParams(definition, entry.params, { file, index });
-    bindings.push({ id: entry.id, symbol: asSymbol(entry.symbol), strategy: definition.create(params) });
+    const symbols = entry.symbols.map(asSymbol);
+    bindings.push({ id: entry.id, symbol: symbols[0]!, ...(symbols.length > 1 ? { symbols } : {}), strategy: definition.create(params) });
   }
   return bindings;
 }

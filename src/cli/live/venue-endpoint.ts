@@ -40,7 +40,7 @@ export function embeddedVenueConfig(config: BotConfig): ReturnType<typeof parseV
   if (sim.knobs) raw = merge(raw, sim.knobs as Obj);
   // Symbols the venue does not list are left out here: start-up then names them clearly.
   const listed = defaultCatalog();
-  const symbols = [...new Set(config.bot.strategies.map((s) => s.symbol))].filter((s) => listed.get(s) !== undefined);
+  const symbols = [...new Set(config.bot.strategies.flatMap((s) => s.symbols))].filter((s) => listed.get(s) !== undefined);
   const market = isObj(raw['market']) ? raw['market'] : {};
   const listing = isObj(raw['instruments']) ? raw['instruments'] : {};
   raw = merge(raw, {

@@ -31,6 +31,8 @@ export interface FakeRequest {
 export class FakeGateway implements OrderGateway {
   readonly events$ = new Subject<OrderEvent>();
   readonly requests: FakeRequest[] = [];
+  /** Every place intent received, as sent (tif, post-only, ...). */
+  readonly placed: PlaceOrder[] = [];
   readonly orders = new Map<string, Order>();
   autoAck = true;
   /** Events are lost (a dropped stream); REST (`accountReader`) still sees every fill. */
@@ -89,6 +91,7 @@ export class FakeGateway implements OrderGateway {
 
   #place(i: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
     this.#log('place', i.clientOrderId, i.priceTicks, i.qty);
+    this.placed.push(i);
     const f = this.#fail('place');
     if (f) return Promise.reject(f);
     const o = this.#newOrder(i.symbol, i.side, i.priceTicks, i.qty, i.clientOrderId, 'PENDING');
