@@ -14,9 +14,13 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
     switch (e.type) {
       case 'fill':
         log.info(
-          { symbol: e.symbol, side: e.side, qty: e.qty, price: px(e.symbol, e.priceTicks), liquidity: e.liquidity, position: e.position, recovered: e.recovered },
+          { symbol: e.symbol, side: e.side, qty: e.qty, price: px(e.symbol, e.priceTicks), liquidity: e.liquidity, position: e.position, recovered: e.recovered, clientOrderId: e.clientOrderId },
           `fill ${e.side} ${e.qty} ${e.symbol} @ ${px(e.symbol, e.priceTicks)} → position ${e.position}`,
         );
+        return;
+      case 'hedge':
+        if (e.sent) log.info({ ...e }, `hedge ${e.side} ${e.qty} ${e.symbol} limit ${px(e.symbol, e.limitTicks)} sent (IOC) for ${e.strategyId}`);
+        else log.warn({ ...e }, `hedge ${e.side} ${e.qty} ${e.symbol} refused: ${e.reason ?? '?'}`);
         return;
       case 'reject':
         if (e.source === 'risk') log.debug({ ...e }, `risk refused ${e.kind}: ${e.reason}`);
