@@ -25,7 +25,7 @@ import type { ConnectionState } from './ports.ts';
 import { applyPlan, checkPlan } from './plan.ts';
 import { handleRawIntents } from './raw-intents.ts';
 import { declaredSymbols, StrategyGroup } from './strategy-group.ts';
-import { clampPostOnly, SymbolSlot } from './symbol-slot.ts';
+import { clampPostOnly, SymbolSlot, type SlotGroup } from './symbol-slot.ts';
 import type { EngineDeps } from './types.ts';
 import { validateEngineDeps } from './validate.ts';
 
@@ -42,7 +42,7 @@ export class EngineCore {
   readonly counters = new Counters();
   readonly slots = new Map<string, SymbolSlot>();
   /** One per configured strategy, in config order. */
-  readonly groups: StrategyGroup[] = [];
+  readonly groups: SlotGroup[] = [];
   readonly store = new OrderStore();
   readonly executor: Executor;
   readonly requests: OrderRequests;
@@ -63,7 +63,7 @@ export class EngineCore {
   readonly startMs: number;
   #t0Ns: bigint | null = null;
   #evaluating: SymbolSlot | null = null;
-  readonly #dirty = new Set<StrategyGroup>();
+  readonly #dirty = new Set<SlotGroup>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
   readonly #riskView: { -readonly [K in keyof RiskView]: RiskView[K] } = {
     position: 0,
@@ -91,7 +91,7 @@ export class EngineCore {
         this.slots.set(symbol, slot);
         return slot;
       });
-      this.groups.push(new StrategyGroup(b.id, b.strategy, slots));
+      this.groups.push(new StrategyGroup<SymbolSlot>(b.id, b.strategy, slots));
     }
     this.killSwitch = new KillSwitch(deps.risk.killSwitch);
     this.executor = new Executor(deps.execution, clock, {
@@ -220,7 +220,7 @@ export class EngineCore {
    * Runs a strategy and pushes its (risk-gated) wishes to the order manager: the ladder of each of
    * its symbols, its hedges, its wake-up timer. `trigger` is the symbol whose event caused the call.
    */
-  evaluate(g: StrategyGroup, trigger: SymbolSlot | null = null): void {
+  evaluate(g: SlotGroup, trigger: SymbolSlot | null = null): void {
     if (!this.ready || this.stopping) return;
     const now = this.deps.clock.nowMs();
     const slots = g.slots;
@@ -306,7 +306,7 @@ export class EngineCore {
   }
 
   /** Marks a strategy for re-evaluation at the next flush (its wake-up timer fired). */
-  wake(g: StrategyGroup): void {
+  wake(g: SlotGroup): void {
     this.#dirty.add(g);
     this.flush();
   }
@@ -439,7 +439,7 @@ export class EngineCore {
     return v;
   }
 
-  #isolate(g: StrategyGroup, err: unknown): void {
+  #isolate(g: SlotGroup, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     g.failed = message;
     g.disarm();

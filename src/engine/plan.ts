@@ -8,8 +8,7 @@ import type { HedgeOrder, StrategyPlan } from '../strategy/contract.ts';
 import type { EngineEvent } from './events.ts';
 import type { OrderManager } from './order-manager.ts';
 import type { OrderStore } from './order-store.ts';
-import type { StrategyGroup } from './strategy-group.ts';
-import type { SymbolSlot } from './symbol-slot.ts';
+import type { SlotGroup, SymbolSlot } from './symbol-slot.ts';
 
 /** The parts of the engine core a plan uses (structural, to avoid an import cycle). */
 export interface PlanHost {
@@ -20,7 +19,7 @@ export interface PlanHost {
   emit(ev: EngineEvent): void;
   riskView(slot: SymbolSlot): RiskView;
   /** Re-evaluates the strategy (its timer fired). */
-  wake(g: StrategyGroup): void;
+  wake(g: SlotGroup): void;
 }
 
 /**
@@ -28,7 +27,7 @@ export interface PlanHost {
  * wake-up time. These are strategy bugs, so they throw (the engine isolates the strategy).
  * @throws MmError INVARIANT_BROKEN naming the strategy and the bad field.
  */
-export function checkPlan(g: StrategyGroup, plan: StrategyPlan): void {
+export function checkPlan(g: SlotGroup, plan: StrategyPlan): void {
   const bad = (what: string): never => {
     throw new MmError('INVARIANT_BROKEN', `strategy ${g.id} returned a bad plan: ${what}`, { strategy: g.id });
   };
@@ -51,7 +50,7 @@ export function checkPlan(g: StrategyGroup, plan: StrategyPlan): void {
  * becomes its symbol's desired ladder (a declared symbol not listed keeps its previous one), and the
  * plan's wake-up time replaces the previous one (absent: no timer).
  */
-export function applyPlan(host: PlanHost, g: StrategyGroup, plan: StrategyPlan, nowMs: number): void {
+export function applyPlan(host: PlanHost, g: SlotGroup, plan: StrategyPlan, nowMs: number): void {
   const hedges = plan.hedges;
   if (hedges !== undefined) for (let i = 0; i < hedges.length; i++) sendHedge(host, g, hedges[i]!, nowMs);
   const qs = plan.quotes;
@@ -60,7 +59,7 @@ export function applyPlan(host: PlanHost, g: StrategyGroup, plan: StrategyPlan, 
 }
 
 /** The slot of one of the group's symbols, null when the strategy does not declare it. */
-function slotOf(g: StrategyGroup, symbol: string): SymbolSlot | null {
+function slotOf(g: SlotGroup, symbol: string): SymbolSlot | null {
   const slots = g.slots;
   for (let i = 0; i < slots.length; i++) if (slots[i]!.symbol === symbol) return slots[i]!;
   return null;
@@ -71,7 +70,7 @@ function slotOf(g: StrategyGroup, symbol: string): SymbolSlot | null {
  * same pre-trade checks as any raw place (trading state, order size and notional, bands, position
  * counting working orders, open-order count). Emits a `hedge` event either way.
  */
-function sendHedge(host: PlanHost, g: StrategyGroup, h: HedgeOrder, nowMs: number): void {
+function sendHedge(host: PlanHost, g: SlotGroup, h: HedgeOrder, nowMs: number): void {
   const slot = slotOf(g, h.symbol)!;
   let reason: string | null = null;
   if (host.awaitingResync) reason = 'awaiting-resync';
@@ -110,7 +109,7 @@ function sendHedge(host: PlanHost, g: StrategyGroup, h: HedgeOrder, nowMs: numbe
 }
 
 /** Replaces the strategy's wake-up timer; a time not after now arms nothing (no busy loop on a stale time). */
-function armWake(host: PlanHost, g: StrategyGroup, atMs: number | null, nowMs: number): void {
+function armWake(host: PlanHost, g: SlotGroup, atMs: number | null, nowMs: number): void {
   if (atMs !== null && atMs <= nowMs) atMs = null;
   if (atMs === g.wakeAtMs) return;
   g.disarm();

@@ -6,8 +6,7 @@ import type { EngineEvent } from './events.ts';
 import type { OrderManager } from './order-manager.ts';
 import type { OrderRequests } from './order-requests.ts';
 import type { OrderStore } from './order-store.ts';
-import type { StrategyGroup } from './strategy-group.ts';
-import type { SymbolSlot } from './symbol-slot.ts';
+import type { SlotGroup, SymbolSlot } from './symbol-slot.ts';
 
 /** The parts of the engine core raw intents use (kept structural to avoid an import cycle). */
 export interface RawIntentHost {
@@ -26,7 +25,7 @@ export interface RawIntentHost {
  * `checkIntent` (rejects are `reject` events with source `risk`); orders on symbols the strategy does
  * not declare are refused; a cancel-all pulls its symbol (null: every declared symbol).
  */
-export function handleRawIntents(core: RawIntentHost, g: StrategyGroup, intents: readonly OrderIntent[]): void {
+export function handleRawIntents(core: RawIntentHost, g: SlotGroup, intents: readonly OrderIntent[]): void {
   const now = core.deps.clock.nowMs();
   for (const it of intents) {
     if (it.kind === 'cancel-all') {

@@ -3,7 +3,7 @@ import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
 import type { OwnFill, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import type { FillEvent } from './events.ts';
-import type { SymbolSlot } from './symbol-slot.ts';
+import type { MutableContext } from './mutable-context.ts';
 import type { StrategyBinding } from './types.ts';
 
 /** Where the working orders of a symbol come from (the engine's order store). */
@@ -32,12 +32,20 @@ export function declaredSymbols(b: StrategyBinding): readonly Symbol[] {
   return xs;
 }
 
+/** What a group needs of a symbol's slot (structural: the slot module imports this one). */
+export interface GroupSlot {
+  readonly symbol: Symbol;
+  readonly ctx: MutableContext;
+  group: unknown;
+  refresh(nowMs: number, working: readonly WorkingOrder[]): unknown;
+}
+
 /**
  * One strategy instance and the symbols it declares (primary first): the unit the engine evaluates.
  * A single-symbol strategy is a group of one. Holds what is per strategy rather than per symbol:
  * our fills since its previous call and its wake-up timer.
  */
-export class StrategyGroup {
+export class StrategyGroup<S extends GroupSlot = GroupSlot> {
   readonly symbols: readonly Symbol[];
   /** Our fills on any of the symbols since the previous call, oldest first. */
   #fills: OwnFill[] = [];
@@ -51,7 +59,7 @@ export class StrategyGroup {
     readonly id: string,
     readonly strategy: Strategy,
     /** The slots of the declared symbols, primary first. */
-    readonly slots: readonly SymbolSlot[],
+    readonly slots: readonly S[],
   ) {
     this.symbols = Object.freeze(slots.map((s) => s.symbol));
     const primary = slots[0]!;
@@ -75,7 +83,7 @@ export class StrategyGroup {
   }
 
   /** The primary symbol's slot (whose context the strategy gets). */
-  get primary(): SymbolSlot {
+  get primary(): S {
     return this.slots[0]!;
   }
 

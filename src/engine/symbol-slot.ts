@@ -8,31 +8,14 @@ import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, ReferencePrice, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
 import { PositionLedger } from './position-ledger.ts';
+import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
-
-/** A mutable StrategyContext the engine refreshes before each call (no allocation per evaluation). */
-export interface MutableContext {
-  symbol: Symbol;
-  instrument: Instrument;
-  nowMs: number;
-  book: StrategyContext['book'];
-  ticker: StrategyContext['ticker'];
-  lastTrade: StrategyContext['lastTrade'];
-  trades: StrategyContext['trades'];
-  funding: StrategyContext['funding'];
-  markTicks: number | null;
-  indexTicks: number | null;
-  references: ReadonlyMap<string, ReferencePrice>;
-  position: PositionView;
-  workingOrders: readonly WorkingOrder[];
-  rewards: RewardView | null;
-  symbols: readonly Symbol[];
-  fills: readonly OwnFill[];
-  view(symbol: Symbol): SymbolView;
-}
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
 const NO_REFERENCES: ReadonlyMap<string, ReferencePrice> = new Map();
+
+/** A strategy and its symbols' slots. */
+export type SlotGroup = StrategyGroup<SymbolSlot>;
 
 /** Everything the engine keeps for one quoted symbol. */
 export class SymbolSlot {
@@ -40,7 +23,7 @@ export class SymbolSlot {
   readonly ledger: PositionLedger;
   readonly usdPerTickContract: number;
   /** The strategy (and its other symbols) this symbol belongs to; set by the StrategyGroup. */
-  group!: StrategyGroup;
+  group!: SlotGroup;
   /** The strategy's last ladder (before the risk gate). */
   lastDesired: DesiredQuotes | null = null;
   /** The last ladder after the risk gate. */
