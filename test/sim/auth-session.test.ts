@@ -172,7 +172,8 @@ describe('order WS sessions', () => {
 
 describe('acknowledgement latency and rate limits', () => {
   it('a cancel before the ack answers 409 on WS and REST; after the ack it works', async () => {
-    h.venue.knobs.ackLatencyMs = 150;
+    // Long enough that the requests below all land before the ack, even on a loaded machine.
+    h.venue.knobs.ackLatencyMs = 1_500;
     try {
       const c = await h.ws();
       const oid = (await c.request(limit('B', 100, '1.1004'))).res.oid;
@@ -194,7 +195,8 @@ describe('acknowledgement latency and rate limits', () => {
     const c = await h.ws();
     const oid = (await c.request(limit('B', 100, '1.1006'))).res.oid;
     await c.event(oid, 'n');
-    h.venue.knobs.ackLatencyMs = 150;
+    // Long enough that the requests below all land before the ack, even on a loaded machine.
+    h.venue.knobs.ackLatencyMs = 1_500;
     try {
       const r = await c.request({ t: 'r', oid, p: '1.1007' });
       h.venue.cancelAll(h.account);
