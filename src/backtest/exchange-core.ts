@@ -13,7 +13,10 @@ import { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { byAskPriority, byBidPriority, leaves, toOrder, type XOrder } from './exchange-order.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
+import type { RoundTripOp } from '../record/format.ts';
 import type { QueueModel } from './queue-model.ts';
+
+const isScheduleList = (f: FeeSchedule | readonly FeeSchedule[]): f is readonly FeeSchedule[] => Array.isArray(f);
 
 /** What the replay exchange needs. */
 export interface ReplayExchangeOptions {
@@ -27,8 +30,14 @@ export interface ReplayExchangeOptions {
   readonly actions: ActionQueue;
   readonly latency: LatencyModel;
   readonly queue: QueueModel;
-  readonly fees: FeeSchedule;
+  /** One schedule for every symbol, or one per symbol index. */
+  readonly fees: FeeSchedule | readonly FeeSchedule[];
   readonly seed: number;
+  /**
+   * The venue's order-entry rate limit (per user, place/replace/cancel/cancel-all; rules.md §10):
+   * a token bucket on exchange time; a request finding it empty is answered 429. null = unlimited.
+   */
+  readonly rateLimit?: { readonly burst: number; readonly perSecond: number } | null;
   /** Max open orders per symbol before MAX_OPEN_ORDERS_EXCEEDED (venue default 100). */
   readonly maxOpenOrders?: number;
   /** Delivers an order event to the bot (at its arrival time). */
@@ -71,11 +80,18 @@ export class ExchangeCore {
   protected _lastArrival = -Infinity;
   protected _lastDelivery = -Infinity;
   protected readonly _o: ReplayExchangeOptions;
+  /** Response leg of the request being processed (recorded latency), null = sample per delivery. */
+  protected _replyMs: number | null = null;
+  /** Order-entry requests answered 429 by the emulated venue limit. */
+  rateLimited = 0;
+  #tokens = Infinity;
+  #tokensMs = -Infinity;
 
   constructor(o: ReplayExchangeOptions) {
     this._o = o;
     this.books = o.instruments.map((_, s) => new DenseBook(o.minTick[s]!, o.maxTick[s]!, 64));
-    this.ledgers = o.instruments.map((i) => new SymbolLedger(i, o.fees));
+    const fees = o.fees;
+    this.ledgers = o.instruments.map((i, s) => new SymbolLedger(i, isScheduleList(fees) ? fees[s]! : fees));
     this.open = o.instruments.map(() => []);
     this.fundingEstimates = o.instruments.map(() => null);
     this.own = o.instruments.map(() => null);
@@ -84,6 +100,7 @@ export class ExchangeCore {
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
     this._ids = new ReplayIds(o.seed);
+    if (o.rateLimit) this.#tokens = o.rateLimit.burst;
   }
 
   // ------------------------------------------------------------------ market side (exchange time)
@@ -358,7 +375,7 @@ export class ExchangeCore {
 
   /** Next FIFO delivery time on the order stream. */
   protected _deliveryTime(): number {
-    const t = Math.max(this.now + this._o.latency.responseMs(), this._lastDelivery);
+    const t = Math.max(this.now + (this._replyMs ?? this._o.latency.responseMs()), this._lastDelivery);
     this._lastDelivery = t;
     return t;
   }
@@ -367,14 +384,34 @@ export class ExchangeCore {
     this._o.actions.push(t, fn);
   }
 
-  /** Schedules a request's arrival at the matching engine (FIFO, like one socket). */
-  protected _send(run: () => void): void {
-    const t = Math.max(this._o.clock.nowMs() + this._o.latency.entryMs(), this._lastArrival);
+  /** Schedules a request's arrival at the matching engine (FIFO, like one socket); its answers travel the request's response leg. */
+  protected _send(run: () => void, op: RoundTripOp = 'place'): void {
+    const legs = this._o.latency.request(op);
+    const t = Math.max(this._o.clock.nowMs() + legs.entryMs, this._lastArrival);
     this._lastArrival = t;
     this._o.actions.push(t, () => {
       this.now = Math.max(this.now, t);
-      run();
+      this._replyMs = legs.responseMs;
+      try {
+        run();
+      } finally {
+        this._replyMs = null;
+      }
     });
+  }
+
+  /** Takes one token of the venue's order-entry budget at exchange time; false = answer 429. */
+  protected _admit(): boolean {
+    const rl = this._o.rateLimit;
+    if (!rl) return true;
+    if (this.#tokensMs > -Infinity) this.#tokens = Math.min(rl.burst, this.#tokens + ((this.now - this.#tokensMs) / 1000) * rl.perSecond);
+    this.#tokensMs = this.now;
+    if (this.#tokens < 1) {
+      this.rateLimited++;
+      return false;
+    }
+    this.#tokens -= 1;
+    return true;
   }
 
   /** Replies to the bot: settles the request's promise at the next delivery time. */

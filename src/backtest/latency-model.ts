@@ -1,4 +1,5 @@
 import { seededRandomU32, type RandomU32 } from '../core/ulid.ts';
+import type { RoundTripOp, SessionEvent } from '../record/format.ts';
 
 /**
  * A latency distribution in ms: a constant, uniform in [min, max], log-normal (median, sigma), or
@@ -20,28 +21,88 @@ export interface OrderLatencyConfig {
   readonly response: LatencyDist;
 }
 
-/** A seeded sampler of order latencies: the same seed gives the same sequence. */
+/**
+ * Recorded round trips (ms) per request kind: the empirical distribution a daemon's recording holds
+ * (`q` lines). `entryShare` splits a sampled round trip into the two legs.
+ */
+export interface RecordedLatency {
+  readonly byOp: ReadonlyMap<RoundTripOp, readonly number[]>;
+  /** Fraction of a round trip spent on the way in (request → matching engine); the rest is the answer's way back. */
+  readonly entryShare: number;
+}
+
+/** Builds the recorded distribution from a recording's session lines; null when it holds no round trips. */
+export function recordedLatency(session: readonly SessionEvent[], entryShare: number): RecordedLatency | null {
+  const byOp = new Map<RoundTripOp, number[]>();
+  for (const ev of session) {
+    if (ev.type !== 'round-trip') continue;
+    let list = byOp.get(ev.op);
+    if (!list) byOp.set(ev.op, (list = []));
+    list.push(ev.ms);
+  }
+  return byOp.size === 0 ? null : { byOp, entryShare };
+}
+
+/** The two legs of one request: `responseMs` null = sample the response leg when the answer leaves. */
+export interface RequestLegs {
+  readonly entryMs: number;
+  readonly responseMs: number | null;
+}
+
+/**
+ * A seeded sampler of order latencies: the same seed gives the same sequence. With `recorded`, each
+ * request draws one recorded round trip of its kind (all kinds pooled when that kind has none) and
+ * splits it: entry = share × rt, and everything that request's arrival sends back (reply, ack, taker
+ * fills) travels (1 − share) × rt. Events the market causes later (resting fills) draw a pooled
+ * round trip's response leg.
+ */
 export class LatencyModel {
   readonly #rand: RandomU32;
   readonly #spare: number[] = [];
+  readonly #recorded: { readonly byOp: ReadonlyMap<RoundTripOp, readonly number[]>; readonly all: readonly number[]; readonly share: number } | null;
   /** The feed latency of the last event the bot received (ms), for `feed_multiple`. */
   feedLatencyMs = 0;
 
   constructor(
     private readonly cfg: OrderLatencyConfig,
     seed: number,
+    recorded: RecordedLatency | null = null,
   ) {
     this.#rand = seededRandomU32(seed);
+    this.#recorded = recorded
+      ? { byOp: recorded.byOp, all: [...recorded.byOp.values()].flat().sort((a, b) => a - b), share: Math.min(1, Math.max(0, recorded.entryShare)) }
+      : null;
+  }
+
+  /** True when latencies are drawn from recorded round trips. */
+  get isRecorded(): boolean {
+    return this.#recorded !== null;
   }
 
   /** Request → matching engine delay (ms). */
   entryMs(): number {
-    return this.#sample(this.cfg.entry);
+    const r = this.#recorded;
+    return r ? r.share * this.#pick(r.all) : this.#sample(this.cfg.entry);
   }
 
   /** Matching engine → order stream delay (ms). */
   responseMs(): number {
-    return this.#sample(this.cfg.response);
+    const r = this.#recorded;
+    return r ? (1 - r.share) * this.#pick(r.all) : this.#sample(this.cfg.response);
+  }
+
+  /** Both legs of one request of kind `op`. */
+  request(op: RoundTripOp): RequestLegs {
+    const r = this.#recorded;
+    if (!r) return { entryMs: this.#sample(this.cfg.entry), responseMs: null };
+    const own = r.byOp.get(op);
+    const rt = this.#pick(own && own.length > 0 ? own : r.all);
+    return { entryMs: r.share * rt, responseMs: (1 - r.share) * rt };
+  }
+
+  /** A uniform draw from a non-empty list (bootstrap of the empirical distribution). */
+  #pick(list: readonly number[]): number {
+    return list[Math.floor(this.#u() * list.length)]!;
   }
 
   #sample(d: LatencyDist): number {

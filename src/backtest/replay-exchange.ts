@@ -24,39 +24,57 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
   // ------------------------------------------------------------------ OrderGateway (bot time)
 
   place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
-    return new Promise((resolve) => this._send(() => this.#arrivePlace(intent, resolve)));
+    return new Promise((resolve, reject) => this._send(() => this.#limited('place', reject) || this.#arrivePlace(intent, resolve), 'place'));
   }
 
   replace(intent: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
-    return new Promise((resolve, reject) => this._send(() => this.#arriveReplace(intent, resolve, reject)));
+    return new Promise((resolve, reject) => this._send(() => this.#limited('replace', reject) || this.#arriveReplace(intent, resolve, reject), 'replace'));
   }
 
   cancel(intent: CancelOrder): Promise<{ readonly accepted: boolean }> {
-    return new Promise((resolve) => this._send(() => this.#arriveCancel(intent, resolve)));
+    return new Promise((resolve, reject) => this._send(() => this.#limited('cancel', reject) || this.#arriveCancel(intent, resolve), 'cancel'));
   }
 
   cancelAll(symbol: Symbol | null): Promise<void> {
-    return new Promise((resolve) =>
+    return new Promise((resolve, reject) =>
       this._send(() => {
+        if (this.#limited('cancel_all', reject)) return;
         const victims: XOrder[] = [];
         for (const list of this.open) for (const x of list) if (symbol === null || x.symbol === symbol) victims.push(x);
         this._reply(() => resolve());
         for (const x of victims) this.#cancelOrder(x);
-      }),
+      }, 'cancel_all'),
     );
   }
 
+  /** Answered at the venue's state when the query arrives, one round trip after it was asked (as live, where it is a REST call). */
   status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
-    const x = this.#find(ref.orderId ?? null, ref.clientOrderId ?? null, false);
-    this._o.onSettled();
-    return Promise.resolve(x ? toStatus(x) : null);
+    return new Promise((resolve) =>
+      this._send(() => {
+        const x = this.#find(ref.orderId ?? null, ref.clientOrderId ?? null, false);
+        const answer = x ? toStatus(x) : null;
+        this._reply(() => resolve(answer));
+      }, 'status'),
+    );
   }
 
+  /** The open orders when the query arrives, one round trip after it was asked. */
   openOrders(): Promise<readonly Order[]> {
-    const out: Order[] = [];
-    for (const list of this.open) for (const x of list) out.push(toOrder(x));
-    this._o.onSettled();
-    return Promise.resolve(out);
+    return new Promise((resolve) =>
+      this._send(() => {
+        const out: Order[] = [];
+        for (const list of this.open) for (const x of list) out.push(toOrder(x));
+        this._reply(() => resolve(out));
+      }, 'open_orders'),
+    );
+  }
+
+  /** The venue's order-entry budget is spent: answer 429 (nothing done) and return true. */
+  #limited(op: string, reject: (e: unknown) => void): boolean {
+    if (this._admit()) return false;
+    const venueMessage = 'rate limit exceeded; slow down';
+    this._reply(() => reject(new MmError('RATE_LIMITED', `${op} refused by the venue (429): ${venueMessage}`, { op, status: 429, venueMessage })));
+    return true;
   }
 
   // ------------------------------------------------------------------ AccountReader

@@ -27,7 +27,8 @@ export interface RunSpec {
   readonly risk: RiskConfig;
   readonly execution: ExecutionConfig;
   readonly orderManager: OrderManagerConfig;
-  readonly engineFees: FeeRates;
+  /** The engine's fee estimate; null = the rates the replay exchange charges. */
+  readonly engineFees: FeeRates | null;
   readonly settings: BacktestSettings;
   readonly stopTimeoutMs: number;
 }

@@ -14,7 +14,8 @@ import type { RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
-import { LatencyModel } from './latency-model.ts';
+import { resolveFeeRates, statedFeeRates, type ResolvedFeeRates } from '../domain/fee-rates.ts';
+import { LatencyModel, recordedLatency } from './latency-model.ts';
 import { feeSchedule, type BacktestFill } from './ledger.ts';
 import { FeedDelivery } from './feed-delivery.ts';
 import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
@@ -31,8 +32,8 @@ export interface BacktestInput {
   readonly risk: RiskConfig;
   readonly execution: ExecutionConfig;
   readonly orderManager: OrderManagerConfig;
-  /** The engine's fee estimate (the replay exchange charges `settings.fees`). */
-  readonly engineFees?: FeeRates;
+  /** The engine's fee estimate when it differs from what the replay exchange charges (default: the same resolved rates). */
+  readonly engineFees?: FeeRates | null;
   readonly settings: BacktestSettings;
   /** The engine factory (the daemon's createEngine; injectable for tests). */
   readonly createEngine: (deps: EngineDeps) => Engine;
@@ -54,6 +55,10 @@ export interface BacktestRun {
   readonly startMs: number;
   readonly endMs: number;
   readonly stopConfirmed: boolean;
+  /** The fee rates the replay exchange charged per symbol and where they came from (resolveFeeRates). */
+  readonly fees: Readonly<Record<string, ResolvedFeeRates>>;
+  /** Where order latency came from: the recording's round trips or the configured distributions. */
+  readonly latency: { readonly source: 'recorded' | 'model'; readonly roundTrips: number };
 }
 
 /** Feed depth when a strategy does not declare how many book levels it reads. */
@@ -121,7 +126,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const funding$ = new Subject<FundingSettlement>();
   let settlePending = false;
 
-  const latency = new LatencyModel(settings.orderLatency, settings.seed);
+  const ol = settings.orderLatency;
+  const recorded = ol.source === 'recorded' || ol.source === 'auto' ? recordedLatency(col.session, ol.entryShare ?? 0.5) : null;
+  if (ol.source === 'recorded' && !recorded)
+    throw new MmError('CONFIG_INVALID', 'backtest.order_latency.source is recorded but the recording holds no round trips (q lines: record with the daemon, recording: section)');
+  const latency = new LatencyModel(ol, settings.seed, recorded);
+  const roundTrips = recorded ? [...recorded.byOp.values()].reduce((a, l) => a + l.length, 0) : 0;
+  // One source of fee rates (domain/fee-rates.ts): explicit config, else the recording header's for the symbol, else the venue default.
+  const fees = col.instruments.map((i) => resolveFeeRates(settings.fees, statedFeeRates(col.headers.find((h) => h.fees?.[i.symbol])?.fees?.[i.symbol]), 'recording'));
   const exchange = new ReplayExchange({
     instruments: col.instruments,
     minTick: col.minTick,
@@ -130,7 +142,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     actions,
     latency,
     queue: queueModel(settings.queueModel),
-    fees: feeSchedule(settings.fees.maker, settings.fees.taker),
+    fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
+    rateLimit: settings.rateLimit,
     seed: settings.seed,
     onOrderEvent: (ev) => orders$.next(ev),
     onSettled: () => {
@@ -162,7 +175,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     risk: input.risk,
     execution: input.execution,
     orderManager: input.orderManager,
-    ...(input.engineFees ? { fees: input.engineFees } : {}),
+    // The engine takes one estimate for every symbol (as live): the first symbol's rates.
+    fees: input.engineFees ?? fees[0]!,
   });
   engine.start({ market$, orders$, resync$, connection$, funding$ });
   connection$.next({ stream: 'orders', connected: true, tsRecv: startMs });
@@ -310,5 +324,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     startMs,
     endMs,
     stopConfirmed,
+    fees: Object.fromEntries(col.instruments.map((inst, k) => [inst.symbol, fees[k]!])),
+    latency: { source: recorded ? 'recorded' : 'model', roundTrips },
   };
 }

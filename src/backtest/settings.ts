@@ -1,3 +1,4 @@
+import type { FeeRates } from '../domain/fee-rates.ts';
 import { backtestSectionSchema, type BacktestSection, type LatencyDist, QUEUE_MODEL_KINDS } from '../domain/backtest-section.ts';
 
 export { backtestSectionSchema, type BacktestSection } from '../domain/backtest-section.ts';
@@ -6,12 +7,25 @@ export { backtestSectionSchema, type BacktestSection } from '../domain/backtest-
 export interface BacktestSettings {
   readonly seed: number;
   readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number };
-  readonly orderLatency: { readonly entry: LatencyDist; readonly response: LatencyDist };
+  /**
+   * Order latency: `source` 'model' (or absent) = the entry/response distributions; 'recorded' = the
+   * recording's round trips split `entryShare` / rest; 'auto' = recorded when the recording has round
+   * trips, else the distributions.
+   */
+  readonly orderLatency: {
+    readonly entry: LatencyDist;
+    readonly response: LatencyDist;
+    readonly source?: 'auto' | 'recorded' | 'model';
+    readonly entryShare?: number;
+  };
+  /** The venue's order-entry rate limit the replay exchange enforces (429 when spent); null = unlimited. */
+  readonly rateLimit: { readonly burst: number; readonly perSecond: number } | null;
   readonly feedLatencyOffsetMs: number;
   /** Book levels per side delivered to the engine; 'auto' = the deepest the strategies read. */
   readonly feedDepth: number | 'auto';
   readonly feedConflateMs: number;
-  readonly fees: { readonly maker: number; readonly taker: number };
+  /** Explicit fee rates (backtest.fees, else bot.fee_rates); null = the recording account's, else the venue default (resolveFeeRates). */
+  readonly fees: FeeRates | null;
   readonly funding: 'auto' | 'recorded' | 'schedule' | 'off';
   /** What to do with the recording bot's own orders (`o` lines). */
   readonly ownOrders: 'subtract' | 'keep';
@@ -31,16 +45,33 @@ export interface BacktestSettings {
 /** Sandbox fee rates (rules.md §7): maker 0, taker 2 bps. */
 export const SANDBOX_FEES = Object.freeze({ maker: 0, taker: 0.0002 });
 
-/** Maps the YAML section onto runner settings; `fallbackFees` is the bot's fee_rates when set. */
-export function toSettings(s: BacktestSection, fallbackFees?: { maker: number; taker: number }): BacktestSettings {
+/** The venue's documented order-entry limit (rules.md §10 and the local venue's default): 100 burst, 10/s per user. */
+export const VENUE_RATE_LIMIT = Object.freeze({ burst: 100, perSecond: 10 });
+
+/**
+ * Maps the YAML section onto runner settings. `fallbackFees` is the bot's fee_rates when set;
+ * `venueRateLimit` the embedded venue's configured limit when the config runs one (same budget as live).
+ */
+export function toSettings(
+  s: BacktestSection,
+  fallbackFees?: FeeRates | null,
+  venueRateLimit?: { readonly enabled?: boolean; readonly burst?: number; readonly perSecond?: number } | null,
+): BacktestSettings {
+  const ol = s.order_latency;
+  // An explicit distribution means the user wants the model, unless they asked for recorded by name.
+  const source = ol.source === 'auto' && (ol.entry !== undefined || ol.response !== undefined) ? 'model' : ol.source;
+  const enabled = s.rate_limit.enabled && venueRateLimit?.enabled !== false;
   return {
     seed: s.seed,
     queueModel: { kind: s.queue_model.kind, n: s.queue_model.n },
-    orderLatency: { entry: s.order_latency.entry, response: s.order_latency.response },
+    orderLatency: { entry: ol.entry ?? 5, response: ol.response ?? 5, source, entryShare: ol.entry_share },
+    rateLimit: enabled
+      ? { burst: s.rate_limit.burst ?? venueRateLimit?.burst ?? VENUE_RATE_LIMIT.burst, perSecond: s.rate_limit.per_second ?? venueRateLimit?.perSecond ?? VENUE_RATE_LIMIT.perSecond }
+      : null,
     feedLatencyOffsetMs: s.feed.latency_offset_ms,
     feedDepth: s.feed.depth,
     feedConflateMs: s.feed.conflate_ms,
-    fees: s.fees ?? fallbackFees ?? SANDBOX_FEES,
+    fees: s.fees ?? fallbackFees ?? null,
     funding: s.funding,
     ownOrders: s.own_orders,
     rewards: {

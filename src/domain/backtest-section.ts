@@ -32,9 +32,25 @@ export const backtestSectionSchema = z.strictObject({
     .prefault({})
     .describe('Queue position model: risk-averse (default, conservative) or a probabilistic shape with exponent n.'),
   order_latency: z
-    .strictObject({ entry: latencyDistSchema.default(5), response: latencyDistSchema.default(5) })
+    .strictObject({
+      source: z
+        .enum(['auto', 'recorded', 'model'])
+        .default('auto')
+        .describe("recorded: sample the round trips a daemon's recording holds (`q` lines, per request kind), split entry_share / rest; model: the entry and response distributions; auto: recorded when the recording has round trips and neither entry nor response is set, else model."),
+      entry: latencyDistSchema.optional().describe('Request → matching engine, ms (model; default 5).'),
+      response: latencyDistSchema.optional().describe('Matching engine → bot (acks, replies, fills), ms (model; default 5).'),
+      entry_share: z.number().min(0).max(1).default(0.5).describe('recorded: the fraction of a round trip spent on the way in.'),
+    })
     .prefault({})
-    .describe('Order latency in ms: request → matching engine (entry) and matching engine → bot (response).'),
+    .describe('Order latency in ms: request → matching engine (entry) and matching engine → bot (response); status and open-orders queries pay a round trip too.'),
+  rate_limit: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      burst: z.number().int().positive().optional().describe('Bucket size (default: the embedded venue\'s `rate_limit.burst` when this config runs one, else the venue\'s 100).'),
+      per_second: z.number().positive().optional().describe('Refill per second (default: the embedded venue\'s, else 10).'),
+    })
+    .prefault({})
+    .describe("The venue's per-user order-entry rate limit (place, replace, cancel, cancel-all) emulated by the replay exchange: over budget the request is answered 429 and the engine's back-off runs as live."),
   feed: z
     .strictObject({
       latency_offset_ms: z.number().default(0).describe('Added to every recorded receive time (model a different site).'),
@@ -52,7 +68,7 @@ export const backtestSectionSchema = z.strictObject({
   fees: z
     .strictObject({ maker: z.number().min(-0.01).max(0.01), taker: z.number().min(-0.01).max(0.01) })
     .optional()
-    .describe('Fee rates charged by the replay exchange (fraction of notional); default bot.fee_rates, else maker 0 / taker 0.0002 (sandbox).'),
+    .describe("Fee rates charged by the replay exchange (fraction of notional); default bot.fee_rates, else the recording header's rates for the symbol (`fees`: the trading account's in a daemon's recording, the source's in an import), else the venue's tier-1 schedule (maker 0.0002, taker 0.0025)."),
   funding: z
     .enum(['auto', 'recorded', 'schedule', 'off'])
     .default('auto')

@@ -1,4 +1,5 @@
 import type { RepriceBehavior, SelfTradePrevention, TimeInForce } from '../domain/enums.ts';
+import { VENUE_DEFAULT_FEE_RATES, type FeeRates } from '../domain/fee-rates.ts';
 
 /** What reconciliation does with open orders on the account that this engine did not place. */
 export type UnknownOrderPolicy = 'cancel' | 'adopt' | 'ignore';
@@ -65,12 +66,8 @@ export const DEFAULT_ORDER_MANAGER_CONFIG: OrderManagerConfig = Object.freeze({
   positionCheckMs: 30_000,
 });
 
-/** Fee rates used to estimate a fill's fee until the venue's REST fill (with the real fee) arrives. */
-export interface FeeRates {
-  /** Fraction of notional, e.g. 0.0002 = 2 bps. Positive = we pay. */
-  readonly maker: number;
-  readonly taker: number;
-}
+/** Fee rates used to estimate a fill's fee until the venue's REST fill (with the real fee) arrives (domain/fee-rates.ts). */
+export type { FeeRates } from '../domain/fee-rates.ts';
 
-/** Default fee rates: the venue's tier-1 schedule (rules.md §7: maker 0.02%, taker 0.25%); live accounts should pass their `whoami` rates. */
-export const DEFAULT_FEE_RATES: FeeRates = Object.freeze({ maker: 0.0002, taker: 0.0025 });
+/** Default fee rates: the venue's tier-1 schedule; the daemon passes resolveFeeRates(config, whoami) instead. */
+export const DEFAULT_FEE_RATES: FeeRates = VENUE_DEFAULT_FEE_RATES;

@@ -3,10 +3,11 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { instrumentFromJson, instrumentToJson } from './instrument-json.ts';
+import type { SessionEvent } from './format.ts';
 import { decodeEvent, encodeEvent } from './line-codec.ts';
 
 const MAGIC = 'MMBC';
-const VERSION = 1;
+const VERSION = 2; // 2: the head holds the session lines (round trips, execution reports)
 
 /**
  * The cache key of a set of recordings: their absolute paths, sizes and modification times, so an
@@ -35,6 +36,7 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
       length: col.length,
       levels: col.levels.length,
       objects: col.objects.map((o) => encodeEvent(o)),
+      session: col.session.map((o) => encodeEvent(o)),
       minTick: Array.from(col.minTick),
       maxTick: Array.from(col.maxTick),
     }),
@@ -75,6 +77,7 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
       length: number;
       levels: number;
       objects: string[];
+      session: string[];
       minTick: number[];
       maxTick: number[];
     };
@@ -99,7 +102,8 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
     const instruments = head.instruments.map((i, k) => instrumentFromJson(i, `${file}: instruments[${k}]`));
     const symbols = new Set(instruments.map((i) => i.symbol as string));
     const objects = head.objects.map((line) => decodeEvent(JSON.parse(line), symbols) as SideEvent);
-    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
+    const session = head.session.map((line) => decodeEvent(JSON.parse(line), symbols) as SessionEvent);
+    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, session, minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import type { FundingSettled, TickerUpdated } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import type { RecordingGap, RecordingHeader } from './format.ts';
+import type { RecordingGap, RecordingHeader, SessionEvent } from './format.ts';
 
 /** Rare events kept as objects in a columnar recording. */
 export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
@@ -27,6 +27,11 @@ export interface ColumnarRecording {
   readonly c: Int32Array;
   readonly levels: Float64Array;
   readonly objects: readonly SideEvent[];
+  /**
+   * The recording bot's own session (`q` round trips, `x` execution reports) in file order: not
+   * rows (the replay does not consume them), read by the latency model and parity reports.
+   */
+  readonly session: readonly SessionEvent[];
   /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
   readonly minTick: Float64Array;
   readonly maxTick: Float64Array;

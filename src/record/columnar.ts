@@ -1,7 +1,7 @@
 import { MmError } from '../core/errors.ts';
 import type { BookLevel } from '../domain/book.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import { KIND, type RecordedEvent, type RecordingHeader } from './format.ts';
+import { KIND, type RecordedEvent, type RecordingHeader, type SessionEvent } from './format.ts';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { existsSync } from 'node:fs';
 import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
@@ -23,6 +23,7 @@ export class ColumnarBuilder {
   #levels: Float64Array;
   #nl = 0;
   readonly #objects: SideEvent[] = [];
+  readonly #session: SessionEvent[] = [];
   readonly #symIndex = new Map<string, number>();
   readonly #instruments: Instrument[] = [];
   readonly #headers: RecordingHeader[] = [];
@@ -64,6 +65,10 @@ export class ColumnarBuilder {
 
   /** Appends one event (its symbol must have been registered). */
   push(ev: RecordedEvent): void {
+    if (ev.type === 'round-trip' || ev.type === 'execution') {
+      this.#session.push(ev);
+      return;
+    }
     if (this.#n === this.#cap) this.#grow();
     const i = this.#n++;
     this.#tsE[i] = ev.tsEvent;
@@ -113,6 +118,7 @@ export class ColumnarBuilder {
       c: this.#c.slice(0, n),
       levels: this.#levels.slice(0, this.#nl * 2),
       objects: this.#objects,
+      session: this.#session,
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };

@@ -1,10 +1,11 @@
 /**
- * The mmbot recording format, version 2: gzip-compressed JSON Lines (version 1 files, which cannot
- * hold `o` lines, are still read).
+ * The mmbot recording format, version 3: gzip-compressed JSON Lines (version 1 files, which cannot
+ * hold `o` lines, and version 2 files, which cannot hold `q`/`x` lines, are still read).
  *
- * Line 1 is the header: `{"format":"mmbot-recording","version":2,"symbols":[...],"instruments":{SYM:{...}},
- * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` in
- * imports of third-party data. Every following line is one event with `t` first, the symbol
+ * Line 1 is the header: `{"format":"mmbot-recording","version":3,"symbols":[...],"instruments":{SYM:{...}},
+ * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` when
+ * the source's fee rates are known: imports of third-party data carry the source's, a daemon's
+ * recording the trading account's (whoami). Every following line is one event with `t` first, the symbol
  * `s`, venue time `e` and receive time `r` (epoch ms, possibly fractional). Prices are integer ticks of
  * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
  *
@@ -19,25 +20,35 @@
  *   a full replacement of the previous `o` line of that symbol (empty arrays = none). Written only
  *   when a bot records while it trades (the daemon's `recording:` section); a replay subtracts them
  *   from the recorded levels so the replayed bot does not queue behind its own live orders.
+ * - `q` round trip (version 3): one request of the recording bot answered: `op` = place, replace,
+ *   cancel, cancel_all, status or open_orders, `ms` = the round trip (request sent → answer) as the
+ *   daemon measured it (the figures behind `mmbot_order_round_trip_latency_seconds`), `ok` 1/0; `e` =
+ *   when the request left, `r` = when the answer came (the bot's clock); `s` the symbol or null.
+ * - `x` execution report (version 3): one order event of the recording bot, as it received it:
+ *   `k` = acc (accepted), can (canceled), rej (rejected), rep (replaced: `oid` is the new order),
+ *   exp (expired) or fil (filled); `oid` venue order id, `d` side `B`/`S`, `p` limit price ticks,
+ *   `q` order qty; fills add `fp` fill price ticks, `fq` fill qty, `l` `M` (maker) / `T` (taker) and
+ *   `tid` the trade id. These are the live run's ground truth for `mmbot backtest --parity`.
  * - `g` gap: the stream was interrupted from `e` (last receive before the drop) to `r` (resubscribed);
  *   `s` is null when every symbol was affected. A snapshot of each book follows a gap.
  */
 import type { Symbol } from '../core/ids.ts';
 import type { BookLevel } from '../domain/book.ts';
+import type { Side } from '../domain/enums.ts';
 import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { InstrumentJson } from './instrument-json.ts';
 
 /** The format name in the header. */
 export const RECORDING_FORMAT = 'mmbot-recording';
 /** The format version this code writes. */
-export const RECORDING_VERSION = 2;
-/** Versions this code reads (1 = no `o` lines). */
-export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const RECORDING_VERSION = 3;
+/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x` lines). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** The header line of a recording. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
-  readonly version: 1 | 2;
+  readonly version: 1 | 2 | 3;
   readonly symbols: readonly string[];
   readonly instruments: Readonly<Record<string, InstrumentJson>>;
   /** Epoch ms when recording started. */
@@ -45,8 +56,9 @@ export interface RecordingHeader {
   /** Where the data came from (a URL or "local-venue"); informational. */
   readonly source: string;
   /**
-   * Fee rates per symbol as decimal fractions of notional (`"0.0002"` = 2 bps), when the source has
-   * its own (imported third-party data); absent for venue recordings (the venue's rates apply).
+   * Fee rates per symbol as decimal fractions of notional (`"0.0002"` = 2 bps), when known: imported
+   * third-party data carries the source's, a daemon's recording the trading account's (whoami).
+   * Absent otherwise (the venue's default schedule applies).
    */
   readonly fees?: Readonly<Record<string, { readonly maker: string; readonly taker: string }>>;
 }
@@ -71,8 +83,48 @@ export interface OwnOrders {
   readonly tsRecv: number;
 }
 
+/** Request kinds whose round trips a recording holds (the metric's `op` label plus the queries). */
+export const ROUND_TRIP_OPS = ['place', 'replace', 'cancel', 'cancel_all', 'status', 'open_orders'] as const;
+/** One of ROUND_TRIP_OPS. */
+export type RoundTripOp = (typeof ROUND_TRIP_OPS)[number];
+
+/** One answered request of the recording bot (`q` line). */
+export interface RoundTrip {
+  readonly type: 'round-trip';
+  readonly symbol: Symbol | null;
+  readonly op: RoundTripOp;
+  /** Request sent → answer received, ms (the daemon's measurement). */
+  readonly ms: number;
+  readonly ok: boolean;
+  /** When the request left (the bot's clock). */
+  readonly tsEvent: number;
+  /** When the answer came (the bot's clock). */
+  readonly tsRecv: number;
+}
+
+/** Execution-report kinds (`x` lines). */
+export const EXECUTION_KINDS = ['accepted', 'canceled', 'rejected', 'replaced', 'expired', 'filled'] as const;
+
+/** One order event of the recording bot (`x` line): acks, cancels, rejects, replaces, expiries and fills. */
+export interface OwnExecution {
+  readonly type: 'execution';
+  readonly symbol: Symbol;
+  readonly kind: (typeof EXECUTION_KINDS)[number];
+  readonly orderId: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly qty: number;
+  /** Present on fills. */
+  readonly fill: { readonly priceTicks: number; readonly qty: number; readonly aggressor: boolean; readonly tradeId: string } | null;
+  readonly tsEvent: number;
+  readonly tsRecv: number;
+}
+
+/** Lines about the recording bot's own session (not market data): kept beside the replayed rows. */
+export type SessionEvent = RoundTrip | OwnExecution;
+
 /** Anything a recording holds after its header. Books may be snapshots or deltas. */
-export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap | OwnOrders;
+export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap | OwnOrders | SessionEvent;
 
 /** Compact numeric codes for event kinds (columnar replay). */
 export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5, own: 6 } as const;

@@ -4,7 +4,7 @@ import type { BookLevel, BookSide } from '../domain/book.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../domain/enums.ts';
 import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
-import type { OwnOrders, RecordedEvent, RecordingGap } from './format.ts';
+import { ROUND_TRIP_OPS, type OwnExecution, type OwnOrders, type RecordedEvent, type RecordingGap, type RoundTrip, type RoundTripOp } from './format.ts';
 
 // ---------------------------------------------------------------- encoding
 
@@ -40,10 +40,21 @@ export function encodeEvent(ev: RecordedEvent): string {
     }
     case 'own':
       return `{"t":"o","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"b":${sideJson(ev.bids)},"a":${sideJson(ev.asks)}}`;
+    case 'round-trip':
+      return `{"t":"q","s":${ev.symbol === null ? 'null' : JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"op":"${ev.op}","ms":${ev.ms},"ok":${ev.ok ? 1 : 0}}`;
+    case 'execution': {
+      const f = ev.fill;
+      const fill = f === null ? '' : `,"fp":${f.priceTicks},"fq":${f.qty},"l":"${f.aggressor ? 'T' : 'M'}","tid":${JSON.stringify(f.tradeId)}`;
+      return `{"t":"x","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"k":"${EXEC_CODE[ev.kind]}","oid":${JSON.stringify(ev.orderId)},"d":"${ev.side === 'buy' ? 'B' : 'S'}","p":${ev.priceTicks},"q":${ev.qty}${fill}}`;
+    }
     case 'gap':
       return `{"t":"g","s":${ev.symbol === null ? 'null' : JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"why":${JSON.stringify(ev.reason)}}`;
   }
 }
+
+/** Execution kinds ↔ their 3-letter codes in `x` lines. */
+const EXEC_CODE: Readonly<Record<OwnExecution['kind'], string>> = { accepted: 'acc', canceled: 'can', rejected: 'rej', replaced: 'rep', expired: 'exp', filled: 'fil' };
+const EXEC_KIND: ReadonlyMap<string, OwnExecution['kind']> = new Map(Object.entries(EXEC_CODE).map(([k, c]) => [c, k as OwnExecution['kind']]));
 
 // ---------------------------------------------------------------- decoding
 
@@ -118,6 +129,16 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
   const t = o['t'];
   const tsEvent = num(o, 'e');
   const tsRecv = num(o, 'r');
+  if (t === 'q') {
+    const s = o['s'];
+    if (s !== null && (typeof s !== 'string' || !symbols.has(s))) throw new FieldError(`s: unknown symbol ${JSON.stringify(s)}`);
+    const op = str(o, 'op');
+    if (!(ROUND_TRIP_OPS as readonly string[]).includes(op)) throw new FieldError(`op: expected one of ${ROUND_TRIP_OPS.join(', ')}, got ${JSON.stringify(op)}`);
+    const ms = num(o, 'ms');
+    if (ms < 0) throw new FieldError(`ms: expected a round trip >= 0, got ${ms}`);
+    const rt: RoundTrip = { type: 'round-trip', symbol: s === null ? null : asSymbol(s), op: op as RoundTripOp, ms, ok: o['ok'] === 1, tsEvent, tsRecv };
+    return rt;
+  }
   if (t === 'g') {
     const s = o['s'];
     if (s !== null && (typeof s !== 'string' || !symbols.has(s))) throw new FieldError(`s: unknown symbol ${JSON.stringify(s)}`);
@@ -179,7 +200,23 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
       const ev: OwnOrders = { type: 'own', symbol, bids: side(o, 'b'), asks: side(o, 'a'), tsEvent, tsRecv };
       return ev;
     }
+    case 'x': {
+      const kind = EXEC_KIND.get(str(o, 'k'));
+      if (kind === undefined) throw new FieldError(`k: expected one of ${[...EXEC_KIND.keys()].join(', ')}, got ${JSON.stringify(o['k'])}`);
+      const d = o['d'];
+      if (d !== 'B' && d !== 'S') throw new FieldError(`d: expected "B" or "S", got ${JSON.stringify(d)}`);
+      let fill: OwnExecution['fill'] = null;
+      if (kind === 'filled') {
+        const l = o['l'];
+        if (l !== 'M' && l !== 'T') throw new FieldError(`l: expected "M" or "T", got ${JSON.stringify(l)}`);
+        const fq = int(o, 'fq');
+        if (fq <= 0) throw new FieldError(`fq: expected a positive fill quantity, got ${fq}`);
+        fill = { priceTicks: int(o, 'fp'), qty: fq, aggressor: l === 'T', tradeId: str(o, 'tid') };
+      }
+      const ev: OwnExecution = { type: 'execution', symbol, kind, orderId: str(o, 'oid'), side: d === 'B' ? 'buy' : 'sell', priceTicks: int(o, 'p'), qty: int(o, 'q'), fill, tsEvent, tsRecv };
+      return ev;
+    }
     default:
-      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f, o or g)`);
+      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f, o, q, x or g)`);
   }
 }

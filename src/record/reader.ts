@@ -120,7 +120,7 @@ function parseHeader(path: string, text: string): RecordingHeader {
   const o = h as Record<string, unknown>;
   if (o['format'] !== RECORDING_FORMAT) throw invalid(path, 1, `format: expected "${RECORDING_FORMAT}", got ${JSON.stringify(o['format'])}`);
   const version = o['version'];
-  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) throw invalid(path, 1, `version: this mmbot reads versions ${READABLE_VERSIONS.join(' and ')}, got ${JSON.stringify(version)}`);
+  if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) throw invalid(path, 1, `version: this mmbot reads versions ${READABLE_VERSIONS.join(', ')}, got ${JSON.stringify(version)}`);
   const symbols = o['symbols'];
   if (!Array.isArray(symbols) || symbols.length === 0 || !symbols.every((s) => typeof s === 'string'))
     throw invalid(path, 1, 'symbols: expected a non-empty array of strings');

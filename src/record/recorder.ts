@@ -4,6 +4,7 @@ import type { Symbol } from '../core/ids.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { Order } from '../domain/order.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
+import type { OwnExecution, RoundTripOp } from './format.ts';
 import { OwnOrderBook } from './own-orders.ts';
 import type { RecordingSink, RecordingStats } from './writer.ts';
 
@@ -22,6 +23,54 @@ export interface RecorderInputs {
   readonly orders$?: Observable<OrderEvent>;
   /** Open-order snapshots from reconciliation (after an order-stream reconnect), rebuilding the above. */
   readonly resync$?: Observable<readonly Order[]>;
+  /**
+   * The recording bot's request round trips (the daemon's own measurement), written as `q` lines:
+   * a backtest of the recording samples its order latency from them.
+   */
+  readonly roundTrips$?: Observable<RoundTripSample>;
+}
+
+/** One answered request as the daemon measured it. */
+export interface RoundTripSample {
+  readonly op: RoundTripOp;
+  readonly symbol: Symbol | null;
+  readonly ms: number;
+  readonly ok: boolean;
+  /** When the answer came (the bot's clock). */
+  readonly tsMs: number;
+}
+
+/** An order event as an `x` line (null for events that are not about one of our orders' state: cancel-rejects). */
+export function executionOf(ev: OrderEvent): OwnExecution | null {
+  const base = (kind: OwnExecution['kind'], o: Order, fill: OwnExecution['fill'] = null): OwnExecution => ({
+    type: 'execution',
+    symbol: o.symbol,
+    kind,
+    orderId: o.orderId,
+    side: o.side,
+    priceTicks: o.priceTicks,
+    qty: o.qty,
+    fill,
+    tsEvent: ev.tsEvent,
+    tsRecv: ev.tsRecv,
+  });
+  switch (ev.type) {
+    case 'accepted':
+      return base('accepted', ev.order);
+    case 'filled':
+      return base('filled', ev.order, { priceTicks: ev.fillPriceTicks, qty: ev.fillQty, aggressor: ev.aggressor, tradeId: ev.tradeId });
+    case 'canceled':
+      return base('canceled', ev.order);
+    case 'rejected':
+      return base('rejected', ev.order);
+    case 'expired':
+    case 'done-for-day':
+      return base('expired', ev.order);
+    case 'replaced':
+      return ev.replacement ? base('replaced', ev.replacement) : base('canceled', ev.original);
+    case 'cancel-rejected':
+      return null;
+  }
 }
 
 /** A running recorder. */
@@ -87,6 +136,13 @@ export function startRecorder(sink: RecordingSink, inputs: RecorderInputs, clock
     };
     subs.add(
       inputs.orders$.subscribe((ev) => {
+        // The execution report first (the ground truth of a parity run), then the working orders it changed.
+        const x = executionOf(ev);
+        if (x && (!sink.symbols || sink.symbols.has(x.symbol))) {
+          const t = Math.max(x.tsRecv, lastRecv);
+          lastRecv = t;
+          sink.write({ ...x, tsRecv: t });
+        }
         const symbol = own.apply(ev);
         if (symbol !== null) emit(symbol, ev.tsEvent, ev.tsRecv);
       }),
@@ -99,6 +155,16 @@ export function startRecorder(sink: RecordingSink, inputs: RecorderInputs, clock
         }),
       );
     }
+  }
+  if (inputs.roundTrips$) {
+    subs.add(
+      inputs.roundTrips$.subscribe((rt) => {
+        if (rt.symbol !== null && sink.symbols && !sink.symbols.has(rt.symbol)) return;
+        const t = Math.max(rt.tsMs, lastRecv);
+        lastRecv = t;
+        sink.write({ type: 'round-trip', symbol: rt.symbol, op: rt.op, ms: Math.max(0, rt.ms), ok: rt.ok, tsEvent: rt.tsMs - Math.max(0, rt.ms), tsRecv: t });
+      }),
+    );
   }
   return {
     async stop() {

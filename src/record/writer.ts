@@ -5,7 +5,7 @@ import type { Symbol } from '../core/ids.ts';
 import type { MarketEvent } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { TrackedBook } from './book-diff.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader } from './format.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader, type SessionEvent } from './format.ts';
 import { instrumentToJson } from './instrument-json.ts';
 import { encodeEvent } from './line-codec.ts';
 
@@ -34,12 +34,16 @@ export interface RecordingStats {
   gaps: number;
   /** `o` lines: the recording bot's own working orders after each change. */
   ownOrders: number;
+  /** `q` lines: the recording bot's request round trips. */
+  roundTrips: number;
+  /** `x` lines: the recording bot's order events (acks, cancels, fills...). */
+  executions: number;
 }
 
 /** A sink for normalized events; call `close` to flush the gzip trailer. */
 export interface RecordingSink {
   /** Records one event. Candles are ignored; book frames are stored as snapshot or delta. */
-  write(ev: MarketEvent | RecordingGap | OwnOrders): void;
+  write(ev: MarketEvent | RecordingGap | OwnOrders | SessionEvent): void;
   /** Marks an interruption (reconnect): the next book of each affected symbol is a snapshot. */
   gap(symbol: Symbol | null, fromMs: number, toMs: number, reason: string): void;
   readonly stats: Readonly<RecordingStats>;
@@ -71,7 +75,7 @@ export class RecordingEncoder {
   readonly #books = new Map<string, TrackedBook>();
   readonly #sinceKeyframe = new Map<string, number>();
   readonly #keyframeEvery: number;
-  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0 };
+  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0 };
 
   constructor(
     private readonly emit: (line: string) => void,
@@ -81,7 +85,7 @@ export class RecordingEncoder {
   }
 
   /** Encodes one event (candles are skipped). */
-  write(ev: MarketEvent | RecordingGap | OwnOrders): void {
+  write(ev: MarketEvent | RecordingGap | OwnOrders | SessionEvent): void {
     if (ev.type === 'candle') return;
     if (ev.type === 'gap') return this.gap(ev.symbol, ev.tsEvent, ev.tsRecv, ev.reason);
     if (ev.type === 'book') return this.#book(ev);
@@ -89,6 +93,8 @@ export class RecordingEncoder {
     if (ev.type === 'trade') this.stats.trades++;
     else if (ev.type === 'ticker') this.stats.tickers++;
     else if (ev.type === 'own') this.stats.ownOrders++;
+    else if (ev.type === 'round-trip') this.stats.roundTrips++;
+    else if (ev.type === 'execution') this.stats.executions++;
     else this.stats.fundings++;
   }
 

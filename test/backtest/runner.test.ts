@@ -67,8 +67,10 @@ describe('backtest runner', () => {
     expect(f.tsExchange).toBe(T0 + 5); // sent at T0+3 (local), +2 entry
     expect(f.tsLocal).toBe(T0 + 7); // +2 response
     expect([f.priceTicks, f.qty, f.aggressor]).toEqual([11382, 10, true]);
-    expect(f.fee.toNumber()).toBeCloseTo(1.1382 * 10 * 0.0002);
-    expect(fillsCsv(run).split('\n')[1]).toMatch(/^\d+\.000,\d+\.000,EURUSD-PERP,buy,1\.1382,10,taker,0\.00227640,1\.13810,10,O-/);
+    // No fee config and no account rates in the recording: the venue's tier-1 schedule (taker 0.25%).
+    expect(run.fees).toEqual({ 'EURUSD-PERP': { maker: 0.0002, taker: 0.0025, source: 'venue-default' } });
+    expect(f.fee.toNumber()).toBeCloseTo(1.1382 * 10 * 0.0025);
+    expect(fillsCsv(run).split('\n')[1]).toMatch(/^\d+\.000,\d+\.000,EURUSD-PERP,buy,1\.1382,10,taker,0\.02845500,1\.13810,10,O-/);
   });
 
   it('settles recorded funding on the position held at the settlement (longs pay a positive amount)', async () => {
@@ -185,7 +187,8 @@ describe('engine timers', () => {
       };
     };
     await runBacktest({ data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG, settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: engine });
-    expect(seen).toEqual(['ACCEPTED@150']);
+    // The status query pays a round trip (2 ms in, 2 ms back) and sees the order accepted at 102.
+    expect(seen).toEqual(['ACCEPTED@154']);
   });
 });
 

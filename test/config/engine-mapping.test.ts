@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { engineConfigs } from '../../src/cli/live/engine-config.ts';
 import { EXECUTION_ENDPOINTS } from '../../src/config/schema.ts';
 import { parseConfig } from '../../src/config/index.ts';
-import { DEFAULT_EXECUTION_CONFIG, DEFAULT_FEE_RATES, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, ENDPOINTS } from '../../src/engine/index.ts';
+import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, ENDPOINTS } from '../../src/engine/index.ts';
 import type { StrategyDefinition } from '../../src/strategy/contract.ts';
 
 const def: StrategyDefinition = { name: 's', description: '', params: z.object({}), create: () => ({ quote: () => null }) };
@@ -16,7 +16,7 @@ describe('engineConfigs', () => {
     expect(c.risk).toEqual(DEFAULT_RISK_CONFIG);
     expect(c.execution).toEqual(DEFAULT_EXECUTION_CONFIG);
     expect(c.orderManager).toEqual(DEFAULT_ORDER_MANAGER_CONFIG);
-    expect(c.fees).toEqual(DEFAULT_FEE_RATES);
+    expect(c.explicitFees).toBeNull();
     expect(c.stopTimeoutMs).toBe(5000);
   });
 
@@ -46,7 +46,7 @@ order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms:
       adaptive: { ...DEFAULT_EXECUTION_CONFIG.adaptive, maxIdleMs: 1500 },
     });
     expect(c.orderManager).toEqual({ ...DEFAULT_ORDER_MANAGER_CONFIG, sizeTolerance: 0.25, tag: null, reprice: 'rej', unknownOrders: 'adopt', tickIntervalMs: 100 });
-    expect(c.fees).toEqual({ maker: 0, taker: 0.0002 });
+    expect(c.explicitFees).toEqual({ maker: 0, taker: 0.0002 });
     expect(c.stopTimeoutMs).toBe(1500);
   });
 

@@ -56,7 +56,7 @@ describe('recording writer and reader', () => {
     const path = await writeSample('a.jsonl.gz', events, true);
     const rec = await readRecording(path);
     expect(rec.header.format).toBe('mmbot-recording');
-    expect(rec.header.version).toBe(2);
+    expect(rec.header.version).toBe(3);
     expect(rec.instruments[0]!.grid.tickSize.toFixed()).toBe('0.0001');
     const kinds = rec.events.map((e) => (e.type === 'book' ? (e.isSnapshot ? 'snap' : 'delta') : e.type));
     expect(kinds).toEqual(['snap', 'delta', 'trade', 'delta', 'ticker', 'funding', 'gap', 'snap']);
@@ -117,6 +117,43 @@ describe('own-order lines (o)', () => {
   });
 });
 
+describe('session lines (q round trips, x execution reports), version 3', () => {
+  it('round-trip through file, columnar and cache, stay out of the replayed rows; the header keeps the fee rates', async () => {
+    const path = join(dir, 'session.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 1000, source: 'test', fees: { 'EURUSD-PERP': { maker: '0', taker: '0.0002' } } });
+    w.write(events[0]!);
+    const rt = { type: 'round-trip', symbol: S, op: 'place', ms: 1.25, ok: true, tsEvent: 1000.75, tsRecv: 1002 } as const;
+    const ack = { type: 'execution', symbol: S, kind: 'accepted', orderId: 'O-1', side: 'buy', priceTicks: 11380, qty: 100, fill: null, tsEvent: 1001.5, tsRecv: 1002 } as const;
+    const fill = { ...ack, kind: 'filled', fill: { priceTicks: 11380, qty: 40, aggressor: false, tradeId: 'T-9' }, tsEvent: 1004, tsRecv: 1005 } as const;
+    w.write(rt);
+    w.write({ ...rt, symbol: null, op: 'open_orders', ok: false });
+    w.write(ack);
+    w.write(fill);
+    await w.close();
+    expect([w.stats.roundTrips, w.stats.executions]).toEqual([2, 2]);
+    const rec = await readRecording(path);
+    expect(rec.header.version).toBe(3);
+    expect(rec.header.fees).toEqual({ 'EURUSD-PERP': { maker: '0', taker: '0.0002' } });
+    expect(rec.events.slice(1)).toEqual([rt, { ...rt, symbol: null, op: 'open_orders', ok: false }, ack, fill]);
+    const cacheDir = join(dir, 'cache');
+    for (const col of [await loadColumnar([path], { cacheDir }), await loadColumnar([path], { cacheDir })]) {
+      expect(col.length).toBe(1); // the session is not replayed as rows
+      expect(col.session).toEqual([rt, { ...rt, symbol: null, op: 'open_orders', ok: false }, ack, fill]);
+      expect(col.headers[0]!.fees).toEqual({ 'EURUSD-PERP': { maker: '0', taker: '0.0002' } });
+    }
+  });
+
+  it('bad session fields name the field', async () => {
+    const header = JSON.stringify(recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }));
+    const p = join(dir, 'bad-q.jsonl.gz');
+    writeFileSync(p, gzipSync(`${header}\n{"t":"q","s":null,"e":1,"r":2,"op":"dance","ms":1,"ok":1}\n`));
+    await expect(readRecording(p)).rejects.toThrow(/:2: .*op: expected one of place/);
+    const p2 = join(dir, 'bad-x.jsonl.gz');
+    writeFileSync(p2, gzipSync(`${header}\n{"t":"x","s":"EURUSD-PERP","e":1,"r":2,"k":"fil","oid":"O-1","d":"B","p":1,"q":1,"fp":1,"fq":1,"l":"Q","tid":"T"}\n`));
+    await expect(readRecording(p2)).rejects.toThrow(/:2: .*l: expected "M" or "T"/);
+  });
+});
+
 describe('recording errors name the file and line', () => {
   const header = JSON.stringify(recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }));
   const write = (name: string, lines: string[]): string => {
@@ -151,7 +188,7 @@ describe('recording errors name the file and line', () => {
 
   it('rejects a wrong header and a corrupt gzip stream', async () => {
     expect((await failure(write('h.jsonl.gz', ['{"format":"other"}']))).message).toMatch(/:1: format: expected "mmbot-recording"/);
-    expect((await failure(write('v.jsonl.gz', [header.replace('"version":2', '"version":9')]))).message).toMatch(/:1: version/);
+    expect((await failure(write('v.jsonl.gz', [header.replace('"version":3', '"version":9')]))).message).toMatch(/:1: version/);
     const good = readFileSync(await writeSample('g.jsonl.gz', events));
     const p = join(dir, 'corrupt.jsonl.gz');
     const broken = Buffer.from(good);

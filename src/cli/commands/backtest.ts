@@ -71,12 +71,20 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
     risk: eng.risk,
     execution: eng.execution,
     orderManager: eng.orderManager,
-    engineFees: eng.fees,
-    settings: toSettings(section, config.bot.fee_rates),
+    engineFees: null,
+    settings: toSettings(section, eng.explicitFees, embeddedRateLimit(config)),
     stopTimeoutMs: eng.stopTimeoutMs,
   };
   const dir = dirname(resolve(file));
   return { config, section, spec, dataPaths: (section.data ?? []).map((p) => resolve(dir, p)) };
+}
+
+/** The embedded venue's order-entry limit when the config runs one with `rate_limit` knobs (the live budget). */
+function embeddedRateLimit(config: BotConfig): { enabled?: boolean; burst?: number; perSecond?: number } | null {
+  if (config.venue.mode !== 'embedded-sim') return null;
+  const rl = (config.venue.sim.knobs as { rate_limit?: { enabled?: boolean; burst?: number; per_second?: number } } | undefined)?.rate_limit;
+  if (!rl) return null;
+  return { ...(rl.enabled === undefined ? {} : { enabled: rl.enabled }), ...(rl.burst === undefined ? {} : { burst: rl.burst }), ...(rl.per_second === undefined ? {} : { perSecond: rl.per_second }) };
 }
 
 /** Where decoded recordings are cached (binary sidecars keyed by path, size and mtime). */

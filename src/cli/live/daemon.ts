@@ -10,7 +10,9 @@ import { createEngine, type Engine, type EngineInputs, type StopReport } from '.
 import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
 import { pollFundingSettlements } from '../funding-poller.ts';
+import { resolveFeeRates, statedFeeRates } from '../../domain/fee-rates.ts';
 import { engineConfigs } from './engine-config.ts';
+import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
 import { buildStrategies } from './strategies.ts';
@@ -112,20 +114,25 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     const engineLog = log.child({ component: 'engine' });
     const cfg = engineConfigs(config);
+    // Fee rates from one place (domain/fee-rates.ts): bot.fee_rates, else the account's (whoami), else the venue default.
+    const account = await accountFees(rest, venue.accountId, log);
+    const fees = resolveFeeRates(cfg.explicitFees, statedFeeRates(account));
+    log.info({ fees }, `fee rates: maker ${fees.maker}, taker ${fees.taker} (${fees.source})`);
+    const tap = new RoundTripTap(clock);
     const engine = createEngine({
       clock,
       scheduler: asyncScheduler,
-      gateway: venueGateway(orders, rest),
+      gateway: tap.wrap(venueGateway(orders, rest)),
       accounts: venueAccountReader(rest),
       instruments,
       strategies,
       risk: cfg.risk,
       execution: cfg.execution,
       orderManager: cfg.orderManager,
-      fees: cfg.fees,
+      fees,
       log: engineLog,
     });
-    const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments)];
+    const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments), tap.watch(engine.events$)];
     closer.add('subscriptions', () => subs.forEach((s) => s.unsubscribe()));
 
     const monitoring: DaemonMonitoring = await startDaemonMonitoring({
@@ -145,7 +152,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const recordingPath = config.recording.path;
       const recorded = [...new Set(config.bot.strategies.flatMap((s) => s.symbols))].map((s) => instruments.get(s)!);
       mkdirSync(dirname(recordingPath), { recursive: true });
-      const sink = createRecordingWriter(recordingPath, { instruments: recorded, startedAtMs: clock.nowMs(), source: venue.embedded ? 'local-venue' : venue.baseUrl });
+      const sink = createRecordingWriter(recordingPath, {
+        instruments: recorded,
+        startedAtMs: clock.nowMs(),
+        source: venue.embedded ? 'local-venue' : venue.baseUrl,
+        // The account's rates per recorded symbol, so a backtest of this recording charges the same.
+        ...(account ? { fees: Object.fromEntries(recorded.map((i) => [i.symbol, account])) } : {}),
+      });
       // The bot's own order events too: replays take its working orders out of the recorded queue.
       // Settlements come from REST (the market-data stream has no settlement event), as in `mmbot record`.
       const poller = pollFundingSettlements(rest, recorded.map((i) => i.symbol), {
@@ -154,7 +167,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         pollMs: config.recording.funding_poll_ms,
         onError: (symbol, e) => log.warn({ symbol, err: e instanceof Error ? e.message : String(e) }, `recording: funding poll for ${symbol} failed`),
       });
-      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$ }, clock);
+      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$, roundTrips$: tap.roundTrips$ }, clock);
       closer.add('recorder', async () => {
         poller.stop();
         const stats = await recorder.stop();
@@ -211,6 +224,20 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await closer.closeAll();
     throw e;
   }
+}
+
+/** The trading account's fee rates from whoami (decimal strings); null (with a warning) when unavailable. */
+async function accountFees(rest: RestClient, accountId: string | undefined, log: Logger): Promise<{ maker: string; taker: string } | null> {
+  try {
+    const who = await rest.whoami();
+    const acct = who.accounts.find((a) => a.id === accountId) ?? (accountId === undefined ? who.accounts[0] : undefined);
+    if (acct) return { maker: acct.maker_fee, taker: acct.taker_fee };
+    if (who.maker_fee !== undefined && who.taker_fee !== undefined) return { maker: who.maker_fee, taker: who.taker_fee };
+    log.warn({ accountId }, 'whoami lists no matching account: fee rates fall back to the venue default');
+  } catch (e) {
+    log.warn({ err: e instanceof Error ? e.message : String(e) }, 'whoami failed: fee rates fall back to the venue default');
+  }
+  return null;
 }
 
 /** One structured line with the final positions and PnL (scripts and the e2e test read it). */

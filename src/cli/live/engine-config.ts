@@ -1,7 +1,6 @@
 import type { BotConfig } from '../../config/index.ts';
 import {
   DEFAULT_EXECUTION_CONFIG,
-  DEFAULT_FEE_RATES,
   DEFAULT_ORDER_MANAGER_CONFIG,
   DEFAULT_RISK_CONFIG,
   type ExecutionConfig,
@@ -16,7 +15,8 @@ export interface EngineConfigs {
   readonly risk: RiskConfig;
   readonly execution: ExecutionConfig;
   readonly orderManager: OrderManagerConfig;
-  readonly fees: FeeRates;
+  /** `bot.fee_rates` when set (else the account's rates apply: resolveFeeRates). */
+  readonly explicitFees: FeeRates | null;
   /** engine.stop() deadline (ms). */
   readonly stopTimeoutMs: number;
 }
@@ -106,6 +106,6 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
     unknownOrders: config.bot.unknown_orders,
   };
 
-  const fees: FeeRates = config.bot.fee_rates ? { ...config.bot.fee_rates } : DEFAULT_FEE_RATES;
-  return { risk, execution, orderManager, fees, stopTimeoutMs: o.stop_timeout_ms };
+  const explicitFees: FeeRates | null = config.bot.fee_rates ? { ...config.bot.fee_rates } : null;
+  return { risk, execution, orderManager, explicitFees, stopTimeoutMs: o.stop_timeout_ms };
 }
