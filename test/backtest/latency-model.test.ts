@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyModel } from '../../src/backtest/latency-model.ts';
-import { backtestSectionSchema } from '../../src/backtest/settings.ts';
+import { LatencyModel, recordedLatency } from '../../src/backtest/latency-model.ts';
+import { backtestSectionSchema, toSettings } from '../../src/backtest/settings.ts';
 
 describe('order latency models', () => {
   it('are reproducible for a seed and differ across seeds', () => {
@@ -39,5 +39,44 @@ describe('order latency models', () => {
     expect(bad.error!.issues[0]!.path.join('.')).toContain('order_latency.entry');
     expect(backtestSectionSchema.safeParse({ order_latency: { response: { gaussian: 3 } } }).success).toBe(false);
     expect(backtestSectionSchema.parse({ order_latency: { entry: { feed_multiple: { multiplier: 1.5 } } } }).order_latency.entry).toEqual({ feed_multiple: { multiplier: 1.5, offset_ms: 0 } });
+  });
+});
+
+describe('recorded order latency', () => {
+  const rt = (op: 'place' | 'cancel' | 'status', ms: number) => ({ type: 'round-trip' as const, symbol: null, op, ms, ok: true, tsEvent: 0, tsRecv: ms });
+
+  it('samples each request kind from its own recorded round trips and splits them entry_share / rest', () => {
+    const rec = recordedLatency([rt('place', 4), rt('place', 8), rt('cancel', 20)], 0.25)!;
+    const m = new LatencyModel({ entry: 99, response: 99 }, 3, rec);
+    expect(m.isRecorded).toBe(true);
+    const places = Array.from({ length: 200 }, () => m.request('place'));
+    for (const l of places) {
+      expect([4, 8]).toContain(l.entryMs + l.responseMs!);
+      expect(l.entryMs).toBeCloseTo(0.25 * (l.entryMs + l.responseMs!));
+    }
+    expect(new Set(places.map((l) => l.entryMs)).size).toBe(2); // both recorded values are drawn
+    expect(m.request('cancel')).toEqual({ entryMs: 5, responseMs: 15 });
+    // A kind with no samples of its own draws from every recorded round trip.
+    const pooled = new Set(Array.from({ length: 300 }, () => m.request('status').entryMs * 4));
+    expect([...pooled].sort((a, b) => a - b)).toEqual([4, 8, 20]);
+    // Events the market causes (resting fills) travel a pooled round trip's response leg.
+    for (let k = 0; k < 50; k++) expect([3, 6, 15]).toContain(m.responseMs());
+  });
+
+  it('is seeded (same seed, same draws) and absent without round trips', () => {
+    const rec = recordedLatency([rt('place', 1), rt('place', 2), rt('place', 3), rt('place', 5)], 0.5)!;
+    const draw = (seed: number) => { const m = new LatencyModel({ entry: 0, response: 0 }, seed, rec); return Array.from({ length: 30 }, () => m.request('place').entryMs); };
+    expect(draw(4)).toEqual(draw(4));
+    expect(draw(4)).not.toEqual(draw(5));
+    expect(recordedLatency([], 0.5)).toBeNull();
+    const model = new LatencyModel({ entry: 3, response: 1 }, 1);
+    expect(model.request('place')).toEqual({ entryMs: 3, responseMs: null });
+  });
+
+  it('order_latency: auto unless a distribution is given; entry_share bounded', () => {
+    expect(toSettings(backtestSectionSchema.parse({})).orderLatency).toMatchObject({ source: 'auto', entry: 5, response: 5, entryShare: 0.5 });
+    expect(toSettings(backtestSectionSchema.parse({ order_latency: { entry: 1 } })).orderLatency).toMatchObject({ source: 'model', entry: 1, response: 5 });
+    expect(toSettings(backtestSectionSchema.parse({ order_latency: { source: 'recorded', entry_share: 0.3 } })).orderLatency).toMatchObject({ source: 'recorded', entryShare: 0.3 });
+    expect(backtestSectionSchema.safeParse({ order_latency: { entry_share: 1.5 } }).success).toBe(false);
   });
 });

@@ -65,3 +65,25 @@ describe('recording the bot\'s own working orders', () => {
     expect(sink.lines).toEqual([]);
   });
 });
+
+describe('recording the bot\'s session: execution reports (x) and round trips (q)', () => {
+  it('writes every order event as an execution report before the working orders it changed, and each round trip', async () => {
+    const sink = memorySink(['EURUSD-PERP']);
+    const orders$ = new Subject<OrderEvent>();
+    const roundTrips$ = new Subject<{ op: 'place' | 'status'; symbol: typeof S | null; ms: number; ok: boolean; tsMs: number }>();
+    const rec = startRecorder(sink, { market$: new Subject(), connection$: new Subject(), orders$, roundTrips$ }, new VirtualClock(0));
+    roundTrips$.next({ op: 'place', symbol: S, ms: 2.5, ok: true, tsMs: 102 });
+    orders$.next({ type: 'accepted', order: order('O-1', 'buy', 1000, 200), ...e, tsEvent: 101, tsRecv: 102 });
+    orders$.next({ type: 'filled', order: order('O-1', 'buy', 1000, 200, 50, 'PARTIALLY_FILLED'), partial: true, tradeId: 'T-1', fillPriceTicks: 1000, fillQty: 50, fillSide: 'buy', aggressor: false, ...e, tsEvent: 107, tsRecv: 108 });
+    orders$.next({ type: 'cancel-rejected', orderId: asVenueOrderId('O-9'), clientOrderId: null, reason: 'ORDER_NOT_FOUND', text: '', order: null, tsEvent: 109, tsRecv: 110 });
+    roundTrips$.next({ op: 'status', symbol: null, ms: 4, ok: false, tsMs: 105 }); // answered "earlier" than the last line: clamped, ms kept
+    await rec.stop();
+    expect(sink.lines.map((l) => l.type)).toEqual(['round-trip', 'execution', 'own', 'execution', 'own', 'round-trip']);
+    expect(sink.lines[0]).toEqual({ type: 'round-trip', symbol: S, op: 'place', ms: 2.5, ok: true, tsEvent: 99.5, tsRecv: 102 });
+    expect(sink.lines[3]).toEqual({
+      type: 'execution', symbol: S, kind: 'filled', orderId: 'O-1', side: 'buy', priceTicks: 1000, qty: 200,
+      fill: { priceTicks: 1000, qty: 50, aggressor: false, tradeId: 'T-1' }, tsEvent: 107, tsRecv: 108,
+    });
+    expect(sink.lines[5]).toMatchObject({ op: 'status', symbol: null, ms: 4, ok: false, tsEvent: 101, tsRecv: 108 });
+  });
+});
