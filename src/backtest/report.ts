@@ -36,6 +36,10 @@ export interface BacktestReport {
   readonly recordings: readonly { source: string; started_at: number; symbols: readonly string[] }[];
   readonly strategies: readonly { id: string; symbol: string }[];
   readonly settings: unknown;
+  /** Fee rates charged per symbol (fractions of notional) and where they came from (config, recording, venue-default). */
+  readonly fees: Readonly<Record<string, { maker: number; taker: number; source: string }>>;
+  /** Order latency source (recorded round trips or the configured model) and the venue's emulated rate limit. */
+  readonly venue: { order_latency: 'recorded' | 'model'; recorded_round_trips: number; rate_limit: { burst: number; per_second: number } | null; rate_limited_429: number };
   readonly events: { replayed: number; delivered_to_engine: number };
   readonly total: SectionReport & { sharpe: number; sharpe_sample_ms: number; max_drawdown_usd: string };
   readonly by_symbol: Readonly<Record<string, SectionReport>>;
@@ -97,6 +101,13 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     recordings: run.input.data.headers.map((h) => ({ source: h.source, started_at: h.started_at, symbols: h.symbols })),
     strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol })),
     settings: s,
+    fees: run.fees,
+    venue: {
+      order_latency: run.latency.source,
+      recorded_round_trips: run.latency.roundTrips,
+      rate_limit: s.rateLimit ? { burst: s.rateLimit.burst, per_second: s.rateLimit.perSecond } : null,
+      rate_limited_429: ex.rateLimited,
+    },
     events: { replayed: run.eventsReplayed, delivered_to_engine: run.eventsDelivered },
     total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, sharpe: num(sharpe), sharpe_sample_ms: s.sampleMs, max_drawdown_usd: money(new Decimal(maxDrawdown.toFixed(6))) },
     by_symbol: bySymbol,

@@ -20,6 +20,7 @@ import { LiveClock } from '../../src/core/clock.ts';
 import { loadColumnar } from '../../src/record/columnar.ts';
 import { KIND } from '../../src/record/format.ts';
 import { executeRunSpec } from '../../src/backtest/run-spec.ts';
+import { parityReport, parityTable } from '../../src/backtest/parity.ts';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
 import { startDaemon } from '../../src/cli/live/daemon.ts';
 import { createLogger } from '../../src/obs/logger.ts';
@@ -61,8 +62,6 @@ recording:
   path: ${join(dir, 'live.jsonl.gz')}
 backtest:
   queue_model: { kind: risk-averse }
-  order_latency: { entry: 1, response: 1 }
-  fees: { maker: 0, taker: 0.0002 }
 `;
 
 describe('parity: live run on the local venue vs. backtest of its recording', () => {
@@ -84,6 +83,8 @@ describe('parity: live run on the local venue vs. backtest of its recording', ()
     let ownRows = 0;
     for (let i = 0; i < col.length; i++) if (col.kind[i] === KIND.own) ownRows++;
     const run = await executeRunSpec(setup.spec, col);
+    const parity = parityReport(run, TOLERANCE);
+    process.stderr.write(`${parityTable(parity)}\n`);
     // The same recording replayed as if the bot's own orders had not been recorded (the old gap).
     const kept = await executeRunSpec({ ...setup.spec, settings: { ...setup.spec.settings, ownOrders: 'keep' } }, col);
     const bt = run.fills;
@@ -110,5 +111,16 @@ describe('parity: live run on the local venue vs. backtest of its recording', ()
     expect(gap.liveFills).toBeGreaterThan(5);
     expect(gap.countGap).toBeLessThanOrEqual(TOLERANCE);
     expect(gap.volumeGap).toBeLessThanOrEqual(TOLERANCE);
+    // The recording holds the live run's ground truth: every fill the engine saw, and the round trips.
+    expect(parity.live.fills).toBe(live.length);
+    expect(parity.live.volume).toBe(vol(live));
+    expect(run.latency.source).toBe('recorded');
+    expect(parity.live_round_trips['place']!.count).toBeGreaterThan(5);
+    expect(run.fees['EURUSD-PERP']).toEqual({ maker: 0, taker: 0.0002, source: 'config' });
+    // The parity table: fills and spread capture within the tolerance.
+    const row = (f: string) => parity.rows.find((r) => r.figure === f)!;
+    expect(Math.abs(row('fills').divergence!)).toBeLessThanOrEqual(TOLERANCE);
+    expect(Math.abs(row('spread_capture_usd').divergence!)).toBeLessThanOrEqual(TOLERANCE);
+    expect(parity.within_tolerance).toBe(true);
   }, 40_000);
 });

@@ -10,7 +10,8 @@ import { executeRunSpec, type RunSpec } from '../../backtest/run-spec.ts';
 import { backtestSectionSchema, toSettings, type BacktestSection } from '../../backtest/settings.ts';
 import type { GridPoint } from '../../backtest/sweep.ts';
 import { loadColumnar } from '../../record/columnar.ts';
-import { flagString, parseArgs } from '../args.ts';
+import { flagNumber, flagString, parseArgs } from '../args.ts';
+import { parityHtml, parityReport, parityTable, type ParityReport } from '../../backtest/parity.ts';
 import { engineConfigs } from '../live/engine-config.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
@@ -106,6 +107,7 @@ function defaultOutDir(parent: string, startMs: number): string {
 }
 
 const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache]
+       mmbot backtest --config <file> --parity <recording made by mmbot run> [--tolerance <fraction>] [--out <dir>]
 
 Replays recordings through the same engine, strategy, order manager, execution adapter and risk
 checks as the daemon, on a virtual clock, against a replay exchange (queue, latency, fee models).
@@ -113,6 +115,10 @@ checks as the daemon, on a virtual clock, against a replay exchange (queue, late
   --data     recording(s) to replay, in time order; overrides backtest.data (repeatable, or comma-separated)
   --out      report folder (default: a new folder under backtest.out_dir, ./backtests)
   --no-cache decode the recordings again instead of reusing the binary sidecar in the temp folder
+  --parity   replay a recording the daemon made while it traded (recording: section) with the same
+             strategy and compare, side by side, fills, volume, spread capture, inventory PnL, fees and
+             markouts live vs replay (report.json "parity", parity.html, a printed table); exits 1
+             when fills or spread capture diverge by more than --tolerance (default 0.2 = 20%)
 Writes report.json, fills.csv and report.html. Same inputs → byte-identical files.`;
 
 /** `mmbot backtest`. */
@@ -120,8 +126,12 @@ export const command: Command = {
   summary: 'replay recordings through the engine and report PnL, fills and quoting quality',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'out'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
-    const data = p.lists.get('data') ?? [];
+    const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
+    const parityFile = flagString(p, 'parity');
+    const tolerance = flagNumber(p, 'tolerance') ?? 0.2;
+    if (!(tolerance >= 0)) throw new MmError('USAGE', `--tolerance must be a fraction >= 0, got ${tolerance}`);
+    if (parityFile && (p.lists.get('data') ?? []).length > 0) throw new MmError('USAGE', '--parity takes the recording itself: drop --data');
+    const data = parityFile ? [parityFile] : (p.lists.get('data') ?? []);
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', '--config is required');
@@ -130,13 +140,21 @@ export const command: Command = {
     if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
     const col = await loadColumnar(paths, p.flags.has('no-cache') ? {} : { cacheDir: replayCacheDir() });
     const run = await executeRunSpec(setup.spec, col, setup.config.source.dir);
-    const report = buildReport(run, { config: file, data: data.length > 0 ? data : (setup.section.data ?? []), strategies: setup.spec.strategies });
+    const base = buildReport(run, { config: file, data: data.length > 0 ? data : (setup.section.data ?? []), strategies: setup.spec.strategies });
+    let parity: ParityReport | null = null;
+    if (parityFile) {
+      if (!col.session.some((e) => e.type === 'execution'))
+        throw new MmError('RECORDING_INVALID', `${parityFile} holds no execution reports (x lines): record with mmbot run (recording: section) to compare live and replay`, { file: parityFile });
+      parity = parityReport(run, tolerance);
+    }
+    const report = parity ? { ...base, parity } : base;
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : defaultOutDir(resolve(setup.section.out_dir), run.startMs);
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'report.json'), reportJson(report));
     writeFileSync(join(out, 'fills.csv'), fillsCsv(run));
     writeFileSync(join(out, 'report.html'), reportHtml(run, report));
+    if (parity) writeFileSync(join(out, 'parity.html'), parityHtml(parity));
     if (!p.flags.has('quiet')) {
       const t = report.total;
       process.stdout.write(
@@ -144,10 +162,15 @@ export const command: Command = {
           `replayed ${report.events.replayed} events (${report.window.duration_s} s of market) for ${report.strategies.map((s) => s.id).join(', ')}`,
           `net ${t.pnl.net} USD (spread ${t.pnl.spread_capture}, inventory ${t.pnl.inventory}, fees ${t.pnl.fees}, funding ${t.pnl.funding}); est. rewards ${t.pnl.estimated_rewards}`,
           `fills ${t.fills.count} (maker share ${t.fills.maker_share}); Sharpe ${t.sharpe}; max drawdown ${t.max_drawdown_usd} USD; two-sided uptime ${t.quoting.uptime_two_sided}`,
+          `fees ${Object.entries(report.fees).map(([sym, f]) => `${sym} maker ${f.maker} taker ${f.taker} (${f.source})`).join('; ')}; order latency ${report.venue.order_latency}${report.venue.rate_limited_429 > 0 ? `; ${report.venue.rate_limited_429} requests answered 429` : ''}`,
           `report: ${out}/report.html`,
           '',
         ].join('\n'),
       );
+    }
+    if (parity) {
+      process.stdout.write(`\nlive vs replay (${parityFile}):\n${parityTable(parity)}\nparity: ${out}/parity.html\n`);
+      return parity.within_tolerance ? 0 : 1;
     }
     return 0;
   },
