@@ -4,3 +4,7 @@ export * from './helpers.ts';
 export * from './registry.ts';
 export * from './context-builder.ts';
 export * from './estimators/index.ts';
+export * from './models/index.ts';
+export * from './calibration.ts';
+export * from './quote-builder.ts';
+export * from './model-quoter.ts';

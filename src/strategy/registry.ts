@@ -26,6 +26,16 @@ export const builtinStrategies: readonly BuiltinStrategy[] = Object.freeze([
     description: 'Quotes a dated future off a liquid leg plus an online basis, skewed on net delta, hedging on the liquid leg with IOC orders within a band and a cost budget',
     url: new URL('../../strategies/basis/index.ts', import.meta.url),
   },
+  {
+    name: 'avellaneda-stoikov',
+    description: 'Avellaneda–Stoikov reservation price and optimal spread (rolling or cyclic horizon), σ and k calibrated online',
+    url: new URL('../../strategies/avellaneda-stoikov/index.ts', import.meta.url),
+  },
+  {
+    name: 'glft',
+    description: 'Guéant–Lehalle–Fernandez-Tapia closed-form quotes, σ/A/k calibrated online, adj₁/adj₂ multipliers and drift',
+    url: new URL('../../strategies/glft/index.ts', import.meta.url),
+  },
 ]);
 
 /** True when `x` looks like a StrategyDefinition (name, params schema, create). */

@@ -32,7 +32,7 @@ const RESCALE_AT = 1e150;
  * from the mid it printed (δ = price − mid for buys, mid − price for sells, in ticks; a quote at
  * distance δ' ≤ δ would have been reached). λ̂(δ) = (decayed count of trades with distance ≥ δ) /
  * (decayed exposure time), and A, k come from the count-weighted least-squares line of ln λ̂(δ)
- * on δ over the populated bins nearest the touch (the global fit is biased there; hftbacktest
+ * on δ over the bins from the modal one (the touch) outward (the global fit is biased there; hftbacktest
  * refits near the touch). `update` is O(1) and allocation-free (lazy exponential decay); `fit`
  * is O(bins) and cached until the next trade.
  */
@@ -124,10 +124,13 @@ export class TradeIntensity {
     if (!(exposureS > 0)) return null;
     const scale = Math.exp(-(nowMs - this.#refMs) / this.#tauMs);
     const n = this.#counts.length;
-    // Cumulative from the far end: trades reaching distance ≥ the bin's lower edge.
+    // Fit from the modal bin (where most trades print: the touch) outward. Prints inside the usual
+    // touch are rare and flatten the curve there (a quote inside the spread sees the touch's flow).
     let first = -1;
-    for (let i = 0; i < n; i++) if (this.#counts[i]! > 0) { first = i; break; }
+    let most = 0;
+    for (let i = 0; i < n; i++) if (this.#counts[i]! > most) { most = this.#counts[i]!; first = i; }
     if (first < 0) return null;
+    // Cumulative from the far end: trades reaching distance ≥ the bin's lower edge.
     let above = 0;
     for (let i = n - 1; i > first + this.#fitBins - 1; i--) above += this.#counts[i]!;
     let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, used = 0;

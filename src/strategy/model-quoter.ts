@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { DesiredQuotes } from '../domain/intents.ts';
+import { MarketCalibrator } from './calibration.ts';
+import type { Strategy, StrategyContext } from './contract.ts';
+import type { IntensityFit } from './estimators/intensity.ts';
+import { MicropriceEstimator } from './estimators/microprice.ts';
+import { buildQuotes } from './quote-builder.ts';
+
+/** Parameters every model quoter (avellaneda-stoikov, glft) shares; only size and maxPosition are required. */
+export const modelBaseShape = {
+  size: z.number().int().positive().describe('Contracts per level; also the model\'s lot (q = position / size). Required.'),
+  maxPosition: z.number().int().positive().describe('Hard cap in contracts: a side is trimmed so |position + in-flight + new| ≤ this. Required.'),
+  levels: z.number().int().min(1).max(20).default(1).describe('Levels per side, laid outward from the model quotes.'),
+  spacingTicks: z.number().int().positive().default(1).describe('Ticks between levels.'),
+  inventorySkew: z
+    .number()
+    .positive()
+    .max(4)
+    .default(1)
+    .describe('Dimensionless risk aversion: the quote shift at maxPosition, in half-spreads (the model\'s or the market\'s, whichever is wider). Sets γ from the calibrated σ, A, k unless gamma is given.'),
+  gamma: z.number().positive().optional().describe('Risk aversion γ in 1/(tick·lot); overrides inventorySkew.'),
+  fairValue: z
+    .enum(['mid', 'weighted-mid', 'microprice'])
+    .default('mid')
+    .describe('Fair value s: the mid, the size-weighted mid of the touch, or the learnt microprice (mid + average next-second move per imbalance bucket).'),
+  sizeDecay: z.number().nonnegative().default(0).describe('η: the side that grows |q| quotes size·e^(−η·|q|/maxPosition) (0 = off).'),
+  volHalfLifeS: z.number().positive().default(300).describe('Half-life of the σ estimate, seconds (mid sampled every second).'),
+  intensityHalfLifeS: z.number().positive().default(1800).describe('Half-life of the trade-intensity (A, k) estimate, seconds.'),
+  refitIntervalMs: z.number().int().positive().default(1000).describe('Engine ms between refits of σ, A, k and γ.'),
+  fallbackWidth: z
+    .number()
+    .positive()
+    .default(1)
+    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × the observed touch spread (≥ 1 tick).'),
+} as const;
+
+const baseObject = z.object(modelBaseShape);
+/** Parsed shared parameters. */
+export type ModelBaseParams = z.infer<typeof baseObject>;
+
+/** What a model sees at a refit: calibrated inputs in engine units. */
+export interface ModelCalibration {
+  /** σ in ticks/√s. */
+  readonly sigma: number;
+  readonly fit: IntensityFit;
+  /** maxPosition in lots. */
+  readonly qMaxLots: number;
+  /** Half the observed (average) touch spread, ticks: the floor of the half-spread γ is set against. */
+  readonly marketHalfSpreadTicks: number;
+  readonly nowMs: number;
+}
+
+/** A model: refit on calibrated inputs (false = not usable yet), then price quotes from fair and q. */
+export interface QuoteModel {
+  refit(c: ModelCalibration): boolean;
+  /** Writes raw bid/ask prices (fractional ticks) into `out`. */
+  price(fair: number, qLots: number, nowMs: number, out: { bid: number; ask: number }): void;
+}
+
+/**
+ * A strategy around a {@link QuoteModel}: calibrates online from every call's view, refits every
+ * `refitIntervalMs`, quotes conservatively (fallbackWidth × observed spread, linear inventory skew)
+ * until calibrated, lays levels, keeps post-only and enforces the hard cap counting in-flight orders.
+ */
+export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean } {
+  const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000 });
+  const micro = p.fairValue === 'microprice' ? new MicropriceEstimator() : null;
+  const weighted = p.fairValue === 'weighted-mid';
+  const qMaxLots = p.maxPosition / p.size;
+  const levels = p.levels;
+  const bidSizes = new Array<number>(levels).fill(p.size);
+  const askSizes = new Array<number>(levels).fill(p.size);
+  const raw = { bidTicks: 0, askTicks: 0, bidSizes, askSizes, spacingTicks: p.spacingTicks };
+  const px = { bid: 0, ask: 0 };
+  let ready = false;
+  let nextRefitMs = -Infinity;
+  let last: DesiredQuotes | null = null;
+  const empty = (ctx: StrategyContext): DesiredQuotes => ({ symbol: ctx.symbol, bids: [], asks: [] });
+  return {
+    bookDepth: 1,
+    calibrated: () => ready,
+    quote(ctx: StrategyContext): DesiredQuotes {
+      const now = ctx.nowMs;
+      const mid = cal.observe(ctx, now);
+      if (mid === null) return (last = empty(ctx));
+      const b = ctx.book!.bids[0]!;
+      const a = ctx.book!.asks[0]!;
+      let fair = mid;
+      if (micro) {
+        micro.update(b.priceTicks, b.qty, a.priceTicks, a.qty, now);
+        fair = micro.value(b.priceTicks, b.qty, a.priceTicks, a.qty);
+      } else if (weighted && a.qty + b.qty > 0) fair = (b.priceTicks * a.qty + a.priceTicks * b.qty) / (a.qty + b.qty);
+      if (now >= nextRefitMs) {
+        nextRefitMs = now + p.refitIntervalMs;
+        const sigma = cal.sigma;
+        const fit = cal.fit(now);
+        ready = sigma > 0 && fit !== null && model.refit({ sigma, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
+      }
+      const q = ctx.position.qty;
+      const qLots = q / p.size;
+      if (ready) model.price(fair, qLots, now, px);
+      else {
+        const half = p.fallbackWidth * Math.max(1, cal.observedSpreadTicks);
+        const r = fair - p.inventorySkew * (q / p.maxPosition) * half;
+        px.bid = r - half;
+        px.ask = r + half;
+      }
+      raw.bidTicks = px.bid;
+      raw.askTicks = px.ask;
+      if (p.sizeDecay > 0) {
+        const shrink = Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition);
+        const bid = q > 0 ? Math.floor(p.size * shrink) : p.size;
+        const ask = q < 0 ? Math.floor(p.size * shrink) : p.size;
+        bidSizes.fill(bid);
+        askSizes.fill(ask);
+      }
+      const out = buildQuotes(ctx, raw, p.maxPosition);
+      if (last !== null && sameQuotes(last, out)) return last;
+      return (last = out);
+    },
+  };
+}
+
+/** True when two ladders are the same prices and sizes (lets the engine skip the diff). */
+function sameQuotes(x: DesiredQuotes, y: DesiredQuotes): boolean {
+  if (x.symbol !== y.symbol || x.bids.length !== y.bids.length || x.asks.length !== y.asks.length) return false;
+  for (let i = 0; i < x.bids.length; i++) if (x.bids[i]!.priceTicks !== y.bids[i]!.priceTicks || x.bids[i]!.qty !== y.bids[i]!.qty) return false;
+  for (let i = 0; i < x.asks.length; i++) if (x.asks[i]!.priceTicks !== y.asks[i]!.priceTicks || x.asks[i]!.qty !== y.asks[i]!.qty) return false;
+  return true;
+}

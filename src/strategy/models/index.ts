@@ -1,0 +1,3 @@
+/** Closed-form market-making models (pure functions in engine units). */
+export * from './avellaneda-stoikov.ts';
+export * from './glft.ts';

@@ -1,0 +1,63 @@
+import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
+import type { SymbolView, WorkingOrder } from './contract.ts';
+import { ladder } from './helpers.ts';
+
+/**
+ * Contracts on one side that may still fill whatever the new ladder says: orders being cancelled
+ * or replaced, or whose last request's outcome is unknown. The hard cap (strategy-math §4.3)
+ * counts them as exposure, as NautilusTrader counts in-flight orders.
+ */
+export function inFlightQty(orders: readonly WorkingOrder[], side: 'buy' | 'sell'): number {
+  let n = 0;
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!;
+    if (o.side === side && (o.status === 'pending-cancel' || o.status === 'pending-replace' || o.status === 'unknown')) n += o.qty;
+  }
+  return n;
+}
+
+/** Room left on each side under the hard cap |q + in-flight same-side qty + new qty| ≤ maxPosition. */
+export function sideCapacity(view: Pick<SymbolView, 'position' | 'workingOrders'>, maxPosition: number): { bid: number; ask: number } {
+  const q = view.position.qty;
+  return {
+    bid: Math.max(0, maxPosition - q - inFlightQty(view.workingOrders, 'buy')),
+    ask: Math.max(0, maxPosition + q - inFlightQty(view.workingOrders, 'sell')),
+  };
+}
+
+/** What a model strategy wants before snapping: raw prices (fractional ticks) and sizes. */
+export interface RawQuote {
+  /** Bid price in ticks (fractional), NaN or −Infinity for no bid. */
+  readonly bidTicks: number;
+  /** Ask price in ticks (fractional), NaN or +Infinity for no ask. */
+  readonly askTicks: number;
+  /** Contracts per level on each side, best first. */
+  readonly bidSizes: readonly number[];
+  readonly askSizes: readonly number[];
+  /** Ticks between levels (≥ 1). */
+  readonly spacingTicks: number;
+}
+
+/**
+ * Snaps a raw quote to the grid (bids down, asks up), keeps it post-only (bid below the best ask,
+ * ask above the best bid, bid below ask), and trims each side's ladder to the hard cap counting
+ * in-flight orders. The result never crosses the book and never lets |position| exceed `maxPosition`.
+ */
+export function buildQuotes(view: Pick<SymbolView, 'symbol' | 'book' | 'position' | 'workingOrders' | 'instrument'>, raw: RawQuote, maxPosition: number): DesiredQuotes {
+  const bestBid = view.book?.bids[0]?.priceTicks;
+  const bestAsk = view.book?.asks[0]?.priceTicks;
+  let bid0 = Number.isFinite(raw.bidTicks) ? Math.floor(raw.bidTicks + 1e-9) : Number.NaN;
+  let ask0 = Number.isFinite(raw.askTicks) ? Math.ceil(raw.askTicks - 1e-9) : Number.NaN;
+  if (bestAsk !== undefined && bid0 >= bestAsk) bid0 = bestAsk - 1;
+  if (bestBid !== undefined && ask0 <= bestBid) ask0 = bestBid + 1;
+  if (ask0 <= bid0) bid0 = ask0 - 1;
+  const cap = sideCapacity(view, maxPosition);
+  const minSize = view.instrument.minOrderSize;
+  return {
+    symbol: view.symbol,
+    bids: Number.isNaN(bid0) ? NONE : ladder(bid0, raw.spacingTicks, raw.bidSizes, true, minSize, cap.bid),
+    asks: Number.isNaN(ask0) ? NONE : ladder(ask0, raw.spacingTicks, raw.askSizes, false, minSize, cap.ask),
+  };
+}
+
+const NONE: readonly QuoteLevel[] = Object.freeze([]);

@@ -1,0 +1,82 @@
+import {
+  createModelQuoter,
+  Ewma,
+  glftCoefficients,
+  glftDepths,
+  glftGammaForSkew,
+  modelBaseShape,
+  z,
+  type GlftCoefficients,
+  type ModelCalibration,
+  type QuoteModel,
+  type Strategy,
+  type StrategyDefinition,
+} from '../../src/index.ts';
+
+/** Parameters (units in the names and descriptions; see README.md). */
+export const glftParams = z
+  .object({
+    ...modelBaseShape,
+    adj1: z.number().positive().default(1).describe('Multiplier on the GLFT half-spread (hftbacktest adj₁).'),
+    adj2: z.number().nonnegative().default(1).describe('Multiplier on the GLFT inventory skew (hftbacktest adj₂; raw GLFT skew is often strong).'),
+    xi: z.number().nonnegative().optional().describe('ξ in 1/(tick·lot): ξ = γ (default) is the CARA objective, 0 the risk-neutral one with a running inventory penalty.'),
+    driftTicksPerS: z.number().default(0).describe('Known drift μ of the fair value in ticks/s (GLFT trend term: shifts the inventory by −μ/(γσ²)).'),
+    trendHalfLifeS: z.number().positive().optional().describe('Also estimate the drift online: EWMA of the mid\'s velocity with this half-life, seconds (unset = off).'),
+  })
+  .strict();
+
+/** Parsed parameters. */
+export type GlftParams = z.infer<typeof glftParams>;
+
+/** The GLFT model: refits γ (from inventorySkew unless given), c₁, c₂ on each calibration. */
+export function glftModel(p: GlftParams): QuoteModel {
+  let coef: GlftCoefficients = { c1: Number.NaN, c2: Number.NaN };
+  let gamma = Number.NaN;
+  let sigma = Number.NaN;
+  const depths = { bidDepth: 0, askDepth: 0 };
+  // Online trend: Σw·Δmid / Σw·Δt on a 1 s grid.
+  const trendDx = p.trendHalfLifeS !== undefined ? new Ewma(p.trendHalfLifeS * 1000) : null;
+  const trendDt = p.trendHalfLifeS !== undefined ? new Ewma(p.trendHalfLifeS * 1000) : null;
+  let lastFair = Number.NaN;
+  let lastMs = Number.NaN;
+  return {
+    refit(c: ModelCalibration): boolean {
+      sigma = c.sigma;
+      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigma, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks);
+      if (!(gamma > 0)) return false;
+      coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
+      return Number.isFinite(coef.c1) && Number.isFinite(coef.c2);
+    },
+    price(fair, qLots, nowMs, out): void {
+      let mu = p.driftTicksPerS;
+      if (trendDx && trendDt) {
+        if (Number.isNaN(lastMs)) {
+          lastFair = fair;
+          lastMs = nowMs;
+        } else if (nowMs - lastMs >= 1000) {
+          trendDx.update(fair - lastFair, nowMs);
+          trendDt.update((nowMs - lastMs) / 1000, nowMs);
+          lastFair = fair;
+          lastMs = nowMs;
+        }
+        if (trendDt.value > 0) mu += trendDx.value / trendDt.value;
+      }
+      glftDepths(qLots, sigma, coef, gamma, depths, p.adj1, p.adj2, mu);
+      out.bid = fair - depths.bidDepth;
+      out.ask = fair + depths.askDepth;
+    },
+  };
+}
+
+/** Builds a GLFT quoter. */
+export const createGlft = (p: GlftParams): Strategy => createModelQuoter(p, glftModel(p));
+
+/** The `glft` strategy definition. */
+export const strategy: StrategyDefinition<typeof glftParams> = {
+  name: 'glft',
+  description: 'Guéant–Lehalle–Fernandez-Tapia closed-form quotes with σ, A, k calibrated online; adj₁/adj₂ multipliers and a drift term',
+  params: glftParams,
+  create: createGlft,
+};
+
+export default strategy;
