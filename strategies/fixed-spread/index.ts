@@ -4,6 +4,7 @@ import {
   inventorySizeMultipliers,
   ladder,
   microprice,
+  sideCapacity,
   z,
   type DesiredQuotes,
   type Strategy,
@@ -15,29 +16,41 @@ import {
 export const fixedSpreadParams = z
   .object({
     /** Levels per side (1..20). */
-    levels: z.number().int().min(1).max(20).default(1),
+    levels: z.number().int().min(1).max(20).default(1).describe('Levels per side (1..20).'),
     /** Distance from fair value to the first bid/ask, in ticks... */
-    halfSpreadTicks: z.number().positive().optional(),
+    halfSpreadTicks: z.number().positive().optional().describe('Distance from fair value to the first bid/ask, ticks (default 2 when neither this nor halfSpreadBps is set).'),
     /** ...or in basis points of fair value. Default 2 ticks when neither is set. */
-    halfSpreadBps: z.number().positive().optional(),
+    halfSpreadBps: z.number().positive().optional().describe('Distance from fair value to the first bid/ask, bps of fair value.'),
     /** Distance between levels in ticks (integer ≥ 1)... */
-    spacingTicks: z.number().int().positive().optional(),
+    spacingTicks: z.number().int().positive().optional().describe('Ticks between levels (default 1).'),
     /** ...or in basis points of fair value (rounded to ≥ 1 tick). Default 1 tick. */
-    spacingBps: z.number().positive().optional(),
+    spacingBps: z.number().positive().optional().describe('Distance between levels in bps of fair value (rounded to ≥ 1 tick).'),
     /** Contracts per level. */
-    size: z.number().int().positive().default(1),
+    size: z.number().int().positive().default(1).describe('Contracts per level.'),
     /** Contracts per level, best first (overrides `size`; missing levels use `size`). */
-    sizes: z.array(z.number().int().nonnegative()).max(20).optional(),
+    sizes: z.array(z.number().int().nonnegative()).max(20).optional().describe('Contracts per level, best first (overrides size; missing levels use size).'),
     /** Inventory size skew: range in contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short). */
-    skewRangeContracts: z.number().positive().optional(),
+    skewRangeContracts: z.number().positive().optional().describe('Inventory size skew: contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short); off when unset.'),
     /** Target position for the skew, contracts. */
-    targetPosition: z.number().int().default(0),
+    targetPosition: z.number().int().default(0).describe('Target position of both skews, contracts.'),
     /** Hard cap: the side that would push |position| past this is trimmed (contracts). */
-    maxPosition: z.number().int().positive().optional(),
+    maxPosition: z.number().int().positive().optional().describe('Hard cap, contracts: a side is trimmed so |position + in-flight + new| ≤ this; off when unset.'),
     /** Fair value: the mid, or the size-weighted mid of the best levels. */
-    fairValue: z.enum(['mid', 'microprice']).default('mid'),
+    fairValue: z.enum(['mid', 'microprice']).default('mid').describe('Fair value: the mid, or the size-weighted mid of the best levels.'),
+    /**
+     * Price skew: both quotes shift by −priceSkew·half-spread·(q − target)/range (clamped to ±1), the
+     * range being priceSkewRangeContracts, else maxPosition. 0 = off (default); 1 puts the exit quote
+     * at the fair value at full range.
+     */
+    priceSkew: z.number().nonnegative().max(4).default(0).describe('Price skew: quotes shift by −priceSkew·half-spread·(q − target)/range (clamped to ±1); 0 = off.'),
+    /** Inventory range of the price skew in contracts (default maxPosition). */
+    priceSkewRangeContracts: z.number().positive().optional().describe('Inventory at full price skew, contracts (default maxPosition).'),
   })
   .strict()
+  .refine((p) => p.priceSkew === 0 || p.priceSkewRangeContracts !== undefined || p.maxPosition !== undefined, {
+    message: 'priceSkew needs priceSkewRangeContracts or maxPosition (the inventory at full skew)',
+    path: ['priceSkew'],
+  })
   .refine((p) => !(p.halfSpreadTicks !== undefined && p.halfSpreadBps !== undefined), { message: 'set halfSpreadTicks or halfSpreadBps, not both' })
   .refine((p) => !(p.spacingTicks !== undefined && p.spacingBps !== undefined), { message: 'set spacingTicks or spacingBps, not both' });
 
@@ -58,6 +71,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   const skewRange = p.skewRangeContracts;
   const target = p.targetPosition;
   const cap = p.maxPosition;
+  const priceSkew = p.priceSkew;
+  const priceSkewRange = p.priceSkewRangeContracts ?? p.maxPosition ?? 1;
   const flat = { bid: 1, ask: 1 };
   // The last ladder and everything it was built from: most book updates leave the touch-derived
   // prices and the position alone, and then the same (immutable) quotes are returned again.
@@ -68,6 +83,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   let lastSpacing = NaN;
   let lastQ = NaN;
   let lastMinSize = NaN;
+  let lastCapBid = NaN;
+  let lastCapAsk = NaN;
   return {
     // Mid and microprice read the best level of each side only.
     bookDepth: 1,
@@ -76,15 +93,27 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
       if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
       const half = distanceTicks(halfD, fair, 2);
       const spacing = Math.max(1, Math.round(distanceTicks(spacingD, fair, 1)));
-      let bid0 = Math.floor(fair - half);
-      let ask0 = Math.ceil(fair + half);
+      const q = ctx.position.qty;
+      const r = priceSkew === 0 ? fair : fair - priceSkew * half * Math.max(-1, Math.min(1, (q - target) / priceSkewRange));
+      let bid0 = Math.floor(r - half);
+      let ask0 = Math.ceil(r + half);
       if (ask0 <= bid0) {
-        bid0 = Math.floor(fair - 0.5);
+        bid0 = Math.floor(r - 0.5);
         ask0 = bid0 + 1;
       }
-      const q = ctx.position.qty;
+      if (priceSkew !== 0) {
+        // A skewed quote may reach the far touch: keep it post-only.
+        const bestBid = ctx.book!.bids[0]!.priceTicks;
+        const bestAsk = ctx.book!.asks[0]!.priceTicks;
+        if (bid0 >= bestAsk) bid0 = bestAsk - 1;
+        if (ask0 <= bestBid) ask0 = bestBid + 1;
+      }
       const minSize = ctx.instrument.minOrderSize;
-      if (last !== null && bid0 === lastBid0 && ask0 === lastAsk0 && spacing === lastSpacing && q === lastQ && minSize === lastMinSize && ctx.symbol === lastSymbol) return last;
+      // The hard cap counts in-flight orders (being cancelled or replaced) as exposure.
+      const room = cap === undefined ? null : sideCapacity(ctx, cap);
+      const capBid = room === null ? Infinity : room.bid;
+      const capAsk = room === null ? Infinity : room.ask;
+      if (last !== null && bid0 === lastBid0 && ask0 === lastAsk0 && spacing === lastSpacing && q === lastQ && minSize === lastMinSize && capBid === lastCapBid && capAsk === lastCapAsk && ctx.symbol === lastSymbol) return last;
       const m = skewRange !== undefined ? inventorySizeMultipliers(q - target, skewRange) : flat;
       for (let i = 0; i < levels; i++) {
         bidSizes[i] = baseSizes[i]! * m.bid;
@@ -92,8 +121,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
       }
       last = {
         symbol: ctx.symbol,
-        bids: ladder(bid0, spacing, bidSizes, true, minSize, cap === undefined ? Infinity : Math.max(0, cap - q)),
-        asks: ladder(ask0, spacing, askSizes, false, minSize, cap === undefined ? Infinity : Math.max(0, cap + q)),
+        bids: ladder(bid0, spacing, bidSizes, true, minSize, capBid),
+        asks: ladder(ask0, spacing, askSizes, false, minSize, capAsk),
       };
       lastSymbol = ctx.symbol;
       lastBid0 = bid0;
@@ -101,6 +130,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
       lastSpacing = spacing;
       lastQ = q;
       lastMinSize = minSize;
+      lastCapBid = capBid;
+      lastCapAsk = capAsk;
       return last;
     },
   };
@@ -109,7 +140,7 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
 /** The `fixed-spread` strategy definition. */
 export const strategy: StrategyDefinition<typeof fixedSpreadParams> = {
   name: 'fixed-spread',
-  description: 'Symmetric ladder around the mid (or microprice) with inventory size skew and an optional position cap',
+  description: 'Ladder around the mid (or microprice) with inventory size skew, an optional price skew and an optional position cap',
   params: fixedSpreadParams,
   create: createFixedSpread,
 };

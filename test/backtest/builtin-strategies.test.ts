@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtinStrategies } from '../../src/strategy/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-builtins-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** config/backtest.yaml with the strategy entry swapped for `name` with only size and maxPosition. */
+function configFor(name: string): string {
+  const base = readFileSync(join(ROOT, 'config/backtest.yaml'), 'utf8');
+  const start = base.indexOf('      strategy: fixed-spread');
+  const end = base.indexOf('  fee_rates');
+  expect(start).toBeGreaterThan(0);
+  const yaml = `${base.slice(0, start)}      strategy: ${name}\n      params: { size: 200, maxPosition: 1500 }\n${base.slice(end)}`;
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, yaml);
+  return file;
+}
+
+describe('every built-in runs through the backtest on the committed sample with only size and maxPosition', () => {
+  it.each(builtinStrategies.map((b) => b.name))('%s', async (name) => {
+    const out = join(dir, name);
+    await run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', configFor(name), '--data', join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz'), '--out', out, '--quiet'], {
+      cwd: ROOT,
+      timeout: 25_000,
+      killSignal: 'SIGKILL',
+    });
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.events.replayed).toBeGreaterThan(1000);
+    expect(report.total.fills.count).toBeGreaterThan(0);
+    // Post-only quoting: every fill is a maker fill. The hard cap holds.
+    expect(report.total.fills.taker).toBe(0);
+    expect(report.total.inventory.max_long).toBeLessThanOrEqual(1500);
+    expect(report.total.inventory.max_short).toBeGreaterThanOrEqual(-1500);
+    expect(report.total.quoting.uptime_two_sided).toBeGreaterThan(0.5);
+  });
+});

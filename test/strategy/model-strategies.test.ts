@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { asClientOrderId } from '../../src/core/index.ts';
+import type { DesiredQuotes } from '../../src/domain/index.ts';
+import { isDesiredQuotes, parseStrategyParams, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
+import { strategy as avellanedaStoikov } from '../../strategies/avellaneda-stoikov/index.ts';
+import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
+import { strategy as glft } from '../../strategies/glft/index.ts';
+import { book, ctxAt, SYM, warmUp } from './synthetic-market.ts';
+
+const defs: readonly StrategyDefinition[] = [avellanedaStoikov, glft];
+const make = (def: StrategyDefinition, raw: Record<string, unknown>): Strategy => def.create(parseStrategyParams(def, raw));
+const quotes = (s: Strategy, ...args: Parameters<typeof ctxAt>): DesiredQuotes => {
+  const out = s.quote(ctxAt(...args));
+  if (!isDesiredQuotes(out)) throw new Error('expected desired quotes');
+  return out;
+};
+const inflight = (side: 'buy' | 'sell', qty: number, status: WorkingOrder['status']): WorkingOrder => ({
+  clientOrderId: asClientOrderId('1'),
+  orderId: null,
+  symbol: SYM,
+  side,
+  priceTicks: 1,
+  qty,
+  filledQty: 0,
+  status,
+  adopted: false,
+  createdMs: 0,
+});
+const sum = (ls: DesiredQuotes['bids']): number => ls.reduce((a, l) => a + l.qty, 0);
+
+describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
+  it('runs with only size and maxPosition: before calibration it quotes wide around the mid, never crashes', () => {
+    const s = make(def, { size: 200, maxPosition: 1500 });
+    expect(quotes(s, 0, null)).toEqual({ symbol: SYM, bids: [], asks: [] });
+    expect(quotes(s, 1, { ...book(100, 104), asks: [] })).toEqual({ symbol: SYM, bids: [], asks: [] });
+    // Fallback: half-spread = 1 × observed spread (4 ticks) around mid 102.
+    expect(quotes(s, 2, book(100, 104))).toEqual({ symbol: SYM, bids: [{ priceTicks: 98, qty: 200 }], asks: [{ priceTicks: 106, qty: 200 }] });
+    // Long 750 of 1500: the fallback shifts both quotes down by ½ × 4 ticks.
+    expect(quotes(s, 3, book(100, 104), 750)).toMatchObject({ bids: [{ priceTicks: 96 }], asks: [{ priceTicks: 104 }] });
+  });
+
+  it('calibrates σ, A and k online and then quotes from the model', () => {
+    const s = make(def, { size: 10, maxPosition: 100 }) as Strategy & { calibrated(): boolean };
+    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 300 });
+    expect(s.calibrated()).toBe(true);
+    const bidTicks = Math.floor(mid - 1);
+    const q = quotes(s, nowMs + 1000, book(bidTicks, bidTicks + 2));
+    expect(q.bids).toHaveLength(1);
+    expect(q.asks).toHaveLength(1);
+    expect(q.asks[0]!.priceTicks).toBeGreaterThan(q.bids[0]!.priceTicks);
+  });
+
+  describe('properties after calibration', () => {
+    const s = make(def, { size: 10, maxPosition: 100, levels: 3 }) as Strategy & { calibrated(): boolean };
+    const { nowMs } = warmUp(s, { sigma: 0.8, aPerS: 2, k: 0.6, spreadTicks: 1, durationS: 240, seed: 3 });
+    it('are model quotes (calibrated)', () => expect(s.calibrated()).toBe(true));
+    const arbBook = fc.record({ bid: fc.integer({ min: 9_000, max: 11_000 }), spread: fc.integer({ min: 1, max: 12 }), bq: fc.integer({ min: 1, max: 500 }), aq: fc.integer({ min: 1, max: 500 }) });
+
+    it('never cross the book and never exceed maxPosition counting in-flight orders', () => {
+      fc.assert(
+        fc.property(arbBook, fc.integer({ min: -130, max: 130 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), fc.constantFrom<WorkingOrder['status']>('pending-cancel', 'unknown', 'pending-replace', 'open'), (b, qty, inB, inA, status) => {
+          const wo = [inflight('buy', inB, status), inflight('sell', inA, status)];
+          const out = quotes(s, nowMs, book(b.bid, b.bid + b.spread, b.bq, b.aq), qty, { workingOrders: wo });
+          const counted = status === 'open' ? 0 : 1;
+          for (const l of out.bids) expect(l.priceTicks).toBeLessThan(b.bid + b.spread);
+          for (const l of out.asks) expect(l.priceTicks).toBeGreaterThan(b.bid);
+          if (out.bids[0] && out.asks[0]) expect(out.bids[0].priceTicks).toBeLessThan(out.asks[0].priceTicks);
+          expect(qty + counted * inB + sum(out.bids)).toBeLessThanOrEqual(Math.max(100, qty + counted * inB));
+          expect(-qty + counted * inA + sum(out.asks)).toBeLessThanOrEqual(Math.max(100, -qty + counted * inA));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('are symmetric around the fair value when flat (no drift, no funding)', () => {
+      fc.assert(
+        fc.property(arbBook, (b) => {
+          const out = quotes(s, nowMs, book(b.bid, b.bid + b.spread, b.bq, b.aq), 0);
+          const fair = b.bid + b.spread / 2;
+          expect(out.bids.map((l) => fair - l.priceTicks)).toEqual(out.asks.map((l) => l.priceTicks - fair));
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it('shift away from the side of the inventory as it grows', () => {
+      fc.assert(
+        fc.property(arbBook, fc.integer({ min: -99, max: 99 }), fc.integer({ min: 1, max: 99 }), (b, q1, dq) => {
+          const bk = book(b.bid, b.bid + b.spread, b.bq, b.aq);
+          const lo = quotes(s, nowMs, bk, q1);
+          const hi = quotes(s, nowMs, bk, Math.min(100, q1 + dq));
+          if (lo.bids[0] && hi.bids[0]) expect(hi.bids[0].priceTicks).toBeLessThanOrEqual(lo.bids[0].priceTicks);
+          if (lo.asks[0] && hi.asks[0]) expect(hi.asks[0].priceTicks).toBeLessThanOrEqual(lo.asks[0].priceTicks);
+          // Long: the bid is not closer to the fair value than the ask (and vice versa).
+          const fair = b.bid + b.spread / 2;
+          const h = hi.bids[0] && hi.asks[0] ? [fair - hi.bids[0].priceTicks, hi.asks[0].priceTicks - fair] : null;
+          if (h && q1 + dq > 0) expect(h[0]).toBeGreaterThanOrEqual(h[1]!);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  });
+});
+
+describe('fixed-spread price skew', () => {
+  it('is off by default and shifts both quotes against the inventory when set, staying post-only', () => {
+    const plain = make(fixedSpread, { halfSpreadTicks: 4, size: 10, maxPosition: 100 });
+    expect(quotes(plain, 0, book(100, 104), 50)).toMatchObject({ bids: [{ priceTicks: 98 }], asks: [{ priceTicks: 106 }] });
+    const skew = make(fixedSpread, { halfSpreadTicks: 4, size: 10, maxPosition: 100, priceSkew: 1 });
+    expect(quotes(skew, 0, book(100, 104), 50)).toMatchObject({ bids: [{ priceTicks: 96 }], asks: [{ priceTicks: 104 }] });
+    expect(quotes(skew, 0, book(100, 104), -100)).toMatchObject({ bids: [{ priceTicks: 102 }], asks: [] });
+    const strong = make(fixedSpread, { halfSpreadTicks: 1, size: 10, maxPosition: 100, priceSkew: 4 });
+    expect(quotes(strong, 0, book(100, 104), 90)).toMatchObject({ asks: [{ priceTicks: 101 }] });
+    expect(() => make(fixedSpread, { priceSkew: 1 })).toThrow(/priceSkew/);
+  });
+
+  it('counts in-flight orders in the hard cap', () => {
+    const s = make(fixedSpread, { size: 50, levels: 2, maxPosition: 100 });
+    expect(sum(quotes(s, 0, book(100, 104), 0, { workingOrders: [inflight('buy', 30, 'pending-cancel')] }).bids)).toBe(70);
+    expect(sum(quotes(s, 0, book(100, 104), 0, { workingOrders: [inflight('buy', 30, 'open')] }).bids)).toBe(100);
+  });
+});
