@@ -24,7 +24,8 @@ function configFor(name: string): string {
 }
 
 describe('every built-in runs through the backtest on the committed sample with only size and maxPosition', () => {
-  it.each(builtinStrategies.map((b) => b.name))('%s', async (name) => {
+  // basis needs a second (liquid) leg: it has its own multi-symbol backtest test.
+  it.each(builtinStrategies.map((b) => b.name).filter((n) => n !== 'basis'))('%s', async (name) => {
     const out = join(dir, name);
     await run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', configFor(name), '--data', join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz'), '--out', out, '--quiet'], {
       cwd: ROOT,
