@@ -5,3 +5,6 @@ export * from './line-source.ts';
 export * from './row-issues.ts';
 export * from './source-clock.ts';
 export * from './tardis.ts';
+export * from './lobster.ts';
+export * from './order-book-l3.ts';
+export * from './time-zone.ts';

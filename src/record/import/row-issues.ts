@@ -9,7 +9,8 @@ export type RowIssueKind =
   | 'negative-size'
   | 'off-grid-price'
   | 'fractional-size'
-  | 'unknown-order';
+  | 'unknown-order'
+  | 'book-mismatch';
 
 /** The first few bad rows of a kind, kept as examples. */
 export interface RowIssueExample {

@@ -1,0 +1,245 @@
+import type { Side } from '../../domain/enums.ts';
+import type { InstrumentDef } from './instrument-def.ts';
+import type { LineSource, NumberedLine } from './line-source.ts';
+import { OrderBookL3 } from './order-book-l3.ts';
+import type { RowIssues } from './row-issues.ts';
+import type { ImportSink, ImportStats } from './tardis.ts';
+
+/** Options of a LOBSTER import. */
+export interface LobsterImportOptions {
+  /** `..._message_N.csv`: time,type,order_id,size,price,direction (no header). */
+  readonly messages: LineSource;
+  /** `..._orderbook_N.csv`: ask_price_1,ask_size_1,bid_price_1,bid_size_1,... after each message. */
+  readonly orderbook: LineSource;
+  readonly def: InstrumentDef;
+  /** Epoch ms of midnight of the trading day in the exchange's time zone (times are seconds after it). */
+  readonly midnightMs: number;
+  /** Levels per side written (default: the book file's N). */
+  readonly depth?: number;
+  /** Added to every receive time, ms. */
+  readonly feedLatencyMs: number;
+  readonly issues: RowIssues;
+  openSink(startedAtMs: number): ImportSink;
+  onProgress?(rows: number): void;
+}
+
+/** LOBSTER prices are integers in 1/10000 of the currency. */
+const PRICE_SCALE = 10_000;
+/** LOBSTER's placeholder for an empty level. */
+const EMPTY_PRICE = 9_999_999_999;
+const PROGRESS_EVERY = 8192;
+
+/**
+ * Converts LOBSTER message + order-book files (one trading day of one ticker) into an order-level
+ * recording: the book is rebuilt order by order (exact FIFO per price; orders resting before the
+ * file starts are placeholders at the front of their level), checked against the order-book file
+ * after every message (drift there is reported and settled to the file), executions (types 4 and 5)
+ * become trades with the taker side opposite to the resting order's, halts (type 7) become gaps.
+ */
+export async function importLobster(o: LobsterImportOptions): Promise<ImportStats> {
+  const stats: ImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null };
+  const symbol = o.def.instrument.symbol;
+  const tick = o.def.instrument.grid.tickSize.toNumber();
+  const lot = o.def.lotSize.toNumber();
+  const book = new OrderBookL3();
+  const msgs = (o.messages as AsyncIterable<NumberedLine>)[Symbol.asyncIterator]();
+  const rows = (o.orderbook as AsyncIterable<NumberedLine>)[Symbol.asyncIterator]();
+  let sink: ImportSink | null = null;
+  let lastTimeS = -Infinity;
+  let seeded = false;
+  let depth = o.depth ?? 0;
+  // The deepest price each side of the book file has shown so far: a level beyond it that comes
+  // into view is depth the file did not show before, not something the messages failed to explain.
+  const horizon = { bid: Infinity, ask: -Infinity };
+  let n = 0;
+  const file = o.messages.path;
+
+  const ticksOf = (raw: number, line: number, f: string): number | null => {
+    const x = raw / PRICE_SCALE / tick;
+    const t = Math.round(x);
+    if (Math.abs(x - t) > 1e-6 * Math.max(1, x)) {
+      o.issues.report('off-grid-price', f, line, `price ${raw} (${raw / PRICE_SCALE}) is not a multiple of tick_size ${tick}`);
+      return null;
+    }
+    return t;
+  };
+  const contractsOf = (raw: number, line: number, f: string): number | null => {
+    const x = raw / lot;
+    const q = Math.round(x);
+    if (Math.abs(x - q) > 1e-6 * Math.max(1, x)) {
+      o.issues.report('fractional-size', f, line, `size ${raw} is not a whole number of lot_size ${lot}; rounded`);
+      return Math.max(1, q);
+    }
+    return q;
+  };
+
+  for (;;) {
+    const m = await msgs.next();
+    const r = await rows.next();
+    if (m.done || r.done) {
+      if (!m.done || !r.done) o.issues.report('malformed', m.done ? o.orderbook.path : file, (m.done ? r.value?.line : m.value.line) ?? 0, 'the message and order-book files have different lengths');
+      break;
+    }
+    if (++n % PROGRESS_EVERY === 0) o.onProgress?.(n);
+    const { text, line } = m.value;
+    const f = text.split(',');
+    const timeS = Number(f[0]);
+    const type = Number(f[1]);
+    const id = f[2] ?? '';
+    const size = Number(f[3]);
+    const priceRaw = Number(f[4]);
+    const dir = Number(f[5]);
+    const level = r.value.text.split(',').map(Number);
+    if (f.length < 6 || !Number.isFinite(timeS) || !Number.isFinite(size) || !Number.isFinite(priceRaw) || (dir !== 1 && dir !== -1)) {
+      o.issues.report('malformed', file, line, `expected time,type,order_id,size,price,direction, got ${JSON.stringify(text)}`);
+      continue;
+    }
+    if (level.length < 4 || level.length % 4 !== 0 || level.some((x) => !Number.isFinite(x))) {
+      o.issues.report('malformed', o.orderbook.path, r.value.line, 'expected ask_price,ask_size,bid_price,bid_size groups of numbers');
+      continue;
+    }
+    if (depth === 0) depth = level.length / 4;
+    if (timeS < lastTimeS) {
+      o.issues.report('out-of-order', file, line, `time ${timeS} is before the previous message's ${lastTimeS}`);
+      continue;
+    }
+    lastTimeS = timeS;
+    if (size < 0) {
+      o.issues.report('negative-size', file, line, `size ${size} is negative`);
+      continue;
+    }
+    const tsMs = o.midnightMs + timeS * 1000;
+    const out = (sink ??= o.openSink(tsMs));
+    const stamp = { tsEvent: tsMs, tsRecv: tsMs + o.feedLatencyMs };
+    const isBid = dir === 1;
+    const priceTicks = type === 7 ? 0 : ticksOf(priceRaw, line, file);
+    const qty = contractsOf(size, line, file);
+    if (priceTicks === null || qty === null) continue;
+    if (!seeded) {
+      // The book file's first row is the state after the first message: seed the levels as they
+      // were before it (placeholders: those orders' ids are unknown).
+      seedBefore(book, level, type, isBid, priceTicks, qty, ticksOf, contractsOf, o.orderbook.path, r.value.line);
+      seeded = true;
+    }
+    stats.bookRows++;
+    switch (type) {
+      case 1:
+        if (!book.add(id, isBid, priceTicks, qty)) o.issues.report('malformed', file, line, `order ${id} is added twice`);
+        break;
+      case 2:
+      case 3:
+      case 4:
+        if (book.reduce(id, isBid, priceTicks, qty) === 'unknown-order') o.issues.report('unknown-order', file, line, `order ${id} is not resting at ${priceRaw}`);
+        if (type === 4) trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp);
+        break;
+      case 5:
+        trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp);
+        break;
+      case 6: {
+        const ask = book.bestAsk();
+        trade(out, priceTicks, qty, ask !== undefined && priceTicks >= ask ? 'buy' : 'sell', stamp);
+        break;
+      }
+      case 7:
+        // A halt (price −1) or resumption (0 quotes, 1 trading): the data is not continuous.
+        out.write({ type: 'gap', symbol, tsEvent: tsMs, tsRecv: tsMs, reason: `trading halt message (price ${priceRaw})` });
+        stats.gaps++;
+        break;
+      default:
+        o.issues.report('unknown-message', file, line, `message type ${f[1]} (LOBSTER types are 1-7)`);
+        continue;
+    }
+    // Hidden and cross executions and halts leave the visible book as it was.
+    if (type >= 5) continue;
+    settleToFile(book, level, depth, ticksOf, contractsOf, o.orderbook.path, r.value.line, o.issues, stats.bookRows > 1, horizon);
+    const bb = book.bestBid();
+    const ba = book.bestAsk();
+    if (bb !== undefined && ba !== undefined && bb >= ba) o.issues.report('crossed-book', file, line, `best bid ${bb} ≥ best ask ${ba} after this message`);
+    out.write({ type: 'book', symbol, level: 3, isSnapshot: true, bids: book.bids.top(depth), asks: book.asks.top(depth), ...stamp });
+    stats.books++;
+    stats.firstMs ??= tsMs;
+    stats.lastMs = tsMs;
+  }
+  o.onProgress?.(n);
+  return stats;
+
+  function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }): void {
+    out.write({ type: 'trade', symbol, priceTicks, qty, aggressor, ...stamp });
+    stats.tradeRows++;
+    stats.trades++;
+    stats.tradedContracts += qty;
+  }
+}
+
+type Conv = (raw: number, line: number, f: string) => number | null;
+
+/** Seeds the book from the file's first row with the first message undone. */
+function seedBefore(book: OrderBookL3, level: number[], type: number, isBid: boolean, priceTicks: number, qty: number, ticksOf: Conv, contractsOf: Conv, path: string, line: number): void {
+  for (let i = 0; i < level.length; i += 4) {
+    for (const [pIdx, bid] of [[i, false], [i + 2, true]] as const) {
+      const raw = level[pIdx]!;
+      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) continue;
+      const p = ticksOf(raw, line, path);
+      const q = contractsOf(level[pIdx + 1]!, line, path);
+      if (p === null || q === null) continue;
+      let before = q;
+      if (bid === isBid && p === priceTicks) before += type === 1 ? -qty : type >= 2 && type <= 4 ? qty : 0;
+      if (before > 0) book.seedLevel(bid, p, before);
+    }
+  }
+  // A reduction of an order at a level the row no longer shows (it emptied it): seed it too.
+  if (type >= 2 && type <= 4 && book.levelQty(isBid, priceTicks) === 0) book.seedLevel(isBid, priceTicks, qty);
+}
+
+/**
+ * Compares the rebuilt book's visible levels with the file's row and settles differences (reported
+ * when `report`: after the first message, a difference means the messages did not explain it).
+ */
+function settleToFile(
+  book: OrderBookL3,
+  level: number[],
+  depth: number,
+  ticksOf: Conv,
+  contractsOf: Conv,
+  path: string,
+  line: number,
+  issues: RowIssues,
+  report: boolean,
+  horizon: { bid: number; ask: number },
+): void {
+  for (const bid of [false, true]) {
+    const want = new Map<number, number>();
+    let worst: number | undefined;
+    for (let i = 0; i < level.length && i / 4 < depth; i += 4) {
+      const raw = level[bid ? i + 2 : i]!;
+      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) continue;
+      const p = ticksOf(raw, line, path);
+      const q = contractsOf(level[bid ? i + 3 : i + 1]!, line, path);
+      if (p === null || q === null) continue;
+      want.set(p, q);
+      worst = p;
+    }
+    const side = bid ? book.bids : book.asks;
+    // Our levels inside the file's visible range that the file does not show are gone.
+    for (const p of [...side.prices]) {
+      if (worst === undefined || (bid ? p < worst : p > worst)) break;
+      if (!want.has(p)) {
+        if (report) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p} is not in the order-book file; removed`);
+        book.settleLevel(bid, p, 0);
+      }
+    }
+    const edge = bid ? horizon.bid : horizon.ask;
+    for (const [p, q] of want) {
+      const have = book.levelQty(bid, p);
+      if (have !== q) {
+        const revealed = have === 0 && (bid ? p < edge : p > edge);
+        if (report && !revealed) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p}: messages give ${book.levelQty(bid, p)}, the file ${q}; settled to the file`);
+        book.settleLevel(bid, p, q);
+      }
+    }
+    if (worst !== undefined) {
+      if (bid) horizon.bid = Math.min(horizon.bid, worst);
+      else horizon.ask = Math.max(horizon.ask, worst);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import type { BookLevel } from '../../domain/book.ts';
+
+/** One resting order the importer tracks (ids are the source's). */
+interface RestingOrder {
+  readonly id: string;
+  readonly isBid: boolean;
+  readonly priceTicks: number;
+  qty: number;
+}
+
+/** One side: price → FIFO of order ids, plus prices sorted best first. */
+class L3Side {
+  readonly levels = new Map<number, RestingOrder[]>();
+  readonly prices: number[] = [];
+
+  constructor(readonly isBid: boolean) {}
+
+  queue(priceTicks: number): RestingOrder[] {
+    let q = this.levels.get(priceTicks);
+    if (!q) {
+      q = [];
+      this.levels.set(priceTicks, q);
+      this.prices.splice(this.#indexOf(priceTicks), 0, priceTicks);
+    }
+    return q;
+  }
+
+  drop(priceTicks: number): void {
+    this.levels.delete(priceTicks);
+    const i = this.#indexOf(priceTicks);
+    if (this.prices[i] === priceTicks) this.prices.splice(i, 1);
+  }
+
+  top(n: number): BookLevel[] {
+    const out: BookLevel[] = [];
+    for (let i = 0; i < n && i < this.prices.length; i++) {
+      const p = this.prices[i]!;
+      const orders = this.levels.get(p)!.map((o) => o.qty);
+      let qty = 0;
+      for (const q of orders) qty += q;
+      out.push({ priceTicks: p, qty, orders });
+    }
+    return out;
+  }
+
+  #indexOf(p: number): number {
+    const a = this.prices;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.isBid ? a[mid]! > p : a[mid]! < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** What `reduce` found. */
+export type ReduceResult = 'ok' | 'unknown-order' | 'too-large';
+
+/**
+ * An order-level (market-by-order) book rebuilt from add / reduce messages with the source's order
+ * ids, keeping each price level's exact FIFO. Orders resting before the data starts are unknown by
+ * id: `seedLevel` puts a placeholder order of the level's size at the front, and reductions of
+ * unknown ids at that price draw it down (they must be older than any order we saw arrive).
+ */
+export class OrderBookL3 {
+  readonly bids = new L3Side(true);
+  readonly asks = new L3Side(false);
+  readonly #orders = new Map<string, RestingOrder>();
+  #placeholders = 0;
+
+  /** Adds a new order at the back of its level. Returns false when the id is already resting. */
+  add(id: string, isBid: boolean, priceTicks: number, qty: number): boolean {
+    if (this.#orders.has(id)) return false;
+    const o: RestingOrder = { id, isBid, priceTicks, qty };
+    this.#orders.set(id, o);
+    (isBid ? this.bids : this.asks).queue(priceTicks).push(o);
+    return true;
+  }
+
+  /** A resting level present before the data starts: one placeholder order of `qty` at the front. */
+  seedLevel(isBid: boolean, priceTicks: number, qty: number): void {
+    const o: RestingOrder = { id: `~seed${this.#placeholders++}`, isBid, priceTicks, qty };
+    (isBid ? this.bids : this.asks).queue(priceTicks).unshift(o);
+  }
+
+  /**
+   * Takes `qty` off order `id` (a partial cancel or an execution); a reduction to 0 removes it. An
+   * unknown id at a price with a placeholder draws the placeholder down instead.
+   */
+  reduce(id: string, isBid: boolean, priceTicks: number, qty: number): ReduceResult {
+    let o = this.#orders.get(id);
+    if (o === undefined) {
+      const q = (isBid ? this.bids : this.asks).levels.get(priceTicks);
+      o = q?.find((x) => x.id.startsWith('~seed'));
+      if (o === undefined) return 'unknown-order';
+    }
+    const side = o.isBid ? this.bids : this.asks;
+    const tooLarge = qty > o.qty;
+    o.qty -= Math.min(qty, o.qty);
+    if (o.qty === 0) {
+      this.#orders.delete(o.id);
+      const q = side.levels.get(o.priceTicks)!;
+      q.splice(q.indexOf(o), 1);
+      if (q.length === 0) side.drop(o.priceTicks);
+    }
+    return tooLarge ? 'too-large' : 'ok';
+  }
+
+  /** Total size at a price. */
+  levelQty(isBid: boolean, priceTicks: number): number {
+    let n = 0;
+    for (const o of (isBid ? this.bids : this.asks).levels.get(priceTicks) ?? []) n += o.qty;
+    return n;
+  }
+
+  /**
+   * Makes the level's total `qty` (what the source's own book file says), adjusting the front
+   * placeholder (or adding one): resolves drift from orders that predate the data.
+   */
+  settleLevel(isBid: boolean, priceTicks: number, qty: number): void {
+    let diff = qty - this.levelQty(isBid, priceTicks);
+    if (diff === 0) return;
+    const side = isBid ? this.bids : this.asks;
+    const q = side.levels.get(priceTicks);
+    const seed = q?.find((x) => x.id.startsWith('~seed'));
+    if (diff > 0) {
+      if (seed) seed.qty += diff;
+      else this.seedLevel(isBid, priceTicks, diff);
+      return;
+    }
+    // Too much here: take it off the placeholder first, then the oldest orders.
+    for (const o of seed ? [seed, ...q!.filter((x) => x !== seed)] : [...q!]) {
+      if (diff === 0) break;
+      const take = Math.min(o.qty, -diff);
+      o.qty -= take;
+      diff += take;
+      if (o.qty === 0) {
+        this.#orders.delete(o.id);
+        q!.splice(q!.indexOf(o), 1);
+      }
+    }
+    if (q!.length === 0) side.drop(priceTicks);
+  }
+
+  bestBid(): number | undefined {
+    return this.bids.prices[0];
+  }
+
+  bestAsk(): number | undefined {
+    return this.asks.prices[0];
+  }
+}

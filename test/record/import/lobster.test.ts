@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
+import type { RecordingGap } from '../../../src/record/format.ts';
+import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues } from '../../../src/record/import/index.ts';
+
+const FIX = resolve(import.meta.dirname, '../../fixtures/lobster');
+const MSG = join(FIX, 'AAPL_2012-06-21_34200000_57600000_message_2.csv');
+const OB = join(FIX, 'AAPL_2012-06-21_34200000_57600000_orderbook_2.csv');
+const def = loadInstrumentDef(join(FIX, 'aapl.yaml'));
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-lobster-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+type Ev = BookUpdated | TradePrinted | RecordingGap;
+
+async function run(msgPath = MSG, obPath = OB): Promise<{ events: Ev[]; issues: RowIssues }> {
+  const events: Ev[] = [];
+  const issues = new RowIssues(false);
+  await importLobster({
+    messages: openLines(msgPath),
+    orderbook: openLines(obPath),
+    def,
+    midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
+    feedLatencyMs: 0,
+    issues,
+    openSink: () => ({ write: (e) => void events.push(structuredClone(e)) }),
+  });
+  return { events, issues };
+}
+const books = (evs: Ev[]) => evs.filter((e): e is BookUpdated => e.type === 'book');
+
+describe('LOBSTER importer', () => {
+  it('New York midnight in summer is 04:00 UTC, in winter 05:00 UTC', () => {
+    expect(new Date(midnightInZone('2012-06-21', 'America/New_York')).toISOString()).toBe('2012-06-21T04:00:00.000Z');
+    expect(new Date(midnightInZone('2012-12-21', 'America/New_York')).toISOString()).toBe('2012-12-21T05:00:00.000Z');
+    expect(() => midnightInZone('2012-13-01', 'America/New_York')).toThrow(/not a calendar date/);
+    expect(() => midnightInZone('2012-06-21', 'Mars/Olympus')).toThrow(/not a time zone/);
+  });
+
+  it('rebuilds the book order by order in FIFO, consistent with the order-book file at every message', async () => {
+    const { events, issues } = await run();
+    expect(issues.summary()).toEqual([]);
+    const bs = books(events);
+    expect(bs).toHaveLength(15); // 16 messages, the hidden execution changes no book
+    // First message: an order of 100 joins behind the 300 that rested before the file started.
+    expect(bs[0]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 400, orders: [300, 100] });
+    expect(bs[0]!.level).toBe(3);
+    // After the front order (300) traded, our tracked order is alone at the front.
+    expect(bs[3]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 100, orders: [100] });
+    // Every book's top two levels equal the file's row.
+    const rows = readFileSync(OB, 'utf8').trim().split('\n').map((l) => l.split(',').map(Number));
+    const msgTypes = readFileSync(MSG, 'utf8').trim().split('\n').map((l) => Number(l.split(',')[1]));
+    let bi = 0;
+    rows.forEach((row, i) => {
+      if (msgTypes[i] === 5) return;
+      const b = bs[bi++]!;
+      expect([b.asks[0]?.priceTicks, b.asks[0]?.qty, b.bids[0]?.priceTicks, b.bids[0]?.qty], `row ${i + 1}`).toEqual([row[0]! / 100, row[1], row[2]! / 100, row[3]]);
+    });
+  });
+
+  it('executions become trades with the taker on the other side; times are New York wall time', async () => {
+    const { events } = await run();
+    const trades = events.filter((e): e is TradePrinted => e.type === 'trade');
+    expect(trades.map((t) => [t.priceTicks, t.qty, t.aggressor])).toEqual([
+      [10_001, 150, 'buy'],
+      [10_000, 300, 'sell'],
+      [10_000, 40, 'sell'],
+      [10_001, 25, 'buy'], // hidden execution: no book change
+      [10_001, 250, 'buy'],
+      [10_001, 50, 'buy'],
+    ]);
+    expect(trades).toHaveLength(6);
+    expect(trades[0]!.tsEvent).toBeCloseTo(Date.parse('2012-06-21T13:30:00.682Z') + 0.98, 3);
+  });
+
+  it('reports messages the order-book file contradicts and settles to the file', async () => {
+    const rows = readFileSync(OB, 'utf8').trim().split('\n');
+    rows[2] = rows[2]!.replace(/^1000100,300,/, '1000100,310,');
+    const ob = join(dir, 'bad_orderbook_2.csv');
+    writeFileSync(ob, `${rows.join('\n')}\n`);
+    const msgs = readFileSync(MSG, 'utf8').trim().split('\n');
+    msgs.splice(5, 0, '34201.999,9,1,1,1000000,1'); // an unknown message type...
+    rows.splice(5, 0, rows[4]!); // ...with its book row
+    writeFileSync(ob, `${rows.join('\n')}\n`);
+    const msg = join(dir, 'bad_message_2.csv');
+    writeFileSync(msg, `${msgs.join('\n')}\n`);
+    const { issues } = await run(msg, ob);
+    expect(issues.counts.get('unknown-message')).toBe(1);
+    expect(issues.counts.get('book-mismatch')).toBeGreaterThanOrEqual(1);
+    expect(issues.examples.get('book-mismatch')![0]!.line).toBe(3);
+  });
+});
