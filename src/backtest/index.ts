@@ -5,7 +5,9 @@
 export { runBacktest, type BacktestInput, type BacktestRun } from './runner.ts';
 export { executeRunSpec, type RunSpec, type StrategySpec } from './run-spec.ts';
 export { backtestSectionSchema, toSettings, defaultSettings, SANDBOX_FEES, type BacktestSection, type BacktestSettings } from './settings.ts';
-export { buildReport, reportJson, fillsCsv, equityStats, type BacktestReport, type SectionReport, type PnlReport } from './report.ts';
+export { buildReport, reportJson, fillsCsv, type BacktestReport, type SectionReport, type PnlReport, type OrderActivity, type TotalRisk } from './report.ts';
+export { equityStats, pnlRatios, absPercentile, type Drawdown, type PnlRatios, type MarkoutReport } from './report-stats.ts';
+export { FillMarkouts, CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
 export { reportHtml } from './report-html.ts';
 export { ReplayExchange, type ReplayExchangeOptions } from './replay-exchange.ts';
 export { riskAverseQueue, probQueue, probBehind, queueModel, type QueueModel, type QueueModelConfig, type QueueState, type ProbShape } from './queue-model.ts';

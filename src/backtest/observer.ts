@@ -2,6 +2,7 @@ import { Decimal } from '../core/decimal.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS, orderScore, combineSides, type RewardScoreParams } from '../domain/reward-score.ts';
 import { ASK, BID } from './dense-book.ts';
 import { leaves } from './exchange-order.ts';
+import { FillMarkouts } from './fill-markouts.ts';
 import type { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
@@ -30,6 +31,8 @@ export interface QuoteTimes {
   scoredMinutes: number;
   /** Estimated rewards in USD (share × pool per minute). */
   rewardsUsd: number;
+  /** Time with |position| at or beyond the symbol's position limit (0 when no limit was given). */
+  atLimitMs: number;
 }
 
 /**
@@ -43,10 +46,17 @@ export class BacktestObserver {
   /** Total equity (net PnL over all symbols) at each sample, USD. */
   readonly equity: number[] = [];
   readonly equityT: number[] = [];
+  /** Total equity at each UTC minute boundary (the basis of the report's Sharpe and Sortino). */
+  readonly minuteEquity: number[] = [];
+  readonly minuteT: number[] = [];
+  /** Markouts of our fills (exchange time, lazily fed from the exchange books). */
+  readonly markouts: FillMarkouts;
   #last = NaN;
   #nextSample = NaN;
   #nextMinute = NaN;
-  readonly #flags: Uint8Array; // bit0 bid, bit1 ask, bit2 reward two-sided, bit3 market
+  readonly #flags: Uint8Array; // bit0 bid, bit1 ask, bit2 reward two-sided, bit3 market, bit4 at position limit
+  readonly #limits: Float64Array;
+  readonly #symIdx: (symbol: string) => number;
   readonly #params: RewardScoreParams;
   readonly #tick: Float64Array;
   readonly #mult: Float64Array;
@@ -54,10 +64,20 @@ export class BacktestObserver {
   constructor(
     private readonly ex: ReplayExchange,
     private readonly settings: BacktestSettings,
+    /** Per symbol index: the position limit (contracts) for time-at-limit; absent = not measured. */
+    positionLimits: readonly number[] = [],
   ) {
     const n = ex.books.length;
     this.series = Array.from({ length: n }, () => ({ t: [], mid: [], quoteBid: [], quoteAsk: [], position: [] }));
-    this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0 }));
+    this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0, atLimitMs: 0 }));
+    this.#limits = Float64Array.from(ex.ledgers, (_, s) => (positionLimits[s]! > 0 ? positionLimits[s]! : Infinity));
+    const idx = new Map(ex.ledgers.map((l, s) => [l.instrument.symbol as string, s]));
+    this.#symIdx = (sym) => idx.get(sym) ?? -1;
+    this.markouts = new FillMarkouts(
+      ex,
+      ex.ledgers.map((l) => l.instrument.symbol),
+      ex.ledgers.map((l) => l.unit.toNumber()),
+    );
     this.#flags = new Uint8Array(n);
     this.#tick = Float64Array.from(ex.ledgers, (l) => l.instrument.grid.tickSize.toNumber());
     this.#mult = Float64Array.from(ex.ledgers, (l) => l.instrument.multiplier.toNumber());
@@ -65,8 +85,14 @@ export class BacktestObserver {
     this.#params = { ...DEFAULT_REWARD_SCORE_PARAMS, maxSpreadBps: r.maxSpreadBps, minNotionalUsd: r.minNotionalUsd, minRestMs: r.minRestMs, curve: r.curve, singleSidedDivisor: r.singleSidedDivisor };
   }
 
+  /** Symbol `s`'s position limit (contracts; Infinity when none was given). */
+  positionLimit(s: number): number {
+    return this.#limits[s]!;
+  }
+
   /** Moves observation time to `t` (before the exchange changes at `t`): accrues times, takes due samples. */
   advance(t: number): void {
+    this.markouts.advance(t);
     if (Number.isNaN(this.#last)) {
       this.#last = t;
       this.#nextSample = t;
@@ -81,6 +107,8 @@ export class BacktestObserver {
       } else {
         this.#accrue(this.#nextMinute);
         this.#scoreMinute(this.#nextMinute);
+        this.minuteT.push(this.#nextMinute);
+        this.minuteEquity.push(this.#equity());
         this.#nextMinute += 60_000;
       }
     }
@@ -89,6 +117,7 @@ export class BacktestObserver {
 
   /** Recomputes a symbol's quoting flags after the exchange changed it. */
   refresh(s: number): void {
+    this.markouts.takeFills(this.#symIdx);
     const book = this.ex.books[s]!;
     const mid = (book.bestBid() + book.bestAsk()) / 2;
     let f = Number.isFinite(mid) ? 8 : 0;
@@ -108,6 +137,8 @@ export class BacktestObserver {
       }
       if (rb && ra) f |= 4;
     }
+    const pos = this.ex.ledgers[s]!.position;
+    if (pos >= this.#limits[s]! || -pos >= this.#limits[s]!) f |= 16;
     this.#flags[s] = f;
   }
 
@@ -129,8 +160,20 @@ export class BacktestObserver {
       if ((f & 3) === 3) q.twoSidedMs += dt;
       if (f & 3) q.anySideMs += dt;
       if (f & 4) q.rewardTwoSidedMs += dt;
+      if (f & 16) q.atLimitMs += dt;
     }
     this.#last = t;
+  }
+
+  /** Total net PnL now, each symbol marked at its book's mid (or its last sampled mid). */
+  #equity(): number {
+    let equity = new Decimal(0);
+    for (let s = 0; s < this.series.length; s++) {
+      const book = this.ex.books[s]!;
+      const mid = (book.bestBid() + book.bestAsk()) / 2;
+      equity = equity.plus(this.ex.ledgers[s]!.netPnl(Number.isFinite(mid) ? mid : (this.series[s]!.mid.at(-1) ?? NaN)));
+    }
+    return equity.toNumber();
   }
 
   #sample(t: number): void {

@@ -2,6 +2,26 @@ import type { BacktestReport, SectionReport } from './report.ts';
 import type { BacktestRun } from './runner.ts';
 import { lineChart } from './svg-chart.ts';
 
+const orDash = (v: number | null): string => (v === null ? '—' : String(v));
+const nan = (v: number | null): number => (v === null ? NaN : v);
+
+/** The markout curve (0–120 s after our fills): overall, buys, sells, with the zero line. */
+export function markoutChart(title: string, m: SectionReport['markouts']): string {
+  const x = m.curve.map((p) => p.horizon_s * 1000);
+  return lineChart(
+    title,
+    x,
+    [
+      { label: 'zero', color: '#bbb', y: x.map(() => 0) },
+      { label: 'all fills', color: '#1f6feb', y: m.curve.map((p) => nan(p.mean_bps)) },
+      { label: 'buys', color: '#2da44e', y: m.curve.map((p) => nan(p.buy_bps)) },
+      { label: 'sells', color: '#cf222e', y: m.curve.map((p) => nan(p.sell_bps)) },
+    ],
+    [],
+    (v) => v.toFixed(3),
+  );
+}
+
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function table(rows: readonly (readonly [string, string | number])[]): string {
@@ -20,6 +40,11 @@ function sectionTable(s: SectionReport): string {
     ['maker share', s.fills.maker_share],
     ['volume (contracts)', s.fills.volume],
     ['inventory mean |q| / max long / max short / final', `${s.inventory.mean_abs} / ${s.inventory.max_long} / ${s.inventory.max_short} / ${s.inventory.final}`],
+    ['|inventory| p50 / p95 (contracts)', `${s.inventory.p50_abs} / ${s.inventory.p95_abs}`],
+    ['time at the position limit', `${s.inventory.time_at_limit} (limit ${s.inventory.position_limit})`],
+    ['markout 1 s / 10 s / 60 s (bps, + = good)', ['1s', '10s', '60s'].map((k) => orDash(s.markouts_bps[k] ?? null)).join(' / ')],
+    ['markout buys / sells 60 s (bps)', `${orDash(s.markouts.buy_bps['60s'] ?? null)} / ${orDash(s.markouts.sell_bps['60s'] ?? null)}`],
+    ['edge at fill vs mid (bps)', orDash(s.markouts.edge_bps)],
     ['quote uptime two-sided / any side', `${s.quoting.uptime_two_sided} / ${s.quoting.uptime_any_side}`],
     ['two-sided inside reward spread', s.quoting.two_sided_inside_reward_spread],
     ['mean reward share', s.quoting.mean_reward_share],
@@ -28,7 +53,8 @@ function sectionTable(s: SectionReport): string {
 
 /**
  * report.html: one self-contained page (inline CSS and SVG, no scripts, no external URLs) with the
- * summary, and per symbol the price with our quotes and fills, the inventory, and the equity curve.
+ * summary, the equity curve and the markout curve, and per symbol the price with our quotes and
+ * fills and the inventory (and its markout curve when there are several symbols).
  */
 export function reportHtml(run: BacktestRun, report: BacktestReport): string {
   const obs = run.observer;
@@ -47,12 +73,18 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second}/s` : 'off'} / ${report.venue.rate_limited_429}`],
       ['net PnL (USD)', t.pnl.net],
       ['net with estimated rewards (USD)', t.pnl.net_with_rewards],
-      ['Sharpe (annualised, per-sample)', t.sharpe],
-      ['max drawdown (USD)', t.max_drawdown_usd],
+      ['Sharpe (one day, from per-minute PnL)', `${t.sharpe} (${t.pnl_periods} minutes)`],
+      ['Sortino (one day, from per-minute PnL)', orDash(t.sortino)],
+      ['max drawdown (USD) / duration', `${t.max_drawdown_usd} / ${t.max_drawdown_duration_s} s${t.max_drawdown_recovered ? '' : ' (not recovered)'}`],
+      ['orders placed / cancels', `${t.orders.placed} / ${t.orders.cancels}`],
+      ['fill ratio (fills / placed) / filled-order share / cancel-to-fill', `${t.orders.fill_ratio} / ${t.orders.filled_order_share} / ${t.orders.cancel_to_fill}`],
     ]),
   );
   parts.push('<h2>Total</h2>', sectionTable(t));
   parts.push(lineChart('Equity (net PnL, USD)', obs.equityT, [{ label: 'equity', color: '#1f6feb', y: obs.equity }]));
+  parts.push(markoutChart('Markout curve: mid move after our fills (bps, + = good; x = seconds after the fill)', t.markouts));
+  parts.push(`<p style="font-size:12px;color:#555">${esc(t.markouts.basis)}</p>`);
+  const multi = run.exchange.ledgers.length > 1;
   run.exchange.ledgers.forEach((ledger, k) => {
     const sym = ledger.instrument.symbol;
     const grid = ledger.instrument.grid;
@@ -80,6 +112,7 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ),
     );
     parts.push(lineChart(`${sym}: inventory (contracts)`, ser.t, [{ label: 'position', color: '#8250df', y: ser.position, step: true }], [], (v) => v.toFixed(0)));
+    if (multi) parts.push(markoutChart(`${sym}: markout curve (bps)`, report.by_symbol[sym]!.markouts));
   });
   parts.push('</body></html>\n');
   return parts.join('\n');

@@ -1,7 +1,11 @@
 import { Decimal } from '../core/decimal.ts';
 import type { BacktestRun } from './runner.ts';
 import type { SymbolLedger } from './ledger.ts';
-import type { QuoteTimes } from './observer.ts';
+import type { BacktestObserver, QuoteTimes } from './observer.ts';
+import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
+import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
+
+export { equityStats } from './report-stats.ts';
 
 /** Money in reports: fixed 6 decimals, so output is byte-stable. */
 const money = (d: Decimal): string => d.toFixed(6);
@@ -23,9 +27,46 @@ export interface PnlReport {
 export interface SectionReport {
   readonly pnl: PnlReport;
   readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string };
-  readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number };
+  /** Position statistics from the `sample_ms` samples; `time_at_limit`: share of market time with |position| ≥ `position_limit` (the risk limit). */
+  readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number; p50_abs: number; p95_abs: number; position_limit: number; time_at_limit: number };
   readonly quoting: { uptime_two_sided: number; uptime_any_side: number; two_sided_inside_reward_spread: number; mean_reward_share: number; scored_minutes: number };
   readonly funding_settlements: number;
+  /** Mean markout at 1 s, 10 s, 60 s (bps, positive = good; null when no fill matured). */
+  readonly markouts_bps: Readonly<Record<string, number | null>>;
+  readonly markouts: MarkoutReport;
+}
+
+/** Order activity (engine intents) against fills. */
+export interface OrderActivity {
+  /** New orders sent: place + replace intents (a replace is a new order at the venue). */
+  readonly placed: number;
+  /** Orders withdrawn: cancel + replace intents (cancel-all counts once). */
+  readonly cancels: number;
+  /** Distinct orders with at least one fill. */
+  readonly filled_orders: number;
+  /** fills / placed (partial fills each count: can exceed 1). */
+  readonly fill_ratio: number;
+  /** filled_orders / placed: the share of orders placed that traded. */
+  readonly filled_order_share: number;
+  /** cancels / fills. */
+  readonly cancel_to_fill: number;
+}
+
+/** Risk figures of the total. */
+export interface TotalRisk {
+  /** One-day Sharpe of per-minute net PnL changes (see `sharpe_basis`). */
+  readonly sharpe: number;
+  /** The period of the PnL changes behind sharpe and sortino (ms). */
+  readonly sharpe_sample_ms: number;
+  readonly sharpe_basis: string;
+  /** One-day Sortino (downside deviation of the same per-minute changes); null when no minute lost. */
+  readonly sortino: number | null;
+  /** Number of one-minute PnL changes behind the ratios. */
+  readonly pnl_periods: number;
+  readonly max_drawdown_usd: string;
+  readonly max_drawdown_duration_s: number;
+  readonly max_drawdown_recovered: boolean;
+  readonly orders: OrderActivity;
 }
 
 /** The report.json document. Key order is fixed by construction. */
@@ -41,7 +82,7 @@ export interface BacktestReport {
   /** Order latency source (recorded round trips or the configured model) and the venue's emulated rate limit. */
   readonly venue: { order_latency: 'recorded' | 'model'; recorded_round_trips: number; rate_limit: { burst: number; per_second: number } | null; rate_limited_429: number };
   readonly events: { replayed: number; delivered_to_engine: number };
-  readonly total: SectionReport & { sharpe: number; sharpe_sample_ms: number; max_drawdown_usd: string };
+  readonly total: SectionReport & TotalRisk;
   readonly by_symbol: Readonly<Record<string, SectionReport>>;
   readonly engine: { fills: number; intents_sent: unknown; rejects: unknown; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
   readonly meta: unknown;
@@ -58,7 +99,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     const ser = obs.series[k]!;
     const mark = ser.mid.at(-1) ?? NaN;
     const times = obs.times[k]!;
-    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times);
+    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times, obs, k);
     total = {
       spread: total.spread.plus(ledger.spreadCapture),
       trading: total.trading.plus(ledger.tradingPnl(mark)),
@@ -75,8 +116,15 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const volume = sum((x) => x.fills.volume);
   const rewards = new Decimal(total.rewards.toFixed(6));
   const net = total.trading.minus(total.fees).plus(total.funding);
-  const { sharpe, maxDrawdown } = equityStats(obs.equity, s.sampleMs);
+  const dd = equityStats(obs.equity, obs.equityT);
+  const ratios = pnlRatios(obs.minuteEquity);
   const first = sections[0];
+  const trackers = obs.markouts.trackers;
+  const edgeW = trackers.reduce((a, t) => a + t.edgeWeight, 0);
+  const totalMarkouts = markoutReport(
+    CURVE_HORIZONS_MS.map((ms, h) => combineStats(trackers.map((t) => t.stats(h)), ms)),
+    edgeW > 0 ? trackers.reduce((a, t) => a + (t.edgeWeight > 0 ? t.edgeBps * t.edgeWeight : 0), 0) / edgeW : NaN,
+  );
   const totalSection: SectionReport = {
     pnl: pnl(total.spread, total.trading.minus(total.spread), total.fees, total.funding, rewards),
     fills: {
@@ -89,11 +137,35 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       notional_usd: money(ex.ledgers.reduce((a, l) => a.plus(l.notional), new Decimal(0))),
     },
     // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the first symbol's when there is one.
-    inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0 },
+    inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0, p50_abs: 0, p95_abs: 0, position_limit: 0, time_at_limit: 0 },
     quoting: first ? first.quoting : { uptime_two_sided: 0, uptime_any_side: 0, two_sided_inside_reward_spread: 0, mean_reward_share: 0, scored_minutes: 0 },
     funding_settlements: ex.ledgers.reduce((a, l) => a + l.fundingEvents, 0),
+    markouts_bps: totalMarkouts.headline,
+    markouts: totalMarkouts.detail,
   };
   const c = run.engine.counters;
+  const sent = (k: keyof typeof c.intentsSent): number => c.intentsSent[k] ?? 0;
+  const placed = sent('place') + sent('replace');
+  const cancels = sent('cancel') + sent('replace') + sent('cancel-all');
+  const filledOrders = new Set(run.fills.map((f) => f.orderId)).size;
+  const risk: TotalRisk = {
+    sharpe: num(ratios.sharpe),
+    sharpe_sample_ms: RATIO_PERIOD_MS,
+    sharpe_basis: `per-minute changes of net PnL (USD, at UTC minute boundaries), mean / sd × √1440: a one-day Sharpe, no risk-free rate; ${ratios.periods} minutes`,
+    sortino: ratios.sortino === null ? null : num(ratios.sortino),
+    pnl_periods: ratios.periods,
+    max_drawdown_usd: money(new Decimal(dd.maxDrawdown.toFixed(6))),
+    max_drawdown_duration_s: num(dd.durationMs / 1000),
+    max_drawdown_recovered: dd.recovered,
+    orders: {
+      placed,
+      cancels,
+      filled_orders: filledOrders,
+      fill_ratio: num(placed > 0 ? fillsCount / placed : 0),
+      filled_order_share: num(placed > 0 ? filledOrders / placed : 0),
+      cancel_to_fill: num(fillsCount > 0 ? cancels / fillsCount : 0),
+    },
+  };
   return {
     format: 'mmbot-backtest-report',
     version: 1,
@@ -109,7 +181,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       rate_limited_429: ex.rateLimited,
     },
     events: { replayed: run.eventsReplayed, delivered_to_engine: run.eventsDelivered },
-    total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, sharpe: num(sharpe), sharpe_sample_ms: s.sampleMs, max_drawdown_usd: money(new Decimal(maxDrawdown.toFixed(6))) },
+    total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, ...risk },
     by_symbol: bySymbol,
     engine: {
       fills: c.fills,
@@ -136,7 +208,7 @@ function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decima
   };
 }
 
-function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: Readonly<QuoteTimes>): SectionReport {
+function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: Readonly<QuoteTimes>, obs: BacktestObserver, k: number): SectionReport {
   const fills = ledger.makerFills + ledger.takerFills;
   const trading = ledger.tradingPnl(mark);
   const denom = t.marketMs > 0 ? t.marketMs : 1;
@@ -151,6 +223,9 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
     if (p < maxShort) maxShort = p;
   }
   const n = Math.max(1, position.length);
+  const tracker = obs.markouts.trackers[k]!;
+  const markouts = markoutReport(obs.markouts.curve(k), tracker.edgeBps);
+  const limit = obs.positionLimit(k);
   return {
     pnl: pnl(ledger.spreadCapture, trading.minus(ledger.spreadCapture), ledger.fees, ledger.funding, new Decimal(t.rewardsUsd.toFixed(6))),
     fills: {
@@ -162,7 +237,17 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
       volume: ledger.volume,
       notional_usd: money(ledger.notional),
     },
-    inventory: { mean: num(sum / n), mean_abs: num(sumAbs / n), max_long: maxLong, max_short: maxShort, final: ledger.position },
+    inventory: {
+      mean: num(sum / n),
+      mean_abs: num(sumAbs / n),
+      max_long: maxLong,
+      max_short: maxShort,
+      final: ledger.position,
+      p50_abs: absPercentile(position, 0.5),
+      p95_abs: absPercentile(position, 0.95),
+      position_limit: Number.isFinite(limit) ? limit : 0,
+      time_at_limit: num(t.atLimitMs / denom),
+    },
     quoting: {
       uptime_two_sided: num(t.twoSidedMs / denom),
       uptime_any_side: num(t.anySideMs / denom),
@@ -171,44 +256,28 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
       scored_minutes: t.scoredMinutes,
     },
     funding_settlements: ledger.fundingEvents,
+    markouts_bps: markouts.headline,
+    markouts: markouts.detail,
   };
-}
-
-/**
- * Sharpe of per-sample equity changes, annualised with √(samples per 365-day year); max drawdown is
- * the largest fall of equity from a previous peak (USD).
- */
-export function equityStats(equity: readonly number[], sampleMs: number): { sharpe: number; maxDrawdown: number } {
-  let peak = -Infinity;
-  let maxDrawdown = 0;
-  for (const e of equity) {
-    if (e > peak) peak = e;
-    if (peak - e > maxDrawdown) maxDrawdown = peak - e;
-  }
-  const n = equity.length - 1;
-  if (n < 2) return { sharpe: 0, maxDrawdown };
-  let mean = 0;
-  for (let k = 1; k <= n; k++) mean += equity[k]! - equity[k - 1]!;
-  mean /= n;
-  let v = 0;
-  for (let k = 1; k <= n; k++) v += (equity[k]! - equity[k - 1]! - mean) ** 2;
-  const sd = Math.sqrt(v / (n - 1));
-  const perYear = (365 * 86_400_000) / sampleMs;
-  return { sharpe: sd > 1e-12 ? (mean / sd) * Math.sqrt(perYear) : 0, maxDrawdown };
 }
 
 /** Serialises the report (2-space JSON, trailing newline). */
 export const reportJson = (r: BacktestReport): string => `${JSON.stringify(r, null, 2)}\n`;
 
-/** fills.csv: one row per fill, fixed decimals. */
+/** fills.csv: one row per fill, fixed decimals; the markout columns are empty where the horizon ended after the window. */
 export function fillsCsv(run: BacktestRun): string {
-  const lines = ['ts_exchange_ms,ts_local_ms,symbol,side,price,qty,liquidity,fee,mid,position_after,order_id,client_order_id,trade_id'];
+  const marks = run.observer.markouts.perFill;
+  const lines = [`ts_exchange_ms,ts_local_ms,symbol,side,price,qty,liquidity,fee,mid,position_after,order_id,client_order_id,trade_id,${HEADLINE_HORIZONS.map((h) => `markout_${h.key}_bps`).join(',')}`];
   const grids = new Map(run.exchange.ledgers.map((l) => [l.instrument.symbol as string, l.instrument.grid]));
-  for (const f of run.fills) {
+  for (let k = 0; k < run.fills.length; k++) {
+    const f = run.fills[k]!;
     const grid = grids.get(f.symbol)!;
     const mid = Number.isFinite(f.midTicks) ? grid.tickSize.mul(f.midTicks).toFixed(grid.decimals + 1) : '';
     lines.push(
-      [f.tsExchange.toFixed(3), f.tsLocal.toFixed(3), f.symbol, f.side, grid.toPrice(f.priceTicks), f.qty, f.aggressor ? 'taker' : 'maker', f.fee.toFixed(8), mid, f.positionAfter, f.orderId, f.clientOrderId ?? '', f.tradeId].join(','),
+      [f.tsExchange.toFixed(3), f.tsLocal.toFixed(3), f.symbol, f.side, grid.toPrice(f.priceTicks), f.qty, f.aggressor ? 'taker' : 'maker', f.fee.toFixed(8), mid, f.positionAfter, f.orderId, f.clientOrderId ?? '', f.tradeId, ...marks.map((col) => {
+        const v = col[k] ?? NaN;
+        return Number.isFinite(v) ? v.toFixed(4) : '';
+      })].join(','),
     );
   }
   return `${lines.join('\n')}\n`;

@@ -10,7 +10,7 @@ import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../eng
 import type { ConnectionState } from '../engine/ports.ts';
 import type { ExecutionConfig } from '../execution/config.ts';
 import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
-import type { RiskConfig } from '../risk/config.ts';
+import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
@@ -152,7 +152,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   });
   const feed = new LocalFeed(col, resolveFeedDepth(settings.feedDepth, input.strategies));
   const fundingMode = resolveFundingModes(col, settings.funding);
-  const observer = new BacktestObserver(exchange, settings);
+  const observer = new BacktestObserver(exchange, settings, col.instruments.map((i) => limitsFor(input.risk, i.symbol).maxPosition));
 
   const subtractOwn = settings.ownOrders === 'subtract';
   // Warm-up: events before the window build both books silently.

@@ -16,6 +16,7 @@ import { RewardScoreEstimator, type ScoreEstimatorOptions } from '../rewards/sco
 import { RewardTracker } from '../rewards/tracker.ts';
 import { engineEventToMetrics, frameDeltas, snapshotToMetrics } from './monitoring-engine.ts';
 import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
+import { startMarkoutMonitoring, type MarkoutMonitoring } from './monitoring-markouts.ts';
 
 /** A stream connection as the clients publish it. */
 interface ConnectionLike {
@@ -166,6 +167,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     if (md.tickers$) subs.push(md.tickers$.subscribe((t) => t.funding?.rate && metrics.fundingRate(t.symbol, t.funding.rate.toNumber())));
   }
   subs.push(engine.events$.subscribe((e) => engineEventToMetrics(e, metrics, readiness)));
+  const markouts: MarkoutMonitoring | null = clients.md ? startMarkoutMonitoring({ books$: clients.md.books$, events$: engine.events$, metrics }) : null;
 
   let tracker = deps.rewardTracker ?? null;
   let ownTracker = false;
@@ -212,6 +214,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   };
   const sync = (): Readiness => {
     snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
+    markouts?.advance(clock.nowMs());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
     const m = clients.md?.stats;
@@ -239,6 +242,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   const stop = (): Promise<void> =>
     (stopped ??= (async () => {
       subs.forEach((s) => s.unsubscribe());
+      markouts?.stop();
       rewardMon?.stop();
       if (ownTracker) tracker?.stop();
       proc.stop();

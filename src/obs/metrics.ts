@@ -17,6 +17,9 @@ export const TICK_TO_INTENT_BUCKETS_S = [0.00001, 0.000025, 0.00005, 0.0001, 0.0
 /** Latency buckets (seconds) for a network round trip to the venue: 0.5 ms .. 10 s. */
 export const ROUND_TRIP_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Markout buckets (bps of the mid, positive = the mid moved our way): ±0.25 .. ±50 bps around 0. */
+export const MARKOUT_BUCKETS_BPS = [-50, -20, -10, -5, -2, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2, 5, 10, 20, 50];
+
 /** Metric name prefix: every bot metric starts with it. */
 export const METRIC_PREFIX = 'mmbot_';
 
@@ -53,6 +56,10 @@ export interface BotMetrics {
   execution(queued: number, inFlight: number, slowedDown: boolean): void;
   /** Counts one of our fills by symbol and liquidity (maker/taker). */
   fill(symbol: string, liquidity: 'maker' | 'taker', qtyContracts: number): void;
+  /** Observes one fill's markout at a horizon label (`1s`, `10s`, `60s`), bps, positive = good for us. */
+  fillMarkout(symbol: string, horizon: string, bps: number): void;
+  /** Sets the rolling mean of the recent markouts of a symbol at a horizon (bps). */
+  fillMarkoutRecent(symbol: string, horizon: string, bps: number): void;
   /** Sets the count of acknowledged resting orders (the venue holds them) for a symbol and side. */
   openOrders(symbol: string, side: 'buy' | 'sell', count: number): void;
   /** Sets the count of our orders not (yet) resting: `queued` (not sent), `in_flight` (sent, no ack), `unknown` (outcome being resolved). */
@@ -116,6 +123,14 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const slowed = new Gauge({ name: `${p}execution_slowed_down`, help: 'Execution adapter slowed down after a throttling answer (1) or not (0)', registers });
   const fills = new Counter({ name: `${p}fills_total`, help: 'Our fills by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
   const filledQty = new Counter({ name: `${p}filled_contracts_total`, help: 'Contracts filled by symbol and liquidity', labelNames: ['symbol', 'liquidity'], registers });
+  const markout = new Histogram({
+    name: `${p}fill_markout_bps`,
+    help: 'Mid move after each of our fills at a horizon, bps of the mid at the fill, signed so that positive is good for us',
+    labelNames: ['symbol', 'horizon'],
+    buckets: MARKOUT_BUCKETS_BPS,
+    registers,
+  });
+  const markoutRecent = new Gauge({ name: `${p}fill_markout_recent_mean_bps`, help: 'Mean markout of the last 50 fills per symbol and horizon (bps, positive = good)', labelNames: ['symbol', 'horizon'], registers });
   const openOrders = new Gauge({ name: `${p}open_orders`, help: 'Acknowledged resting orders per symbol and side', labelNames: ['symbol', 'side'], registers });
   const pendingOrders = new Gauge({ name: `${p}orders_pending`, help: 'Our orders not resting yet: queued (unsent), in_flight (no ack) or unknown (being resolved)', labelNames: ['symbol', 'state'], registers });
   const rollovers = new Counter({ name: `${p}session_rollovers_total`, help: 'Planned make-before-break session rollovers (fresh token, new connection) per stream', labelNames: ['stream'], registers });
@@ -166,6 +181,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       fills.inc({ symbol, liquidity });
       filledQty.inc({ symbol, liquidity }, Math.abs(qty));
     },
+    fillMarkout: (symbol, horizon, bps) => markout.observe({ symbol, horizon }, bps),
+    fillMarkoutRecent: (symbol, horizon, bps) => markoutRecent.set({ symbol, horizon }, bps),
     openOrders: (symbol, side, count) => openOrders.set({ symbol, side }, count),
     pendingOrders: (symbol, state, count) => pendingOrders.set({ symbol, state }, count),
     sessionRollover: (stream) => rollovers.inc({ stream }),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { currentReadmeBlock, goldenSummary, readGolden, README_PATH, readmeBlock } from './golden-summary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -43,9 +44,20 @@ describe('golden replay of the committed sample recording', () => {
     expect(Object.keys(report.total.pnl)).toEqual(['spread_capture', 'inventory', 'fees', 'funding', 'net', 'estimated_rewards', 'net_with_rewards']);
     const csv = readFileSync(join(a, 'fills.csv'), 'utf8').trim().split('\n');
     expect(csv.length - 1).toBe(report.total.fills.count);
+    // The headline figures, exactly: a change that moves them on purpose runs `npm run golden:update`.
+    expect(goldenSummary(report), 'the sample figures changed: if on purpose, run `npm run golden:update` and commit test/backtest/golden-summary.json and README.md').toEqual(readGolden());
+    expect(Object.keys(report.total.markouts_bps)).toEqual(['1s', '10s', '60s']);
+    expect(report.total.inventory.p95_abs).toBeGreaterThan(0);
     const html = readFileSync(join(a, 'report.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//); // opens offline: nothing external
     expect(html).not.toContain('<script');
+    expect(html).toContain('aria-label="Markout curve');
+  });
+
+  it('the README quotes the golden figures (the block `npm run golden:update` writes)', () => {
+    const block = currentReadmeBlock(readFileSync(README_PATH, 'utf8'));
+    expect(block, 'README.md lost its golden markers').not.toBeNull();
+    expect(block, 'README.md quotes other figures than test/backtest/golden-summary.json: run `npm run golden:update`').toBe(readmeBlock(readGolden()));
   });
 });

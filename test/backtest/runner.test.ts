@@ -210,9 +210,7 @@ describe('conflation', () => {
 });
 
 describe('equity statistics', () => {
-  it('max drawdown is the largest fall from a previous peak; Sharpe is 0 for flat equity', () => {
-    expect(equityStats([0, 5, 3, 8, 1, 4], 1000).maxDrawdown).toBe(7);
-    expect(equityStats([1, 1, 1, 1], 1000).sharpe).toBe(0);
-    expect(equityStats([0, 1, 2, 3.5, 4], 1000).sharpe).toBeGreaterThan(0);
+  it('max drawdown is the largest fall from a previous peak (more in report-stats.test.ts)', () => {
+    expect(equityStats([0, 5, 3, 8, 1, 4], [0, 1, 2, 3, 4, 5]).maxDrawdown).toBe(7);
   });
 });

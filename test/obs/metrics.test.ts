@@ -32,6 +32,8 @@ async function exposition(): Promise<{ reg: Registry; text: string }> {
   m.openOrders('X', 'buy', 2);
   m.pendingOrders('X', 'queued', 1);
   m.sessionRollover('orders');
+  m.fillMarkout('X', '1s', -0.7);
+  m.fillMarkoutRecent('X', '1s', -0.7);
   m.position('X', 1, 100);
   m.pnl('X', 'total', 1);
   m.fundingRate('X', 0.0001);
@@ -104,7 +106,7 @@ describe('bot metrics', () => {
     const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_orders_pending', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down'];
     for (const n of names) {
       if (unitless.includes(n)) continue;
-      expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests|per_second)$/);
+      expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests|per_second|bps)$/);
     }
   });
 

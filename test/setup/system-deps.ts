@@ -9,6 +9,8 @@ import { delimiter, join } from 'node:path';
  */
 export const SYSTEM_DEPS = {
   prometheus: { debianPackage: 'prometheus', binaries: ['prometheus', 'promtool'] },
+  // The HTML report's render check (headless, driven by playwright-core, which downloads no browser).
+  chromium: { debianPackage: 'chromium', binaries: ['chromium'] },
 } as const;
 
 /** A system dependency's name (a key of SYSTEM_DEPS). */

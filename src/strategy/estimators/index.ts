@@ -4,3 +4,4 @@ export * from './volatility.ts';
 export * from './intensity.ts';
 export * from './order-flow.ts';
 export * from './microprice.ts';
+export * from './markout-tracker.ts';
