@@ -29,7 +29,11 @@ export interface ReconnectingSocketOptions {
   readonly random: () => number;
   /** Deadline for the upgrade to complete, ms. */
   readonly connectTimeoutMs: number;
-  /** No frame at all for this long → the session is presumed dead and replaced (0 = off). */
+  /**
+   * Nothing at all from the peer (data frame, ping or pong) for this long → the session is presumed
+   * dead and replaced (0 = off). After half of it in silence we ping, so a quiet but healthy peer
+   * answers with a pong and is kept.
+   */
   readonly idleTimeoutMs: number;
   readonly onOpen: () => void;
   readonly onFrame: (text: string) => void;
@@ -57,6 +61,11 @@ export class ReconnectingSocket {
   opens = 0;
   /** Lost sessions and failed attempts. */
   downs = 0;
+  /** Pings received and pongs received (both count as liveness). */
+  pings = 0;
+  pongs = 0;
+  /** Pings we sent to probe a quiet peer. */
+  probes = 0;
 
   constructor(opts: ReconnectingSocketOptions) {
     this.#o = opts;
@@ -164,6 +173,12 @@ export class ReconnectingSocket {
             this.#lastFrameMs = this.#o.clock.nowMs();
             this.#o.onFrame(text);
           },
+          onControl: (kind) => {
+            if (gen !== this.#gen || this.#phase.value === 'stopped') return;
+            this.#lastFrameMs = this.#o.clock.nowMs();
+            if (kind === 'pong') this.pongs++;
+            else this.pings++;
+          },
           onClose: (code, reason) => {
             if (this.#phase.value === 'stopped') {
               if (gen === this.#gen) this.#finishStop();
@@ -228,8 +243,13 @@ export class ReconnectingSocket {
       if (gen !== this.#gen) return;
       const silentMs = this.#o.clock.nowMs() - this.#lastFrameMs;
       if (silentMs >= idle) {
-        this.reconnect(`no frame for ${Math.round(silentMs)} ms`);
+        this.reconnect(`no frame, ping or pong for ${Math.round(silentMs)} ms`);
         return;
+      }
+      if (silentMs >= idle / 2 && this.#socket?.ping) {
+        // Quiet is not dead: ask the peer for a pong before giving up on it.
+        this.#socket.ping();
+        this.probes++;
       }
       this.#cancelIdle = this.#o.clock.setTimer(Math.max(1, Math.min(idle / 4, idle - silentMs)), check);
     };

@@ -4,6 +4,8 @@ import WebSocket from 'ws';
 export interface SocketHandlers {
   onOpen(): void;
   onMessage(text: string): void;
+  /** A WebSocket control frame (ping or pong) arrived: the peer is alive even without data frames. */
+  onControl?(kind: 'ping' | 'pong'): void;
   onClose(code: number, reason: string): void;
   onError(err: Error, httpStatus?: number): void;
 }
@@ -15,12 +17,14 @@ export interface SocketLike {
   close(code?: number, reason?: string): void;
   /** Immediate teardown without a close handshake. */
   terminate(): void;
+  /** Sends a WebSocket ping (a healthy peer answers with a pong), when the transport supports it. */
+  ping?(): void;
 }
 
 /** Opens a socket to `url` with upgrade `headers`, reporting to `handlers`. */
 export type SocketFactory = (url: string, headers: Readonly<Record<string, string>>, handlers: SocketHandlers) => SocketLike;
 
-/** The real I/O edge: a `ws` client socket (pings are answered by `ws` itself). */
+/** The real I/O edge: a `ws` client socket (pings are answered by `ws` itself; pings and pongs are reported for liveness). */
 export const wsSocketFactory: SocketFactory = (url, headers, h) => {
   const ws = new WebSocket(url, { headers: { ...headers }, perMessageDeflate: false, handshakeTimeout: 30_000 });
   ws.on('open', () => h.onOpen());
@@ -28,6 +32,8 @@ export const wsSocketFactory: SocketFactory = (url, headers, h) => {
     const text = isBinary ? '' : typeof data === 'string' ? data : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
     h.onMessage(isBinary ? '\u0000binary' : text);
   });
+  ws.on('ping', () => h.onControl?.('ping'));
+  ws.on('pong', () => h.onControl?.('pong'));
   ws.on('close', (code: number, reason: Buffer) => h.onClose(code, reason.toString('utf8')));
   ws.on('error', (err: Error) => h.onError(err));
   ws.on('unexpected-response', (req, res) => {
@@ -40,5 +46,8 @@ export const wsSocketFactory: SocketFactory = (url, headers, h) => {
     send: (text) => ws.send(text),
     close: (code, reason) => ws.close(code, reason),
     terminate: () => ws.terminate(),
+    ping: () => {
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+    },
   };
 };

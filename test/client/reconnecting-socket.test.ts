@@ -118,6 +118,39 @@ describe('ReconnectingSocket', () => {
     await rs.stop();
   });
 
+  it('counts pings and pongs as liveness: a quiet but healthy peer is kept, a silent one replaced', async () => {
+    const { rs, fake, clock, downs } = setup(1_000);
+    rs.start();
+    await flush();
+    const s = fake.last();
+    s.open();
+    // The venue only pings (no data frames) for 10 s: the session stays.
+    for (let t = 0; t < 10_000; t += 400) {
+      clock.advanceBy(400);
+      s.control('ping');
+    }
+    expect(downs).toEqual([]);
+    expect(rs.pings).toBe(25);
+    // Nothing at all now, but the peer answers our probe pings with pongs: still kept.
+    s.answerPings = true;
+    for (let t = 0; t < 10_000; t += 100) {
+      clock.advanceBy(100);
+      await flush();
+    }
+    expect(downs).toEqual([]);
+    expect(s.pingsSent).toBeGreaterThan(0);
+    expect(rs.pongs).toBe(s.pingsSent);
+    // A peer that stops answering is declared dead within the idle timeout.
+    s.answerPings = false;
+    for (let t = 0; t < 2_000; t += 100) {
+      clock.advanceBy(100);
+      await flush();
+    }
+    expect(downs.length).toBe(1);
+    expect(downs[0]!.reason).toContain('no frame, ping or pong');
+    await rs.stop();
+  });
+
   it('ignores callbacks from a replaced socket and stops cleanly', async () => {
     const { rs, fake, clock, frames } = setup();
     rs.start();

@@ -11,6 +11,12 @@ export interface FakeSocket extends SocketLike {
   open(): void;
   /** Delivers a frame to the client. */
   receive(text: string): void;
+  /** Delivers a WebSocket control frame (ping or pong) to the client. */
+  control(kind: 'ping' | 'pong'): void;
+  /** Pings the client sent. */
+  pingsSent: number;
+  /** When true, every ping the client sends is answered with a pong on the next microtask. */
+  answerPings: boolean;
   /** Simulates the venue dropping the connection. */
   drop(code?: number): void;
   /** Simulates an upgrade refused with `status`. */
@@ -47,6 +53,14 @@ export function fakeSocketFactory(opts: { autoOpen?: boolean; onSend?: (s: FakeS
       },
       open: () => h.onOpen(),
       receive: (text) => h.onMessage(text),
+      control: (kind) => h.onControl?.(kind),
+      pingsSent: 0,
+      answerPings: false,
+      ping() {
+        if (s.closed) return;
+        s.pingsSent++;
+        if (s.answerPings) queueMicrotask(() => !s.closed && h.onControl?.('pong'));
+      },
       drop(code = 1006) {
         if (s.closed) return;
         s.closed = true;
