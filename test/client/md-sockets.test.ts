@@ -94,7 +94,8 @@ describe('MarketDataWsClient over real sockets (fake §4 server)', () => {
     md.subscribeBook('EURUSD-PERP');
     md.start();
     await until(() => books.length >= 1, 5_000, 'snapshot');
-    const release = proxy.withhold(() => true);
+    // A hung peer: no frames and no pongs to our probe pings (a quiet socket that still pongs is kept).
+    const release = proxy.freeze();
     await until(() => md.reconnects >= 1, 5_000, 'idle reconnect');
     const n = books.length;
     release();

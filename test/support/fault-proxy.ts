@@ -47,6 +47,11 @@ export interface FaultProxy {
   inject(text: string, path?: string): void;
   /** Swallows venue → client frames matching `pred` until cleared; returns what was withheld. */
   withhold(pred: FramePredicate): () => string[];
+  /**
+   * Freezes every proxied socket on `path` (or all) as a hung peer would: nothing is read from the
+   * client, so neither frames nor pongs to its pings come back, until the returned release is called.
+   */
+  freeze(path?: string): () => void;
   /** Swallows client → venue frames matching `pred` until cleared. */
   dropUpstream(pred: FramePredicate): () => void;
   /** Answers the next `times` matching HTTP requests with `response` instead of forwarding. */
@@ -70,6 +75,13 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
   const agent = new Agent({ keepAlive: true });
   const stats = { wsAccepted: 0, httpForwarded: 0, httpFaulted: 0, framesDown: 0, framesUp: 0 };
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+
+  /** Withholds every downstream frame (part of a freeze); returns the release. */
+  const withholdAll = (): (() => void) => {
+    const w = { pred: (() => true) as FramePredicate, held: [] as string[] };
+    withholds.add(w);
+    return () => void withholds.delete(w);
+  };
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
@@ -195,6 +207,16 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
       return () => {
         withholds.delete(w);
         return w.held;
+      };
+    },
+    freeze(path) {
+      const frozen = [...pairs].filter((p) => path === undefined || p.path === path);
+      const raw = (ws: WebSocket): { pause(): void; resume(): void } | undefined => (ws as unknown as { _socket?: { pause(): void; resume(): void } })._socket;
+      for (const p of frozen) raw(p.client)?.pause();
+      const release = withholdAll();
+      return () => {
+        release();
+        for (const p of frozen) raw(p.client)?.resume();
       };
     },
     dropUpstream(pred) {
