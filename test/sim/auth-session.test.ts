@@ -130,6 +130,45 @@ describe('order WS sessions', () => {
     keep.ws.close();
   });
 
+  it('a clean close hands the session to a newer cod connection: its orders stay until that one drops', async () => {
+    const watcher = await h.ws();
+    const old = await h.ws('?cancel_on_disconnect=true');
+    const oid = (await old.request(limit('B', 100, '1.1004'))).res.oid;
+    await old.event(oid, 'n');
+    const next = await h.ws('?cancel_on_disconnect=true');
+    old.ws.close(1000, 'session rollover');
+    expect(await old.closed).toBe(1000);
+    await tick(100);
+    expect((await watcher.request({ t: 's', oid })).res.status.state).toBe('ACCEPTED');
+    // Orders placed on the old connection now belong to the new one: its drop cancels them.
+    next.ws.terminate();
+    expect((await watcher.event(oid, 'c')).o.o).toBe('CANCELED');
+    watcher.ws.close();
+  });
+
+  it('a drop (not a clean close) cancels that connection’s orders even when a newer connection is up', async () => {
+    const watcher = await h.ws();
+    const old = await h.ws('?cancel_on_disconnect=true');
+    const oid = (await old.request(limit('B', 100, '1.1005'))).res.oid;
+    await old.event(oid, 'n');
+    const next = await h.ws('?cancel_on_disconnect=true');
+    old.ws.terminate();
+    expect((await watcher.event(oid, 'c')).o.o).toBe('CANCELED');
+    next.ws.close();
+    watcher.ws.close();
+  });
+
+  it('closes an order socket when the token of its upgrade expires (4001), and cancel-on-disconnect fires', async () => {
+    const watcher = await h.ws();
+    const shortLived = await h.login(h.v.credentials.api_key, h.v.credentials.api_secret, 1);
+    const c = await h.ws('?cancel_on_disconnect=true', { token: shortLived });
+    const oid = (await c.request(limit('B', 100, '1.1006'))).res.oid;
+    await c.event(oid, 'n');
+    expect(await c.closed).toBe(4001);
+    expect((await watcher.event(oid, 'c')).o.o).toBe('CANCELED');
+    watcher.ws.close();
+  });
+
   it('client_heartbeat_timeout closes a silent session and cancels its orders; only heartbeats reset it', async () => {
     const watcher = await h.ws();
     const c = await h.ws('?cancel_on_disconnect=true&client_heartbeat_timeout=0.3');

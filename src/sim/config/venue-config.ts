@@ -42,6 +42,8 @@ const schema = z.strictObject({
     .strictObject({
       default_expiration_seconds: z.number().int().positive().default(3600),
       max_expiration_seconds: z.number().int().positive().default(7 * 86400),
+      /** The order WS is closed (code 4001) when the token of its upgrade expires, as the venue was seen to do. */
+      close_order_ws_on_expiry: z.boolean().default(true),
     })
     .prefault({}),
   /** Server `h` heartbeat interval on the order WS, real ms. */

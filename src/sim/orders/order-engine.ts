@@ -18,6 +18,8 @@ export type { Reject };
  * only through here.
  */
 export class OrderEngine {
+  /** Session hand-overs: connection id → the connection its orders now belong to. */
+  readonly #connAlias = new Map<string, string>();
   readonly #d: EngineDeps;
   readonly #store: OrderStore;
   readonly #matcher: Matcher;
@@ -73,6 +75,26 @@ export class OrderEngine {
     return { status: 'accepted', value: undefined };
   }
 
+  /**
+   * Moves the cancel-on-disconnect binding of every order placed on connection `from` (open, still
+   * pending an ack, or placed later by a request already in flight) to connection `to`: a session
+   * handed over to a newer connection (make-before-break token rollover).
+   */
+  moveConnection(from: string, to: string): void {
+    if (from !== to) this.#connAlias.set(from, to);
+  }
+
+  /** The connection an order placed on `connId` is bound to now (after hand-overs), null for REST. */
+  connectionOf(connId: string | null): string | null {
+    let c = connId;
+    for (let hops = 0; c !== null && hops < 1_000; hops++) {
+      const next = this.#connAlias.get(c);
+      if (next === undefined) return c;
+      c = next;
+    }
+    return c;
+  }
+
   /** Cancels every open order of the account (optionally one symbol, optionally one connection). Returns how many. */
   cancelAll(accountId: string, filter: { symbol?: string; connId?: string } = {}, reason = '', text = ''): number {
     const acct = this.#d.accounts.account(accountId);
@@ -80,7 +102,7 @@ export class OrderEngine {
     const victims: SimOrder[] = [];
     for (const o of acct.open) {
       if (filter.symbol !== undefined && o.symbol !== filter.symbol) continue;
-      if (filter.connId !== undefined && o.connId !== filter.connId) continue;
+      if (filter.connId !== undefined && this.connectionOf(o.connId) !== filter.connId) continue;
       const m = this.#d.markets.get(o.symbol);
       if (m && !statePermissions(m.state).canCancel) continue;
       victims.push(o);

@@ -31,18 +31,35 @@ function parseParams(ctx: Omit<WsConnectionContext, 'state'>, venue: VenuePlugin
   return { access, cod: codRaw === 'true', heartbeatTimeoutMs: hb };
 }
 
+/** Live order-WS sessions per account, oldest first (for session hand-over on a planned close). */
+type SessionRegistry = Map<string, Set<OrderWsSession>>;
+
 /** The order-entry WebSocket at /orders/ws (and the legacy /ws/orders). */
 export function registerOrderWs(pctx: VenuePluginContext): void {
   const { venue, ws: registry } = pctx;
+  const sessions: SessionRegistry = new Map();
   const handler = {
     accept: (ctx: Omit<WsConnectionContext, 'state'>) => parseParams(ctx, venue),
-    onConnection: (socket: WebSocket, ctx: WsConnectionContext) => new OrderWsSession(pctx, socket, ctx.session!, ctx.state as OrderWsParams),
+    onConnection: (socket: WebSocket, ctx: WsConnectionContext) => new OrderWsSession(pctx, socket, ctx.session!, ctx.state as OrderWsParams, sessions),
   };
   registry.register('/orders/ws', handler);
   registry.register('/ws/orders', handler);
 }
 
-/** One order-WS connection: login reply, request dispatch, event stream, heartbeats, cancel-on-disconnect. */
+let sessionSeq = 0;
+
+/**
+ * One order-WS connection: login reply, request dispatch, event stream, heartbeats, token expiry,
+ * cancel-on-disconnect.
+ *
+ * Cancel-on-disconnect is per connection (interface-spec: "all orders placed on that specific
+ * connection are cancelled when the connection drops; orders from other connections or REST are
+ * unaffected"). The spec is silent on a session moving to a new connection; our reading, which the
+ * client's make-before-break token rollover relies on: when the client closes a connection cleanly
+ * (close code 1000) while a newer cod connection of the same user and account is logged in, the
+ * session moves to that connection and its orders stay (they are cancelled if *that* one drops).
+ * Any other end (network drop, heartbeat deadline, token expiry, no successor) cancels them.
+ */
 class OrderWsSession {
   readonly #p: VenuePluginContext;
   readonly #ws: WebSocket;
@@ -54,21 +71,30 @@ class OrderWsSession {
   #buffer: string[] = [];
   #cancelServerHb: () => void = () => undefined;
   #cancelClientHb: () => void = () => undefined;
+  #cancelExpiry: () => void = () => undefined;
+  /** Set when we close the connection ourselves (its end is then never a client's planned close). */
+  #serverClosing = false;
+  readonly #seq = ++sessionSeq;
+  readonly #sessions: SessionRegistry;
 
-  constructor(p: VenuePluginContext, ws: WebSocket, session: Session, params: OrderWsParams) {
+  constructor(p: VenuePluginContext, ws: WebSocket, session: Session, params: OrderWsParams, sessions: SessionRegistry) {
     this.#p = p;
     this.#ws = ws;
     this.#session = session;
     this.#params = params;
+    this.#sessions = sessions;
     const venue = p.venue;
     this.#connId = `ws-${venue.ids.ulid()}`;
+    const peers = sessions.get(params.access.accountId) ?? new Set<OrderWsSession>();
+    sessions.set(params.access.accountId, peers.add(this));
     this.#unsubscribe = venue.onOrderEvent(params.access.accountId, (e) => this.#onEvent(e));
     const open = [...venue.accounts.account(params.access.accountId)!.open].map((o) => toWireOrder(venue, o));
     this.#send(encodeOrderWsReply({ rid: 0, res: { li: session.userId, o: open.length === 0 ? null : open, cod: params.cod } }));
     this.#armServerHeartbeat();
     this.#armClientDeadline();
+    this.#armExpiry();
     ws.on('message', (data) => this.#onMessage(String(data)));
-    ws.on('close', () => this.#onClose());
+    ws.on('close', (code: number) => this.#onClose(code));
     ws.on('error', () => undefined);
   }
 
@@ -95,14 +121,43 @@ class OrderWsSession {
     const ms = this.#params.heartbeatTimeoutMs;
     if (ms === null) return;
     // Only client heartbeats re-arm this deadline; on expiry the session ends like a disconnect.
-    this.#cancelClientHb = this.#p.ioClock.setTimer(ms, () => this.#ws.close(4000, 'client heartbeat timeout'));
+    this.#cancelClientHb = this.#p.ioClock.setTimer(ms, () => this.#closeByServer(4000, 'client heartbeat timeout'));
   }
 
-  #onClose(): void {
+  /** The venue ends the session when the token of its upgrade expires (venue clock). */
+  #armExpiry(): void {
+    if (!this.#p.config.tokens.close_order_ws_on_expiry) return;
+    const venue = this.#p.venue;
+    this.#cancelExpiry = venue.clock.setTimer(Math.max(0, this.#session.expiresMs - venue.clock.nowMs()), () => this.#closeByServer(4001, 'session token expired'));
+  }
+
+  #closeByServer(code: number, reason: string): void {
+    this.#serverClosing = true;
+    this.#ws.close(code, reason);
+  }
+
+  /** A newer live cod connection of the same user and account, to hand the session to. */
+  #successor(): OrderWsSession | undefined {
+    let best: OrderWsSession | undefined;
+    for (const s of this.#sessions.get(this.#params.access.accountId) ?? []) {
+      if (s === this || !s.#params.cod || s.#serverClosing || s.#session.userId !== this.#session.userId) continue;
+      if (s.#seq > this.#seq && s.#ws.readyState === s.#ws.OPEN && (!best || s.#seq > best.#seq)) best = s;
+    }
+    return best;
+  }
+
+  #onClose(code: number): void {
     this.#unsubscribe();
     this.#cancelServerHb();
     this.#cancelClientHb();
-    if (this.#params.cod) this.#p.venue.cancelAll(this.#params.access.accountId, { connId: this.#connId }, '', 'cancel on disconnect');
+    this.#cancelExpiry();
+    const peers = this.#sessions.get(this.#params.access.accountId);
+    peers?.delete(this);
+    if (peers?.size === 0) this.#sessions.delete(this.#params.access.accountId);
+    if (!this.#params.cod) return;
+    const next = code === 1000 && !this.#serverClosing ? this.#successor() : undefined;
+    if (next) this.#p.venue.engine.moveConnection(this.#connId, next.#connId);
+    else this.#p.venue.cancelAll(this.#params.access.accountId, { connId: this.#connId }, '', 'cancel on disconnect');
   }
 
   #onMessage(text: string): void {
@@ -117,7 +172,7 @@ class OrderWsSession {
       rid = m['rid'];
       if (!this.#p.venue.auth.isLive(this.#session.token)) {
         reply = { rid, err: { code: 401, msg: 'session token expired or revoked' } };
-        setImmediate(() => this.#ws.close(4001, 'token revoked'));
+        setImmediate(() => this.#closeByServer(4001, 'token revoked'));
       } else {
         const res = this.#dispatch(m);
         reply = res === undefined ? null : ({ rid, res } as WireOrderWsReply);
