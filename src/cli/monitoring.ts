@@ -30,6 +30,8 @@ export interface MonitoredOrderClient {
   /** Our order events (venue timestamps give the reward estimator exact rest times). */
   readonly events$?: Observable<OrderEvent>;
   readonly stats?: { readonly framesIn: number; readonly malformed: number };
+  /** Completed make-before-break session rollovers (OrderWsClient.rollovers). */
+  readonly rollovers?: { readonly done: number };
 }
 
 /** The parts of the market-data client monitoring reads (MarketDataWsClient fits). */
@@ -207,6 +209,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
 
   const orderFrames = frameDeltas('orders', metrics);
   const mdFrames = frameDeltas('market-data', metrics);
+  let rolloversSeen = 0;
   const ready = (): Readiness => {
     const r = readiness.check(clock.nowMs());
     metrics.ready(r.ready);
@@ -217,6 +220,8 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     markouts?.advance(clock.nowMs());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
+    const rolled = clients.orders?.rollovers?.done ?? 0;
+    for (; rolloversSeen < rolled; rolloversSeen++) metrics.sessionRollover('orders');
     const m = clients.md?.stats;
     if (m) mdFrames(m.framesIn, m.decodeErrors);
     trackPollErrors();

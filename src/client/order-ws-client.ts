@@ -12,6 +12,7 @@ import { DEFAULT_RECONNECT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { orderRef, placeBody, replaceBody } from './intent-wire.ts';
 import { orderOpError, type OrderOp } from './order-errors.ts';
 import { ReconnectingSocket } from './reconnecting-socket.ts';
+import { SessionRollover } from './order-ws-rollover.ts';
 import { RidCorrelator } from './rid-correlator.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
 import type { DistributiveOmit, StreamConnection } from './stream-types.ts';
@@ -34,6 +35,11 @@ export interface OrderWsClientOptions extends OrderWsUpgradeOptions {
   /** No frame at all for this long → reconnect, ms (default 60 s; 0 = off). */
   readonly idleTimeoutMs?: number;
   readonly reconnect?: BackoffPolicy;
+  /**
+   * Make-before-break rollover once the session's token has lived this fraction of its lifetime
+   * (default 0.75; the token manager refreshes at 0.6, the venue closes the socket at 1.0).
+   */
+  readonly rolloverAtFraction?: number;
   readonly socketFactory?: SocketFactory;
   readonly random?: () => number;
 }
@@ -72,6 +78,7 @@ export class OrderWsClient {
   #cancelLoginTimer: (() => void) | undefined;
   #cancelHeartbeat: (() => void) | undefined;
   #login: { readonly loginId: string; readonly cancelOnDisconnect: boolean } | undefined;
+  readonly #rollover: SessionRollover;
 
   constructor(opts: OrderWsClientOptions) {
     this.#o = opts;
@@ -98,6 +105,25 @@ export class OrderWsClient {
         this.#onDown(info.reason);
       },
     });
+    this.#rollover = new SessionRollover({
+      clock: opts.clock,
+      socket: this.#socket,
+      bearer: this.#bearer,
+      url: () => orderWsUrl(this.#o.wsUrl, this.#o),
+      isLogin: (text) => {
+        const d = decodeOrderWsFrame(text);
+        return d.ok && !('t' in d.value) && d.value.rid === 0 && !!d.value.res && 'li' in d.value.res;
+      },
+      onOldFrame: (text) => this.#onFrame(text),
+      onRolled: () => undefined,
+      atFraction: opts.rolloverAtFraction,
+      loginTimeoutMs: opts.loginTimeoutMs ?? 5_000,
+    });
+  }
+
+  /** Planned make-before-break session rollovers completed (no cancel-on-disconnect), and attempts that failed. */
+  get rollovers(): { readonly done: number; readonly failed: number } {
+    return { done: this.#rollover.rollovers, failed: this.#rollover.failures };
   }
 
   /** Order lifecycle events, in venue order (hot: subscribe before `start`). */
@@ -238,6 +264,7 @@ export class OrderWsClient {
   }
 
   #onDown(reason: string): void {
+    this.#rollover.cancel();
     this.#cancelLoginTimer?.();
     this.#cancelLoginTimer = undefined;
     this.#cancelHeartbeat?.();
@@ -264,6 +291,8 @@ export class OrderWsClient {
     const frame = decoded.value;
     if ('t' in frame) {
       if (frame.t === 'h') return;
+      // During a rollover both connections carry the account's events: deliver each once.
+      if (!this.#rollover.firstSighting('eid' in frame ? frame.eid : text)) return;
       const ev = mapOrderEvent(frame, this.#o.instruments, tsRecv);
       if (ev instanceof MmError) {
         this.stats.unmapped++;
@@ -294,6 +323,7 @@ export class OrderWsClient {
     this.#loggedIn = true;
     this.#login = { loginId, cancelOnDisconnect: cod };
     this.stats.logins++;
+    this.#rollover.armFor(this.#bearer.last);
     this.#armHeartbeat();
     this.#connection.next({ stream: 'orders', connected: true, tsRecv });
     this.#resync.next(orders);

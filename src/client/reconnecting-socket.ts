@@ -18,6 +18,20 @@ export interface DownInfo {
   readonly httpStatus?: number;
 }
 
+/** How a make-before-break rollover treats the new connection and the old one. */
+export interface RolloverOptions {
+  /** URL and headers of the new connection (typically with a fresh token). */
+  readonly prepare: () => Promise<{ readonly url: string; readonly headers: Readonly<Record<string, string>> }>;
+  /** Sees each frame of the new connection until it returns true (e.g. on the login reply): the new connection then becomes current. */
+  readonly accept: (text: string) => boolean;
+  /** Frames still arriving on the old connection after the switch, until it is closed (late replies, events). */
+  readonly onOldFrame: (text: string) => void;
+  /** Give up (the old connection stays current) when the new one has not been accepted by then, ms. */
+  readonly timeoutMs: number;
+  /** The old connection is closed cleanly (code 1000) this long after the switch, so replies in flight on it arrive, ms. */
+  readonly drainMs: number;
+}
+
 /** Options of a reconnecting socket. */
 export interface ReconnectingSocketOptions {
   readonly name: string;
@@ -57,6 +71,10 @@ export class ReconnectingSocket {
   #lastFrameMs = 0;
   #openedMs = 0;
   #stopWaiters: (() => void)[] = [];
+  /** A rollover's new connection, until it is accepted or abandoned. */
+  #candidate: SocketLike | undefined;
+  /** The previous connection while it drains after a rollover: its generation and frame sink. */
+  #draining: { readonly gen: number; readonly socket: SocketLike; readonly onFrame: (text: string) => void } | undefined;
   /** Successful opens. */
   opens = 0;
   /** Lost sessions and failed attempts. */
@@ -66,6 +84,9 @@ export class ReconnectingSocket {
   pongs = 0;
   /** Pings we sent to probe a quiet peer. */
   probes = 0;
+  /** Completed make-before-break rollovers, and attempts that failed (the old connection was kept). */
+  rollovers = 0;
+  rolloverFailures = 0;
 
   constructor(opts: ReconnectingSocketOptions) {
     this.#o = opts;
@@ -104,9 +125,118 @@ export class ReconnectingSocket {
     this.#down({ reason, wasOpen });
   }
 
+  /**
+   * Make-before-break: opens a second connection (`o.prepare`, so a fresh token) while the current one
+   * stays open and in use; once `o.accept` accepts a frame of the new connection (its login), the new
+   * connection becomes current (sends and frames switch to it), and the old one drains for
+   * `o.drainMs` (its late frames go to `o.onOldFrame`) before a clean close (1000). Resolves true
+   * on the switch, false when the new connection failed or was not accepted in time (the old one is
+   * untouched). Only while open, one at a time.
+   */
+  rollover(o: RolloverOptions): Promise<boolean> {
+    if (this.#phase.value !== 'open' || this.#candidate) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      let settled = false;
+      let myGen = -1;
+      let cand: SocketLike | undefined;
+      const cancelTimeout = this.#o.clock.setTimer(o.timeoutMs, () => fail());
+      const finish = (ok: boolean): void => {
+        if (settled) return;
+        settled = true;
+        cancelTimeout();
+        if (ok) this.rollovers++;
+        else this.rolloverFailures++;
+        resolve(ok);
+      };
+      const fail = (): void => {
+        if (settled) return;
+        if (this.#candidate === cand) this.#candidate = undefined;
+        cand?.terminate();
+        finish(false);
+      };
+      const promote = (): void => {
+        if (this.#phase.value !== 'open') return fail();
+        const old = this.#socket;
+        const oldGen = this.#gen;
+        this.#candidate = undefined;
+        this.#cancelIdle?.();
+        this.#cancelIdle = undefined;
+        this.#gen++;
+        myGen = this.#gen;
+        this.#socket = cand;
+        this.#openedMs = this.#lastFrameMs = this.#o.clock.nowMs();
+        this.#armIdle(myGen);
+        if (old) this.#drain(oldGen, old, o);
+        finish(true);
+      };
+      o.prepare()
+        .then(({ url, headers }) => {
+          if (settled) return;
+          if (this.#phase.value !== 'open') return fail();
+          cand = this.#o.factory(url, headers, {
+            onOpen: () => undefined,
+            onMessage: (text) => {
+              if (!settled) {
+                if (o.accept(text)) promote();
+                return;
+              }
+              if (myGen !== this.#gen || this.#phase.value === 'stopped') return;
+              this.#lastFrameMs = this.#o.clock.nowMs();
+              this.#o.onFrame(text);
+            },
+            onControl: (kind) => {
+              if (myGen !== this.#gen || this.#phase.value === 'stopped') return;
+              this.#lastFrameMs = this.#o.clock.nowMs();
+              if (kind === 'pong') this.pongs++;
+              else this.pings++;
+            },
+            onClose: (code, reason) => {
+              if (!settled) return fail();
+              if (this.#phase.value === 'stopped') {
+                if (myGen === this.#gen) this.#finishStop();
+                return;
+              }
+              if (myGen !== this.#gen) return;
+              this.#teardown();
+              this.#down({ reason: `closed (${code}${reason ? ` ${reason}` : ''})`, wasOpen: true });
+            },
+            onError: (err, httpStatus) => {
+              if (!settled) return fail();
+              if (myGen !== this.#gen || this.#phase.value === 'stopped') return;
+              const s = this.#socket;
+              this.#teardown();
+              s?.terminate();
+              this.#down({ reason: err.message, wasOpen: true, ...(httpStatus !== undefined ? { httpStatus } : {}) });
+            },
+          });
+          this.#candidate = cand;
+        })
+        .catch(() => fail());
+    });
+  }
+
+  /** Lets the old connection's late frames through for `drainMs`, then closes it cleanly. */
+  #drain(gen: number, socket: SocketLike, o: RolloverOptions): void {
+    this.#draining = { gen, socket, onFrame: o.onOldFrame };
+    this.#o.clock.setTimer(o.drainMs, () => {
+      if (this.#draining?.socket === socket) this.#draining = undefined;
+      try {
+        socket.close(1000, 'session rollover');
+      } catch {
+        socket.terminate();
+      }
+    });
+  }
+
   /** Stops for good: closes the socket and cancels timers. Resolves once closed. */
   stop(): Promise<void> {
     if (this.#phase.value === 'stopped') return Promise.resolve();
+    this.#candidate?.terminate();
+    this.#candidate = undefined;
+    if (this.#draining) {
+      this.#draining.socket.close(1000, 'client stop');
+      this.#draining = undefined;
+    }
     const s = this.#socket;
     const wasOpen = this.#phase.value === 'open';
     this.#cancelTimers();
@@ -169,7 +299,10 @@ export class ReconnectingSocket {
             this.#o.onOpen();
           },
           onMessage: (text) => {
-            if (gen !== this.#gen || this.#phase.value === 'stopped') return;
+            if (gen !== this.#gen || this.#phase.value === 'stopped') {
+              if (this.#draining?.gen === gen && this.#phase.value !== 'stopped') this.#draining.onFrame(text);
+              return;
+            }
             this.#lastFrameMs = this.#o.clock.nowMs();
             this.#o.onFrame(text);
           },
@@ -210,6 +343,10 @@ export class ReconnectingSocket {
   #teardown(): void {
     this.#gen++;
     this.#socket = undefined;
+    // A rollover in progress is moot once the current session is gone.
+    const cand = this.#candidate;
+    this.#candidate = undefined;
+    cand?.terminate();
     this.#cancelTimers();
   }
 

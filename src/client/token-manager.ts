@@ -27,6 +27,8 @@ export class TokenManager {
   readonly #opts: TokenManagerOptions;
   #token: string | undefined;
   #obtainedMs = 0;
+  /** The previous token and when it was obtained (still valid at the venue until it expires). */
+  #previous: { readonly token: string; readonly obtainedMs: number } | undefined;
   #inflight: Promise<string> | undefined;
   #cancelRefresh: (() => void) | undefined;
   #closed = false;
@@ -55,8 +57,17 @@ export class TokenManager {
    */
   renew(rejected: string | undefined): Promise<string> {
     if (this.#token !== undefined && this.#token !== rejected) return Promise.resolve(this.#token);
+    if (this.#token !== undefined) this.#previous = { token: this.#token, obtainedMs: this.#obtainedMs };
     this.#token = undefined;
     return this.#fetch();
+  }
+
+  /** When `token` (the current or the previous one) was obtained and when it expires at the venue, epoch ms. */
+  validity(token: string): { readonly obtainedMs: number; readonly expiresAtMs: number } | undefined {
+    const lifetimeMs = this.#opts.lifetimeS * 1000;
+    if (token === this.#token) return { obtainedMs: this.#obtainedMs, expiresAtMs: this.#obtainedMs + lifetimeMs };
+    if (token === this.#previous?.token) return { obtainedMs: this.#previous.obtainedMs, expiresAtMs: this.#previous.obtainedMs + lifetimeMs };
+    return undefined;
   }
 
   /** Stops the background refresh timer. */
@@ -82,6 +93,7 @@ export class TokenManager {
     const p = this.#opts
       .authenticate(this.#opts.lifetimeS)
       .then((token) => {
+        if (this.#token !== undefined && this.#token !== token) this.#previous = { token: this.#token, obtainedMs: this.#obtainedMs };
         this.#token = token;
         this.#obtainedMs = this.#opts.clock.nowMs();
         this.authentications++;

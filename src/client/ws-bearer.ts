@@ -2,6 +2,8 @@
 export interface TokenSource {
   token(): Promise<string>;
   renew(rejected: string | undefined): Promise<string>;
+  /** When `token` was obtained and when the venue will consider it expired (epoch ms), if known. */
+  validity?(token: string): { readonly obtainedMs: number; readonly expiresAtMs: number } | undefined;
 }
 
 /**
@@ -23,6 +25,25 @@ export class BearerUpgrade {
     if (!this.#tokens) return {};
     this.#last = await this.#tokens.token();
     return { authorization: `Bearer ${this.#last}` };
+  }
+
+  /** The token of the last upgrade headers handed out. */
+  get last(): string | undefined {
+    return this.#last;
+  }
+
+  /** When the token of the last headers was obtained and expires, if the source knows. */
+  validity(token: string | undefined): { readonly obtainedMs: number; readonly expiresAtMs: number } | undefined {
+    return token === undefined ? undefined : this.#tokens?.validity?.(token);
+  }
+
+  /** Upgrade headers with a token other than `stale` (renewed when the source still holds `stale`). */
+  async freshHeaders(stale: string | undefined): Promise<Record<string, string>> {
+    if (!this.#tokens) return {};
+    let t = await this.#tokens.token();
+    if (t === stale) t = await this.#tokens.renew(stale);
+    this.#last = t;
+    return { authorization: `Bearer ${t}` };
   }
 
   /** Called with the HTTP status of a failed upgrade: on 401, renews the token that was refused. */
