@@ -1,4 +1,5 @@
 import type { Symbol } from '../core/ids.ts';
+import type { FeeRates } from '../domain/fee-rates.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { OwnFill, PositionView, ReferencePrice, RewardView, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 
@@ -18,6 +19,7 @@ export interface MutableContext {
   position: PositionView;
   workingOrders: readonly WorkingOrder[];
   rewards: RewardView | null;
+  fees: FeeRates;
   symbols: readonly Symbol[];
   fills: readonly OwnFill[];
   view(symbol: Symbol): SymbolView;

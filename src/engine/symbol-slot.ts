@@ -1,6 +1,7 @@
 import type { Decimal } from '../core/decimal.ts';
 import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
+import type { FeeRates } from '../domain/fee-rates.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
@@ -60,6 +61,7 @@ export class SymbolSlot {
     readonly strategy: Strategy,
     readonly instrument: Instrument,
     readonly limits: SymbolRiskLimits,
+    fees: FeeRates,
   ) {
     const depth = strategy.bookDepth;
     if (depth !== undefined && !(Number.isInteger(depth) && depth > 0))
@@ -106,6 +108,7 @@ export class SymbolSlot {
       position,
       workingOrders: [],
       rewards: null,
+      fees,
       symbols: [symbol],
       fills: NO_FILLS,
       view(s: Symbol): SymbolView {

@@ -18,6 +18,8 @@ export type ContextInput = Partial<Omit<StrategyContext, 'view' | 'symbols'>> &
 
 const NO_REFS: ReadonlyMap<string, ReferencePrice> = new Map();
 const NO_FILLS: readonly OwnFill[] = [];
+/** Fee-free unless a test says otherwise. */
+const NO_FEES = Object.freeze({ maker: 0, taker: 0 });
 
 /** Fills every field a caller left out with "nothing known": no book, flat, no orders. */
 function fullView(v: Partial<SymbolView> & Pick<SymbolView, 'symbol' | 'instrument'>): SymbolView {
@@ -33,6 +35,7 @@ function fullView(v: Partial<SymbolView> & Pick<SymbolView, 'symbol' | 'instrume
     position: flatPosition(),
     workingOrders: [],
     rewards: null,
+    fees: NO_FEES,
     ...v,
   };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Decimal } from '../core/decimal.ts';
 import type { Book } from '../domain/book.ts';
 import type { TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { FeeRates } from '../domain/fee-rates.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, OrderIntent } from '../domain/intents.ts';
@@ -107,6 +108,12 @@ export interface SymbolView {
   /** Our working orders on this symbol (acknowledged or in flight). */
   readonly workingOrders: readonly WorkingOrder[];
   readonly rewards: RewardView | null;
+  /**
+   * Our fee rates on this symbol, fractions of notional (0.0002 = 2 bps; negative = rebate), as the
+   * engine charges them (config, else the account's, else the venue's schedule): a quote's edge must
+   * beat the maker fee, a hedge pays the taker fee.
+   */
+  readonly fees: FeeRates;
 }
 
 /**

@@ -39,8 +39,6 @@ export const basisParams = z
     hedgeSlippageTicks: z.number().int().nonnegative().default(2).describe('IOC limit beyond the hedge leg’s touch, ticks'),
     /** Hedge-cost budget per rolling hour, bps of the max position's notional (crossed half-spread + taker fee). */
     hedgeBudgetBpsPerHour: z.number().positive().default(50).describe('hedge cost budget per rolling hour, bps of maxPosition notional'),
-    /** Taker fee used to estimate hedge cost, bps of notional. */
-    takerFeeBps: z.number().nonnegative().default(2).describe('taker fee for the hedge-cost estimate, bps'),
     /** Seconds to wait for a hedge's fill before another may be sent. */
     hedgeCooldownS: z.number().positive().default(2).describe('minimum time between hedges, s'),
   })
@@ -82,8 +80,10 @@ export function createBasis(p: BasisParams): Strategy {
 
       const fair = (midH * tickH) / tickQ + basis.value;
       const sigma = basisVol.ready ? basisVol.sigmaPerSqrtS : 0;
+      // A fill must at least pay its maker fee back: the edge floor is the fee in ticks plus half a tick.
+      const feeTicks = Math.max(0, quoted.fees.maker) * fair;
       const half =
-        p.halfSpreadTicks ?? Math.max(1, p.volMultiplier * sigma * Math.sqrt(p.horizonS), (p.marketSpreadShare * quotedSpread.value) / 2);
+        p.halfSpreadTicks ?? Math.max(1, feeTicks + 0.5, p.volMultiplier * sigma * Math.sqrt(p.horizonS), (p.marketSpreadShare * quotedSpread.value) / 2);
       const delta = netDelta(quoted, hedge);
       const mQ = quoted.instrument.multiplier.toNumber();
       // Inventory skew on the net delta, in the quoted leg's contracts: at maxPosition the
@@ -114,7 +114,7 @@ export function createBasis(p: BasisParams): Strategy {
       const hedges: HedgeOrder[] = [];
       const inFlight = hedge.workingOrders.length > 0 || now - lastHedgeMs < p.hedgeCooldownS * 1000;
       if (!inFlight) {
-        const h = planHedge(hedge, delta, band, p.hedgeSlippageTicks, p.takerFeeBps, budget);
+        const h = planHedge(hedge, delta, band, p.hedgeSlippageTicks, hedge.fees.taker * 10_000, budget);
         if (h !== null) {
           hedges.push(h.order);
           costs.add(h.costUsd, now);

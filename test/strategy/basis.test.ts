@@ -19,6 +19,7 @@ interface State {
   pMid?: [number, number];
   workingF?: WorkingOrder[];
   workingP?: WorkingOrder[];
+  makerFee?: number;
 }
 const ctx = (s: State): StrategyContext =>
   buildContext({
@@ -28,7 +29,8 @@ const ctx = (s: State): StrategyContext =>
     book: book(F, ...(s.fMid ?? [40_480, 40_490])),
     position: flatPosition(s.qF ?? 0),
     workingOrders: s.workingF ?? [],
-    others: [{ symbol: P, instrument: inst(P), book: book(P, ...(s.pMid ?? [40_120, 40_122])), position: flatPosition(s.qP ?? 0), workingOrders: s.workingP ?? [] }],
+    fees: { maker: s.makerFee ?? 0, taker: 0.0002 },
+    others: [{ symbol: P, instrument: inst(P), book: book(P, ...(s.pMid ?? [40_120, 40_122])), position: flatPosition(s.qP ?? 0), workingOrders: s.workingP ?? [], fees: { maker: 0, taker: 0.0002 } }],
   });
 const make = (raw: unknown = { size: 2, maxPosition: 10 }) => basis.create(parseStrategyParams(basis, raw));
 /** Feeds a steady market for `n` seconds so the basis estimate is warm; returns the last plan. */
@@ -50,6 +52,13 @@ describe('basis', () => {
     // perp mid 40121, basis 40485 − 40121 = 364 → fair 40485; leg spread 10 → floor 0.5 × 5 = 2.5 ticks
     expect(plan.quotes[0]).toEqual({ symbol: F, bids: [{ priceTicks: 40_482, qty: 2 }], asks: [{ priceTicks: 40_488, qty: 2 }] });
     expect(plan.hedges).toEqual([]);
+  });
+
+  it('never quotes an edge smaller than the maker fee', () => {
+    // 2 bps of 40485 ticks = 8.1 ticks: the half-spread floor is 8.6 ticks, not the 2.5 of the book.
+    const q = warm(make(), 30, { makerFee: 0.0002 }).quotes[0]!;
+    expect(q.bids[0]!.priceTicks).toBe(Math.floor(40_485 - 8.097 - 0.5));
+    expect(q.asks[0]!.priceTicks).toBe(Math.ceil(40_485 + 8.097 + 0.5));
   });
 
   it('moves with the market: both legs up 20 ticks moves the quotes 20 ticks', () => {
