@@ -58,7 +58,9 @@ function configFor(leg: Leg): string {
     // Generous engine limits: the strategy's own maxPosition is what is being measured.
     risk: { max_position: leg.maxPosition * 2, max_order_qty: leg.size * 10, max_order_notional_usd: 10_000_000, max_open_orders: 40 },
     monitoring: { enabled: false },
-    backtest: { seed: 1 },
+    // The local venue's default account (the venue sandbox's rates, rules.md §7): maker 0, taker 2 bps.
+    // A recording of a real market (--real) carries its source's rates, which then apply instead.
+    backtest: { seed: 1, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
   });
 }
 
@@ -92,7 +94,7 @@ for (const path of args.lists.get('real') ?? []) {
   const ins = rec.instruments[0]!;
   const size = ins.minOrderSize * 10;
   for (const leg of legs(builtins).filter((l) => l.symbols.length === 1 && l.symbols[0] === 'EURUSD-PERP')) {
-    const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8 };
+    const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8, venueFees: false };
     const name = `real:${basename(path).replace(/\.jsonl(\.gz)?$/, '')}`;
     const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${leg.strategy}`);
     rows.push(await backtest(name, real, resolve(path), dir));

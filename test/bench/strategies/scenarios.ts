@@ -20,6 +20,8 @@ export interface Leg {
   readonly symbols: readonly string[];
   readonly size: number;
   readonly maxPosition: number;
+  /** Charge the local venue's default account rates (false: the recording's own, e.g. an import's). */
+  readonly venueFees?: boolean;
 }
 
 /** Presets of the local venue's synthetic market (src/sim/market/README.md). */
@@ -35,9 +37,9 @@ export function legs(builtins: readonly string[]): Leg[] {
   const single = builtins.filter((b) => b !== 'basis');
   const out: Leg[] = [];
   for (const strategy of single) {
-    out.push({ strategy, symbols: ['EURUSD-PERP'], size: 200, maxPosition: 1500 });
-    out.push({ strategy, symbols: ['XAU-PERP'], size: 2, maxPosition: 15 });
+    out.push({ strategy, symbols: ['EURUSD-PERP'], size: 200, maxPosition: 1500, venueFees: true });
+    out.push({ strategy, symbols: ['XAU-PERP'], size: 2, maxPosition: 15, venueFees: true });
   }
-  if (builtins.includes('basis')) out.push({ strategy: 'basis', symbols: ['XAU-2026-DEC', 'XAU-PERP'], size: 2, maxPosition: 15 });
+  if (builtins.includes('basis')) out.push({ strategy: 'basis', symbols: ['XAU-2026-DEC', 'XAU-PERP'], size: 2, maxPosition: 15, venueFees: true });
   return out;
 }
