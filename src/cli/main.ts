@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MmError } from '../core/errors.ts';
+import { installHeapProbe } from './heap-probe.ts';
 
 /** A CLI command module: `src/cli/commands/<name>.ts` exports these. */
 export interface Command {
@@ -35,6 +36,7 @@ async function help(): Promise<string> {
 
 /** Entry point: dispatches `argv` to a command and returns the exit code. Never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
+  installHeapProbe();
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write(`${await help()}\n`);

@@ -26,7 +26,8 @@ export class OwnOrderTimeline {
   #closed: Segment[] = [];
   readonly #keepMs: number;
   readonly #sinceByKey = new Map<string, number>();
-  readonly #seen = new Set<string>();
+  /** Venue order id → venue time of its latest event (pruned with the closed stretches). */
+  readonly #seen = new Map<string, number>();
 
   /** `keepMs`: how long closed stretches are kept for as-of lookups (venue ms, default 10 min). */
   constructor(keepMs = 600_000) {
@@ -72,9 +73,24 @@ export class OwnOrderTimeline {
     return this.#seen.has(orderId);
   }
 
-  /** Drops stretches that ended before `nowMs − keepMs`. */
+  /** How many order ids the timeline remembers (bounded by `prune`). */
+  get knownCount(): number {
+    return this.#seen.size;
+  }
+
+  /**
+   * Drops stretches that ended before `nowMs − keepMs`, and forgets orders no longer resting whose
+   * last event is that old (a long run would otherwise remember every order id it ever saw).
+   */
   prune(nowMs: number): void {
-    this.#closed = this.#closed.filter((s) => s.untilMs! > nowMs - this.#keepMs);
+    const horizon = nowMs - this.#keepMs;
+    this.#closed = this.#closed.filter((s) => s.untilMs! > horizon);
+    for (const [id, lastMs] of this.#seen) {
+      if (lastMs <= horizon && !this.#open.has(id)) {
+        this.#seen.delete(id);
+        this.#sinceByKey.delete(id);
+      }
+    }
   }
 
   #sinceOf(o: Order): number {
@@ -83,7 +99,7 @@ export class OwnOrderTimeline {
 
   #start(o: Order, tsMs: number, since = o.createdMs): void {
     const id = keyOf(o);
-    this.#seen.add(id);
+    this.#seen.set(id, tsMs);
     if (o.remainingQty <= 0) return;
     this.#sinceByKey.set(id, since);
     // An order may be re-announced (resync); the newest description wins.
@@ -93,7 +109,7 @@ export class OwnOrderTimeline {
   }
 
   #end(o: Order, tsMs: number): void {
-    this.#seen.add(keyOf(o));
+    this.#seen.set(keyOf(o), tsMs);
     const s = this.#open.get(keyOf(o));
     if (s) this.#close(s, tsMs);
     if (o.remainingQty <= 0 || o.state !== 'PARTIALLY_FILLED') this.#sinceByKey.delete(keyOf(o));

@@ -86,7 +86,12 @@ export class Venue {
       this.books.set(ins.symbol, new OrderBook(ins.symbol));
     }
     this.knobs = new VenueKnobs(this.config);
-    this.accounts = new AccountRegistry(this.ids, () => this.clock.nowNs());
+    const keep = this.config.retention;
+    this.accounts = new AccountRegistry(this.ids, () => this.clock.nowNs(), {
+      fills: keep.fills_per_account,
+      ledger: keep.ledger_per_account,
+      liquidations: keep.liquidations_per_account,
+    });
     this.auth = new AuthService(this.clock, this.accounts, {
       defaultExpirationSeconds: this.config.tokens.default_expiration_seconds,
       maxExpirationSeconds: this.config.tokens.max_expiration_seconds,
@@ -110,6 +115,7 @@ export class Venue {
       emitBook: (s) => {
         if (this.#bookListeners.size > 0) for (const l of this.#bookListeners) l(s);
       },
+      orderHistoryCap: keep.orders_per_account,
     });
     const du = this.config.default_user;
     this.defaultUser = this.accounts.createUser(

@@ -4,12 +4,13 @@
  * `benches: Bench[]`; add a file to add metrics. Each file runs in its own child process. Pass name filters to run a subset:
  * `npm run bench -- wire sim`.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Bench, Metric } from './bench-kit.ts';
+import { readResults, replaceBench } from './results-file.ts';
 
 const RESULT_MARK = '@@bench-result ';
 
@@ -40,6 +41,7 @@ const files = readdirSync(dir)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 
 const results: Record<string, Metric> = {};
+const byFile = new Map<string, Record<string, Metric> | null>();
 for (const file of files) {
   const child = spawnSync(process.execPath, [join(dir, '../../bin/run-ts.js'), join(dir, 'run.ts'), '--child', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -50,9 +52,12 @@ for (const file of files) {
   if (child.status !== 0 || !line) {
     process.stderr.write(`bench ${file} failed (exit ${child.status ?? child.signal}); its metrics are missing\n${child.stdout}\n`);
     process.exitCode = 1;
+    byFile.set(file, null);
     continue;
   }
-  Object.assign(results, JSON.parse(line.slice(RESULT_MARK.length)) as Record<string, Metric>);
+  const metrics = JSON.parse(line.slice(RESULT_MARK.length)) as Record<string, Metric>;
+  byFile.set(file, metrics);
+  Object.assign(results, metrics);
 }
 
 const rows = Object.entries(results).map(([name, m]) => [name, fmt(m.value), m.unit, m.target ?? '']);
@@ -64,12 +69,13 @@ process.stdout.write(`${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  
 for (const r of rows) process.stdout.write(`${line(r)}\n`);
 
 // Merge into earlier results: a filtered run (or the separate soak script) must not erase the
-// figures other benches wrote.
+// figures other benches wrote, and a bench that failed must not leave its old figures behind.
 const file = join(dir, 'results.json');
-const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, { value: number; unit: string }>) : {};
-const fresh = Object.fromEntries(Object.entries(results).map(([k, m]) => [k, { value: m.value, unit: m.unit }]));
-const merged = Object.fromEntries(Object.entries({ ...previous, ...fresh }).sort(([a], [b]) => a.localeCompare(b)));
+let merged = readResults(file);
+for (const [f, metrics] of byFile) merged = replaceBench(merged, f.replace(/\.bench\.ts$/, ''), metrics);
 writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+const failed = [...byFile].filter(([, m]) => m === null).map(([f]) => f);
+if (failed.length > 0) process.stdout.write(`removed the old figures of failed bench(es): ${failed.join(', ')}\n`);
 process.stdout.write(`\nwrote test/bench/results.json (${rows.length} metrics updated, ${Object.keys(merged).length} in all)\n`);
 process.exit(process.exitCode ?? 0);
 

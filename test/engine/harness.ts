@@ -13,7 +13,7 @@ import {
   type EngineEvent,
   type StrategyBinding,
 } from '../../src/engine/index.ts';
-import { FakeGateway } from '../../src/engine/testing/fake-gateway.ts';
+import { FakeGateway } from '../support/fake-gateway.ts';
 import type { Strategy, StrategyContext } from '../../src/strategy/contract.ts';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clockScheduler, VirtualClock } from '../../src/core/index.ts';
 import { instrumentCatalog } from '../../src/domain/index.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, type EngineDeps } from '../../src/engine/index.ts';
-import { FakeGateway } from '../../src/engine/testing/fake-gateway.ts';
+import { FakeGateway } from '../support/fake-gateway.ts';
 import { EURUSD, ScriptedStrategy, makeInstrument } from './harness.ts';
 
 const deps = (over: Partial<EngineDeps> = {}): EngineDeps => {

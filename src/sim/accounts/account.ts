@@ -1,5 +1,6 @@
 import { ZERO, type Decimal } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
+import { RingBuffer } from '../history/ring-buffer.ts';
 import { OpenOrders } from './open-orders.ts';
 
 /** The venue's per-account permissions (whoami / API key permission names). */
@@ -86,9 +87,12 @@ export interface Account {
    */
   readonly internal: boolean;
   readonly positions: Map<string, Position>;
-  readonly fills: FillRecord[];
-  readonly ledger: LedgerEntry[];
-  readonly liquidations: unknown[];
+  /** The newest fills (`retention.fills_per_account`). */
+  readonly fills: RingBuffer<FillRecord>;
+  /** The newest ledger rows (`retention.ledger_per_account`). */
+  readonly ledger: RingBuffer<LedgerEntry>;
+  /** The newest liquidation records (`retention.liquidations_per_account`). */
+  readonly liquidations: RingBuffer<unknown>;
   /** Open (resting) orders in insertion order (intrusive list: no hashing on the hot path). */
   readonly open: OpenOrders;
   /** Open orders by cid (cid uniqueness is among these). */
@@ -98,6 +102,16 @@ export interface Account {
   /** Every order of the account in receipt order (history). */
   readonly orderIds: string[];
 }
+
+/** How many rows of each history an account keeps. */
+export interface AccountRetention {
+  readonly fills: number;
+  readonly ledger: number;
+  readonly liquidations: number;
+}
+
+/** Defaults matching the venue config's `retention` defaults. */
+export const DEFAULT_ACCOUNT_RETENTION: AccountRetention = Object.freeze({ fills: 50_000, ledger: 100_000, liquidations: 10_000 });
 
 /** Creates an empty account. */
 export function newAccount(init: {
@@ -109,7 +123,9 @@ export function newAccount(init: {
   balance: Decimal;
   internal?: boolean;
   isCloseOnly?: boolean;
+  retention?: AccountRetention;
 }): Account {
+  const keep = init.retention ?? DEFAULT_ACCOUNT_RETENTION;
   return {
     id: init.id,
     userId: init.userId,
@@ -121,9 +137,9 @@ export function newAccount(init: {
     isFrozen: false,
     internal: init.internal ?? false,
     positions: new Map(),
-    fills: [],
-    ledger: [],
-    liquidations: [],
+    fills: new RingBuffer(keep.fills),
+    ledger: new RingBuffer(keep.ledger),
+    liquidations: new RingBuffer(keep.liquidations),
     open: new OpenOrders(),
     liveByCid: new Map(),
     openAgg: new Map(),

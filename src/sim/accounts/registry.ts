@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../../core/decimal.ts';
 import type { Side } from '../../domain/enums.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 import type { VenueIds } from '../ids.ts';
-import { applyFillToPosition, FULL_PERMISSIONS, newAccount, positionOf, type Account, type FillRecord, type LedgerEntry, type Permissions } from './account.ts';
+import { applyFillToPosition, DEFAULT_ACCOUNT_RETENTION, FULL_PERMISSIONS, newAccount, type AccountRetention, positionOf, type Account, type FillRecord, type LedgerEntry, type Permissions } from './account.ts';
 
 /** A venue user: owns accounts and holds a permission set per account. */
 export interface User {
@@ -38,9 +38,12 @@ export class AccountRegistry {
   #seq = 0;
   readonly #ledgerListeners = new Set<LedgerListener>();
 
-  constructor(ids: VenueIds, nowNs: () => bigint) {
+  readonly #retention: AccountRetention;
+
+  constructor(ids: VenueIds, nowNs: () => bigint, retention: AccountRetention = DEFAULT_ACCOUNT_RETENTION) {
     this.#ids = ids;
     this.#now = nowNs;
+    this.#retention = retention;
   }
 
   /** Creates a user with its accounts; the first account is the primary one (its id equals the user id, as on the venue). */
@@ -65,6 +68,7 @@ export class AccountRegistry {
       balance: ZERO,
       internal: opts.internal ?? false,
       isCloseOnly: opts.isCloseOnly ?? false,
+      retention: this.#retention,
     });
     this.accounts.set(acct.id, acct);
     user.accountIds.push(acct.id);

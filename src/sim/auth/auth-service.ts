@@ -37,6 +37,9 @@ interface TokenRecord extends Session {
   revoked: boolean;
 }
 
+/** Expired tokens are forgotten this long (venue ms) after their expiry. */
+export const TOKEN_GRACE_MS = 3_600_000;
+
 /** Permission names in the venue's order. */
 export const PERMISSION_NAMES = ['can_list', 'can_read', 'can_reduce_or_close', 'can_set_limits', 'can_trade'] as const;
 
@@ -51,6 +54,7 @@ export class AuthService {
   readonly #clock: Clock;
   readonly #accounts: AccountRegistry;
   readonly #limits: { defaultExpirationSeconds: number; maxExpirationSeconds: number };
+  #nextSweepMs = 0;
 
   constructor(clock: Clock, accounts: AccountRegistry, limits: { defaultExpirationSeconds: number; maxExpirationSeconds: number }) {
     this.#clock = clock;
@@ -90,6 +94,7 @@ export class AuthService {
     if (!Number.isInteger(secs) || secs <= 0 || secs > this.#limits.maxExpirationSeconds) {
       return fail(400, `expiration_seconds must be an integer in [1, ${this.#limits.maxExpirationSeconds}]`);
     }
+    this.#sweepTokens();
     const token = randomBytes(24).toString('base64url');
     const rec: TokenRecord = { token, userId: k.userId, apiKey, expiresMs: this.#clock.nowMs() + secs * 1000, revoked: false };
     this.#tokens.set(token, rec);
@@ -154,6 +159,23 @@ export class AuthService {
     if (!k || k.userId !== userId || k.revoked) return false;
     k.allowedIps = ips && ips.length > 0 ? [...ips] : null;
     return true;
+  }
+
+  /** Live plus recently expired or revoked tokens held (bounded by the sweep). */
+  get tokenCount(): number {
+    return this.#tokens.size;
+  }
+
+  /**
+   * Forgets tokens expired for over TOKEN_GRACE_MS (a session renewing every hour would otherwise
+   * add a record an hour forever). Within the grace an old token still answers "token expired"
+   * rather than "invalid token". Runs at most once per grace period, at a login.
+   */
+  #sweepTokens(): void {
+    const now = this.#clock.nowMs();
+    if (now < this.#nextSweepMs) return;
+    this.#nextSweepMs = now + TOKEN_GRACE_MS;
+    for (const [k, t] of this.#tokens) if (now >= t.expiresMs + TOKEN_GRACE_MS) this.#tokens.delete(k);
   }
 
   /** Revokes one token (logout). */

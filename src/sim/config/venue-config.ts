@@ -6,6 +6,7 @@ import { MmError } from '../../core/errors.ts';
 import { INSTRUMENT_STATES, REJECT_REASONS } from '../../domain/enums.ts';
 import { parseMarketConfig } from '../market/market-config.ts';
 
+const positiveInt = z.number().int().positive();
 const decimalString = z.string().regex(DECIMAL_RE, 'expected a decimal string');
 
 const accountSchema = z.strictObject({
@@ -61,6 +62,24 @@ const schema = z.strictObject({
     })
     .prefault({}),
   forced_rejects: z.array(forcedRejectSchema).default([]),
+  /**
+   * How much history the venue keeps (newest first survive). Every growing collection is a ring
+   * buffer of this size, so a venue running for weeks stays bounded; REST queries see what is kept.
+   */
+  retention: z
+    .strictObject({
+      fills_per_account: positiveInt.default(50_000),
+      ledger_per_account: positiveInt.default(100_000),
+      liquidations_per_account: positiveInt.default(10_000),
+      /** Terminal orders kept per account (open orders are never dropped). */
+      orders_per_account: positiveInt.default(100_000),
+      funding_rates: positiveInt.default(50_000),
+      funding_transactions: positiveInt.default(100_000),
+      /** Days of per-slot funding outcomes kept per symbol (the funding estimate needs today's). */
+      funding_slot_days: positiveInt.default(14),
+      reward_rows: positiveInt.default(100_000),
+    })
+    .prefault({}),
   instruments: z
     .strictObject({
       /** Only these symbols are listed (default: the whole shipped catalog). */

@@ -26,7 +26,7 @@ export interface FundingSeries {
  * resets from the settlement price. Timers run on the venue clock.
  */
 export class FundingService {
-  readonly store = new FundingStore();
+  readonly store: FundingStore;
   readonly series = new Map<string, FundingSeries>();
   /** Last settlement instant per symbol (ef reads settlement_pending right after it). */
   readonly lastSettledMs = new Map<string, number>();
@@ -39,6 +39,8 @@ export class FundingService {
     readonly cfg: MarketConfig['funding'],
     private readonly underlyingNow: (symbol: string) => number | undefined,
   ) {
+    const keep = venue.config.retention;
+    this.store = new FundingStore({ rates: keep.funding_rates, transactions: keep.funding_transactions, slotDays: keep.funding_slot_days });
     // Keep only the longest window funding reads (the daily mark window, an intraday slot):
     // #armNext widens it per symbol from the schedule; amounts are the same as with full history.
     const retain = Math.max(cfg.mark_window_ms, FIRST_SLOT_WINDOW_MS) + RETENTION_SLACK_MS;

@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.ts';
+import { RingBuffer } from '../history/ring-buffer.ts';
 
 /** One settled funding event of a symbol (`/api/funding-rates`). */
 export interface FundingRateRecord {
@@ -42,13 +43,31 @@ export interface SlotOutcome {
   readonly reason: string | null;
 }
 
-/** Everything funding has settled, in memory. */
+/** How much funding history the store keeps. */
+export interface FundingRetention {
+  readonly rates: number;
+  readonly transactions: number;
+  /** Local dates of slot outcomes kept per symbol (the newest ones). */
+  readonly slotDays: number;
+}
+
+/** Defaults matching the venue config's `retention` defaults. */
+export const DEFAULT_FUNDING_RETENTION: FundingRetention = Object.freeze({ rates: 50_000, transactions: 100_000, slotDays: 14 });
+
+/** What funding has settled, in memory, bounded by `FundingRetention` (oldest dropped first). */
 export class FundingStore {
-  readonly rates: FundingRateRecord[] = [];
-  readonly txns: FundingTxn[] = [];
-  /** `${symbol}|${date}` → the day's slot outcomes. */
+  readonly rates: RingBuffer<FundingRateRecord>;
+  readonly txns: RingBuffer<FundingTxn>;
+  /** `${symbol}|${date}` → the day's slot outcomes (insertion order = date order per symbol). */
   readonly slots = new Map<string, SlotOutcome[]>();
+  readonly #slotDays: number;
   #seq = 0;
+
+  constructor(retention: FundingRetention = DEFAULT_FUNDING_RETENTION) {
+    this.rates = new RingBuffer(retention.rates);
+    this.txns = new RingBuffer(retention.transactions);
+    this.#slotDays = retention.slotDays;
+  }
 
   /** Next transaction sequence number. */
   nextSeq(): number {
@@ -59,8 +78,25 @@ export class FundingStore {
   addSlot(symbol: string, date: string, o: SlotOutcome): void {
     const key = `${symbol}|${date}`;
     let list = this.slots.get(key);
-    if (!list) this.slots.set(key, (list = []));
+    if (!list) {
+      this.slots.set(key, (list = []));
+      this.#pruneSlots(symbol);
+    }
     list.push(o);
+  }
+
+  /** Keeps the newest `slotDays` dates of `symbol` (dates arrive in order, so the oldest keys come first). */
+  #pruneSlots(symbol: string): void {
+    const prefix = `${symbol}|`;
+    let n = 0;
+    for (const k of this.slots.keys()) if (k.startsWith(prefix)) n++;
+    for (const k of this.slots.keys()) {
+      if (n <= this.#slotDays) break;
+      if (k.startsWith(prefix)) {
+        this.slots.delete(k);
+        n--;
+      }
+    }
   }
 
   /** The outcomes recorded for a symbol's local date. */

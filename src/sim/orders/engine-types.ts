@@ -7,7 +7,7 @@ import type { InstrumentMarket } from '../prices.ts';
 import type { SimOrder, TradeEvent, VenueOrderEvent } from '../types.ts';
 import type { Reject } from './validate.ts';
 
-/** Orders kept per account for history and status queries (oldest terminal ones are forgotten beyond it). */
+/** Default of the orders kept per account for history and status queries (`retention.orders_per_account`). */
 export const HISTORY_CAP = 100_000;
 
 /** What the engine needs from the venue around it. */
@@ -29,6 +29,8 @@ export interface EngineDeps {
   emitTrade(t: TradeEvent): void;
   tradeListened(): boolean;
   emitBook(symbol: string): void;
+  /** Orders kept per account (oldest terminal ones are forgotten beyond it; default HISTORY_CAP). */
+  readonly orderHistoryCap?: number;
 }
 
 /** Who acts: the user, the account and (for cancel-on-disconnect) the WS connection. */

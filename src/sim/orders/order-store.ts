@@ -63,7 +63,8 @@ export class OrderStore {
     this.orders.add(order);
     if (acct && !acct.internal) {
       acct.orderIds.push(oid);
-      if (acct.orderIds.length > HISTORY_CAP + HISTORY_CAP / 10) this.#pruneHistory(acct);
+      const cap = this.#d.orderHistoryCap ?? HISTORY_CAP;
+      if (acct.orderIds.length > cap + Math.ceil(cap / 10)) this.#pruneHistory(acct, cap);
     }
     return order;
   }
@@ -178,9 +179,9 @@ export class OrderStore {
   }
 
   /** Forgets the oldest terminal orders of a long-running account so memory stays bounded. */
-  #pruneHistory(acct: Account): void {
+  #pruneHistory(acct: Account, cap: number): void {
     const keep: string[] = [];
-    let excess = acct.orderIds.length - HISTORY_CAP;
+    let excess = acct.orderIds.length - cap;
     for (const oid of acct.orderIds) {
       const o = this.orders.get(oid);
       if (excess > 0 && (!o || isTerminal(o.state))) {

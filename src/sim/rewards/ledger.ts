@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.ts';
+import { RingBuffer } from '../history/ring-buffer.ts';
 
 /** Reward payout statuses (interface-spec "Reward payout status"). */
 export const PAYOUT_STATUSES = ['accrued', 'awaiting', 'approved', 'paid', 'retained'] as const;
@@ -38,19 +39,24 @@ export const epochDay = (a: Pick<RewardAccrual, 'epochStartMs'>): string => new 
 
 /**
  * The reward ledger: every accrual of every account, including the synthetic makers. Advancing it
- * moves statuses accrued → awaiting → approved → paid over time; `retained` is terminal.
+ * moves statuses accrued → awaiting → approved → paid over time; `retained` is terminal. Keeps the
+ * newest `capacity` rows (`retention.reward_rows`); the oldest are paid or retained long before.
  */
 export class RewardLedger {
-  readonly #rows: RewardAccrual[] = [];
+  readonly #rows: RingBuffer<RewardAccrual>;
+
+  constructor(capacity = 100_000) {
+    this.#rows = new RingBuffer(capacity);
+  }
 
   /** Adds closed-epoch accruals. */
   add(rows: readonly RewardAccrual[]): void {
     for (const r of rows) this.#rows.push(r);
   }
 
-  /** Every row (read-only view). */
+  /** Every row kept, oldest first (a copy). */
   all(): readonly RewardAccrual[] {
-    return this.#rows;
+    return this.#rows.toArray();
   }
 
   /** Rows of one account. */

@@ -30,6 +30,8 @@ export interface RewardProgramConfig {
   /** Rewards below this are `retained`. */
   readonly minPayoutUsd: number;
   readonly lifecycle: PayoutLifecycle;
+  /** Ledger rows kept (oldest dropped; default 100 000). */
+  readonly retainRows?: number;
   readonly bonusWindows: readonly BonusWindow[];
 }
 
@@ -54,13 +56,14 @@ interface OpenEpoch {
  * from its clock and posts the cash of `paid` rows.
  */
 export class RewardProgram {
-  readonly ledger = new RewardLedger();
+  readonly ledger: RewardLedger;
   readonly #open = new Map<string, OpenEpoch>();
 
   constructor(
     private readonly cfg: RewardProgramConfig,
     private readonly newId: () => string,
   ) {
+    this.ledger = new RewardLedger(cfg.retainRows);
     if (!(cfg.epochMs >= 60_000)) throw new RangeError(`rewards.epoch_ms must be at least 60000, got ${cfg.epochMs}`);
   }
 

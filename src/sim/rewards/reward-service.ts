@@ -70,6 +70,7 @@ export class RewardService {
           scoreRetentionMs: cfg.score_retention_ms,
         },
         bonusWindows: bonusWindowsOf(cfg),
+        retainRows: venue.config.retention.reward_rows,
       },
       () => venue.ids.ulid(),
     );

@@ -116,7 +116,7 @@ export function registerPortfolioRoutes({ router, venue }: VenuePluginContext): 
     const q = ctx.query;
     const range = requiredRange(q);
     const a = readable(ctx, q.get('account_id'));
-    const rows = (a.liquidations as { tsNs?: bigint }[]).filter((l) => l.tsNs === undefined || (l.tsNs >= range.start && l.tsNs < range.end));
+    const rows = (a.liquidations.toArray() as { tsNs?: bigint }[]).filter((l) => l.tsNs === undefined || (l.tsNs >= range.start && l.tsNs < range.end));
     const lim = intParam(q, 'limit', 100, 1000);
     return ok({ liquidations: rows.slice(0, lim).map(({ tsNs: _t, ...rest }) => rest), limit: lim, total_count: rows.length });
   });

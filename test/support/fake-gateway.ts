@@ -1,13 +1,13 @@
 import { Subject } from 'rxjs';
-import type { Clock } from '../../core/clock.ts';
-import { Decimal } from '../../core/decimal.ts';
-import { MmError } from '../../core/errors.ts';
-import { asAccountId, asExecutionId, asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../../core/ids.ts';
-import type { OrderEvent } from '../../domain/events.ts';
-import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../../domain/intents.ts';
-import type { Fill, Order, OrderStatus } from '../../domain/order.ts';
-import { isCancelable, isOpenState, isReplaceable } from '../../domain/order-state.ts';
-import type { AccountReader, OrderGateway } from '../ports.ts';
+import type { Clock } from '../../src/core/clock.ts';
+import { Decimal } from '../../src/core/decimal.ts';
+import { MmError } from '../../src/core/errors.ts';
+import { asAccountId, asExecutionId, asVenueOrderId, type ClientOrderId, type Symbol, type VenueOrderId } from '../../src/core/ids.ts';
+import type { OrderEvent } from '../../src/domain/events.ts';
+import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../../src/domain/intents.ts';
+import type { Fill, Order, OrderStatus } from '../../src/domain/order.ts';
+import { isCancelable, isOpenState, isReplaceable } from '../../src/domain/order-state.ts';
+import type { AccountReader, OrderGateway } from '../../src/engine/ports.ts';
 
 /** Which gateway call a scripted failure applies to. */
 export type FakeCall = 'place' | 'replace' | 'cancel' | 'cancelAll' | 'status' | 'openOrders';
