@@ -73,6 +73,9 @@ const botSchema = z.strictObject({
     .describe('What reconciliation does with open orders on the account the bot did not place: cancel them, adopt and manage them, or leave them alone.'),
   tick_interval_ms: positiveInt.optional().describe('Clock tick re-evaluating strategies when the market is quiet (engine default 250).'),
   status_interval_ms: durationMs.default(5000).describe('One-line status print interval; 0 = off.'),
+  funding_poll_ms: durationMs
+    .default(60_000)
+    .describe('How often the daemon reads the venue\'s funding transactions on the account to book funding in PnL (metrics, status line, kill switch); 0 = off.'),
   fee_rates: z
     .strictObject({
       maker: z.number().min(-0.01).max(0.01).describe('Fraction of notional, e.g. 0.0002 = 2 bps; negative = rebate.'),

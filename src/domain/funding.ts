@@ -28,6 +28,20 @@ export interface FundingSettlement {
   readonly tsEvent: number;
 }
 
+/**
+ * A funding payment booked on our account: a venue funding transaction of type `funding`, the cash
+ * the venue computed for the position we held at the settlement instant.
+ */
+export interface FundingPayment {
+  readonly symbol: Symbol;
+  /** The venue's event id (dedupe key). */
+  readonly eventId: string;
+  /** Cash to the account in USD (negative = paid). */
+  readonly amount: Decimal;
+  /** The settlement instant, venue epoch ms. */
+  readonly tsEvent: number;
+}
+
 /** Funding cash for a signed position: −signed_qty × amount × multiplier (longs pay when amount > 0). */
 export const fundingCash = (signedQty: number, amount: Decimal, multiplier: Decimal): Decimal =>
   amount.mul(-signedQty).mul(multiplier);

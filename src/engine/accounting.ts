@@ -2,7 +2,7 @@ import type { Clock } from '../core/clock.ts';
 import { Decimal, ZERO } from '../core/decimal.ts';
 import type { ClientOrderId } from '../core/ids.ts';
 import type { OrderFilled } from '../domain/events.ts';
-import { fundingCash, type FundingSettlement } from '../domain/funding.ts';
+import { fundingCash, type FundingPayment, type FundingSettlement } from '../domain/funding.ts';
 import type { Fill } from '../domain/order.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { FeeRates } from './config.ts';
@@ -15,6 +15,11 @@ import type { PnlBreakdown } from './types.ts';
 
 /** Longest fills query the venue accepts (7 days), minus a minute of margin. */
 const MAX_FILL_RANGE_MS = 7 * 86_400_000 - 60_000;
+
+/** Position changes kept per symbol to know the position at a past settlement instant. */
+const MAX_POSITION_MOVES = 20_000;
+/** Funding keys remembered for dedupe (settlements are minutes to hours apart). */
+const MAX_FUNDING_KEYS = 10_000;
 
 /** A REST fill with its fee. */
 export type FeeFill = Fill & { readonly fee: Decimal };
@@ -29,6 +34,8 @@ export type FeeFill = Fill & { readonly fee: Decimal };
 export class Accounting {
   readonly fills = new FillBook();
   readonly #fundingSeen = new Set<string>();
+  /** Per symbol: venue time and signed quantity of each booked fill (insertion order, bounded). */
+  readonly #moves = new Map<string, { ts: number[]; delta: number[] }>();
   #polling = false;
   #lastPollMs = -Infinity;
 
@@ -103,16 +110,60 @@ export class Accounting {
     void this.fetchFills(from, now + 1).finally(() => (this.#polling = false));
   }
 
-  /** Books a funding settlement on the position held (deduped by symbol and time). */
+  /**
+   * Books a funding settlement (rate record) on the position held at the settlement instant, not
+   * the one held when the record arrives (a poll or replay can see it after later fills). Deduped
+   * by symbol and time.
+   */
   applyFunding(s: FundingSettlement): void {
     const slot = this.slots.get(s.symbol);
-    if (!slot) return;
-    const key = `${s.symbol}@${s.tsEvent}`;
-    if (this.#fundingSeen.has(key)) return;
-    this.#fundingSeen.add(key);
-    const cash = fundingCash(slot.ledger.qty, s.amount, slot.instrument.multiplier);
+    if (!slot || !this.#firstFunding(`${s.symbol}@${s.tsEvent}`)) return;
+    const position = this.positionAt(slot.symbol, s.tsEvent);
+    const cash = fundingCash(position, s.amount, slot.instrument.multiplier);
     slot.ledger.addFunding(cash);
-    this.emit({ type: 'funding', symbol: slot.symbol, amount: cash, position: slot.ledger.qty, tsMs: this.clock.nowMs() });
+    this.emit({ type: 'funding', symbol: slot.symbol, amount: cash, position, tsMs: this.clock.nowMs() });
+  }
+
+  /**
+   * Books a funding payment the venue made to or took from our account (its funding transaction:
+   * the exact cash, computed by the venue on the position at the settlement). Deduped by event id.
+   */
+  applyFundingPayment(p: FundingPayment): void {
+    const slot = this.slots.get(p.symbol);
+    if (!slot || !this.#firstFunding(`tx:${p.eventId}`)) return;
+    slot.ledger.addFunding(p.amount);
+    this.emit({ type: 'funding', symbol: slot.symbol, amount: p.amount, position: this.positionAt(slot.symbol, p.tsEvent), tsMs: this.clock.nowMs() });
+  }
+
+  /**
+   * Our signed position in `symbol` at venue time `tsMs`: the current one minus the fills booked
+   * after it (fills older than the kept history count as before it).
+   */
+  positionAt(symbol: string, tsMs: number): number {
+    const slot = this.slots.get(symbol);
+    if (!slot) return 0;
+    let q = slot.ledger.qty;
+    const m = this.#moves.get(symbol);
+    if (m) for (let i = m.ts.length - 1; i >= 0; i--) if (m.ts[i]! > tsMs) q -= m.delta[i]!;
+    return q;
+  }
+
+  #firstFunding(key: string): boolean {
+    if (this.#fundingSeen.has(key)) return false;
+    this.#fundingSeen.add(key);
+    if (this.#fundingSeen.size > MAX_FUNDING_KEYS) this.#fundingSeen.delete(this.#fundingSeen.values().next().value!);
+    return true;
+  }
+
+  #recordMove(symbol: string, tsMs: number, delta: number): void {
+    let m = this.#moves.get(symbol);
+    if (!m) this.#moves.set(symbol, (m = { ts: [], delta: [] }));
+    m.ts.push(tsMs);
+    m.delta.push(delta);
+    if (m.ts.length > MAX_POSITION_MOVES + MAX_POSITION_MOVES / 4) {
+      m.ts.splice(0, m.ts.length - MAX_POSITION_MOVES);
+      m.delta.splice(0, m.delta.length - MAX_POSITION_MOVES);
+    }
   }
 
   /** The PnL split of one symbol at its current mark. */
@@ -149,6 +200,7 @@ export class Accounting {
     recovered: boolean,
   ): void {
     slot.ledger.applyFill(side, priceTicks, qty, mid);
+    this.#recordMove(slot.symbol, tsMs, side === 'buy' ? qty : -qty);
     slot.ledger.addFee(fee);
     this.fills.add(key, { slot, tradeId, fee, estimated, tsMs });
     this.emit({

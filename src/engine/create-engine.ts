@@ -12,6 +12,8 @@ const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 const STOP_POLL_MS = 100;
 /** After the order stream reconnects, wait this long for `resync$` before querying open orders ourselves. */
 const RESYNC_FALLBACK_MS = 5_000;
+/** At stop, how long to wait for the venue's fees of fills still carrying an estimate. */
+const FINAL_FEE_SETTLE_MS = 2_000;
 
 /**
  * Builds an engine. Inputs (market, orders, resync, connection, funding, rewards) are subscribed in
@@ -114,6 +116,7 @@ export function createEngine(deps: EngineDeps): Engine {
     );
     subs.add(inputs.resync$.subscribe({ next: (venue) => runResync(venue), error: failed('resync$') }));
     if (inputs.funding$) subs.add(inputs.funding$.subscribe({ next: (f) => core.accounting.applyFunding(f), error: failed('funding$') }));
+    if (inputs.fundingPayments$) subs.add(inputs.fundingPayments$.subscribe({ next: (p) => core.accounting.applyFundingPayment(p), error: failed('fundingPayments$') }));
     if (inputs.rewards$)
       subs.add(
         inputs.rewards$.subscribe({
@@ -164,6 +167,11 @@ export function createEngine(deps: EngineDeps): Engine {
         await sleep(STOP_POLL_MS);
       }
       if (!started) confirmed = true;
+      // The final PnL must be the venue's: settle fees still estimated (REST fills) before reporting.
+      if (core.accounting.fills.estimatedCount > 0) {
+        const from = (core.accounting.fills.oldestEstimatedMs() ?? clock.nowMs()) - 1_000;
+        await Promise.race([core.accounting.fetchFills(from, clock.nowMs() + 1), sleep(FINAL_FEE_SETTLE_MS)]);
+      }
       const remaining = [
         ...core.store.all().map((o) => ({ symbol: o.symbol, clientOrderId: o.clientOrderId, orderId: o.orderId })),
         ...(confirmed ? [] : venueLeft.filter((v) => !core.store.find(v.clientOrderId, v.orderId)).map((v) => ({ symbol: v.symbol, clientOrderId: v.clientOrderId, orderId: v.orderId }))),

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
-import type { FundingSettlement } from '../domain/funding.ts';
+import type { FundingPayment, FundingSettlement } from '../domain/funding.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Decimal } from '../core/decimal.ts';
@@ -50,6 +50,8 @@ export interface EngineInputs {
   readonly resync$: Observable<readonly Order[]>;
   readonly connection$: Observable<ConnectionState>;
   readonly funding$?: Observable<FundingSettlement>;
+  /** Funding the venue booked on our account (its funding transactions): exact cash, preferred live. */
+  readonly fundingPayments$?: Observable<FundingPayment>;
   /** Reward-tracker updates: the strategy's RewardView and/or accrued reward cash for PnL. */
   readonly rewards$?: Observable<RewardUpdate>;
 }

@@ -16,6 +16,7 @@ import {
 import { FakeGateway } from '../support/fake-gateway.ts';
 import type { Strategy, StrategyContext } from '../../src/strategy/contract.ts';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
+import type { FundingPayment } from '../../src/domain/funding.ts';
 
 export const EURUSD = asSymbol('EURUSD-PERP');
 export const XAU = asSymbol('XAU-PERP');
@@ -106,6 +107,8 @@ export interface Harness {
   readonly market$: Subject<MarketEvent>;
   readonly resync$: Subject<readonly Order[]>;
   readonly connection$: Subject<ConnectionState>;
+  /** The venue's funding transactions on our account (the daemon's funding poller). */
+  readonly fundingPayments$: Subject<FundingPayment>;
   readonly events: EngineEvent[];
   /** Lets promise continuations run (no clock time passes). */
   settle(): Promise<void>;
@@ -140,11 +143,12 @@ export async function harness(
   const market$ = new Subject<MarketEvent>();
   const resync$ = new Subject<readonly Order[]>();
   const connection$ = new Subject<ConnectionState>();
+  const fundingPayments$ = new Subject<FundingPayment>();
   opts.beforeStart?.(gw);
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
   };
-  engine.start({ market$, orders$: gw.events$, resync$, connection$ });
+  engine.start({ market$, orders$: gw.events$, resync$, connection$, fundingPayments$ });
   await settle();
   return {
     clock,
@@ -153,6 +157,7 @@ export async function harness(
     market$,
     resync$,
     connection$,
+    fundingPayments$,
     events,
     settle,
     async advance(ms: number, stepMs = 10): Promise<void> {

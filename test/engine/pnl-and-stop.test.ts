@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal, MmError } from '../../src/core/index.ts';
 import type { Fill } from '../../src/domain/index.ts';
 import type { AccountReader } from '../../src/engine/index.ts';
+import { DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { ScriptedStrategy, XAU, bookEv, harness, quotes } from './harness.ts';
 
 describe('fills, fees and funding', () => {
@@ -40,14 +41,61 @@ describe('fills, fees and funding', () => {
     await h.settle();
     h.gw.fill({ orderId: h.gw.open()[0]!.orderId }, 2);
     await h.settle();
-    const settlement = { symbol: XAU, rate: new Decimal('0.0001'), amount: new Decimal('0.2'), benchmarkPrice: new Decimal(2000), settlementPrice: new Decimal(2000), tsEvent: 123 };
-    h.market$.next({ type: 'funding', settlement, tsEvent: 123, tsRecv: 123 });
-    h.market$.next({ type: 'funding', settlement, tsEvent: 123, tsRecv: 124 });
+    const at = h.clock.nowMs();
+    const settlement = { symbol: XAU, rate: new Decimal('0.0001'), amount: new Decimal('0.2'), benchmarkPrice: new Decimal(2000), settlementPrice: new Decimal(2000), tsEvent: at };
+    h.market$.next({ type: 'funding', settlement, tsEvent: at, tsRecv: at });
+    h.market$.next({ type: 'funding', settlement, tsEvent: at, tsRecv: at + 1 });
     await h.settle();
     const ev = h.of('funding');
     expect(ev).toHaveLength(1);
     expect(ev[0]!.amount.toNumber()).toBeCloseTo(-0.4, 12); // long 2 pays 0.2 each
     expect(h.engine.snapshot().symbols[0]!.pnl.funding.toNumber()).toBeCloseTo(-0.4, 12);
+  });
+
+  it('books a settlement seen late on the position held at the settlement instant, not on receipt', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: XAU, strategy: s }]);
+    s.next = quotes(XAU, 20000, 20010, 2);
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.settle();
+    h.gw.fill({ orderId: h.gw.open().find((o) => o.side === 'buy')!.orderId }, 2); // long 2
+    await h.settle();
+    await h.advance(1_000, 100);
+    const settledAt = h.clock.nowMs();
+    await h.advance(1_000, 100);
+    h.gw.fill({ orderId: h.gw.open().find((o) => o.side === 'sell')!.orderId }, 2); // flat after the settlement
+    await h.settle();
+    expect(h.engine.snapshot().symbols[0]!.position.qty).toBe(0);
+    const settlement = { symbol: XAU, rate: new Decimal('0.0001'), amount: new Decimal('0.2'), benchmarkPrice: new Decimal(2000), settlementPrice: new Decimal(2000), tsEvent: settledAt };
+    h.market$.next({ type: 'funding', settlement, tsEvent: settledAt, tsRecv: h.clock.nowMs() });
+    await h.settle();
+    const [ev] = h.of('funding');
+    expect(ev!.position).toBe(2);
+    expect(ev!.amount.toNumber()).toBeCloseTo(-0.4, 12);
+    // The kill switch and the status line read the same total.
+    expect(h.engine.snapshot().pnl.funding.toNumber()).toBeCloseTo(-0.4, 12);
+  });
+
+  it('books the venue\'s funding transactions (exact cash, deduped by event id) into PnL', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { risk: { ...DEFAULT_RISK_CONFIG, killSwitch: { ...DEFAULT_RISK_CONFIG.killSwitch, maxDrawdownUsd: 5 } } });
+    s.next = quotes(XAU, 20000, null, 2);
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.settle();
+    h.gw.fill({ orderId: h.gw.open()[0]!.orderId }, 2);
+    await h.settle();
+    const pay = { symbol: XAU, eventId: 'E-1', amount: new Decimal('-0.37'), tsEvent: h.clock.nowMs() };
+    h.fundingPayments$.next(pay);
+    h.fundingPayments$.next(pay);
+    await h.settle();
+    expect(h.of('funding')).toHaveLength(1);
+    expect(h.of('funding')[0]).toMatchObject({ position: 2 });
+    expect(h.engine.snapshot().pnl.funding.toNumber()).toBeCloseTo(-0.37, 12);
+    // A large funding debit counts towards the kill switch's drawdown like any other loss.
+    h.fundingPayments$.next({ symbol: XAU, eventId: 'E-2', amount: new Decimal('-10'), tsEvent: h.clock.nowMs() });
+    await h.advance(1_000, 100);
+    expect(h.engine.snapshot().killSwitch.tripped).toBe(true);
+    expect(h.engine.snapshot().killSwitch.reason).toBe('drawdown');
   });
 });
 
@@ -103,5 +151,29 @@ describe('after stop', () => {
     expect((await p).confirmed).toBe(false);
     await h.advance(5_000, 500);
     expect(h.clock.pendingTimers()).toBe(0);
+  });
+});
+
+describe('stop and the final PnL', () => {
+  it('settles fees still estimated from the venue before stop resolves, so the final report is the venue\'s', async () => {
+    const s = new ScriptedStrategy();
+    const rest: (Fill & { fee: Decimal })[] = [];
+    const accounts: AccountReader = { fills: () => Promise.resolve(rest), positions: () => Promise.resolve(new Map([[XAU, 0]])) };
+    // Estimated maker rate 0.0002, the venue charges makers nothing (the demo's venue schedule).
+    const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { fees: { maker: 0.0002, taker: 0.0025 } }, { accounts });
+    s.next = quotes(XAU, 20000, 20010, 5);
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.settle();
+    const bid = h.gw.open().find((o) => o.side === 'buy')!;
+    h.gw.fill({ orderId: bid.orderId }, 5);
+    await h.settle();
+    const [fill] = h.of('fill');
+    expect(h.engine.snapshot().pnl.fees.toNumber()).toBeCloseTo(-2, 12);
+    rest.push({ tradeId: fill!.tradeId, orderId: bid.orderId, accountId: bid.accountId, symbol: XAU, side: 'buy', priceTicks: 20000, qty: 5, aggressor: false, tsEvent: h.clock.nowMs(), fee: new Decimal('0') });
+    const stopped = h.engine.stop({ timeoutMs: 2_000 });
+    await h.advance(3_000, 50);
+    await stopped;
+    expect(h.engine.snapshot().pnl.fees.toNumber()).toBe(0);
+    expect(h.of('fee-settled')).toHaveLength(1);
   });
 });

@@ -9,7 +9,7 @@ import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venu
 import { createEngine, type Engine, type EngineInputs, type StopReport } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
-import { pollFundingSettlements } from '../funding-poller.ts';
+import { pollFundingPayments, pollFundingSettlements } from '../funding-poller.ts';
 import { resolveFeeRates, statedFeeRates } from '../../domain/fee-rates.ts';
 import { engineConfigs } from './engine-config.ts';
 import { RoundTripTap } from './round-trips.ts';
@@ -176,12 +176,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       log.info({ path: recordingPath }, 'recording market data');
     }
     for (const s of config.bot.strategies) for (const sym of s.symbols) md.subscribeBook(sym, 2, { trades: true, ticker: true });
+    // Funding enters PnL (and so the kill switch) from the venue's own funding transactions on the
+    // account: the exact cash for the position held at each settlement, from this run's start on.
+    const venueNowMs = (): number => (venue.embedded ? venue.embedded.venue.clock.nowMs() : clock.nowMs());
+    const fundingPoller = pollFundingPayments(rest, [...new Set(config.bot.strategies.flatMap((s) => s.symbols))], {
+      clock,
+      sinceMs: venueNowMs(),
+      pollMs: config.bot.funding_poll_ms,
+      onError: (e) => log.warn({ err: e instanceof Error ? e.message : String(e) }, 'funding transactions poll failed (retrying at the next interval)'),
+    });
+    closer.add('funding poller', () => fundingPoller.stop());
     const inputs: EngineInputs = {
       market$: md.market$,
       orders$: orders.events$,
       resync$: orders.resync$,
       connection$: merge(orders.connection$, md.connection$),
       rewards$: monitoring.rewards$,
+      fundingPayments$: fundingPoller.payments$,
     };
     subs.push(logConnections(orders.connection$, 'order stream', log), logConnections(md.connection$, 'market-data stream', log));
     // The client streams are hot: the engine subscribes before the sockets connect.

@@ -26,12 +26,12 @@ function symbolPart(s: SymbolSnapshot, catalog: InstrumentCatalog, running: bool
 /**
  * The daemon's one-line status: per symbol the best desired bid/ask, levels and working orders
  * (`stopped` and the working count once the engine stopped), position and PnL; then fills, total
- * PnL (fees), and the kill switch when tripped.
+ * PnL (fees, and funding once any was booked), and the kill switch when tripped.
  */
 export function formatStatusLine(snap: EngineSnapshot, catalog: InstrumentCatalog): string {
   const parts = snap.symbols.map((s) => symbolPart(s, catalog, snap.running));
   const c = snap.counters;
   const kill = snap.killSwitch.tripped ? ` | KILL SWITCH: ${snap.killSwitch.reason ?? '?'} ${snap.killSwitch.detail ?? ''}`.trimEnd() : '';
   const slow = snap.execution.slowedDown ? ' (slowed down)' : '';
-  return `${parts.join(' | ')} | fills ${c.fills} pnl ${signed(snap.pnl.total)} USD (fees ${signed(snap.pnl.fees)}) | sent ${c.intentsSent.place}p/${c.intentsSent.replace}r/${c.intentsSent.cancel}c rejects ${c.rejects.venue + c.rejects.risk + c.rejects.gateway}${slow}${kill}`;
+  return `${parts.join(' | ')} | fills ${c.fills} pnl ${signed(snap.pnl.total)} USD (fees ${signed(snap.pnl.fees)}${snap.pnl.funding.isZero() ? '' : `, funding ${signed(snap.pnl.funding)}`}) | sent ${c.intentsSent.place}p/${c.intentsSent.replace}r/${c.intentsSent.cancel}c rejects ${c.rejects.venue + c.rejects.risk + c.rejects.gateway}${slow}${kill}`;
 }

@@ -9,11 +9,11 @@ import type { EngineSnapshot, PnlBreakdown, SymbolSnapshot } from '../../../src/
 const sym = asSymbol('EURUSD-PERP');
 const catalog = instrumentCatalog([{ symbol: sym, grid: new TickGrid('0.0001') } as unknown as Instrument]);
 const d = (v: string): Decimal => new Decimal(v);
-const pnl = (total: string, fees = '0'): PnlBreakdown => ({
+const pnl = (total: string, fees = '0', funding = '0'): PnlBreakdown => ({
   spreadCapture: d('0'),
   inventory: d('0'),
   fees: d(fees),
-  funding: d('0'),
+  funding: d(funding),
   rewards: d('0'),
   total: d(total),
   realized: d('0'),
@@ -65,6 +65,11 @@ describe('formatStatusLine', () => {
     expect(line).toBe(
       'EURUSD-PERP 100@1.1401 / 100@1.1403 (2x1 lvls, 3 working) pos -200@1.1403 pnl +1.50 | fills 3 pnl +1.50 USD (fees -0.02) | sent 4p/2r/1c rejects 1',
     );
+  });
+
+  it('shows funding beside fees once some was booked', () => {
+    const line = formatStatusLine(snapshot({ pnl: pnl('-1.25', '-0.05', '-1.2') }), catalog);
+    expect(line).toContain('pnl -1.25 USD (fees -0.05, funding -1.20)');
   });
 
   it('says when there are no quotes and flags a non-active state and a tripped kill switch', () => {
