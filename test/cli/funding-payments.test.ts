@@ -4,7 +4,7 @@ import { VirtualClock } from '../../src/core/clock.ts';
 import type { FundingPayment } from '../../src/domain/funding.ts';
 import type { WireFundingTransaction } from '../../src/wire/index.ts';
 
-const row = (id: string, symbol: string, iso: string, amount: string, type = 'funding'): WireFundingTransaction => ({
+const row = (id: string, symbol: string, iso: string, amount: string, type: WireFundingTransaction['transaction_type'] = 'funding'): WireFundingTransaction => ({
   account_id: 'A', amount, currency: 'USD', event_id: id, sequence_number: 1, settlement_price: '1.1', symbol, timestamp: iso, transaction_type: type,
 });
 
