@@ -50,7 +50,7 @@ const SMALL_RETENTION = {
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-soak-'));
 const bot = parse(readFileSync(source, 'utf8')) as Record<string, Record<string, unknown>>;
 const sim = (bot['venue']?.['sim'] ?? {}) as Record<string, unknown>;
-const symbols = [...new Set(((bot['bot']?.['strategies'] ?? []) as { symbol: string }[]).map((s) => s.symbol))];
+const symbols = [...new Set(((bot['bot']?.['strategies'] ?? []) as { symbol?: string; symbols?: string[] }[]).flatMap((s) => s.symbols ?? (s.symbol ? [s.symbol] : [])))];
 
 // The venue: what the demo's embedded venue would run, at `speed`.
 const venuePath = join(dir, 'venue.yaml');
