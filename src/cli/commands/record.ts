@@ -106,7 +106,7 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
 
 const usage = `usage: mmbot record [--symbols A,B] --out <file.jsonl.gz> [--duration <s>]
                    [--config <bot config>]
-                   [--local [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>] [--start <time>]]
+                   [--local [--preset <name>] [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>] [--start <time>]]
                    [--base-url <url> [--ws-url <url>] --api-key <key> --api-secret <secret>]
 
 Records normalized market data (books as snapshot + deltas, trades, tickers with funding estimates,
@@ -115,6 +115,8 @@ funding settlements, gap markers on reconnect) with venue and receive times, for
                  local venue as mmbot run does; remote uses its URL and credentials); symbols
                  default to its strategies' symbols
   --local        start the local venue in-process (synthetic flow) and record it
+  --preset       local venue synthetic market: calm | normal | toxic | trending | news (default
+                 normal, or the venue config's market.preset)
   --clock-speed  local venue clock speed (e.g. 20: twenty venue seconds per wall second)
   --taker-rate   local venue synthetic takers per minute (venue default 12)
   --venue-config a venue YAML for the local venue
@@ -130,7 +132,8 @@ export const command: Command = {
   summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start'], boolean: ['local'] });
+    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset'], boolean: ['local'] });
+    if (flagString(p, 'preset') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --preset picks the local venue\'s synthetic market: it needs --local');
     if (flagString(p, 'start') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --start sets the local venue\'s clock: it needs --local');
     let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     const configFile = flagString(p, 'config');
@@ -159,13 +162,20 @@ export const command: Command = {
         ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
       };
     } else if (p.flags.has('local')) {
-      const { startVenue, loadVenueConfig } = await import('../../sim/index.ts');
+      const { startVenue, loadVenueConfig, parseVenueConfig } = await import('../../sim/index.ts');
+      const { withPreset } = await import('./sim.ts');
       const speed = flagNumber(p, 'clock-speed') ?? 1;
       const seed = flagInt(p, 'seed', 0, 2 ** 31) ?? 1;
       const takerRate = flagNumber(p, 'taker-rate');
       const venueFile = flagString(p, 'venue-config');
-      const base = (venueFile ? loadVenueConfig(venueFile) : {}) as Record<string, unknown>;
-      const market = takerRate !== undefined ? { market: { defaults: { takers: { rate_per_min: takerRate } } } } : {};
+      const loaded = withPreset(venueFile ? loadVenueConfig(venueFile) : parseVenueConfig({}), flagString(p, 'preset'), venueFile ?? '--preset');
+      const base = loaded as unknown as Record<string, unknown>;
+      const baseMarket = (base['market'] ?? {}) as Record<string, unknown>;
+      const baseDefaults = (baseMarket['defaults'] ?? {}) as Record<string, unknown>;
+      const market =
+        takerRate !== undefined
+          ? { market: { ...baseMarket, defaults: { ...baseDefaults, takers: { ...(baseDefaults['takers'] as object | undefined), rate_per_min: takerRate } } } }
+          : {};
       const start = flagString(p, 'start');
       const clock = start !== undefined ? new ShiftedClock(new LiveClock(), parseStart(start)) : undefined;
       const v = await startVenue({ seed, config: { ...base, clock_speed: speed, seed, ...market } as never, ...(clock ? { clock } : {}) });

@@ -1,43 +1,35 @@
-import type { Instrument } from '../../domain/instrument.ts';
 import type { Actor, Venue } from '../venue.ts';
-import { resolveFlow, type ResolvedFlow } from './flow-params.ts';
-import { desiredLadder, diffLadder, type WorkingLadderOrder } from './maker-model.ts';
+import { resolveFlow } from './flow-params.ts';
 import type { MarketConfig } from './market-config.ts';
-import { PriceProcess } from './price-process.ts';
 import { Rng, deriveSeed } from './rng.ts';
-import { drawTaker, nextArrivalMs } from './taker-model.ts';
+import { SymbolFlow, type FlowStats } from './symbol-flow.ts';
+import { UnderlyingPath } from './underlying-path.ts';
 
-interface SymbolFlow {
-  readonly ins: Instrument;
-  readonly params: ResolvedFlow;
-  readonly proc: PriceProcess;
-  readonly rng: Rng;
-  readonly makers: readonly Actor[];
-  readonly taker: Actor;
-  lastFairTicks: number;
-  nextTakerMs: number;
-}
+export type { FlowStats } from './symbol-flow.ts';
 
-/** Counters for tests and demos. */
-export interface FlowStats {
-  steps: number;
-  makerPlaced: number;
-  makerCancelled: number;
-  takerOrders: number;
-}
+/** Grid of the pre-generated underlying paths, venue ms (bounded so lookahead stays cheap). */
+const pathGridMs = (stepMs: number): number => Math.min(Math.max(stepMs, 50), 1000);
 
 /**
- * Synthetic market flow: per instrument an underlying price process, background makers keeping a
- * multi-level ladder around fair (= underlying plus basis) and Poisson takers sending IOC orders at
- * the touch — all real orders of internal accounts through the venue's matching engine. One timer
- * drives every symbol; everything random is seeded per symbol.
+ * Synthetic market flow: per underlying product one pre-generated price path (regimes, jumps,
+ * trends, correlated within its group) shared by every instrument on it, and per instrument
+ * background makers, noise and informed takers and depth churn — all real orders of internal
+ * accounts through the venue's matching engine. One venue-clock timer wakes at the next maker
+ * step or taker/churn event of any symbol; everything random is seeded, so a VirtualClock run is
+ * reproducible.
  */
 export class FlowDriver {
-  readonly stats: FlowStats = { steps: 0, makerPlaced: 0, makerCancelled: 0, takerOrders: 0 };
+  readonly stats: FlowStats = { steps: 0, makerPlaced: 0, makerCancelled: 0, takerOrders: 0, informedOrders: 0, churns: 0 };
   readonly flows = new Map<string, SymbolFlow>();
+  /** Underlying paths by product (instruments on one product share it). */
+  readonly paths = new Map<string, UnderlyingPath>();
   readonly #stepMs: number;
-  #lastMs: number;
+  /** Shortest gap between wake-ups, venue ms (20 real ms at the clock speed). */
+  readonly #minGapMs: number;
+  #lastStepMs: number;
+  #nextStepMs: number;
   #lastSecondMs: number;
+  readonly #t0Ms: number;
   #cancel: (() => void) | undefined;
   readonly #enabled: boolean;
 
@@ -49,63 +41,71 @@ export class FlowDriver {
     private readonly onSecond: (nowMs: number) => void,
   ) {
     const speed = venue.config.clock_speed;
-    this.#stepMs = Math.max(cfg.step_ms, 20 * speed);
-    this.#lastMs = venue.clock.nowMs();
-    this.#lastSecondMs = this.#lastMs;
+    this.#minGapMs = 20 * speed;
+    this.#stepMs = Math.max(cfg.step_ms, this.#minGapMs);
+    const now = venue.clock.nowMs();
+    this.#lastStepMs = now;
+    this.#nextStepMs = now;
+    this.#lastSecondMs = now;
+    this.#t0Ms = now;
     const symbols = cfg.symbols ?? venue.catalog.all().map((i) => i.symbol);
+    const gridMs = pathGridMs(cfg.step_ms);
     for (const symbol of symbols) {
       const ins = venue.catalog.get(symbol);
       if (!ins) throw new RangeError(`market.symbols: unknown symbol ${symbol}`);
-      const start = venue.markets.get(symbol)!.lastSettlement.toNumber();
-      const params = resolveFlow(cfg, ins, start);
-      const rng = new Rng(deriveSeed(seed, symbol));
+      const startPrice = venue.markets.get(symbol)!.lastSettlement.toNumber();
+      const params = resolveFlow(cfg, ins, startPrice);
+      let path = this.paths.get(params.underlyingKey);
+      if (!path) {
+        const factorSeed = params.underlying.correlation > 0 ? deriveSeed(seed, `group:${params.correlationGroup}`) : null;
+        path = new UnderlyingPath(params.underlying, new Rng(deriveSeed(seed, `underlying:${params.underlyingKey}`)), factorSeed, gridMs, now);
+        this.paths.set(params.underlyingKey, path);
+      }
       const actor = (name: string): Actor => {
         const a = venue.createInternalAccount(name);
         return { userId: a.userId, accountId: a.id };
       };
       const makers = Array.from({ length: params.makerAccounts }, (_, k) => actor(`mm-${symbol}-${k + 1}`));
-      this.flows.set(symbol, {
-        ins,
-        params,
-        proc: new PriceProcess(params.underlying, rng),
-        rng,
-        makers,
-        taker: actor(`taker-${symbol}`),
-        lastFairTicks: Number.NaN,
-        nextTakerMs: this.#lastMs + nextArrivalMs(params.takers, rng),
-      });
+      const deps = { venue, ins, params, path, startPrice, rng: new Rng(deriveSeed(seed, symbol)), makers, taker: actor(`taker-${symbol}`), stats: this.stats };
+      this.flows.set(symbol, new SymbolFlow(deps, now));
     }
     this.#enabled = cfg.enabled;
   }
 
-  /** Starts the flow (first step now, then every step interval) when `market.enabled`. */
+  /** Starts the flow (first step now, then at every step and event) when `market.enabled`. */
   start(): void {
     if (!this.#enabled || this.#cancel) return;
     this.step();
-    this.#arm();
   }
 
-  /** The current underlying price of `symbol`, if it has flow. */
+  /** The current underlying price of `symbol`, if it has flow (its starting price while the flow is disabled). */
   underlying(symbol: string): number | undefined {
-    return this.flows.get(symbol)?.proc.price;
+    return this.flows.get(symbol)?.underlying(this.#enabled ? this.venue.clock.nowMs() : this.#t0Ms);
   }
 
-  /** Advances every symbol to the venue's current time (the timer calls this; tests may too). */
+  /**
+   * Advances every symbol to the venue's current time: a maker step when one is due, then the
+   * taker and churn events due, then re-arms the timer (the timer calls this; tests may too).
+   */
   step(): void {
     const now = this.venue.clock.nowMs();
-    const dt = now - this.#lastMs;
-    this.#lastMs = now;
-    this.stats.steps++;
+    if (now >= this.#nextStepMs) {
+      const dt = now - this.#lastStepMs;
+      this.#lastStepMs = now;
+      this.#nextStepMs = Math.max(this.#nextStepMs + this.#stepMs, now + 1);
+      this.stats.steps++;
+      for (const f of this.flows.values()) if (this.#open(f)) f.step(now, dt);
+      if (this.stats.steps % 256 === 0) for (const p of this.paths.values()) p.trim(now);
+      if (now - this.#lastSecondMs >= 1000 || this.stats.steps === 1) {
+        this.#lastSecondMs = now;
+        this.onSecond(now);
+      }
+    }
     for (const f of this.flows.values()) {
-      f.proc.step(dt);
-      if (this.venue.markets.get(f.ins.symbol)?.state !== 'OPEN') continue;
-      this.#requote(f);
-      this.#takers(f, now);
+      if (this.#open(f)) f.events(now);
+      else this.#skip(f, now);
     }
-    if (now - this.#lastSecondMs >= 1000 || this.stats.steps === 1) {
-      this.#lastSecondMs = now;
-      this.onSecond(now);
-    }
+    if (this.#enabled) this.#arm(now);
   }
 
   /** Stops the timer. */
@@ -114,53 +114,26 @@ export class FlowDriver {
     this.#cancel = undefined;
   }
 
-  #arm(): void {
-    this.#cancel = this.venue.clock.setTimer(this.#stepMs, () => {
+  #open(f: SymbolFlow): boolean {
+    return this.venue.markets.get(f.symbol)?.state === 'OPEN';
+  }
+
+  /** A closed symbol's events lapse (no trading) but its clocks move on. */
+  #skip(f: SymbolFlow, now: number): void {
+    if (f.nextTakerMs <= now) f.nextTakerMs = now + 1000;
+    if (f.nextChurnMs <= now) f.nextChurnMs = now + 1000;
+  }
+
+  #arm(now: number): void {
+    this.#cancel?.();
+    // Steps keep their own grid (the step interval already respects the minimum gap); events in
+    // between are batched so the timer never fires more often than every minGap.
+    let next = Number.POSITIVE_INFINITY;
+    for (const f of this.flows.values()) next = Math.min(next, f.nextTakerMs, f.nextChurnMs);
+    const delay = Math.max(0, Math.min(Math.max(next - now, this.#minGapMs), this.#nextStepMs - now));
+    this.#cancel = this.venue.clock.setTimer(delay, () => {
+      this.#cancel = undefined;
       this.step();
-      this.#arm();
     });
-  }
-
-  #fairTicks(f: SymbolFlow): number {
-    return (f.proc.price * (1 + f.params.basisBps / 1e4)) / f.ins.grid.tickSize.toNumber();
-  }
-
-  #requote(f: SymbolFlow): void {
-    const fair = this.#fairTicks(f);
-    const moved = !(Math.abs(fair - f.lastFairTicks) < f.params.makers.requoteThresholdTicks);
-    if (moved) f.lastFairTicks = fair;
-    const symbol = f.ins.symbol;
-    for (const m of f.makers) {
-      const acct = this.venue.accounts.account(m.accountId)!;
-      const working: WorkingLadderOrder[] = [];
-      for (const o of acct.open.values()) if (o.symbol === symbol) working.push({ id: o.oid, side: o.side, priceTicks: o.priceTicks });
-      const desired = desiredLadder(f.lastFairTicks, f.ins.minOrderSize, f.params.makers, f.rng);
-      if (!moved && working.length >= desired.length) continue;
-      const diff = diffLadder(working, desired);
-      for (const oid of diff.cancel) {
-        this.venue.cancel(m, { oid });
-        this.stats.makerCancelled++;
-      }
-      const band = this.venue.markets.get(symbol)!.band;
-      for (const o of diff.place) {
-        if (o.priceTicks < band.lowerTicks || o.priceTicks > band.upperTicks) continue;
-        this.venue.placeNow(m, { symbol, side: o.side, qty: o.qty, price: f.ins.grid.toPrice(o.priceTicks), tif: 'GTC', postOnly: false });
-        this.stats.makerPlaced++;
-      }
-    }
-  }
-
-  #takers(f: SymbolFlow, now: number): void {
-    const book = this.venue.books.get(f.ins.symbol)!;
-    const band = this.venue.markets.get(f.ins.symbol)!.band;
-    for (let guard = 0; f.nextTakerMs <= now && guard < 1000; guard++) {
-      f.nextTakerMs += nextArrivalMs(f.params.takers, f.rng);
-      const o = drawTaker(book.bestBid(), book.bestAsk(), this.#fairTicks(f), f.ins.minOrderSize, f.params.takers, f.rng);
-      if (!o) continue;
-      const limit = Math.min(Math.max(o.limitTicks, band.lowerTicks), band.upperTicks);
-      this.venue.placeNow(f.taker, { symbol: f.ins.symbol, side: o.side, qty: o.qty, price: f.ins.grid.toPrice(limit), tif: 'IOC', postOnly: false });
-      this.stats.takerOrders++;
-    }
-    if (f.nextTakerMs <= now) f.nextTakerMs = now + nextArrivalMs(f.params.takers, f.rng);
   }
 }

@@ -12,6 +12,9 @@ import { registerRewardRoutes } from '../rewards/reward-routes.ts';
 import { FlowDriver } from './flow-driver.ts';
 import { parseMarketConfig, type MarketConfig } from './market-config.ts';
 
+export { MARKET_PRESETS, type MarketPreset } from './market-config.ts';
+export { runPresetReport, presetReportTable, MARKOUT_HORIZONS_S, type PresetReportOptions, type SymbolPresetReport, type QuoterReport } from './preset-report.ts';
+
 /** Handles to the running sim-market services (tests and knobs reach them via `venue.plugins`). */
 export interface MarketServices {
   readonly config: MarketConfig;

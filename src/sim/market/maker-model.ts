@@ -14,6 +14,41 @@ export interface MakerParams {
   readonly maxLots: number;
   /** Requote only when fair moved at least this many ticks (reduces churn). */
   readonly requoteThresholdTicks: number;
+  /** Makers quote the underlying as it was this long ago (venue ms). */
+  readonly reactionMs: number;
+  /** Half-spread and size multipliers in the volatile regime. */
+  readonly volatileSpreadMult: number;
+  readonly volatileSizeMult: number;
+  /** Half-spread multiplier right after a jump, easing linearly back to 1 over `jumpRecoveryMs`. */
+  readonly jumpSpreadMult: number;
+  readonly jumpRecoveryMs: number;
+  /** Random level refreshes per second (depth churn). */
+  readonly churnPerS: number;
+}
+
+/** The ladder shape the makers want right now: wider and thinner when volatile or just after a jump. */
+export interface LadderShape {
+  readonly halfSpreadTicks: number;
+  readonly minLots: number;
+  readonly maxLots: number;
+}
+
+/**
+ * How makers react to the state of the market: the half spread is the base times the larger of the
+ * volatile-regime multiplier and the post-jump multiplier (fading linearly over the recovery
+ * time); sizes shrink by the volatile size multiplier, and after a jump in proportion to the widening.
+ */
+export function ladderShape(p: MakerParams, volatile: boolean, msSinceJump: number): LadderShape {
+  const fade = p.jumpRecoveryMs > 0 ? Math.max(0, 1 - msSinceJump / p.jumpRecoveryMs) : 0;
+  const jumpMult = 1 + (p.jumpSpreadMult - 1) * fade;
+  const spreadMult = Math.max(volatile ? p.volatileSpreadMult : 1, jumpMult);
+  const sizeMult = Math.min(volatile ? p.volatileSizeMult : 1, 1 / jumpMult);
+  const minLots = Math.max(1, Math.round(p.minLots * sizeMult));
+  return {
+    halfSpreadTicks: Math.max(1, Math.round(p.halfSpreadTicks * spreadMult)),
+    minLots,
+    maxLots: Math.max(minLots, Math.round(p.maxLots * sizeMult)),
+  };
 }
 
 /** One desired resting order. */
@@ -28,19 +63,23 @@ export interface LadderOrder {
  * floor(fair) − half − k·spacing and asks at ceil(fair) + half + k·spacing, sizes drawn per level
  * and growing with depth (deeper levels are larger, as on real books).
  */
-export function desiredLadder(fairTicks: number, minQty: number, p: MakerParams, rng: Rng): LadderOrder[] {
+export function desiredLadder(fairTicks: number, minQty: number, p: MakerParams, rng: Rng, shape: LadderShape = p): LadderOrder[] {
   const out: LadderOrder[] = [];
-  const bid0 = Math.floor(fairTicks) - p.halfSpreadTicks;
-  const ask0 = Math.ceil(fairTicks) + p.halfSpreadTicks;
+  const bid0 = Math.floor(fairTicks) - shape.halfSpreadTicks;
+  const ask0 = Math.ceil(fairTicks) + shape.halfSpreadTicks;
   for (let k = 0; k < p.levels; k++) {
-    const depthBoost = 1 + k * 0.25;
-    const bq = Math.max(1, Math.round(rng.int(p.minLots, p.maxLots) * depthBoost)) * minQty;
-    const aq = Math.max(1, Math.round(rng.int(p.minLots, p.maxLots) * depthBoost)) * minQty;
+    const bq = levelQty(k, minQty, shape, rng);
+    const aq = levelQty(k, minQty, shape, rng);
     const b = bid0 - k * p.levelSpacingTicks;
     if (b > 0) out.push({ side: 'buy', priceTicks: b, qty: bq });
     out.push({ side: 'sell', priceTicks: ask0 + k * p.levelSpacingTicks, qty: aq });
   }
   return out;
+}
+
+/** A fresh size for level `k` (0 = best): uniform in lots, deeper levels larger, as on real books. */
+export function levelQty(k: number, minQty: number, shape: LadderShape, rng: Rng): number {
+  return Math.max(1, Math.round(rng.int(shape.minLots, shape.maxLots) * (1 + k * 0.25))) * minQty;
 }
 
 /** A working maker order as the flow driver tracks it. */

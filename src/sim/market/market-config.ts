@@ -9,11 +9,29 @@ import { DEFAULT_REWARD_SCORE_PARAMS } from '../../domain/reward-score.ts';
 
 const underlying = z.strictObject({
   daily_vol_pct: z.number().min(0).optional(),
+  /** Multiplies the category's default daily vol when daily_vol_pct is not set (presets use it). */
+  vol_scale: z.number().min(0).optional(),
   jumps_per_day: z.number().min(0).optional(),
   jump_size_bps: z.number().min(0).optional(),
   mean_reversion_per_day: z.number().min(0).optional(),
   /** Perp premium over the underlying in bps (what funding charges). */
   basis_bps: z.number().optional(),
+  /** Standard deviation of the instrument's own basis noise around basis_bps, bps (mean-reverting). */
+  basis_noise_bps: z.number().min(0).optional(),
+  basis_half_life_s: z.number().positive().optional(),
+  /** Volatility multiplier of the volatile regime (1 = no regimes). */
+  volatile_vol_mult: z.number().min(0).optional(),
+  /** Mean minutes in the calm and in the volatile regime before switching (0 calm minutes: never volatile). */
+  calm_mean_min: z.number().min(0).optional(),
+  volatile_mean_min: z.number().positive().optional(),
+  /** Trending episodes: starts per day, mean length in minutes, drift in bps per minute (random sign). */
+  trends_per_day: z.number().min(0).optional(),
+  trend_mean_min: z.number().positive().optional(),
+  trend_bps_per_min: z.number().min(0).optional(),
+  /** Loading on the correlation group's common factor (0 = independent, 1 = same diffusion). */
+  correlation: z.number().min(0).max(1).optional(),
+  /** Which underlyings move together (default: fx, equities, oil, precious, base_metals... from the product). */
+  correlation_group: z.string().min(1).optional(),
 });
 const makers = z.strictObject({
   accounts: z.number().int().min(0).max(10).optional(),
@@ -24,6 +42,16 @@ const makers = z.strictObject({
   min_lots: z.number().int().min(1).optional(),
   max_lots: z.number().int().min(1).optional(),
   requote_threshold_ticks: z.number().int().min(1).optional(),
+  /** Makers quote the underlying as it was this many venue ms ago (their reaction time). */
+  reaction_ms: z.number().int().min(0).max(10_000).optional(),
+  /** In the volatile regime the half spread is multiplied by this and level sizes by volatile_size_mult. */
+  volatile_spread_mult: z.number().min(1).optional(),
+  volatile_size_mult: z.number().positive().max(1).optional(),
+  /** Right after a jump the half spread is multiplied by this, easing back to 1 over jump_recovery_ms. */
+  jump_spread_mult: z.number().min(1).optional(),
+  jump_recovery_ms: z.number().int().min(0).optional(),
+  /** Random level refreshes (cancel + re-place with a new size) per second per symbol: depth churn. */
+  churn_per_s: z.number().min(0).optional(),
 });
 const takers = z.strictObject({
   rate_per_min: z.number().min(0).optional(),
@@ -32,11 +60,30 @@ const takers = z.strictObject({
   max_lots: z.number().int().min(1).optional(),
   sweep_ticks: z.number().int().min(0).optional(),
   fair_skew: z.number().min(0).optional(),
+  /** Share of taker orders that trade on where the underlying will be informed_horizon_ms ahead. */
+  informed_share: z.number().min(0).max(1).optional(),
+  informed_horizon_ms: z.number().int().min(0).max(600_000).optional(),
+  /** Taker arrival rate multiplier in the volatile regime. */
+  volatile_rate_mult: z.number().min(0).optional(),
 });
-const flowParams = z.strictObject({ underlying: underlying.optional(), makers: makers.optional(), takers: takers.optional() });
+const impact = z.strictObject({
+  /** Permanent move of the underlying by a taker order of median size, bps (square root in size). */
+  permanent_bps: z.number().min(0).optional(),
+  /** Temporary shift of the makers' quotes by a median taker order, bps, decaying with the half life. */
+  temporary_bps: z.number().min(0).optional(),
+  temporary_half_life_ms: z.number().positive().optional(),
+});
+const flowParams = z.strictObject({ underlying: underlying.optional(), makers: makers.optional(), takers: takers.optional(), impact: impact.optional() });
+
+/** Named market presets: each sets defaults for the flow knobs (see presets.ts). */
+export const MARKET_PRESETS = ['calm', 'normal', 'toxic', 'trending', 'news'] as const;
+/** One of the market presets. */
+export type MarketPreset = (typeof MARKET_PRESETS)[number];
 
 const marketSchema = z.strictObject({
   enabled: z.boolean().default(true),
+  /** Defaults for every flow knob below; explicit defaults/overrides win. */
+  preset: z.enum(MARKET_PRESETS).default('normal'),
   /** Symbols with synthetic flow (default: every listed instrument). */
   symbols: z.array(z.string()).optional(),
   /** Venue ms between price steps and maker requotes. */

@@ -58,3 +58,24 @@ export function deriveSeed(seed: number, label: string): number {
   for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193) >>> 0;
   return h >>> 0;
 }
+
+const mix32 = (x: number): number => {
+  let h = x >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+};
+
+/**
+ * A standard normal addressed by (seed, index) instead of drawn in sequence: every path that reads
+ * index k of one seed sees the same draw, whatever order paths are generated in (the common factor
+ * of correlated underlyings). `index` is a non-negative integer below 2^53.
+ */
+export function hashNormal(seed: number, index: number): number {
+  const lo = index >>> 0;
+  const hi = Math.floor(index / 4294967296) >>> 0;
+  const k = mix32(mix32(seed ^ 0x27d4eb2f) ^ lo) ^ Math.imul(hi, 0x165667b1);
+  const u1 = (mix32(k ^ 0x68e31da4) + 0.5) / 4294967296;
+  const u2 = mix32(k ^ 0xb5297a4d) / 4294967296;
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
