@@ -21,3 +21,4 @@ export type { StreamConnection } from './stream-types.ts';
 export type { FillWithFee } from './wire-port.ts';
 export { orderOpCode } from './order-errors.ts';
 export { connectVenue, type VenueConnection, type ConnectVenueOptions } from './connect.ts';
+export { parseReferenceLine, startReferenceFeed, type ReferenceFeed, type ReferenceFeedSpec, type ReferenceSource } from './reference-feed.ts';

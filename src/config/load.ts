@@ -97,6 +97,14 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
     return { id, symbol, symbols, strategy, params, paramsChecked: true };
   });
 
+  const feedNames = new Set<string>();
+  const reference_feeds = parsed.reference_feeds.map((f, i) => {
+    if (feedNames.has(f.name)) problems.push({ path: formatPath(['reference_feeds', i, 'name']), message: `duplicate feed name "${f.name}"`, value: f.name });
+    feedNames.add(f.name);
+    if (!owners.has(f.symbol)) problems.push({ path: formatPath(['reference_feeds', i, 'symbol']), message: `"${f.symbol}" is not a symbol of any strategy`, value: f.symbol });
+    return 'file' in f.source ? { ...f, source: { ...f.source, file: resolve(dir, f.source.file) } } : f;
+  });
+
   const venue = parsed.venue.mode === 'remote' ? { ...parsed.venue, ws_url: parsed.venue.ws_url ?? parsed.venue.base_url.replace(/^http/, 'ws') } : resolveSim(parsed.venue, dir);
   if (venue.mode === 'embedded-sim' && parsed.monitoring.enabled && venue.sim.port !== 0 && venue.sim.port === parsed.monitoring.port) {
     problems.push({ path: 'monitoring.port', message: `same port as venue.sim.port (${venue.sim.port})`, value: parsed.monitoring.port });
@@ -109,6 +117,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
     ...rest,
     venue,
     bot: { ...parsed.bot, strategies },
+    reference_feeds,
     ...(recording ? { recording } : {}),
     source: { file, dir },
   });

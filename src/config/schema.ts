@@ -72,6 +72,7 @@ const botSchema = z.strictObject({
     .default('cancel')
     .describe('What reconciliation does with open orders on the account the bot did not place: cancel them, adopt and manage them, or leave them alone.'),
   tick_interval_ms: positiveInt.optional().describe('Clock tick re-evaluating strategies when the market is quiet (engine default 250).'),
+  index_poll_ms: durationMs.default(5000).describe('Poll the venue\'s index (underlying) price of each traded symbol this often (ms; strategies read ctx.indexTicks, recordings keep it); 0 = never.'),
   status_interval_ms: durationMs.default(5000).describe('One-line status print interval; 0 = off.'),
   funding_poll_ms: durationMs
     .default(60_000)
@@ -179,6 +180,28 @@ const recordingSchema = z.strictObject({
   funding_poll_ms: z.number().int().min(0).default(30_000).describe('Poll REST funding settlements into the recording this often (ms); 0 = never.'),
 });
 
+const referenceFeed = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'expected letters, digits, _ . : -')
+    .refine((n) => n !== 'index', '"index" is reserved for the venue\'s index price')
+    .describe('The feed\'s name: strategies read it as ctx.references.get(name).'),
+  symbol: z.string().min(1).describe('Our symbol the price is for (one a strategy trades); prices are converted into its ticks.'),
+  source: z
+    .union([
+      z.strictObject({
+        file: z.string().min(1).describe('A JSON-lines file of {"ts": epoch ms, "price": "decimal"}, followed as it grows; relative to this config file.'),
+        poll_ms: positiveInt.default(250).describe('How often to look for new lines (ms).'),
+      }),
+      z.strictObject({
+        ws: z.url({ protocol: /^wss?$/ }).describe('A WebSocket sending {"ts": epoch ms, "price": "decimal"} messages (one or more JSON lines each).'),
+        subscribe: z.string().optional().describe('Text sent after each connect (e.g. a subscription request).'),
+        reconnect_ms: positiveInt.default(1000).describe('Wait this long before reconnecting a dropped socket (ms).'),
+      }),
+    ])
+    .describe('Where the prices come from: a file (followed) or a WebSocket.'),
+});
+
 const rewardsSchema = z.strictObject({
   enabled: z.boolean().default(true).describe('Track the market-maker reward program.'),
   poll_interval_ms: positiveInt.default(60_000).describe('How often to read reward accruals from the venue.'),
@@ -197,6 +220,10 @@ export const botConfigSchema = z
     logging: loggingSchema.prefault({}),
     recording: recordingSchema.optional().describe('Record the normalized event stream for backtests; absent = off.'),
     rewards: rewardsSchema.prefault({}),
+    reference_feeds: z
+      .array(referenceFeed)
+      .default([])
+      .describe('External reference prices (another venue, an index) merged into the market stream: strategies read ctx.references, recordings keep them, backtests replay them.'),
     backtest: backtestSectionSchema
       .optional()
       .describe('Backtest settings for `mmbot backtest` / `mmbot sweep` (recordings, queue, latency, fee and funding models); `mmbot run` ignores them.'),

@@ -72,8 +72,23 @@ export interface FundingSettled extends Timed {
   readonly settlement: FundingSettlement;
 }
 
+/** The `source` of the venue's own index (underlying benchmark) price in `PriceObserved`. */
+export const INDEX_PRICE_SOURCE = 'index';
+
+/**
+ * A price from outside the book for one of our symbols: the venue's index (underlying benchmark)
+ * price (`source` = INDEX_PRICE_SOURCE) or an external reference feed's (`source` = the feed's name).
+ */
+export interface PriceObserved extends Timed {
+  readonly type: 'price';
+  readonly symbol: Symbol;
+  readonly source: string;
+  /** In the symbol's ticks; fractional allowed (an outside price is not on our grid). */
+  readonly priceTicks: number;
+}
+
 /** Market data the engine consumes. */
-export type MarketEvent = BookUpdated | TradePrinted | TickerUpdated | CandleUpdated | FundingSettled;
+export type MarketEvent = BookUpdated | TradePrinted | TickerUpdated | CandleUpdated | FundingSettled | PriceObserved;
 
 interface OrderEventBase extends Timed {
   readonly executionId: ExecutionId;

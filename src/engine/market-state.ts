@@ -1,7 +1,8 @@
 import type { Symbol } from '../core/ids.ts';
 import { applySideDelta, type Book } from '../domain/book.ts';
-import type { MarketEvent, TickerUpdated, TradePrinted } from '../domain/events.ts';
+import { INDEX_PRICE_SOURCE, type MarketEvent, type TickerUpdated, type TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
+import type { ReferencePrice } from '../strategy/contract.ts';
 
 const NO_TRADES: readonly TradePrinted[] = Object.freeze([]);
 /** Trades kept while the strategy is not called (not ready, isolated): the oldest go beyond this. */
@@ -19,6 +20,10 @@ export class MarketState {
   /** Public trades since the strategy's previous call (taken by `takeTrades`). */
   #tradesSinceCall: TradePrinted[] = [];
   funding: FundingEstimate | null = null;
+  /** The venue's latest index (underlying) price in (fractional) ticks, null before any. */
+  indexTicks: number | null = null;
+  /** The latest price of each external reference feed for this symbol, by feed name. */
+  readonly references = new Map<string, ReferencePrice>();
   /** Engine time of the last market event, null before any. */
   lastEventMs: number | null = null;
 
@@ -50,6 +55,10 @@ export class MarketState {
         this.lastTrade = ev;
         if (this.#tradesSinceCall.length >= MAX_PENDING_TRADES) this.#tradesSinceCall.splice(0, MAX_PENDING_TRADES / 2);
         this.#tradesSinceCall.push(ev);
+        return true;
+      case 'price':
+        if (ev.source === INDEX_PRICE_SOURCE) this.indexTicks = ev.priceTicks;
+        else this.references.set(ev.source, { source: ev.source, symbol: ev.symbol, priceTicks: ev.priceTicks, tsMs: ev.tsEvent });
         return true;
       default:
         return false;

@@ -6,14 +6,13 @@ import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
 import type { TradingState } from '../risk/trading-state.ts';
-import type { OwnFill, PositionView, ReferencePrice, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
+import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
 import { PositionLedger } from './position-ledger.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
-const NO_REFERENCES: ReadonlyMap<string, ReferencePrice> = new Map();
 
 /** A strategy and its symbols' slots. */
 export type SlotGroup = StrategyGroup<SymbolSlot>;
@@ -104,7 +103,7 @@ export class SymbolSlot {
       funding: null,
       markTicks: null,
       indexTicks: null,
-      references: NO_REFERENCES,
+      references: market.references,
       position,
       workingOrders: [],
       rewards: null,
@@ -135,6 +134,7 @@ export class SymbolSlot {
     c.trades = m.takeTrades();
     c.funding = m.funding;
     c.markTicks = m.ticker?.markTicks ?? null;
+    c.indexTicks = m.indexTicks;
     c.workingOrders = working;
     c.rewards = this.rewardView;
     return c;

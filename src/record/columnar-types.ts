@@ -1,9 +1,9 @@
-import type { FundingSettled, TickerUpdated } from '../domain/events.ts';
+import type { FundingSettled, PriceObserved, TickerUpdated } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { RecordingGap, RecordingHeader, SessionEvent } from './format.ts';
 
 /** Rare events kept as objects in a columnar recording. */
-export type SideEvent = TickerUpdated | FundingSettled | RecordingGap;
+export type SideEvent = TickerUpdated | FundingSettled | PriceObserved | RecordingGap;
 
 /**
  * A recording decoded once into typed arrays for replay: `JSON.parse` per event is far too slow for

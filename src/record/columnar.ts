@@ -96,7 +96,7 @@ export class ColumnarBuilder {
         this.#seen(s, ev.priceTicks);
         return;
       default:
-        this.#kind[i] = ev.type === 'ticker' ? KIND.ticker : ev.type === 'funding' ? KIND.funding : KIND.gap;
+        this.#kind[i] = ev.type === 'ticker' ? KIND.ticker : ev.type === 'funding' ? KIND.funding : ev.type === 'price' ? KIND.price : KIND.gap;
         this.#a[i] = this.#objects.length;
         this.#objects.push(ev);
     }

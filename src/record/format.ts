@@ -1,6 +1,6 @@
 /**
  * The mmbot recording format, version 3: gzip-compressed JSON Lines (version 1 files, which cannot
- * hold `o` lines, and version 2 files, which cannot hold `q`/`x` lines, are still read).
+ * hold `o` lines, and version 2 files, which cannot hold `q`/`x`/`p` lines, are still read).
  *
  * Line 1 is the header: `{"format":"mmbot-recording","version":3,"symbols":[...],"instruments":{SYM:{...}},
  * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` when
@@ -15,6 +15,8 @@
  * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`.
  * - `k` ticker: `last lq mark bid ask bl bu lsp lst st v oi ef` (ticks or null; `ef` = funding estimate).
  * - `f` funding settlement: `rate amt bp sp` decimal strings (amount is USD per contract).
+ * - `p` outside price (version 3): `src` = `index` (the venue's index/underlying price) or an external reference
+ *   feed's name, `p` = price in the symbol's ticks (fractional allowed: not on the grid).
  * - `o` own orders: the recording bot's working orders on symbol `s` after an order event (venue time
  *   `e` of the event), aggregated per price: `b`/`a` = `[[priceTicks, remainingQty], ...]` best first,
  *   a full replacement of the previous `o` line of that symbol (empty arrays = none). Written only
@@ -35,14 +37,14 @@
 import type { Symbol } from '../core/ids.ts';
 import type { BookLevel } from '../domain/book.ts';
 import type { Side } from '../domain/enums.ts';
-import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { InstrumentJson } from './instrument-json.ts';
 
 /** The format name in the header. */
 export const RECORDING_FORMAT = 'mmbot-recording';
 /** The format version this code writes. */
 export const RECORDING_VERSION = 3;
-/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x` lines). */
+/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x`/`p` lines). */
 export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** The header line of a recording. */
@@ -124,7 +126,7 @@ export interface OwnExecution {
 export type SessionEvent = RoundTrip | OwnExecution;
 
 /** Anything a recording holds after its header. Books may be snapshots or deltas. */
-export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | RecordingGap | OwnOrders | SessionEvent;
+export type RecordedEvent = BookUpdated | TradePrinted | TickerUpdated | FundingSettled | PriceObserved | RecordingGap | OwnOrders | SessionEvent;
 
 /** Compact numeric codes for event kinds (columnar replay). */
-export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5, own: 6 } as const;
+export const KIND = { bookDelta: 0, bookSnapshot: 1, trade: 2, ticker: 3, funding: 4, gap: 5, own: 6, price: 7 } as const;

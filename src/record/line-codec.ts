@@ -2,7 +2,7 @@ import { Decimal } from '../core/decimal.ts';
 import { asSymbol } from '../core/ids.ts';
 import type { BookLevel, BookSide } from '../domain/book.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../domain/enums.ts';
-import type { BookUpdated, FundingSettled, TickerUpdated, TradePrinted } from '../domain/events.ts';
+import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
 import { ROUND_TRIP_OPS, type OwnExecution, type OwnOrders, type RecordedEvent, type RecordingGap, type RoundTrip, type RoundTripOp } from './format.ts';
 
@@ -38,6 +38,8 @@ export function encodeEvent(ev: RecordedEvent): string {
       const x = ev.settlement;
       return `{"t":"f","s":${JSON.stringify(x.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"rate":${dstr(x.rate)},"amt":${dstr(x.amount)},"bp":${dstr(x.benchmarkPrice)},"sp":${dstr(x.settlementPrice)}}`;
     }
+    case 'price':
+      return `{"t":"p","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"src":${JSON.stringify(ev.source)},"p":${ev.priceTicks}}`;
     case 'own':
       return `{"t":"o","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"b":${sideJson(ev.bids)},"a":${sideJson(ev.asks)}}`;
     case 'round-trip':
@@ -196,6 +198,10 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
       };
       return ev;
     }
+    case 'p': {
+      const ev: PriceObserved = { type: 'price', symbol, source: str(o, 'src'), priceTicks: num(o, 'p'), tsEvent, tsRecv };
+      return ev;
+    }
     case 'o': {
       const ev: OwnOrders = { type: 'own', symbol, bids: side(o, 'b'), asks: side(o, 'a'), tsEvent, tsRecv };
       return ev;
@@ -217,6 +223,6 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
       return ev;
     }
     default:
-      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f, o, q, x or g)`);
+      throw new FieldError(`t: unknown event type ${JSON.stringify(t)} (expected b, t, k, f, o, q, x, p or g)`);
   }
 }

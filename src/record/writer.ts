@@ -38,6 +38,8 @@ export interface RecordingStats {
   roundTrips: number;
   /** `x` lines: the recording bot's order events (acks, cancels, fills...). */
   executions: number;
+  /** `p` lines: index and external reference prices. */
+  prices: number;
 }
 
 /** A sink for normalized events; call `close` to flush the gzip trailer. */
@@ -75,7 +77,7 @@ export class RecordingEncoder {
   readonly #books = new Map<string, TrackedBook>();
   readonly #sinceKeyframe = new Map<string, number>();
   readonly #keyframeEvery: number;
-  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0 };
+  readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0, prices: 0 };
 
   constructor(
     private readonly emit: (line: string) => void,
@@ -95,6 +97,7 @@ export class RecordingEncoder {
     else if (ev.type === 'own') this.stats.ownOrders++;
     else if (ev.type === 'round-trip') this.stats.roundTrips++;
     else if (ev.type === 'execution') this.stats.executions++;
+    else if (ev.type === 'price') this.stats.prices++;
     else this.stats.fundings++;
   }
 

@@ -179,3 +179,26 @@ describe('multi-symbol strategies', () => {
     expect(s.seen.length).toBe(n1);
   });
 });
+
+describe('outside prices', () => {
+  it('index and reference prices reach ctx.indexTicks and ctx.references of their symbol, and re-evaluate the strategy', async () => {
+    const seen: { index: number | null; xauIndex: number | null; ref: number | null; mark: number | null }[] = [];
+    const strategy: Strategy = {
+      quote(ctx) {
+        seen.push({ index: ctx.indexTicks, xauIndex: ctx.view(XAU).indexTicks, ref: ctx.view(XAU).references.get('lmax')?.priceTicks ?? null, mark: ctx.markTicks });
+        return null;
+      },
+    };
+    const h = await harness([{ id: 'pair', symbol: EURUSD, symbols: [EURUSD, XAU], strategy }], slowTicks);
+    const t = h.clock.nowMs();
+    h.market$.next({ type: 'price', symbol: XAU, source: 'index', priceTicks: 19000.5, tsEvent: t, tsRecv: t });
+    h.market$.next({ type: 'price', symbol: XAU, source: 'lmax', priceTicks: 19001.25, tsEvent: t, tsRecv: t });
+    h.market$.next({ type: 'price', symbol: EURUSD, source: 'index', priceTicks: 11005, tsEvent: t, tsRecv: t });
+    await h.settle();
+    expect(seen.slice(-3)).toEqual([
+      { index: null, xauIndex: 19000.5, ref: null, mark: null },
+      { index: null, xauIndex: 19000.5, ref: 19001.25, mark: null },
+      { index: 11005, xauIndex: 19000.5, ref: 19001.25, mark: null },
+    ]);
+  });
+});

@@ -16,7 +16,7 @@ const e = { executionId: asExecutionId('E-1') };
 /** An in-memory sink recording what the recorder writes. */
 function memorySink(symbols?: string[]): RecordingSink & { lines: (RecordedEvent | MarketEvent)[] } {
   const lines: (RecordedEvent | MarketEvent)[] = [];
-  const stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0 };
+  const stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0, prices: 0 };
   return {
     lines,
     stats,

@@ -154,6 +154,30 @@ describe('session lines (q round trips, x execution reports), version 3', () => 
   });
 });
 
+describe('outside-price lines (p)', () => {
+  it('round-trip index and reference prices (fractional ticks), decode as columnar side objects; version 2 files stay readable', async () => {
+    const path = join(dir, 'prices.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 1000, source: 'test' });
+    w.write(events[0]!);
+    w.write({ type: 'price', symbol: S, source: 'index', priceTicks: 11381.25, tsEvent: 1001, tsRecv: 1003 });
+    w.write({ type: 'price', symbol: S, source: 'lmax', priceTicks: 11380.5, tsEvent: 1004, tsRecv: 1006 });
+    await w.close();
+    expect(w.stats.prices).toBe(2);
+    const rec = await readRecording(path);
+    expect(rec.events.slice(1)).toEqual([
+      { type: 'price', symbol: S, source: 'index', priceTicks: 11381.25, tsEvent: 1001, tsRecv: 1003 },
+      { type: 'price', symbol: S, source: 'lmax', priceTicks: 11380.5, tsEvent: 1004, tsRecv: 1006 },
+    ]);
+    const col = await loadColumnar([path]);
+    expect(Array.from(col.kind)).toEqual([KIND.bookSnapshot, KIND.price, KIND.price]);
+    expect(col.objects[col.a[2]!]).toMatchObject({ type: 'price', source: 'lmax', priceTicks: 11380.5 });
+    const v2 = join(dir, 'v2.jsonl.gz');
+    const header = JSON.stringify({ ...recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }), version: 2 });
+    writeFileSync(v2, gzipSync(`${header}\n{"t":"t","s":"EURUSD-PERP","e":1,"r":1,"p":1,"q":1,"d":"B"}\n`));
+    expect((await readRecording(v2)).header.version).toBe(2);
+  });
+});
+
 describe('recording errors name the file and line', () => {
   const header = JSON.stringify(recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't' }));
   const write = (name: string, lines: string[]): string => {

@@ -14,6 +14,7 @@ import { resolveFeeRates, statedFeeRates } from '../../domain/fee-rates.ts';
 import { engineConfigs } from './engine-config.ts';
 import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
+import { startOutsidePrices } from './outside-prices.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
 import { buildStrategies } from './strategies.ts';
 import { openVenue, type VenueEndpoint } from './venue-endpoint.ts';
@@ -148,6 +149,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     closer.add('monitoring', () => monitoring.close());
 
+    // Index and reference prices join the market stream: the engine and the recorder see the same one.
+    const outside = startOutsidePrices(config, rest, instruments, clock, log.child({ component: 'prices' }));
+    closer.add('outside prices', () => outside.stop());
+    const market$ = merge(md.market$, outside.prices$);
+
     if (config.recording) {
       const recordingPath = config.recording.path;
       const recorded = [...new Set(config.bot.strategies.flatMap((s) => s.symbols))].map((s) => instruments.get(s)!);
@@ -167,7 +173,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         pollMs: config.recording.funding_poll_ms,
         onError: (symbol, e) => log.warn({ symbol, err: e instanceof Error ? e.message : String(e) }, `recording: funding poll for ${symbol} failed`),
       });
-      const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$, roundTrips$: tap.roundTrips$ }, clock);
+      const recorder = startRecorder(sink, { market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$, roundTrips$: tap.roundTrips$ }, clock);
       closer.add('recorder', async () => {
         poller.stop();
         const stats = await recorder.stop();
@@ -187,7 +193,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     closer.add('funding poller', () => fundingPoller.stop());
     const inputs: EngineInputs = {
-      market$: md.market$,
+      market$,
       orders$: orders.events$,
       resync$: orders.resync$,
       connection$: merge(orders.connection$, md.connection$),
