@@ -87,11 +87,24 @@ export function createEngine(deps: EngineDeps): Engine {
   const runResync = (venue: readonly Order[]): void => {
     core.awaitingResync = true;
     core.ordersDown = false;
-    void reconcile(venue, 'resync').then(() => {
-      core.awaitingResync = false;
-      core.evaluateAll();
-      core.flush();
-    });
+    let done: Promise<void>;
+    try {
+      done = reconcile(venue, 'resync');
+    } catch (err) {
+      done = Promise.reject(err);
+    }
+    // A failed reconciliation must not become an unhandled rejection (the daemon would stop): keep
+    // quoting paused (awaitingResync) and reconcile again from our own open-orders query.
+    done
+      .then(() => {
+        core.awaitingResync = false;
+        core.evaluateAll();
+        core.flush();
+      })
+      .catch((err: unknown) => {
+        deps.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'resync reconciliation failed; querying open orders again');
+        if (!core.stopping) armResyncFallback();
+      });
   };
 
   const start = (inputs: EngineInputs): void => {

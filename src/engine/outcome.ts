@@ -29,7 +29,9 @@ const NOT_SENT: ReadonlySet<ErrorCode> = new Set(['DISCONNECTED', 'RATE_LIMITED'
 export function classifyFailure(err: unknown): Failure {
   if (!(err instanceof MmError)) return { kind: 'unknown', code: null, reason: 'UNEXPECTED', text: err instanceof Error ? err.message : String(err) };
   const d = err.details;
-  const reason = typeof d['reason'] === 'string' ? d['reason'] : err.code;
+  // A 404 on an order operation without a venue reason ("no matching orders") means the order it
+  // names is gone, typically filled or cancelled while the request was in flight.
+  const reason = typeof d['reason'] === 'string' ? d['reason'] : d['status'] === 404 ? 'ORDER_NOT_FOUND' : err.code;
   if (err.code === 'NOT_YET_ACKNOWLEDGED') return { kind: 'not-acked', code: err.code, reason, text: err.message };
   if (NOT_SENT.has(err.code)) return { kind: 'not-sent', code: err.code, reason, text: err.message };
   if (err.kind === 'retryable') return { kind: 'unknown', code: err.code, reason, text: err.message };

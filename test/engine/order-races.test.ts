@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MmError } from '../../src/core/index.ts';
+import { classifyFailure } from '../../src/engine/outcome.ts';
 import { EURUSD, ScriptedStrategy, bookEv, harness, quotes } from './harness.ts';
 
 describe('order races', () => {
@@ -25,6 +26,26 @@ describe('order races', () => {
     expect(h.gw.open().map((o) => [o.side, o.priceTicks, o.remainingQty])).toEqual([['buy', 11001, 2]]);
     expect(snap.working).toHaveLength(1);
     expect(h.engine.snapshot().killSwitch.tripped).toBe(false);
+  });
+
+  it('a replace answered 404 "no matching orders" (it raced a fill) is a benign reject, kept out of the reject storm', async () => {
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    s.next = quotes(EURUSD, 11000, null, 2);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs()));
+    await h.settle();
+    const notFound = new MmError('ORDER_REJECTED', 'replace refused by the venue (404): no matching orders', { op: 'replace', status: 404, venueMessage: 'no matching orders' });
+    h.gw.failNext('replace', notFound);
+    s.next = quotes(EURUSD, 11001, null, 2);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    await h.advance(1_000, 100);
+    const rejects = h.of('reject');
+    expect(rejects).toHaveLength(1);
+    expect(rejects[0]).toMatchObject({ kind: 'replace', reason: 'ORDER_NOT_FOUND', benign: true });
+    // A place refused with a real reason is still counted as a non-benign reject.
+    const bad = new MmError('ORDER_REJECTED', 'place refused by the venue (400): bad', { op: 'place', status: 400, reason: 'INVALID_PRICE' });
+    expect(classifyFailure(bad)).toMatchObject({ kind: 'rejected', reason: 'INVALID_PRICE' });
   });
 
   it('a replace after a partial fill keeps the fill and moves the rest', async () => {

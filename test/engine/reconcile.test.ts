@@ -78,6 +78,25 @@ describe('reconciliation', () => {
     expect(h.gw.open().map((o) => o.priceTicks).sort()).toEqual([11000, 11010]);
   });
 
+  it('a resync that fails to reconcile (a malformed venue order) is logged and retried from open orders, never thrown', async () => {
+    const s = new ScriptedStrategy();
+    const logged: string[] = [];
+    const log = { info: () => {}, warn: () => {}, debug: () => {}, error: (_o: unknown, msg: string) => void logged.push(msg), child: () => log } as never;
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { log });
+    s.next = quotes(EURUSD, 11000, 11010, 1);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    h.connection$.next({ stream: 'orders', connected: false, tsRecv: h.clock.nowMs() });
+    h.connection$.next({ stream: 'orders', connected: true, tsRecv: h.clock.nowMs() });
+    // Before the fix this threw inside the resync$ subscriber: an uncaught error that stops the daemon.
+    h.resync$.next([null as never]);
+    await h.settle();
+    expect(logged).toContain('resync reconciliation failed; querying open orders again');
+    await h.advance(6_000, 250);
+    expect(h.of('reconciled').filter((r) => r.trigger === 'resync')).toHaveLength(1);
+    expect(h.gw.open().map((o) => o.priceTicks).sort()).toEqual([11000, 11010]);
+  });
+
   it('reconciles by itself when a reconnect brings no resync', async () => {
     const s = new ScriptedStrategy();
     const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
