@@ -4,6 +4,7 @@ import type { ExecutionConfig } from '../execution/config.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import { asSymbol } from '../core/ids.ts';
 import { loadStrategy, parseStrategyParams } from '../strategy/registry.ts';
+import { withOverlays, type OverlayConfig } from '../strategy/overlays/index.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { runBacktest, type BacktestRun } from './runner.ts';
 import type { BacktestSettings } from './settings.ts';
@@ -16,6 +17,8 @@ export interface StrategySpec {
   readonly symbols?: readonly string[];
   readonly strategy: string;
   readonly params: Readonly<Record<string, unknown>>;
+  /** Quote overlays, already validated by the config schema. */
+  readonly overlays?: readonly OverlayConfig[];
 }
 
 /**
@@ -42,7 +45,7 @@ export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, bas
   for (const s of spec.strategies) {
     const def = await loadStrategy(s.strategy, baseDir);
     const symbols = (s.symbols ?? [s.symbol]).map(asSymbol);
-    strategies.push({ id: s.id, symbol: asSymbol(s.symbol), ...(symbols.length > 1 ? { symbols } : {}), strategy: def.create(parseStrategyParams(def, s.params, s.id)) });
+    strategies.push({ id: s.id, symbol: asSymbol(s.symbol), ...(symbols.length > 1 ? { symbols } : {}), strategy: withOverlays(def.create(parseStrategyParams(def, s.params, s.id)), s.overlays ?? []) });
   }
   return runBacktest({
     data,

@@ -84,7 +84,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       if (owner !== undefined) problems.push({ path, message: `symbol "${s}" already belongs to strategy "${owner}" (each symbol has at most one strategy)`, value: s });
       else owners.set(s, id);
     }
-    if (isPath) return { id, symbol, symbols, strategy, params: entry.params, paramsChecked: false };
+    if (isPath) return { id, symbol, symbols, strategy, params: entry.params, overlays: entry.overlays, paramsChecked: false };
     const definition = lookup(entry.strategy);
     if (!definition) {
       throw new MmError('STRATEGY_INVALID', `${file}: ${formatPath(['bot', 'strategies', index, 'strategy'])}: unknown strategy "${entry.strategy}"`, {
@@ -94,7 +94,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       });
     }
     const params = checkStrategyParams(definition, entry.params, { file, index });
-    return { id, symbol, symbols, strategy, params, paramsChecked: true };
+    return { id, symbol, symbols, strategy, params, overlays: entry.overlays, paramsChecked: true };
   });
 
   const feedNames = new Set<string>();

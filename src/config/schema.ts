@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backtestSectionSchema } from '../domain/backtest-section.ts';
+import { overlayConfigSchema } from '../strategy/overlays/config.ts';
 
 /**
  * The bot's config file, as a strict zod schema. Keys are snake_case as written in YAML; every
@@ -63,6 +64,10 @@ const strategyEntry = z.strictObject({
     .describe('Every symbol a multi-symbol strategy quotes or hedges on, primary first, e.g. [XAU-PERP, XAU-2026-DEC]; each symbol belongs to at most one strategy.'),
   strategy: z.string().min(1).describe('A built-in strategy name (e.g. fixed-spread) or a path to a strategy module, relative to this config file.'),
   params: z.record(z.string(), z.unknown()).default({}).describe('Parameters, checked against the strategy\'s own schema.'),
+  overlays: z
+    .array(overlayConfigSchema)
+    .default([])
+    .describe('Quote overlays applied in order to the strategy\'s quotes on its primary symbol: funding-carry, reward-aware, volatility, toxicity (see `mmbot strategies`).'),
 });
 
 const botSchema = z.strictObject({

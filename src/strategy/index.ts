@@ -8,3 +8,5 @@ export * from './models/index.ts';
 export * from './calibration.ts';
 export * from './quote-builder.ts';
 export * from './model-quoter.ts';
+export * from './overlays/index.ts';
+export * from './param-docs.ts';

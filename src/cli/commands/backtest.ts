@@ -68,7 +68,7 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
   const section: BacktestSection = (config.backtest as BacktestSection | undefined) ?? backtestSectionSchema.parse({});
   const eng = engineConfigs(config);
   const spec: RunSpec = {
-    strategies: config.bot.strategies.map((s) => ({ id: s.id, symbol: s.symbol, symbols: s.symbols, strategy: s.strategy, params: s.params })),
+    strategies: config.bot.strategies.map((s) => ({ id: s.id, symbol: s.symbol, symbols: s.symbols, strategy: s.strategy, params: s.params, overlays: s.overlays })),
     risk: eng.risk,
     execution: eng.execution,
     orderManager: eng.orderManager,

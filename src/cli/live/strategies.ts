@@ -2,7 +2,7 @@ import { checkStrategyParams, configInvalid, formatPath, type BotConfig, type St
 import { asSymbol } from '../../core/ids.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { StrategyBinding } from '../../engine/index.ts';
-import { builtinStrategies, loadStrategy, type StrategyDefinition } from '../../strategy/index.ts';
+import { builtinStrategies, loadStrategy, withOverlays, type StrategyDefinition } from '../../strategy/index.ts';
 
 let builtins: Promise<readonly StrategyDefinition[]> | undefined;
 
@@ -40,7 +40,7 @@ export async function buildStrategies(config: BotConfig, catalog: InstrumentCata
     const definition = (entry.paramsChecked ? builtin(entry.strategy) : undefined) ?? (await loadStrategy(entry.strategy, config.source.dir));
     const params = entry.paramsChecked ? entry.params : checkStrategyParams(definition, entry.params, { file, index });
     const symbols = entry.symbols.map(asSymbol);
-    bindings.push({ id: entry.id, symbol: symbols[0]!, ...(symbols.length > 1 ? { symbols } : {}), strategy: definition.create(params) });
+    bindings.push({ id: entry.id, symbol: symbols[0]!, ...(symbols.length > 1 ? { symbols } : {}), strategy: withOverlays(definition.create(params), entry.overlays) });
   }
   return bindings;
 }

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { asClientOrderId, Decimal } from '../../../src/core/index.ts';
+import type { DesiredQuotes, FundingEstimate, FundingSchedule, Instrument } from '../../../src/domain/index.ts';
+import { Rng } from '../../../src/sim/market/rng.ts';
+import { applyAdjustment, buildContext, flatPosition, isDesiredQuotes, neutralAdjustment, overlayConfigSchema, parseStrategyParams, withOverlays, type Overlay, type OverlayConfig, type OwnFill, type Strategy, type StrategyContext, type StrategyOutput } from '../../../src/strategy/index.ts';
+import { strategy as fixedSpread } from '../../../strategies/fixed-spread/index.ts';
+import { book, INSTRUMENT, SYM } from '../synthetic-market.ts';
+
+const HOURLY: FundingSchedule = { timezone: 'UTC', times: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].map((h) => ({ daysOfWeek: [1, 2, 3, 4, 5, 6, 7], hours: h, minutes: 0, seconds: 0 })), exceptions: [] };
+const PERP = { ...INSTRUMENT, fundingSchedule: HOURLY } as Instrument;
+const T0 = Date.UTC(2026, 10, 18, 12, 0, 0); // a settlement instant: the next one is an hour later
+const funding = (rate: number): FundingEstimate => ({ symbol: SYM, status: 'ready', rate: new Decimal(rate), amount: null, benchmarkPrice: null, settlementPrice: null, reason: null, computedMs: 0 });
+const quotesOf = (o: StrategyOutput): DesiredQuotes => {
+  if (!isDesiredQuotes(o)) throw new Error('expected quotes');
+  return o;
+};
+const fixed = (raw: Record<string, unknown>): Strategy => fixedSpread.create(parseStrategyParams(fixedSpread, raw));
+const overlay = (raw: unknown) => overlayConfigSchema.parse(raw);
+const ctx = (p: Partial<Parameters<typeof buildContext>[0]> & { nowMs: number }): StrategyContext => buildContext({ symbol: SYM, instrument: PERP, book: book(10_000, 10_002), ...p });
+
+describe('applyAdjustment', () => {
+  const inner: DesiredQuotes = { symbol: SYM, bids: [{ priceTicks: 9_998, qty: 10 }, { priceTicks: 9_997, qty: 10 }], asks: [{ priceTicks: 10_004, qty: 10 }, { priceTicks: 10_005, qty: 10 }] };
+  const c = ctx({ nowMs: 0 });
+  it('shifts, widens (bids floor, asks ceil) and scales sizes without exceeding the inner sizes', () => {
+    const a = { ...neutralAdjustment(), shiftTicks: -1.5, bidWidenTicks: 1, askWidenTicks: 0.2, bidSizeMult: 0.55, askSizeMult: 3 };
+    expect(applyAdjustment(c, inner, a)).toEqual({ symbol: SYM, bids: [{ priceTicks: 9_995, qty: 5 }, { priceTicks: 9_994, qty: 5 }], asks: [{ priceTicks: 10_003, qty: 10 }, { priceTicks: 10_004, qty: 10 }] });
+  });
+  it('stays post-only and strictly ordered when a shift reaches the far touch', () => {
+    const out = applyAdjustment(c, inner, { ...neutralAdjustment(), shiftTicks: 6 });
+    expect(out.bids.map((l) => l.priceTicks)).toEqual([10_001, 10_000]);
+    expect(out.asks.map((l) => l.priceTicks)).toEqual([10_010, 10_011]);
+  });
+  it('holds a best level placed within the distance limit, and floors sizes at the minimum', () => {
+    const a = { ...neutralAdjustment(), bidWidenTicks: 5, askWidenTicks: 5, maxBidDistanceTicks: 4, maxAskDistanceTicks: 2, minBidQty: 8, minAskQty: 8, bidSizeMult: 0.1, askSizeMult: 0.1 };
+    const out = applyAdjustment(c, inner, a);
+    expect(out.bids[0]).toEqual({ priceTicks: 9_997, qty: 8 }); // mid 10001 − 4
+    expect(out.asks[0]).toEqual({ priceTicks: 10_009, qty: 8 }); // inner 10004 was outside the 2-tick limit: widened freely
+  });
+});
+
+describe('funding-carry overlay', () => {
+  it('shifts both quotes toward the side that gets paid by f̂·P·e^(−Δt/H), capped', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 4, size: 10 }), [overlay({ kind: 'funding-carry', holdingTimeS: 3600, maxShiftSpreads: 10 })]);
+    // f̂ = 1e-4 at P = 10001 ticks: carry 1.0001 ticks; Δt = 1800 s, H = 3600 s → shift −0.6066.
+    const q = quotesOf(s.quote(ctx({ nowMs: T0 + 1_800_000, funding: funding(0.0001) })));
+    const shift = -10_001 * 0.0001 * Math.exp(-0.5);
+    expect(q.bids[0]!.priceTicks).toBe(Math.floor(9_997 + shift));
+    expect(q.asks[0]!.priceTicks).toBe(Math.ceil(10_005 + shift));
+    const capped = withOverlays(fixed({ halfSpreadTicks: 4, size: 10 }), [overlay({ kind: 'funding-carry', maxShiftSpreads: 0.25 })]);
+    expect(quotesOf(capped.quote(ctx({ nowMs: T0 + 1_800_000, funding: funding(-0.01) }))).bids[0]!.priceTicks).toBe(9_998); // +1 tick cap (¼ of 4)
+    // No estimate or not ready: no change.
+    expect(quotesOf(s.quote(ctx({ nowMs: T0 + 1_800_000 }))).bids[0]!.priceTicks).toBe(9_997);
+  });
+
+  it('shrinks the paying side inside the guard window when the carry exceeds a half-spread', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 1, size: 10 }), [overlay({ kind: 'funding-carry', guardWindowS: 60, guardSizeMult: 0.3, maxShiftSpreads: 0.1 })]);
+    const q = quotesOf(s.quote(ctx({ nowMs: T0 + 3_570_000, funding: funding(0.001) })));
+    expect(q.bids[0]!.qty).toBe(3);
+    expect(q.asks[0]!.qty).toBe(10);
+  });
+
+  /** Mean signed position of fixed-spread (± the overlay) in a market whose takers hit quotes reaching Exp(1)-tick depths. */
+  function meanPosition(rate: number, withFunding: boolean): number {
+    const rng = new Rng(42);
+    // A price skew keeps the inventory mean-reverting, so the mean position measures the lean.
+    const inner = fixed({ halfSpreadTicks: 1, size: 1, maxPosition: 30, priceSkew: 1 });
+    const s = withFunding ? withOverlays(inner, [overlay({ kind: 'funding-carry', holdingTimeS: 3600 })]) : inner;
+    let mid = 10_000;
+    let q = 0;
+    let sum = 0;
+    let fills: OwnFill[] = [];
+    const steps = 8000;
+    for (let i = 0; i < steps; i++) {
+      const now = T0 + 1000 + i * 500;
+      if (rng.chance(0.05)) mid += rng.chance(0.5) ? 1 : -1;
+      const out = quotesOf(s.quote(ctx({ nowMs: now, book: book(mid - 1, mid + 1), position: flatPosition(q), funding: funding(rate), fills })));
+      fills = [];
+      if (rng.chance(0.3)) {
+        const buy = rng.chance(0.5);
+        const reach = mid + (buy ? 1 : -1) * (1 + rng.exponential(1.5));
+        const l = buy ? out.asks[0] : out.bids[0];
+        if (l && (buy ? l.priceTicks <= reach : l.priceTicks >= reach)) {
+          q += buy ? -l.qty : l.qty;
+          fills = [{ symbol: SYM, side: buy ? 'sell' : 'buy', priceTicks: l.priceTicks, qty: l.qty, liquidity: 'maker', tsMs: now, clientOrderId: asClientOrderId('1') }];
+        }
+      }
+      sum += q;
+    }
+    return sum / steps;
+  }
+
+  it('changes the sign-weighted average position when the estimated funding rate is large', () => {
+    const base = meanPosition(0.002, false);
+    const longsPay = meanPosition(0.002, true);
+    const shortsPay = meanPosition(-0.002, true);
+    expect(longsPay).toBeLessThan(base - 3);
+    expect(longsPay).toBeLessThan(0);
+    expect(shortsPay).toBeGreaterThan(base + 3);
+    expect(shortsPay).toBeGreaterThan(0);
+  });
+});
+
+describe('volatility overlay', () => {
+  it('widens when the fast σ runs above the slow baseline, and not in a steady market', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'volatility', fastHalfLifeS: 10, slowHalfLifeS: 600, maxWidenSpreads: 3 })]);
+    const rng = new Rng(1);
+    let mid = 10_000;
+    let t = 0;
+    let last: DesiredQuotes | null = null;
+    for (; t < 600_000; t += 1000) {
+      mid += rng.chance(0.5) ? 1 : -1;
+      last = quotesOf(s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1) })));
+    }
+    expect(last!.asks[0]!.priceTicks - last!.bids[0]!.priceTicks).toBeLessThanOrEqual(8);
+    for (let i = 0; i < 30; i++, t += 1000) {
+      mid += rng.chance(0.5) ? 6 : -6;
+      last = quotesOf(s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1) })));
+    }
+    expect(last!.asks[0]!.priceTicks - last!.bids[0]!.priceTicks).toBeGreaterThanOrEqual(14);
+  });
+});
+
+describe('toxicity overlay', () => {
+  it('widens, then steps back, when our fills mark out against us', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 3, stepBackSpreads: 1, stepBackSizeMult: 0.5 })]);
+    let mid = 10_000;
+    let t = 0;
+    // Every buy of ours is followed by the mid dropping 3 ticks (adverse).
+    for (let i = 0; i < 6; i++) {
+      const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: mid - 2, qty: 10, liquidity: 'maker', tsMs: t, clientOrderId: asClientOrderId('1') };
+      s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), fills: [fill] }));
+      mid -= 3;
+      s.quote(ctx({ nowMs: t + 500, book: book(mid - 1, mid + 1) }));
+      t += 2000;
+      s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1) }));
+    }
+    const q = quotesOf(s.quote(ctx({ nowMs: t + 2000, book: book(mid - 1, mid + 1) })));
+    expect(q.bids[0]!.priceTicks).toBeLessThanOrEqual(mid - 2 - 3);
+    expect(q.asks[0]!.priceTicks).toBeGreaterThanOrEqual(mid + 2 + 3);
+    expect(q.bids[0]!.qty).toBe(5);
+  });
+});
+
+describe('reward-aware overlay', () => {
+  const rewards = { estimatedShare: 0.2, maxSpreadBps: 5, minNotionalUsd: 5 };
+  it('keeps a qualifying quote inside the spread limit against other overlays and floors its size', () => {
+    // A stand-in overlay that widens by 10 ticks and cuts sizes to 10 %.
+    const widen: Overlay = {
+      kind: 'test-widen',
+      adjust: (_c, _q, adj) => {
+        adj.bidWidenTicks += 10;
+        adj.askWidenTicks += 10;
+        adj.bidSizeMult *= 0.1;
+        adj.askSizeMult *= 0.1;
+      },
+    };
+    const run = (list: (Overlay | OverlayConfig)[], r: typeof rewards | null) => quotesOf(withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), list).quote(ctx({ nowMs: 0, rewards: r })));
+    expect(run([widen], rewards)).toEqual({ symbol: SYM, bids: [{ priceTicks: 9_989, qty: 1 }], asks: [{ priceTicks: 10_013, qty: 1 }] });
+    // 5 bps of mid 10001 = 5.0005 ticks; 5 USD at 1.0001 USD a contract = 5 contracts.
+    const kept = run([widen, overlay({ kind: 'reward-aware', poolUsdPerDay: 1000 })], rewards);
+    expect(kept).toEqual({ symbol: SYM, bids: [{ priceTicks: 9_996, qty: 5 }], asks: [{ priceTicks: 10_006, qty: 5 }] });
+    expect(run([widen, overlay({ kind: 'reward-aware', poolUsdPerDay: 1000 })], null).bids[0]!.priceTicks).toBe(9_989);
+  });
+
+  it('steps aside when the expected adverse selection beats the expected reward', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [
+      { kind: 'test-widen', adjust: (_c, _q, adj) => void (adj.bidWidenTicks += 10) } satisfies Overlay,
+      overlay({ kind: 'reward-aware', poolUsdPerDay: 0.001, markoutHorizonMs: 1000 }),
+    ]);
+    let mid = 10_000;
+    let t = 0;
+    for (let i = 0; i < 20; i++) {
+      const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: mid - 2, qty: 100, liquidity: 'maker', tsMs: t, clientOrderId: asClientOrderId('1') };
+      s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), fills: [fill], rewards }));
+      mid -= 5;
+      s.quote(ctx({ nowMs: t + 500, book: book(mid - 1, mid + 1), rewards }));
+      t += 10_000;
+    }
+    // Tiny pool, heavy adverse markouts: the widening is not held back.
+    expect(quotesOf(s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }))).bids[0]!.priceTicks).toBe(mid - 1 - 1 - 10);
+  });
+
+  it('pulls in and holds a quote for minRestMs; does nothing without ctx.rewards', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 8, size: 10 }), [overlay({ kind: 'reward-aware', poolUsdPerDay: 1000, pullIn: true, minRestMs: 3000 })]);
+    expect(quotesOf(s.quote(ctx({ nowMs: 0 }))).bids[0]!.priceTicks).toBe(9_993);
+    const a = quotesOf(s.quote(ctx({ nowMs: 1000, rewards })));
+    expect(a.bids[0]!.priceTicks).toBe(9_996); // mid 10001 − 5 ticks
+    expect(a.asks[0]!.priceTicks).toBe(10_006);
+    // The book moves a tick down 1 s later: the bid, still qualifying, rests until 3 s have passed.
+    expect(quotesOf(s.quote(ctx({ nowMs: 2000, book: book(9_999, 10_001), rewards }))).bids[0]!.priceTicks).toBe(9_996);
+    expect(quotesOf(s.quote(ctx({ nowMs: 4500, book: book(9_999, 10_001), rewards }))).bids[0]!.priceTicks).toBe(9_995);
+    // A move that takes it out of the limit is followed at once.
+    expect(quotesOf(s.quote(ctx({ nowMs: 5000, book: book(10_003, 10_005), rewards }))).bids[0]!.priceTicks).toBe(9_999);
+  });
+});
+
+describe('withOverlays', () => {
+  it('returns the inner strategy without overlays, re-adjusts the last ladder on null, passes intents through', () => {
+    const inner = fixed({ size: 1 });
+    expect(withOverlays(inner, [])).toBe(inner);
+    let n = 0;
+    const lazy: Strategy = { quote: () => (n++ === 0 ? { symbol: SYM, bids: [{ priceTicks: 9_990, qty: 1 }], asks: [{ priceTicks: 10_010, qty: 1 }] } : null) };
+    const s = withOverlays(lazy, [overlay({ kind: 'funding-carry', holdingTimeS: 1e9, maxShiftSpreads: 100 })]);
+    expect(quotesOf(s.quote(ctx({ nowMs: T0 + 1000 }))).bids[0]!.priceTicks).toBe(9_990);
+    expect(quotesOf(s.quote(ctx({ nowMs: T0 + 2000, funding: funding(0.0003) }))).bids[0]!.priceTicks).toBe(9_986);
+    const raw: Strategy = { quote: () => ({ intents: [] }) };
+    expect(withOverlays(raw, [overlay({ kind: 'toxicity' })]).quote(ctx({ nowMs: 0 }))).toEqual({ intents: [] });
+  });
+});
