@@ -12,22 +12,25 @@ const dir = mkdtempSync(join(tmpdir(), 'mmbot-builtins-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** config/backtest.yaml with the strategy entry swapped for `name` with only size and maxPosition. */
-function configFor(name: string): string {
+function configFor(name: string, overlays = ''): string {
   const base = readFileSync(join(ROOT, 'config/backtest.yaml'), 'utf8');
   const start = base.indexOf('      strategy: fixed-spread');
   const end = base.indexOf('  fee_rates');
   expect(start).toBeGreaterThan(0);
-  const yaml = `${base.slice(0, start)}      strategy: ${name}\n      params: { size: 200, maxPosition: 1500 }\n${base.slice(end)}`;
-  const file = join(dir, `${name}.yaml`);
+  const extra = overlays ? `      overlays: ${overlays}\n` : '';
+  const yaml = `${base.slice(0, start)}      strategy: ${name}\n      params: { size: 200, maxPosition: 1500 }\n${extra}${base.slice(end)}`;
+  const file = join(dir, `${name}${overlays ? '-overlays' : ''}.yaml`);
   writeFileSync(file, yaml);
   return file;
 }
 
 describe('every built-in runs through the backtest on the committed sample with only size and maxPosition', () => {
   // basis needs a second (liquid) leg: it has its own multi-symbol backtest test.
-  it.each(builtinStrategies.map((b) => b.name).filter((n) => n !== 'basis'))('%s', async (name) => {
-    const out = join(dir, name);
-    await run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', configFor(name), '--data', join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz'), '--out', out, '--quiet'], {
+  const cases = builtinStrategies.map((b) => [b.name, ''] as [string, string]).filter(([n]) => n !== 'basis');
+  cases.push(['glft', '[{ kind: funding-carry }, { kind: volatility }, { kind: toxicity }, { kind: reward-aware, poolUsdPerDay: 1000 }]']);
+  it.each(cases)('%s %s', async (name, overlays) => {
+    const out = join(dir, `${name}${overlays ? '-overlays' : ''}`);
+    await run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', configFor(name, overlays), '--data', join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz'), '--out', out, '--quiet'], {
       cwd: ROOT,
       timeout: 25_000,
       killSignal: 'SIGKILL',

@@ -57,7 +57,7 @@ describe('parseConfig: good configs', () => {
     expect(c.logging).toEqual({ level: 'info', pretty: 'auto' });
     expect(c.bot.unknown_orders).toBe('cancel');
     expect(c.bot.strategies).toEqual([
-      { id: 'fake-spread:EURUSD-PERP', symbol: 'EURUSD-PERP', symbols: ['EURUSD-PERP'], strategy: 'fake-spread', params: { levels: 1, spread_ticks: 4 }, paramsChecked: true },
+      { id: 'fake-spread:EURUSD-PERP', symbol: 'EURUSD-PERP', symbols: ['EURUSD-PERP'], strategy: 'fake-spread', params: { levels: 1, spread_ticks: 4 }, overlays: [], paramsChecked: true },
     ]);
     expect(c.recording).toBeUndefined();
   });
