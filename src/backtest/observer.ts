@@ -51,6 +51,8 @@ export class BacktestObserver {
   readonly minuteT: number[] = [];
   /** Markouts of our fills (exchange time, lazily fed from the exchange books). */
   readonly markouts: FillMarkouts;
+  /** Called with each symbol's estimated reward share at every scored minute (the runner feeds it to ctx.rewards). */
+  onMinuteShare: ((s: number, share: number) => void) | null = null;
   #last = NaN;
   #nextSample = NaN;
   #nextMinute = NaN;
@@ -229,6 +231,7 @@ export class BacktestObserver {
       q.shareSum += share;
       q.scoredMinutes += 1;
       q.rewardsUsd += share * perMinute;
+      this.onMinuteShare?.(s, share);
     }
   }
 

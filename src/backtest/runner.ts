@@ -7,7 +7,7 @@ import type { FundingSettlement } from '../domain/funding.ts';
 import type { Order } from '../domain/order.ts';
 import { instrumentCatalog } from '../domain/instrument.ts';
 import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../engine/index.ts';
-import type { ConnectionState } from '../engine/ports.ts';
+import type { ConnectionState, RewardUpdate } from '../engine/ports.ts';
 import type { ExecutionConfig } from '../execution/config.ts';
 import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
@@ -124,6 +124,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const resync$ = new Subject<readonly Order[]>();
   const connection$ = new Subject<ConnectionState>();
   const funding$ = new Subject<FundingSettlement>();
+  const rewards$ = new Subject<RewardUpdate>();
   let settlePending = false;
 
   const ol = settings.orderLatency;
@@ -178,7 +179,11 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // The engine takes one estimate for every symbol (as live): the first symbol's rates.
     fees: input.engineFees ?? fees[0]!,
   });
-  engine.start({ market$, orders$, resync$, connection$, funding$ });
+  // Each minute's local reward-share estimate reaches strategies as ctx.rewards, as the daemon's
+  // reward estimator does live (the view only: estimated rewards stay a report figure, not engine PnL).
+  const rewardView = { maxSpreadBps: settings.rewards.maxSpreadBps, minNotionalUsd: settings.rewards.minNotionalUsd };
+  observer.onMinuteShare = (s, share) => rewards$.next({ symbol: col.instruments[s]!.symbol, view: { estimatedShare: share, ...rewardView } });
+  engine.start({ market$, orders$, resync$, connection$, funding$, rewards$ });
   connection$.next({ stream: 'orders', connected: true, tsRecv: startMs });
   connection$.next({ stream: 'market-data', connected: true, tsRecv: startMs });
   // The engine reconciles at start (open orders, positions): let that settle before time moves.

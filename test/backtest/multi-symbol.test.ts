@@ -6,7 +6,7 @@ import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { recordingHeader, toColumnar, type RecordedEvent } from '../../src/record/index.ts';
-import type { OwnFill, Strategy, StrategyContext, StrategyOutput } from '../../src/strategy/contract.ts';
+import type { OwnFill, RewardView, Strategy, StrategyContext, StrategyOutput } from '../../src/strategy/contract.ts';
 import { testInstrument } from '../record/fixtures.ts';
 
 /*
@@ -84,5 +84,32 @@ describe('backtest of a multi-symbol strategy with hedges', () => {
     const two = await run();
     expect(fillsCsv(two.r)).toBe(fillsCsv(r));
     expect(JSON.stringify(buildReport(two.r))).toBe(JSON.stringify(buildReport(r)));
+  });
+});
+
+describe('ctx.rewards in backtests', () => {
+  it('strategies see each minute\'s local reward-share estimate, the same the report sums', async () => {
+    const evs = [...syntheticMarket({ instrument: A, seed: 8, events: 20_000, startMs: T0, midTicks: 40_000, levels: 5, meanGapMs: 10, tickerEveryMs: 1_000 })];
+    const col = toColumnar(recordingHeader({ instruments: [A], startedAtMs: T0, source: 'test' }), [A], evs);
+    const views: RewardView[] = [];
+    let anchor: number | undefined;
+    const strategy: Strategy = {
+      quote(ctx) {
+        if (ctx.rewards !== null && ctx.rewards !== views.at(-1)) views.push(ctx.rewards);
+        // A ladder that stays put (orders must rest to score): 10 ticks around the first mid.
+        const bid = ctx.book?.bids[0]?.priceTicks;
+        if (bid === undefined) return null;
+        anchor ??= bid;
+        return { symbol: ctx.symbol, bids: [{ priceTicks: anchor - 10, qty: 1 }], asks: [{ priceTicks: anchor + 12, qty: 1 }] };
+      },
+    };
+    const settings = defaultSettings({ orderLatency: { entry: 2, response: 2 } });
+    const r = await runBacktest({ data: col, strategies: [{ id: 'q', symbol: A.symbol, strategy }], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG, settings, createEngine });
+    const t = r.observer.times[0]!;
+    expect(t.scoredMinutes).toBeGreaterThanOrEqual(2);
+    expect(views.length).toBe(t.scoredMinutes);
+    expect(views.reduce((a, v) => a + v.estimatedShare, 0)).toBeCloseTo(t.shareSum, 12);
+    expect(views.some((v) => v.estimatedShare > 0)).toBe(true);
+    expect(views[0]).toMatchObject({ maxSpreadBps: settings.rewards.maxSpreadBps, minNotionalUsd: settings.rewards.minNotionalUsd });
   });
 });
