@@ -51,7 +51,7 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
       k = c.fit.kPerTick;
       horizonS = p.horizonS ?? Math.min(86_400, Math.max(1, c.qMaxLots / c.fit.aPerS));
       // γ is set for the full horizon: in cycle mode the inventory term then shrinks toward T.
-      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, sigma, horizonS, k, c.marketHalfSpreadTicks);
+      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, sigma, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k);
       return gamma > 0 && k > 0;
     },
     price(fair, qLots, nowMs, out): void {

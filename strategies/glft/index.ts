@@ -42,7 +42,7 @@ export function glftModel(p: GlftParams): QuoteModel {
   return {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
-      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigma, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks);
+      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigma, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick);
       if (!(gamma > 0)) return false;
       coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
       return Number.isFinite(coef.c1) && Number.isFinite(coef.c2);

@@ -16,29 +16,60 @@ export const asOptimalSpread = (gamma: number, sigma: number, tauS: number, k: n
  * The γ at which inventory `qMax` (lots) shifts the reservation price by `skew` half-spreads, the
  * half-spread being the model's or `minHalfSpread` (e.g. the market's), whichever is larger:
  * qMax·γσ²τ = skew·max(½(γσ²τ + (2/γ)ln(1 + γ/k)), minHalfSpread). A dimensionless way to set risk
- * aversion; NaN when there is no positive root (qMax ≤ skew/2 or bad inputs).
+ * aversion; NaN when there is no positive root (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the
+ * previous root) speeds the search.
  */
-export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, minHalfSpread = 0): number {
+export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, minHalfSpread = 0, guess = k): number {
   const a = sigma * sigma * tauS;
   if (!(a > 0) || !(skew > 0) || !(k > 0) || !(qMax > skew / 2)) return Number.NaN;
   // qMax·γa − skew·half(γ) is increasing in γ (qMax > skew/2), and so is qMax·γa − skew·h.
-  return solveIncreasing((g) => qMax * g * a - skew * Math.max(0.5 * (g * a + (2 / g) * Math.log1p(g / k)), minHalfSpread), k);
+  return solveIncreasing((g) => qMax * g * a - skew * Math.max(0.5 * (g * a + (2 / g) * Math.log1p(g / k)), minHalfSpread), guess);
 }
 
 /**
- * Root of an increasing f on (0, ∞) with f(0⁺) < 0 < f(∞), by bisection on log x from `scale`
- * (relative precision 1e-12); NaN when no sign change is found.
+ * Root of an increasing f on (0, ∞) with f(0⁺) < 0 < f(∞): brackets it by doubling from `guess`,
+ * then closes in with the Illinois method on ln x (superlinear; a good guess, e.g. the previous
+ * refit's root, needs a handful of evaluations). Relative precision 1e-12; NaN when no sign change.
  */
-export function solveIncreasing(f: (x: number) => number, scale: number): number {
-  let lo = scale;
-  let hi = scale;
-  for (let i = 0; i < 400 && f(lo) > 0; i++) lo /= 4;
-  for (let i = 0; i < 400 && f(hi) < 0; i++) hi *= 4;
-  if (!(f(lo) <= 0) || !(f(hi) >= 0)) return Number.NaN;
-  for (let i = 0; i < 200 && hi / lo > 1 + 1e-12; i++) {
-    const mid = Math.sqrt(lo * hi);
-    if (f(mid) < 0) lo = mid;
-    else hi = mid;
+export function solveIncreasing(f: (x: number) => number, guess: number): number {
+  const F = (u: number): number => f(Math.exp(u));
+  let a = Math.log(guess > 0 && Number.isFinite(guess) ? guess : 1);
+  let fa = F(a);
+  if (fa === 0) return Math.exp(a);
+  let b = a;
+  let fb = fa;
+  let step = Math.LN2;
+  for (let i = 0; i < 200 && (fa < 0) === (fb < 0); i++) {
+    a = b;
+    fa = fb;
+    b = fa < 0 ? b + step : b - step;
+    fb = F(b);
+    step *= 2;
   }
-  return Math.sqrt(lo * hi);
+  if (!((fa < 0) !== (fb < 0)) || Number.isNaN(fa) || Number.isNaN(fb)) return Number.NaN;
+  // Keep a on the negative side.
+  if (fa > 0) {
+    [a, b] = [b, a];
+    [fa, fb] = [fb, fa];
+  }
+  let side = 0;
+  let c = a;
+  for (let i = 0; i < 100; i++) {
+    const prev = c;
+    c = (a * fb - b * fa) / (fb - fa);
+    const fc = F(c);
+    if (fc === 0 || Math.abs(c - prev) < 1e-13 * Math.max(1, Math.abs(c))) break;
+    if (fc < 0) {
+      a = c;
+      fa = fc;
+      if (side === -1) fb /= 2;
+      side = -1;
+    } else {
+      b = c;
+      fb = fc;
+      if (side === 1) fa /= 2;
+      side = 1;
+    }
+  }
+  return Math.exp(c);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asGammaForSkew, asOptimalSpread, asReservationPrice, glftCoefficients, glftDepths, glftGammaForSkew } from '../../../src/strategy/models/index.ts';
+import { solveIncreasing, asGammaForSkew, asOptimalSpread, asReservationPrice, glftCoefficients, glftDepths, glftGammaForSkew } from '../../../src/strategy/models/index.ts';
 
 // Expected values are written out from the papers' forms (strategy-math §4.1–4.2), not from the code.
 const close = (x: number, y: number): void => expect(Math.abs(x - y)).toBeLessThan(1e-9 * Math.max(1, Math.abs(y)));
@@ -67,5 +67,16 @@ describe('GLFT closed forms', () => {
     const g2 = glftGammaForSkew(0.8, qMax, sig, A, k, 25);
     close(sig * glftCoefficients(g2, A, k).c2 * qMax, 0.8 * 25);
     expect(glftGammaForSkew(1, 5, 0, A, k)).toBeNaN();
+  });
+});
+
+describe('solveIncreasing', () => {
+  it('finds the root from any guess, to 1e-12 relative, through a kink', () => {
+    const root = 0.0375;
+    const f = (x: number): number => Math.max(Math.log(x / root), 3 * (x - root));
+    for (const guess of [1e-9, 1e-3, 0.0375, 1, 1e6]) close(solveIncreasing(f, guess) / root, 1);
+    expect(solveIncreasing(() => -1, 1)).toBeNaN();
+    const [sig, A, k, q] = [0.9, 4, 0.7, 5];
+    close(glftGammaForSkew(1, q, sig, A, k, 3, 1e-6) / glftGammaForSkew(1, q, sig, A, k, 3, 50), 1);
   });
 });
