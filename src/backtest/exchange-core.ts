@@ -6,15 +6,16 @@ import type { OrderEvent } from '../domain/events.ts';
 import { fundingCash, type FundingEstimate, type FundingSettlement } from '../domain/funding.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { ActionQueue } from './action-queue.ts';
-import { ASK, BID, DenseBook } from './dense-book.ts';
+import { BID, DenseBook } from './dense-book.ts';
 import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
 import { ConsumedLiquidity } from './consumed-liquidity.ts';
-import { byAskPriority, byBidPriority, leaves, toOrder, type XOrder } from './exchange-order.ts';
+import { toOrder, type XOrder } from './exchange-order.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { RoundTripOp } from '../record/format.ts';
 import type { QueueModel } from './queue-model.ts';
+import { L3Levels } from './l3-fifo.ts';
 
 const isScheduleList = (f: FeeSchedule | readonly FeeSchedule[]): f is readonly FeeSchedule[] => Array.isArray(f);
 
@@ -46,12 +47,17 @@ export interface ReplayExchangeOptions {
   readonly onSettled: () => void;
   /** Called on every fill (exchange time), for reports. */
   readonly onFill?: (fill: BacktestFill) => void;
+  /**
+   * An order-level (L3) recording's order lists (ColumnarRecording.orderStart/orderQty, indexed like
+   * the level pool): queues are then exact FIFOs (l3-fifo.ts) and `queue` is not used.
+   */
+  readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array };
 }
 
 /**
- * The replay exchange's state and market side: books, our resting orders, ledgers, the FIFO reply
- * channel, and how recorded market data advances queues and fills resting orders. Order entry and
- * the gateway/account ports are in ReplayExchange (replay-exchange.ts).
+ * The replay exchange's state: books, our resting orders, ledgers, fills and the FIFO reply channel.
+ * How recorded market data advances queues and fills resting orders is in ExchangeMarket
+ * (exchange-market.ts); order entry and the gateway/account ports in ReplayExchange.
  */
 export class ExchangeCore {
   /** Current exchange time (the runner sets it before each step). */
@@ -68,10 +74,10 @@ export class ExchangeCore {
   readonly own: (OwnLevels | null)[];
   /** Displayed liquidity our orders took per symbol, until the recording changes the level. */
   readonly consumed: ConsumedLiquidity[];
+  /** L3 recordings: the market's orders per level and symbol (null per symbol for L2 data). */
+  readonly l3: (L3Levels | null)[];
   /** Time-priority counter of our resting orders (XOrder.seq). */
   protected _seq = 0;
-  /** Scratch list for fill allocation (no allocation per trade). */
-  readonly #cand: XOrder[] = [];
   protected readonly _byId = new Map<string, XOrder>();
   protected readonly _symIdx = new Map<string, number>();
   protected readonly _state: InstrumentState[];
@@ -96,6 +102,7 @@ export class ExchangeCore {
     this.fundingEstimates = o.instruments.map(() => null);
     this.own = o.instruments.map(() => null);
     this.consumed = o.instruments.map(() => new ConsumedLiquidity());
+    this.l3 = o.instruments.map(() => (o.l3 ? new L3Levels() : null));
     this._state = o.instruments.map(() => 'OPEN');
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
@@ -104,129 +111,6 @@ export class ExchangeCore {
   }
 
   // ------------------------------------------------------------------ market side (exchange time)
-
-  /**
-   * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
-   * [start, start + nb + na), bids first. Updates queue positions and fills crossed orders.
-   */
-  applyBook(s: number, snapshot: boolean, levels: Float64Array, start: number, nb: number, na: number): void {
-    const book = this.books[s]!;
-    const orders = this.open[s]!;
-    const no = orders.length;
-    const consumed = this.consumed[s]!;
-    if (snapshot) {
-      const prev = no > 0 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
-      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
-      book.load(levels, start, nb, na);
-      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
-    } else {
-      const own = this.own[s];
-      const anyTaken = !consumed.empty;
-      for (let j = start, end = start + nb + na; j < end; j++) {
-        const side = j - start < nb ? BID : ASK;
-        const p = levels[2 * j]!;
-        const q = levels[2 * j + 1]!;
-        const prev = book.set(side, p, q);
-        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
-        if (anyTaken && prev !== q) consumed.reset(side, p);
-        for (let k = 0; k < no; k++) {
-          const x = orders[k]!;
-          if (x.priceTicks !== p || x.sideIdx !== side) continue;
-          // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
-          const g = own ? own.qty(side, p) : 0;
-          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
-        }
-      }
-    }
-    if (no > 0) this._fillCrossed(s);
-  }
-
-  /**
-   * A public trade print of `qty`: its volume is consumed once. It fills our resting orders on the
-   * side it hit in price-then-time order: first those priced better than the print (the aggressor
-   * would have met them before reaching the print's price; each takes what is left of the print),
-   * then those at the print's price through the queue model (what remains of the print advances the
-   * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
-   * fills never exceeds the print.
-   */
-  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
-    const orders = this.open[s]!;
-    const no = orders.length;
-    if (no === 0) return;
-    const restingSide = takerBuy ? ASK : BID;
-    // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
-    const cand = this.#cand;
-    let first: XOrder | null = null;
-    let n = 0;
-    for (let k = 0; k < no; k++) {
-      const x = orders[k]!;
-      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
-      if (n === 0) first = x;
-      else {
-        if (n === 1) {
-          cand.length = 0;
-          cand.push(first!);
-        }
-        cand.push(x);
-      }
-      n++;
-    }
-    if (n === 0) return;
-    if (n === 1) {
-      const x = first!;
-      if (x.priceTicks !== priceTicks) this._fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
-      else {
-        cand.length = 0;
-        cand.push(x);
-        this._fillAtPrint(cand, 0, qty);
-      }
-      cand.length = 0;
-      return;
-    }
-    cand.sort(restingSide === BID ? byBidPriority : byAskPriority);
-    let rem = qty;
-    let k = 0;
-    for (; k < cand.length && cand[k]!.priceTicks !== priceTicks; k++) {
-      if (rem <= 0) continue;
-      const x = cand[k]!;
-      const f = Math.min(leaves(x), rem);
-      rem -= f;
-      this._fill(x, f, x.priceTicks, false);
-    }
-    if (k < cand.length) this._fillAtPrint(cand, k, rem);
-    cand.length = 0;
-  }
-
-  /**
-   * Our orders `cand[k..]` rest at the print's price (time order); `volume` of the print reaches the
-   * level. L2: each order's queue advances by it; an order fills by the excess over the volume ahead
-   * of it, less what our earlier orders there took; an order left unfilled stops the print.
-   */
-  protected _fillAtPrint(cand: readonly XOrder[], k: number, volume: number): void {
-    const queue = this._o.queue;
-    let used = 0;
-    let blocked = false;
-    for (; k < cand.length; k++) {
-      const x = cand[k]!;
-      queue.onTrade(x.queue, volume);
-      if (x.queue.front >= 0) {
-        blocked = true;
-        continue;
-      }
-      const excess = Math.floor(-x.queue.front);
-      x.queue.front = 0;
-      if (blocked) continue;
-      const want = leaves(x);
-      const f = Math.min(want, excess - used, volume - used);
-      if (f > 0) {
-        used += f;
-        this._fill(x, f, x.priceTicks, false);
-      }
-      if (f < want) blocked = true;
-    }
-  }
-
   /**
    * The recording bot's own working orders on symbol `s` (an `o` line, levels as in applyBook):
    * from now on they are taken out of the displayed levels for queue positions, fills and crossing.
@@ -266,65 +150,6 @@ export class ExchangeCore {
     ledger.funding = ledger.funding.plus(cash);
     ledger.fundingEvents++;
     return cash;
-  }
-
-  protected _depth(x: XOrder, prev: number, next: number): void {
-    if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
-  }
-
-  /**
-   * Resting orders the book now crosses (a bid at or above the best ask of others, an ask at or
-   * below the best bid) fill as makers at their price against the crossing volume: each walks the
-   * opposite levels up to its price, best order first (price, then time), taking what is displayed
-   * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
-   */
-  protected _fillCrossed(s: number): void {
-    const orders = this.open[s]!;
-    const ba = this.bestOther(s, ASK);
-    const bb = this.bestOther(s, BID);
-    const cand = this.#cand;
-    cand.length = 0;
-    for (let k = 0; k < orders.length; k++) {
-      const x = orders[k]!;
-      if (x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb) cand.push(x);
-    }
-    if (cand.length === 0) return;
-    if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
-    for (let k = 0; k < cand.length; k++) {
-      const x = cand[k]!;
-      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
-    }
-    cand.length = 0;
-  }
-
-  /**
-   * Fills `x` against the displayed levels of `side` from the best up to `limitTicks` (others' volume
-   * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
-   * order at its own price.
-   */
-  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
-    const book = this.books[s]!;
-    const consumed = this.consumed[s]!;
-    const size = book.size;
-    const stop = limitTicks - book.lo;
-    if (side === ASK) {
-      for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
-        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
-      }
-    } else {
-      for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
-        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
-      }
-    }
-  }
-
-  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
-    // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
-    const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
-    if (avail <= 0) return;
-    const f = Math.min(leaves(x), avail);
-    consumed.take(side, p, f);
-    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
   }
 
   // ------------------------------------------------------------------ fills and events

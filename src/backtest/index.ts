@@ -11,6 +11,8 @@ export { FillMarkouts, CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-marko
 export { reportHtml } from './report-html.ts';
 export { ReplayExchange, type ReplayExchangeOptions } from './replay-exchange.ts';
 export { riskAverseQueue, probQueue, probBehind, queueModel, type QueueModel, type QueueModelConfig, type QueueState, type ProbShape } from './queue-model.ts';
+export { fifoDiff, aheadAfter, sizeAhead, tradeFront, L3Levels } from './l3-fifo.ts';
+export { ConsumedLiquidity } from './consumed-liquidity.ts';
 export { LatencyModel, type LatencyDist, type OrderLatencyConfig } from './latency-model.ts';
 export { SymbolLedger, feeSchedule, type BacktestFill, type FeeSchedule } from './ledger.ts';
 export { BacktestObserver, type QuoteTimes, type SymbolSeries } from './observer.ts';

@@ -16,6 +16,8 @@ export interface QueueState {
   front: number;
   /** Volume traded at the level since the last depth update (probabilistic models). */
   cumTrades: number;
+  /** L3 recordings (l3-fifo.ts): market orders ahead of ours; `front` is then their exact total. */
+  aheadOrders?: number;
 }
 
 /** A queue model: pure updates of one order's queue state. */

@@ -7,7 +7,7 @@ import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import { ASK, BID } from './dense-book.ts';
-import { ExchangeCore } from './exchange-core.ts';
+import { ExchangeMarket } from './exchange-market.ts';
 import { BACKTEST_ACCOUNT, leaves, toOrder, toStatus, type XOrder } from './exchange-order.ts';
 
 export type { ReplayExchangeOptions } from './exchange-core.ts';
@@ -20,7 +20,7 @@ const CROSS_TEXT = 'post-only order would cross the book';
  * entry latency; replies, acks and fills reach the bot after the response latency, in FIFO order.
  * Resting orders fill per the queue model; marketable orders fill against the displayed levels.
  */
-export class ReplayExchange extends ExchangeCore implements OrderGateway, AccountReader {
+export class ReplayExchange extends ExchangeMarket implements OrderGateway, AccountReader {
   // ------------------------------------------------------------------ OrderGateway (bot time)
 
   place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
@@ -198,7 +198,7 @@ export class ReplayExchange extends ExchangeCore implements OrderGateway, Accoun
   }
 
   #rest(x: XOrder, s: number): void {
-    x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+    this._join(x, s);
     x.queue.cumTrades = 0;
     x.restingSinceMs = this.now;
     x.seq = ++this._seq;

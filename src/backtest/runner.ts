@@ -143,6 +143,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     actions,
     latency,
     queue: queueModel(settings.queueModel),
+    // Order-level recordings replay exact FIFO queues (l3-fifo.ts) instead of the queue model.
+    ...(col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty } } : {}),
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
     seed: settings.seed,

@@ -1,7 +1,7 @@
 import type { BookLevel, BookSide } from '../domain/book.ts';
 
-/** One side of a tracked book: price ticks → qty. */
-type SideMap = Map<number, number>;
+/** One side of a tracked book: price ticks → level (qty and, L3, the order sizes). */
+type SideMap = Map<number, BookLevel>;
 
 /**
  * The last book seen for one symbol, so the writer can store compact deltas: the venue sends full
@@ -35,8 +35,8 @@ export class TrackedBook {
 
   /** Applies a delta (q 0 removes). */
   apply(bids: BookSide, asks: BookSide): void {
-    for (const l of bids) l.qty === 0 ? this.#bids.delete(l.priceTicks) : this.#bids.set(l.priceTicks, l.qty);
-    for (const l of asks) l.qty === 0 ? this.#asks.delete(l.priceTicks) : this.#asks.set(l.priceTicks, l.qty);
+    for (const l of bids) l.qty === 0 ? this.#bids.delete(l.priceTicks) : this.#bids.set(l.priceTicks, l);
+    for (const l of asks) l.qty === 0 ? this.#asks.delete(l.priceTicks) : this.#asks.set(l.priceTicks, l);
   }
 
   /** The current book, best first. */
@@ -47,12 +47,23 @@ export class TrackedBook {
 
 function load(map: SideMap, side: BookSide): void {
   map.clear();
-  for (const l of side) if (l.qty > 0) map.set(l.priceTicks, l.qty);
+  for (const l of side) if (l.qty > 0) map.set(l.priceTicks, l);
+}
+
+/** Same level: same total and (L3) the same orders in the same order. */
+function sameLevel(a: BookLevel, b: BookLevel): boolean {
+  if (a.qty !== b.qty) return false;
+  const x = a.orders;
+  const y = b.orders;
+  if (x === y) return true;
+  if (x === undefined || y === undefined || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 function sorted(map: SideMap, descending: boolean): BookLevel[] {
   const out: BookLevel[] = [];
-  for (const [p, q] of map) out.push({ priceTicks: p, qty: q });
+  for (const l of map.values()) out.push(l);
   out.sort(descending ? (a, b) => b.priceTicks - a.priceTicks : (a, b) => a.priceTicks - b.priceTicks);
   return out;
 }
@@ -63,9 +74,11 @@ function diffSide(prev: SideMap, next: BookSide, descending: boolean): BookLevel
   for (const l of next) {
     if (l.qty <= 0) continue;
     seen.add(l.priceTicks);
-    if (prev.get(l.priceTicks) !== l.qty) out.push({ priceTicks: l.priceTicks, qty: l.qty });
+    const was = prev.get(l.priceTicks);
+    if (was === undefined || !sameLevel(was, l)) out.push(l.orders === undefined ? { priceTicks: l.priceTicks, qty: l.qty } : { priceTicks: l.priceTicks, qty: l.qty, orders: l.orders });
   }
-  for (const p of prev.keys()) if (!seen.has(p)) out.push({ priceTicks: p, qty: 0 });
+  // A removed level: q 0 (and an empty order list in an order-level book).
+  for (const [p, l] of prev) if (!seen.has(p)) out.push(l.orders === undefined ? { priceTicks: p, qty: 0 } : { priceTicks: p, qty: 0, orders: [] });
   out.sort(descending ? (a, b) => b.priceTicks - a.priceTicks : (a, b) => a.priceTicks - b.priceTicks);
   return out;
 }

@@ -7,7 +7,7 @@ import type { SessionEvent } from './format.ts';
 import { decodeEvent, encodeEvent } from './line-codec.ts';
 
 const MAGIC = 'MMBC';
-const VERSION = 2; // 2: the head holds the session lines (round trips, execution reports)
+const VERSION = 3; // 2: the head holds the session lines (round trips, execution reports); 3: L3 order columns
 
 /**
  * The cache key of a set of recordings: their absolute paths, sizes and modification times, so an
@@ -35,6 +35,8 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
       instruments: col.instruments.map(instrumentToJson),
       length: col.length,
       levels: col.levels.length,
+      orderStart: col.orderStart?.length ?? -1,
+      orderQty: col.orderQty?.length ?? -1,
       objects: col.objects.map((o) => encodeEvent(o)),
       session: col.session.map((o) => encodeEvent(o)),
       minTick: Array.from(col.minTick),
@@ -42,6 +44,7 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
     }),
   );
   const arrays = [col.kind, col.sym, col.tsEvent, col.tsRecv, col.a, col.b, col.c, col.levels];
+  if (col.orderStart && col.orderQty) arrays.push(col.orderStart, col.orderQty);
   let size = align8(12 + head.length);
   for (const a of arrays) size += align8(a.byteLength);
   const out = Buffer.alloc(size);
@@ -76,6 +79,8 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
       instruments: unknown[];
       length: number;
       levels: number;
+      orderStart: number;
+      orderQty: number;
       objects: string[];
       session: string[];
       minTick: number[];
@@ -98,12 +103,15 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
     const b = take(n * 8, (ab) => new Float64Array(ab));
     const c = take(n * 4, (ab) => new Int32Array(ab));
     const levels = take(head.levels * 8, (ab) => new Float64Array(ab));
+    const l3 = head.orderStart >= 0 && head.orderQty >= 0;
+    const orderStart = l3 ? take(head.orderStart * 8, (ab) => new Float64Array(ab)) : null;
+    const orderQty = l3 ? take(head.orderQty * 8, (ab) => new Float64Array(ab)) : null;
     if (off > buf.length + 8) return null;
     const instruments = head.instruments.map((i, k) => instrumentFromJson(i, `${file}: instruments[${k}]`));
     const symbols = new Set(instruments.map((i) => i.symbol as string));
     const objects = head.objects.map((line) => decodeEvent(JSON.parse(line), symbols) as SideEvent);
     const session = head.session.map((line) => decodeEvent(JSON.parse(line), symbols) as SessionEvent);
-    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, session, minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
+    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, session, ...(orderStart && orderQty ? { orderStart, orderQty } : {}), minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
   } catch {
     return null;
   }

@@ -32,6 +32,13 @@ export interface ColumnarRecording {
    * rows (the replay does not consume them), read by the latency model and parity reports.
    */
   readonly session: readonly SessionEvent[];
+  /**
+   * Order-level (L3) recordings only (every file's header says `book_level: 3`): the resting order
+   * sizes of level j, in queue order, are `orderQty[orderStart[j] .. orderStart[j + 1])` (j indexes
+   * `levels` pairs; own-order rows have none). Absent for L2 data.
+   */
+  readonly orderStart?: Float64Array;
+  readonly orderQty?: Float64Array;
   /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
   readonly minTick: Float64Array;
   readonly maxTick: Float64Array;

@@ -22,6 +22,12 @@ export class ColumnarBuilder {
   #c: Int32Array;
   #levels: Float64Array;
   #nl = 0;
+  /** L3: per level, the start of its orders in #orderQty (length #nl + 1 used); null for L2 data. */
+  #orderStart: Float64Array | null = null;
+  #orderQty: Float64Array | null = null;
+  #no = 0;
+  /** False once a non-L3 header is added: order columns are only kept when every file is L3. */
+  #allL3 = true;
   readonly #objects: SideEvent[] = [];
   readonly #session: SessionEvent[] = [];
   readonly #symIndex = new Map<string, number>();
@@ -48,6 +54,16 @@ export class ColumnarBuilder {
    */
   addHeader(header: RecordingHeader, instruments: readonly Instrument[]): void {
     this.#headers.push(header);
+    if (header.book_level !== 3) {
+      this.#allL3 = false;
+      this.#orderStart = null;
+      this.#orderQty = null;
+    } else if (this.#allL3 && this.#orderStart === null) {
+      this.#orderStart = new Float64Array(Math.max(1024, this.#levels.length / 2 + 1));
+      this.#orderQty = new Float64Array(4096);
+      this.#no = 0;
+      if (this.#nl > 0) this.#allL3 = false; // rows before this header had no orders
+    }
     for (const i of instruments) {
       const known = this.#symIndex.get(i.symbol);
       if (known !== undefined) {
@@ -119,6 +135,7 @@ export class ColumnarBuilder {
       levels: this.#levels.slice(0, this.#nl * 2),
       objects: this.#objects,
       session: this.#session,
+      ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: this.#orderStart.slice(0, this.#nl + 1), orderQty: this.#orderQty.slice(0, this.#no) } : {}),
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };
@@ -131,13 +148,35 @@ export class ColumnarBuilder {
     this.#a[i] = this.#nl;
     this.#b[i] = bids.length;
     this.#c[i] = asks.length;
+    const l3 = this.#allL3 && this.#orderStart !== null;
     for (const side of [bids, asks])
       for (const l of side) {
         this.#levels[this.#nl * 2] = l.priceTicks;
         this.#levels[this.#nl * 2 + 1] = l.qty;
+        if (l3) this.#orders(l.orders);
         this.#nl++;
         this.#seen(s, l.priceTicks);
       }
+  }
+
+  /** Stores level #nl's orders (none for own-order rows) and closes its range. */
+  #orders(orders: readonly number[] | undefined): void {
+    let start = this.#orderStart!;
+    if (start.length < this.#nl + 2) {
+      const next = new Float64Array(Math.max(this.#nl + 2, start.length * 2));
+      next.set(start);
+      this.#orderStart = start = next;
+    }
+    const n = orders?.length ?? 0;
+    let qty = this.#orderQty!;
+    if (qty.length < this.#no + n) {
+      const next = new Float64Array(Math.max(this.#no + n, qty.length * 2));
+      next.set(qty);
+      this.#orderQty = qty = next;
+    }
+    start[this.#nl] = this.#no;
+    for (let k = 0; k < n; k++) qty[this.#no++] = orders![k]!;
+    start[this.#nl + 1] = this.#no;
   }
 
   #seen(s: number, p: number): void {

@@ -1,17 +1,25 @@
 /**
- * The mmbot recording format, version 3: gzip-compressed JSON Lines (version 1 files, which cannot
- * hold `o` lines, and version 2 files, which cannot hold `q`/`x`/`p` lines, are still read).
+ * The mmbot recording format, version 3 (L2 books) and 4 (order-level books): gzip-compressed JSON
+ * Lines (version 1 files, which cannot hold `o` lines, and version 2 files, which cannot hold
+ * `q`/`x`/`p` lines, are still read). A version 4 file is a version 3 file whose header says
+ * `"book_level":3` and whose book levels carry their resting orders; the writer uses version 3 for
+ * L2 recordings, so they stay readable by mmbot that predates order-level books.
  *
  * Line 1 is the header: `{"format":"mmbot-recording","version":3,"symbols":[...],"instruments":{SYM:{...}},
  * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` when
  * the source's fee rates are known: imports of third-party data carry the source's, a daemon's
- * recording the trading account's (whoami). Every following line is one event with `t` first, the symbol
+ * recording the trading account's (whoami); order-level recordings add `"book_level":3` (version 4).
+ * Every following line is one event with `t` first, the symbol
  * `s`, venue time `e` and receive time `r` (epoch ms, possibly fractional). Prices are integer ticks of
  * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
  *
  * - `b` book: `f` 1 = full snapshot (replace the book), 0 = delta against the previous book of that
  *   symbol (a level with q 0 is removed); `b`/`a` = `[[priceTicks, qty], ...]` best first.
  *   The writer stores a snapshot first, after every gap, and every `keyframeEvery` books; deltas otherwise.
+ *   Order-level (L3, version 4): each level is `[priceTicks, qty, [q1, q2, ...]]`, the sizes of the
+ *   individual resting orders at that price in queue (time) order, Σ = qty (the venue's LEVEL_3
+ *   channel: no order ids). A delta carries each changed level with its whole order list (a level
+ *   whose total is unchanged but whose orders changed is a change); a removed level is `[p, 0, []]`.
  * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`.
  * - `k` ticker: `last lq mark bid ask bl bu lsp lst st v oi ef` (ticks or null; `ef` = funding estimate).
  * - `f` funding settlement: `rate amt bp sp` decimal strings (amount is USD per contract).
@@ -42,15 +50,17 @@ import type { InstrumentJson } from './instrument-json.ts';
 
 /** The format name in the header. */
 export const RECORDING_FORMAT = 'mmbot-recording';
-/** The format version this code writes. */
+/** The format version this code writes for L2 recordings. */
 export const RECORDING_VERSION = 3;
-/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x`/`p` lines). */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3];
+/** The format version of order-level (L3) recordings (`book_level: 3`, levels with order lists). */
+export const RECORDING_VERSION_L3 = 4;
+/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x`/`p` lines, 4 = order-level books). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /** The header line of a recording. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
-  readonly version: 1 | 2 | 3;
+  readonly version: 1 | 2 | 3 | 4;
   readonly symbols: readonly string[];
   readonly instruments: Readonly<Record<string, InstrumentJson>>;
   /** Epoch ms when recording started. */
@@ -63,6 +73,8 @@ export interface RecordingHeader {
    * Absent otherwise (the venue's default schedule applies).
    */
   readonly fees?: Readonly<Record<string, { readonly maker: string; readonly taker: string }>>;
+  /** 3: book levels carry their individual orders (version 4); absent = aggregated levels (L2). */
+  readonly book_level?: 3;
 }
 
 /** The stream was interrupted between `tsEvent` (last receive before the drop) and `tsRecv` (resumed). */

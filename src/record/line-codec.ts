@@ -12,7 +12,7 @@ const sideJson = (side: BookSide): string => {
   let s = '[';
   for (let i = 0; i < side.length; i++) {
     const l = side[i]!;
-    s += `${i ? ',' : ''}[${l.priceTicks},${l.qty}]`;
+    s += l.orders === undefined ? `${i ? ',' : ''}[${l.priceTicks},${l.qty}]` : `${i ? ',' : ''}[${l.priceTicks},${l.qty},[${l.orders.join(',')}]]`;
   }
   return `${s}]`;
 };
@@ -97,11 +97,24 @@ function side(o: Obj, k: string): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(v.length);
   for (let i = 0; i < v.length; i++) {
     const l: unknown = v[i];
-    if (!Array.isArray(l) || l.length !== 2 || !Number.isSafeInteger(l[0]) || !Number.isSafeInteger(l[1]) || (l[1] as number) < 0)
-      throw new FieldError(`${k}[${i}]: expected [priceTicks, qty] integers with qty >= 0, got ${JSON.stringify(l)}`);
-    out[i] = { priceTicks: l[0] as number, qty: l[1] as number };
+    if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3) || !Number.isSafeInteger(l[0]) || !Number.isSafeInteger(l[1]) || (l[1] as number) < 0)
+      throw new FieldError(`${k}[${i}]: expected [priceTicks, qty] (or [priceTicks, qty, [orders]]) integers with qty >= 0, got ${JSON.stringify(l)}`);
+    out[i] = l.length === 2 ? { priceTicks: l[0] as number, qty: l[1] as number } : { priceTicks: l[0] as number, qty: l[1] as number, orders: orderList(l[2], l[1] as number, `${k}[${i}]`) };
   }
   return out;
+}
+
+/** An L3 level's order sizes: positive integers summing to the level's qty. */
+function orderList(v: unknown, qty: number, at: string): number[] {
+  if (!Array.isArray(v)) throw new FieldError(`${at}[2]: expected the level's order sizes [q1, q2, ...], got ${JSON.stringify(v)}`);
+  let sum = 0;
+  for (let j = 0; j < v.length; j++) {
+    const q: unknown = v[j];
+    if (!Number.isSafeInteger(q) || (q as number) <= 0) throw new FieldError(`${at}[2][${j}]: expected a positive integer order size, got ${JSON.stringify(q)}`);
+    sum += q as number;
+  }
+  if (sum !== qty) throw new FieldError(`${at}: order sizes add up to ${sum}, not the level's qty ${qty}`);
+  return v as number[];
 }
 
 function decodeFunding(v: unknown, symbol: string): FundingEstimate | null {
@@ -154,7 +167,10 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
     case 'b': {
       const f = o['f'];
       if (f !== 0 && f !== 1) throw new FieldError(`f: expected 0 or 1, got ${JSON.stringify(f)}`);
-      const ev: BookUpdated = { type: 'book', symbol, level: 2, isSnapshot: f === 1, bids: side(o, 'b'), asks: side(o, 'a'), tsEvent, tsRecv };
+      const bids = side(o, 'b');
+      const asks = side(o, 'a');
+      const l3 = bids.some((l) => l.orders !== undefined) || asks.some((l) => l.orders !== undefined);
+      const ev: BookUpdated = { type: 'book', symbol, level: l3 ? 3 : 2, isSnapshot: f === 1, bids, asks, tsEvent, tsRecv };
       return ev;
     }
     case 't': {

@@ -53,6 +53,7 @@ export async function openRecording(path: string): Promise<OpenedRecording> {
     throw e;
   }
   const symbols = new Set(header.symbols);
+  const l3 = header.book_level === 3;
   let used = false;
   async function* events(): AsyncGenerator<{ line: number; event: RecordedEvent }, void, undefined> {
     if (used) throw new MmError('INVARIANT_BROKEN', `events() of ${path} can be iterated once`);
@@ -86,6 +87,10 @@ export async function openRecording(path: string): Promise<OpenedRecording> {
       if (event.tsRecv < lastRecv) throw invalid(path, line, `receive time r=${event.tsRecv} goes back (previous ${lastRecv})`);
       lastRecv = event.tsRecv;
       if (event.type === 'book') {
+        if (l3) {
+          const bare = event.bids.find((l) => l.orders === undefined) ?? event.asks.find((l) => l.orders === undefined);
+          if (bare) throw invalid(path, line, `order-level recording: level ${bare.priceTicks} has no order list ([priceTicks, qty, [q1, ...]])`);
+        } else if (event.level === 3) throw invalid(path, line, 'a level carries an order list, but the header does not say book_level 3');
         if (event.isSnapshot) haveBook.add(event.symbol);
         else if (!haveBook.has(event.symbol)) throw invalid(path, line, `book delta for ${event.symbol} before any snapshot`);
       } else if (event.type === 'gap') {
@@ -128,6 +133,9 @@ function parseHeader(path: string, text: string): RecordingHeader {
   if (typeof instruments !== 'object' || instruments === null) throw invalid(path, 1, 'instruments: expected an object keyed by symbol');
   for (const s of symbols as string[]) if (!(s in instruments)) throw invalid(path, 1, `instruments: missing ${s}`);
   if (typeof o['started_at'] !== 'number') throw invalid(path, 1, 'started_at: expected epoch ms');
+  const bookLevel = o['book_level'];
+  if (bookLevel !== undefined && bookLevel !== 3) throw invalid(path, 1, `book_level: expected 3 (order-level books) or absent, got ${JSON.stringify(bookLevel)}`);
+  if (bookLevel === 3 && version < 4) throw invalid(path, 1, `book_level 3 (order-level books) needs version 4 or later, got version ${version}`);
   return {
     format: RECORDING_FORMAT,
     version: version as RecordingHeader['version'],
@@ -136,6 +144,7 @@ function parseHeader(path: string, text: string): RecordingHeader {
     started_at: o['started_at'],
     source: typeof o['source'] === 'string' ? o['source'] : '',
     ...(o['fees'] !== undefined ? { fees: parseFees(path, o['fees'], symbols as string[]) } : {}),
+    ...(bookLevel === 3 ? { book_level: 3 as const } : {}),
   };
 }
 

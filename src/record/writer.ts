@@ -5,7 +5,7 @@ import type { Symbol } from '../core/ids.ts';
 import type { MarketEvent } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { TrackedBook } from './book-diff.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader, type SessionEvent } from './format.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, RECORDING_VERSION_L3, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader, type SessionEvent } from './format.ts';
 import { instrumentToJson } from './instrument-json.ts';
 import { encodeEvent } from './line-codec.ts';
 
@@ -21,6 +21,8 @@ export interface RecordingWriterOptions {
   readonly keyframeEvery?: number;
   /** Fee rates of the source market per symbol (imports of third-party data carry them). */
   readonly fees?: RecordingHeader['fees'];
+  /** 3: an order-level recording (format version 3): book levels keep their order lists. Default 2. */
+  readonly bookLevel?: 2 | 3;
 }
 
 /** Counters of what was written, for the CLI's summary. */
@@ -55,17 +57,19 @@ export interface RecordingSink {
 }
 
 /** Builds the header line for a set of instruments. */
-export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source' | 'fees'>): RecordingHeader {
+export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source' | 'fees' | 'bookLevel'>): RecordingHeader {
   const instruments: Record<string, ReturnType<typeof instrumentToJson>> = {};
   for (const i of opts.instruments) instruments[i.symbol] = instrumentToJson(i);
+  const l3 = opts.bookLevel === 3;
   return {
     format: RECORDING_FORMAT,
-    version: RECORDING_VERSION,
+    version: l3 ? RECORDING_VERSION_L3 : RECORDING_VERSION,
     symbols: opts.instruments.map((i) => i.symbol),
     instruments,
     started_at: opts.startedAtMs,
     source: opts.source,
     ...(opts.fees ? { fees: opts.fees } : {}),
+    ...(l3 ? { book_level: 3 as const } : {}),
   };
 }
 
@@ -79,11 +83,15 @@ export class RecordingEncoder {
   readonly #keyframeEvery: number;
   readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0, prices: 0 };
 
+  readonly #l3: boolean;
+
   constructor(
     private readonly emit: (line: string) => void,
     keyframeEvery = 1000,
+    bookLevel: 2 | 3 = 2,
   ) {
     this.#keyframeEvery = Math.max(1, keyframeEvery);
+    this.#l3 = bookLevel === 3;
   }
 
   /** Encodes one event (candles are skipped). */
@@ -109,6 +117,10 @@ export class RecordingEncoder {
   }
 
   #book(ev: Extract<MarketEvent, { type: 'book' }>): void {
+    // An order-level recording holds order-level books only (every level with its order list), an
+    // L2 one aggregated levels only: a frame of the other kind (a subscription at another level)
+    // would make the file unreadable, so it is not written.
+    if ((ev.level === 3) !== this.#l3) return;
     let tracked = this.#books.get(ev.symbol);
     if (!tracked) this.#books.set(ev.symbol, (tracked = new TrackedBook()));
     if (!ev.isSnapshot && !tracked.valid) return; // a delta without a base book cannot be replayed
@@ -130,7 +142,7 @@ export class RecordingEncoder {
     this.#sinceKeyframe.set(ev.symbol, keyframe ? 0 : n);
     this.stats.books++;
     if (keyframe) this.stats.snapshots++;
-    this.#line({ ...ev, level: 2, isSnapshot: keyframe, bids, asks });
+    this.#line({ ...ev, isSnapshot: keyframe, bids, asks });
   }
 
   #line(ev: RecordedEvent): void {
@@ -154,7 +166,7 @@ export function createRecordingWriter(path: string, opts: RecordingWriterOptions
   gzip.on('error', onError);
   file.on('error', onError);
   gzip.write(`${JSON.stringify(recordingHeader(opts))}\n`);
-  const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery);
+  const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery, opts.bookLevel ?? 2);
   return {
     write: (ev) => encoder.write(ev),
     gap: (s, from, to, reason) => encoder.gap(s, from, to, reason),

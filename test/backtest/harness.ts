@@ -10,8 +10,10 @@ import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
 import { testInstrument } from '../record/fixtures.ts';
 
 /** A replay exchange on one symbol (ticks 900..1100) driven by hand: book levels, trades, actions. */
-export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }) {
+export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }, opts: { readonly l3?: boolean } = {}) {
   const clock = new VirtualClock(0);
+  // L3: levels and their order lists go into growing pools, as in a columnar recording.
+  const pool = { levels: new Float64Array(1 << 14), orderStart: new Float64Array(1 << 13), orderQty: new Float64Array(1 << 14), nl: 0, no: 0 };
   const actions = new ActionQueue();
   const events: OrderEvent[] = [];
   const ex = new ReplayExchange({
@@ -26,6 +28,7 @@ export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' 
     seed: 7,
     onOrderEvent: (e) => events.push(e),
     onSettled: () => undefined,
+    ...(opts.l3 ? { l3: { orderStart: pool.orderStart, orderQty: pool.orderQty } } : {}),
   });
   let cid = 1;
   const run = (t = clock.nowMs()): void => {
@@ -47,6 +50,18 @@ export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' 
     book(bids: [number, number][], asks: [number, number][] = [], snapshot = false): void {
       const flat = new Float64Array([...bids, ...asks].flat());
       ex.applyBook(0, snapshot, flat, 0, bids.length, asks.length);
+    },
+    /** L3 book levels (delta unless `snapshot`): [price, order sizes in queue order]; [] removes the level. */
+    book3(bids: [number, number[]][], asks: [number, number[]][] = [], snapshot = false): void {
+      const start = pool.nl;
+      for (const [p, orders] of [...bids, ...asks]) {
+        pool.levels[2 * pool.nl] = p;
+        pool.levels[2 * pool.nl + 1] = orders.reduce((a, b) => a + b, 0);
+        pool.orderStart[pool.nl] = pool.no;
+        for (const q of orders) pool.orderQty[pool.no++] = q;
+        pool.orderStart[++pool.nl] = pool.no;
+      }
+      ex.applyBook(0, snapshot, pool.levels, start, bids.length, asks.length);
     },
     trade(price: number, qty: number, takerBuy: boolean): void {
       ex.applyTrade(0, price, qty, takerBuy);

@@ -31,4 +31,12 @@ describe('mmbot record --start (local venue clock start)', () => {
     expect((err as MmError).code).toBe('USAGE');
     expect((err as MmError).message).toContain('--start');
   });
+
+  it('--level takes 2 (aggregated) or 3 (order-level books) and names the flag otherwise', async () => {
+    const err = await command.run(['--level', '4', '--base-url', 'http://127.0.0.1:1', '--symbols', 'X', '--out', '/tmp/x.jsonl.gz']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MmError);
+    expect((err as MmError).code).toBe('USAGE');
+    expect((err as MmError).message).toContain('--level must be an integer in [2, 3]');
+    expect(command.usage).toContain('--level');
+  });
 });

@@ -57,6 +57,8 @@ export interface RecordVenueOptions {
   /** Poll REST funding settlements this often (ms); 0 = never. */
   readonly fundingPollMs?: number;
   readonly source?: string;
+  /** 3: subscribe LEVEL_3 and write an order-level recording (format version 4); default 2. */
+  readonly level?: 2 | 3;
 }
 
 /** A running recording session. */
@@ -88,9 +90,10 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
     pollMs: o.fundingPollMs ?? 30_000,
     onError: (symbol, e) => process.stderr.write(`record: funding poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}\n`),
   });
-  const sink = createRecordingWriter(o.out, { instruments, startedAtMs: o.clock.nowMs(), source: o.source ?? o.baseUrl });
+  const level = o.level ?? 2;
+  const sink = createRecordingWriter(o.out, { instruments, startedAtMs: o.clock.nowMs(), source: o.source ?? o.baseUrl, bookLevel: level });
   const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$ }, o.clock);
-  for (const s of o.symbols) md.subscribeBook(s, 2, { trades: true, ticker: true });
+  for (const s of o.symbols) md.subscribeBook(s, level, { trades: true, ticker: true });
   md.start();
   return {
     stats: sink.stats,
@@ -104,7 +107,7 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
   };
 }
 
-const usage = `usage: mmbot record [--symbols A,B] --out <file.jsonl.gz> [--duration <s>]
+const usage = `usage: mmbot record [--symbols A,B] --out <file.jsonl.gz> [--duration <s>] [--level 2|3]
                    [--config <bot config>]
                    [--local [--preset <name>] [--clock-speed <x>] [--seed <n>] [--taker-rate <n>] [--venue-config <file>] [--start <time>]]
                    [--base-url <url> [--ws-url <url>] --api-key <key> --api-secret <secret>]
@@ -125,6 +128,9 @@ funding settlements, gap markers on reconnect) with venue and receive times, for
   --base-url     a venue (or a local venue started elsewhere); credentials from the flags or
                  AX_API_KEY / AX_API_SECRET in the environment
   --duration     stop after this many seconds of venue time (default: until Ctrl-C)
+  --level        2 (default): aggregated book levels; 3: order-level books (the venue's LEVEL_3
+                 channel: each level's resting order sizes in queue order, format version 4),
+                 which mmbot backtest replays as exact FIFO queues
   --funding-poll-ms  poll REST funding settlements this often (default 30000, 0 = never)`;
 
 /** `mmbot record`. */
@@ -132,7 +138,7 @@ export const command: Command = {
   summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset'], boolean: ['local'] });
+    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset', 'level'], boolean: ['local'] });
     if (flagString(p, 'preset') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --preset picks the local venue\'s synthetic market: it needs --local');
     if (flagString(p, 'start') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --start sets the local venue\'s clock: it needs --local');
     let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
@@ -145,6 +151,8 @@ export const command: Command = {
     const out = resolve(outFlag);
     const durationS = flagNumber(p, 'duration');
     const fundingPollMs = flagInt(p, 'funding-poll-ms', 0, 86_400_000);
+    const levelFlag = flagInt(p, 'level', 2, 3);
+    const level = levelFlag === 3 ? 3 : 2;
     let stopVenue: (() => Promise<void>) | undefined;
     let opts: RecordVenueOptions;
     if (setup) {
@@ -159,6 +167,7 @@ export const command: Command = {
         symbols,
         out,
         source: endpoint.embedded ? 'local-venue' : endpoint.baseUrl,
+        level,
         ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
       };
     } else if (p.flags.has('local')) {
@@ -180,7 +189,7 @@ export const command: Command = {
       const clock = start !== undefined ? new ShiftedClock(new LiveClock(), parseStart(start)) : undefined;
       const v = await startVenue({ seed, config: { ...base, clock_speed: speed, seed, ...market } as never, ...(clock ? { clock } : {}) });
       stopVenue = () => v.stop();
-      opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', ...(fundingPollMs !== undefined ? { fundingPollMs } : {}) };
+      opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', level, ...(fundingPollMs !== undefined ? { fundingPollMs } : {}) };
     } else {
       const baseUrl = flagString(p, 'base-url');
       if (!baseUrl) throw new MmError('USAGE', 'pass --config, --local or --base-url');
@@ -193,6 +202,7 @@ export const command: Command = {
         clock: new LiveClock(),
         symbols,
         out,
+        level,
         ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
       };
     }
@@ -207,7 +217,7 @@ export const command: Command = {
       await stopVenue?.();
       throw e;
     }
-    process.stderr.write(`recording ${symbols.join(', ')} from ${opts.baseUrl} to ${out}${durationS !== undefined ? ` for ${durationS} s` : ' (Ctrl-C to stop)'}\n`);
+    process.stderr.write(`recording ${symbols.join(', ')}${level === 3 ? ' (order-level books)' : ''} from ${opts.baseUrl} to ${out}${durationS !== undefined ? ` for ${durationS} s` : ' (Ctrl-C to stop)'}\n`);
     await new Promise<void>((done) => {
       const finish = (): void => {
         process.off('SIGINT', finish);

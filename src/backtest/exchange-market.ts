@@ -1,0 +1,278 @@
+import { ASK, BID } from './dense-book.ts';
+import type { ConsumedLiquidity } from './consumed-liquidity.ts';
+import { ExchangeCore } from './exchange-core.ts';
+import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
+import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+
+/**
+ * The replay exchange's market side (exchange time): recorded books and trade prints advance our
+ * orders' queues and fill them, with exact accounting: a print's volume is consumed once, displayed
+ * liquidity our orders take stays taken until the recording changes that level, and order-level
+ * recordings keep exact FIFO queues (l3-fifo.ts).
+ */
+export class ExchangeMarket extends ExchangeCore {
+  /** Scratch list for fill allocation (no allocation per trade). */
+  readonly #cand: XOrder[] = [];
+
+  /**
+   * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
+   * [start, start + nb + na), bids first. Updates queue positions and fills crossed orders.
+   */
+  applyBook(s: number, snapshot: boolean, levels: Float64Array, start: number, nb: number, na: number): void {
+    const book = this.books[s]!;
+    const orders = this.open[s]!;
+    const no = orders.length;
+    const consumed = this.consumed[s]!;
+    const l3 = this.l3[s];
+    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
+    if (snapshot) {
+      const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
+      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
+      book.load(levels, start, nb, na);
+      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
+      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
+    } else {
+      const own = this.own[s];
+      const anyTaken = !consumed.empty;
+      for (let j = start, end = start + nb + na; j < end; j++) {
+        const side = j - start < nb ? BID : ASK;
+        const p = levels[2 * j]!;
+        const q = levels[2 * j + 1]!;
+        const prev = book.set(side, p, q);
+        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
+        if (anyTaken && prev !== q) consumed.reset(side, p);
+        if (l3) continue;
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (x.priceTicks !== p || x.sideIdx !== side) continue;
+          // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
+          const g = own ? own.qty(side, p) : 0;
+          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
+        }
+      }
+    }
+    if (no > 0) this._fillCrossed(s);
+  }
+
+  /**
+   * L3: stores the row's order lists and moves our orders at changed levels to their new place in
+   * the queue: behind the market orders ahead of them that are still there (fifoDiff).
+   */
+  #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
+    const { orderStart, orderQty } = this._o.l3!;
+    const orders = this.open[s]!;
+    const list = (j: number): number[] => Array.from(orderQty.subarray(orderStart[j]!, orderStart[j + 1]!));
+    if (snapshot) {
+      const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
+      l3.clear();
+      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
+      orders.forEach((x, k) => requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      return;
+    }
+    for (let j = start; j < start + n; j++) {
+      const side = j - start < nb ? BID : ASK;
+      const p = levels[2 * j]!;
+      const next = list(j);
+      const prev = l3.get(side, p);
+      l3.set(side, p, next);
+      let map: Int32Array | null = null;
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) requeue(x, (map ??= fifoDiff(prev, next)), next);
+    }
+  }
+
+  /**
+   * A public trade print of `qty`: its volume is consumed once. It fills our resting orders on the
+   * side it hit in price-then-time order: first those priced better than the print (the aggressor
+   * would have met them before reaching the print's price; each takes what is left of the print),
+   * then those at the print's price through the queue model (what remains of the print advances the
+   * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
+   * fills never exceeds the print.
+   */
+  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
+    const orders = this.open[s]!;
+    const no = orders.length;
+    if (no === 0) return;
+    const restingSide = takerBuy ? ASK : BID;
+    // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
+    const cand = this.#cand;
+    let first: XOrder | null = null;
+    let n = 0;
+    for (let k = 0; k < no; k++) {
+      const x = orders[k]!;
+      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
+      if (n === 0) first = x;
+      else {
+        if (n === 1) {
+          cand.length = 0;
+          cand.push(first!);
+        }
+        cand.push(x);
+      }
+      n++;
+    }
+    if (n === 0) return;
+    if (n === 1) {
+      const x = first!;
+      if (x.priceTicks !== priceTicks) this._fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
+      else {
+        cand.length = 0;
+        cand.push(x);
+        this._fillAtPrint(s, cand, 0, qty, qty);
+      }
+      cand.length = 0;
+      return;
+    }
+    cand.sort(restingSide === BID ? byBidPriority : byAskPriority);
+    let rem = qty;
+    let k = 0;
+    for (; k < cand.length && cand[k]!.priceTicks !== priceTicks; k++) {
+      if (rem <= 0) continue;
+      const x = cand[k]!;
+      const f = Math.min(leaves(x), rem);
+      rem -= f;
+      this._fill(x, f, x.priceTicks, false);
+    }
+    if (k < cand.length) this._fillAtPrint(s, cand, k, rem, qty);
+    cand.length = 0;
+  }
+
+  /**
+   * Our orders `cand[k..]` rest at the print's price (time order); `volume` of the print (of
+   * `printQty` in all) reaches the level. L2: each order's queue advances by it; an order fills by
+   * the excess over the volume ahead of it, less what our earlier orders there took; an order left
+   * unfilled stops the print. L3: the same with the exact volume ahead, then the print trades the
+   * market's queue from the front.
+   */
+  protected _fillAtPrint(s: number, cand: readonly XOrder[], k: number, volume: number, printQty: number): void {
+    const l3 = this.l3[s];
+    if (l3) return this.#fillAtPrintL3(l3, cand, k, volume, printQty);
+    const queue = this._o.queue;
+    let used = 0;
+    let blocked = false;
+    for (; k < cand.length; k++) {
+      const x = cand[k]!;
+      queue.onTrade(x.queue, volume);
+      if (x.queue.front >= 0) {
+        blocked = true;
+        continue;
+      }
+      const excess = Math.floor(-x.queue.front);
+      x.queue.front = 0;
+      if (blocked) continue;
+      const want = leaves(x);
+      const f = Math.min(want, excess - used, volume - used);
+      if (f > 0) {
+        used += f;
+        this._fill(x, f, x.priceTicks, false);
+      }
+      if (f < want) blocked = true;
+    }
+  }
+
+  protected _depth(x: XOrder, prev: number, next: number): void {
+    if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
+  }
+
+  /**
+   * L3 (hftbacktest's L3FIFOQueueModel): an order of ours fills when the market trades orders behind
+   * it, i.e. by the print's excess over the market volume ahead of it (exact), our earlier orders at
+   * the level first. The print then consumes the market's queue from the front, as it did in the
+   * recording, which moves our orders up.
+   */
+  #fillAtPrintL3(l3: L3Levels, cand: readonly XOrder[], k: number, volume: number, printQty: number): void {
+    let used = 0;
+    let blocked = false;
+    for (let i = k; i < cand.length && !blocked; i++) {
+      const x = cand[i]!;
+      const want = leaves(x);
+      const f = Math.min(want, volume - x.queue.front - used);
+      if (f > 0) {
+        used += f;
+        this._fill(x, f, x.priceTicks, false);
+      }
+      if (f < want) blocked = true;
+    }
+    const x0 = cand[k]!;
+    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty);
+    l3.set(x0.sideIdx, x0.priceTicks, orders);
+    for (let i = k; i < cand.length; i++) {
+      const q = cand[i]!.queue;
+      q.aheadOrders = Math.max(0, (q.aheadOrders ?? 0) - removed);
+      q.front = sizeAhead(orders, q.aheadOrders);
+    }
+  }
+
+  /** Where a new resting order joins its level: at the back (L3: behind every market order there). */
+  protected _join(x: XOrder, s: number): void {
+    const l3 = this.l3[s];
+    if (!l3) {
+      x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+      return;
+    }
+    const orders = l3.get(x.sideIdx, x.priceTicks);
+    x.queue.aheadOrders = orders.length;
+    x.queue.front = sizeAhead(orders, orders.length);
+  }
+
+  /**
+   * Resting orders the book now crosses (a bid at or above the best ask of others, an ask at or
+   * below the best bid) fill as makers at their price against the crossing volume: each walks the
+   * opposite levels up to its price, best order first (price, then time), taking what is displayed
+   * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
+   */
+  protected _fillCrossed(s: number): void {
+    const orders = this.open[s]!;
+    const ba = this.bestOther(s, ASK);
+    const bb = this.bestOther(s, BID);
+    const cand = this.#cand;
+    cand.length = 0;
+    for (let k = 0; k < orders.length; k++) {
+      const x = orders[k]!;
+      if (x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb) cand.push(x);
+    }
+    if (cand.length === 0) return;
+    if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
+    for (let k = 0; k < cand.length; k++) {
+      const x = cand[k]!;
+      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
+    }
+    cand.length = 0;
+  }
+
+  /**
+   * Fills `x` against the displayed levels of `side` from the best up to `limitTicks` (others' volume
+   * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
+   * order at its own price.
+   */
+  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
+    const book = this.books[s]!;
+    const consumed = this.consumed[s]!;
+    const size = book.size;
+    const stop = limitTicks - book.lo;
+    if (side === ASK) {
+      for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
+        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
+      }
+    } else {
+      for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
+        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
+      }
+    }
+  }
+
+  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
+    // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
+    const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
+    if (avail <= 0) return;
+    const f = Math.min(leaves(x), avail);
+    consumed.take(side, p, f);
+    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
+  }
+}
+
+/** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
+function requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+  const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
+  x.queue.aheadOrders = a;
+  x.queue.front = sizeAhead(next, a);
+}
