@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip, type Gzip } from 'node:zlib';
 import type { Symbol } from '../core/ids.ts';
+import type { BookLevel } from '../domain/book.ts';
 import type { MarketEvent } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { TrackedBook } from './book-diff.ts';
@@ -117,10 +118,11 @@ export class RecordingEncoder {
   }
 
   #book(ev: Extract<MarketEvent, { type: 'book' }>): void {
-    // An order-level recording holds order-level books only (every level with its order list), an
-    // L2 one aggregated levels only: a frame of the other kind (a subscription at another level)
-    // would make the file unreadable, so it is not written.
-    if ((ev.level === 3) !== this.#l3) return;
+    // An order-level recording holds order-level books only (every level with its order list): a
+    // frame without orders (a subscription at another level) cannot be written into it. An L2
+    // recording stores an order-level frame aggregated (its order lists dropped).
+    if (this.#l3 && ev.level !== 3) return;
+    if (!this.#l3 && ev.level === 3) ev = { ...ev, level: 2, bids: ev.bids.map(aggregated), asks: ev.asks.map(aggregated) };
     let tracked = this.#books.get(ev.symbol);
     if (!tracked) this.#books.set(ev.symbol, (tracked = new TrackedBook()));
     if (!ev.isSnapshot && !tracked.valid) return; // a delta without a base book cannot be replayed
@@ -150,6 +152,9 @@ export class RecordingEncoder {
     this.emit(`${encodeEvent(ev)}\n`);
   }
 }
+
+/** A level without its order list. */
+const aggregated = (l: BookLevel): BookLevel => ({ priceTicks: l.priceTicks, qty: l.qty });
 
 /**
  * Opens a streaming gzip JSONL recording at `path` and writes the header.

@@ -60,6 +60,12 @@ describe('order-level (L3) recordings: format version 4', () => {
     w.write({ ...l3(5000, [], []), level: 2, bids: [{ priceTicks: 11380, qty: 100 }], asks: [] });
     await w.close();
     expect((await readRecording(a)).header.version).toBe(3);
+    const a3 = join(dir, 'l2-from-l3.jsonl.gz'); // an L2 recording of order-level frames stores them aggregated
+    const w2 = createRecordingWriter(a3, { instruments: [testInstrument()], startedAtMs: 0, source: 't' });
+    w2.write(l3(5000, [[11380, [60, 40]]], [[11382, [10]]]));
+    await w2.close();
+    expect((await readRecording(a3)).events[0]).toMatchObject({ level: 2, bids: [{ priceTicks: 11380, qty: 100 }], asks: [{ priceTicks: 11382, qty: 10 }] });
+    expect(((await readRecording(a3)).events[0] as BookUpdated).bids[0]!.orders).toBeUndefined();
     expect((await loadColumnar([a])).orderStart).toBeUndefined();
     const b = join(dir, 'l3b.jsonl.gz');
     const w3 = createRecordingWriter(b, { instruments: [testInstrument()], startedAtMs: 0, source: 't', bookLevel: 3 });
