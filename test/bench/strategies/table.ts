@@ -26,6 +26,8 @@ const opt = (v: unknown): number | null => (v === undefined || v === null ? null
 /** Reads the figures the table shows out of a backtest's report.json. */
 export function rowOf(preset: string, leg: Leg, report: Record<string, any>): BenchRow {
   const t = report['total'] ?? {};
+  // Inventory, fills and reward share of the quoted leg (the report's total shows the first recorded symbol's).
+  const leg0 = report['by_symbol']?.[leg.symbols[0]!] ?? t;
   const net = num(t.pnl?.net);
   const dd = num(t.max_drawdown_usd);
   const m = t.markouts_bps ?? {};
@@ -40,12 +42,12 @@ export function rowOf(preset: string, leg: Leg, report: Record<string, any>): Be
     netUsd: net,
     maxDrawdownUsd: dd,
     pnlOverDrawdown: net / Math.max(dd, 0.01),
-    p95AbsInventory: num(t.inventory?.p95_abs),
+    p95AbsInventory: num(leg0.inventory?.p95_abs),
     fills: num(t.fills?.count),
     markout1sBps: pick('1s'),
     markout10sBps: pick('10s'),
     markout60sBps: pick('60s'),
-    rewardShare: num(t.quoting?.mean_reward_share ?? 0),
+    rewardShare: num(leg0.quoting?.mean_reward_share ?? 0),
     hedgeCostUsd: opt(t.hedges?.cost_usd ?? t.hedge_cost_usd),
   };
 }
