@@ -19,6 +19,7 @@ import { flagInt, flagNumber, flagString, parseArgs } from '../../../src/cli/arg
 import { openRecording } from '../../../src/record/index.ts';
 import { builtinStrategies } from '../../../src/strategy/registry.ts';
 import { legs, scenarios, type Leg, type Scenario } from './scenarios.ts';
+import { hedgeFigures } from './net-delta.ts';
 import { formatTable, rowOf, type BenchRow } from './table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -71,7 +72,10 @@ async function backtest(scenario: string, leg: Leg, data: string, dir: string): 
   writeFileSync(cfg, configFor(leg));
   try {
     await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
-    return rowOf(scenario, leg, JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    // Hedged pairs: the default band is a third of maxPosition (strategies/basis/README.md).
+    const hedge = leg.symbols.length > 1 ? hedgeFigures(readFileSync(join(dir, 'fills.csv'), 'utf8'), report.window.start_ms, report.window.end_ms, Math.round(leg.maxPosition / 3)) : null;
+    return rowOf(scenario, leg, report, hedge);
   } catch (e) {
     const msg = (e as { stderr?: string }).stderr?.trim() || (e as Error).message.split('\n')[0] || 'failed';
     process.stderr.write(`backtest ${scenario} ${leg.strategy} ${leg.symbols.join('+')} failed: ${msg}\n`);

@@ -1,3 +1,4 @@
+import type { HedgeFigures } from './net-delta.ts';
 import type { Leg } from './scenarios.ts';
 
 /** One line of the strategy benchmark. Money in USD, markouts in bps (positive = good for us). */
@@ -17,6 +18,8 @@ export interface BenchRow {
   /** Mean estimated share of the reward program's score while quoting, in [0, 1]. */
   readonly rewardShare: number;
   readonly hedgeCostUsd: number | null;
+  /** Share of the time the net delta stayed inside the hedge band (hedged strategies only). */
+  readonly inBandShare: number | null;
   readonly error?: string;
 }
 
@@ -24,7 +27,7 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 's
 const opt = (v: unknown): number | null => (v === undefined || v === null ? null : num(v));
 
 /** Reads the figures the table shows out of a backtest's report.json. */
-export function rowOf(preset: string, leg: Leg, report: Record<string, any>): BenchRow {
+export function rowOf(preset: string, leg: Leg, report: Record<string, any>, hedge: HedgeFigures | null = null): BenchRow {
   const t = report['total'] ?? {};
   // Inventory, fills and reward share of the quoted leg (the report's total shows the first recorded symbol's).
   const leg0 = report['by_symbol']?.[leg.symbols[0]!] ?? t;
@@ -48,7 +51,8 @@ export function rowOf(preset: string, leg: Leg, report: Record<string, any>): Be
     markout10sBps: pick('10s'),
     markout60sBps: pick('60s'),
     rewardShare: num(leg0.quoting?.mean_reward_share ?? 0),
-    hedgeCostUsd: opt(t.hedges?.cost_usd ?? t.hedge_cost_usd),
+    hedgeCostUsd: hedge?.hedgeCostUsd ?? null,
+    inBandShare: hedge?.inBandShare ?? null,
   };
 }
 
@@ -56,7 +60,7 @@ const f = (v: number | null, digits = 2): string => (v === null || Number.isNaN(
 
 /** A Markdown table, grouped by preset. */
 export function formatTable(rows: readonly BenchRow[]): string {
-  const head = ['preset', 'strategy', 'symbol', 'net USD', 'PnL/maxDD', 'p95 |inv|', 'fills', 'mk 1s', 'mk 10s', 'mk 60s', 'reward share', 'hedge cost USD'];
+  const head = ['preset', 'strategy', 'symbol', 'net USD', 'PnL/maxDD', 'p95 |inv|', 'fills', 'mk 1s', 'mk 10s', 'mk 60s', 'reward share', 'hedge cost USD', 'Δ in band'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of rows) {
     if (r.error) {
@@ -64,7 +68,7 @@ export function formatTable(rows: readonly BenchRow[]): string {
       continue;
     }
     lines.push(
-      `| ${r.preset} | ${r.strategy} | ${r.symbol} | ${f(r.netUsd)} | ${f(r.pnlOverDrawdown)} | ${f(r.p95AbsInventory, 0)} | ${r.fills} | ${f(r.markout1sBps)} | ${f(r.markout10sBps)} | ${f(r.markout60sBps)} | ${f(r.rewardShare, 3)} | ${f(r.hedgeCostUsd)} |`,
+      `| ${r.preset} | ${r.strategy} | ${r.symbol} | ${f(r.netUsd)} | ${f(r.pnlOverDrawdown)} | ${f(r.p95AbsInventory, 0)} | ${r.fills} | ${f(r.markout1sBps)} | ${f(r.markout10sBps)} | ${f(r.markout60sBps)} | ${f(r.rewardShare, 3)} | ${f(r.hedgeCostUsd)} | ${r.inBandShare === null ? '–' : `${(r.inBandShare * 100).toFixed(1)}%`} |`,
     );
   }
   return lines.join('\n');
