@@ -1,15 +1,15 @@
 /**
  * Parity: the daemon (engine + clients) trades the local venue over real sockets with recording on;
- * the recording is then replayed in the backtester with the same config. The backtest's fills must
- * be within the stated tolerance of the live run's.
+ * the recording is then replayed in the backtester with the same config and compared with
+ * `parityReport` (what `mmbot backtest --parity` prints). The backtest's fills, volume and spread
+ * capture must be within the stated tolerance of the live run's.
  *
- * The recording holds the live bot's own working orders (`o` lines) and the replay subtracts them
- * from the recorded levels, so the replayed orders no longer queue behind those "ghosts". Measured
- * over 13 runs of this test on a loaded 2-core machine: fill gap 0–15% (median 4%), the backtest
- * mostly below live; the same recordings replayed with `own_orders: keep` (the previous behaviour):
- * 0–32% (median 11%). In a quiet moment fills match live one for one, within a few ms. What is
- * left: latency is modelled (1 ms each way) rather than measured, which shows under machine load,
- * and live quotes react to fills the replay may not reproduce. Tolerance tightened from ±35% to ±25%.
+ * The recording holds the live bot's own working orders (`o` lines, subtracted from the recorded
+ * levels so the replayed orders do not queue behind those "ghosts"), its order events (`x` lines: the
+ * live fills are the ground truth) and its measured request round trips (`q` lines: the replay's
+ * order latency is drawn from them, so machine load shows up in both). Before round trips were
+ * recorded (latency modelled at 1 ms each way) the gap over 13 runs was 0–15% of fills (median 4%);
+ * without subtracting own orders 0–32% (median 11%). `npm run parity:demo` is the 10-minute version.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
