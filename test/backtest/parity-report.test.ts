@@ -1,0 +1,75 @@
+/**
+ * parityReport's bookkeeping on a hand-made recording: live fills (x lines) are booked like the
+ * replay's (mid of the recorded book just before the fill, the same fee rates and closing mark),
+ * divergence is relative to live, markouts read the recorded mid path.
+ */
+import { describe, expect, it } from 'vitest';
+import type { BookUpdated } from '../../src/domain/events.ts';
+import { MidPath, parityHtml, parityReport, parityTable } from '../../src/backtest/parity.ts';
+import { runBacktest } from '../../src/backtest/runner.ts';
+import { defaultSettings } from '../../src/backtest/settings.ts';
+import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
+import { recordingHeader, toColumnar, type OwnExecution, type RecordedEvent } from '../../src/record/index.ts';
+import { testInstrument } from '../record/fixtures.ts';
+
+const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
+const S = inst.symbol;
+const T0 = 1_800_000_000_000;
+const book = (t: number, bid: number, ask: number, snapshot = true): BookUpdated => ({
+  type: 'book', symbol: S, level: 2, isSnapshot: snapshot, bids: [{ priceTicks: bid, qty: 500 }], asks: [{ priceTicks: ask, qty: 500 }], tsEvent: t, tsRecv: t + 1,
+});
+const fill = (t: number, side: 'buy' | 'sell', priceTicks: number, qty: number): OwnExecution => ({
+  type: 'execution', symbol: S, kind: 'filled', orderId: `O-${t}`, side, priceTicks, qty, fill: { priceTicks, qty, aggressor: false, tradeId: `T-${t}` }, tsEvent: t, tsRecv: t + 2,
+});
+
+describe('parity report', () => {
+  it('books the live fills with the recorded mid before them and compares with the replay', async () => {
+    const events: RecordedEvent[] = [
+      book(T0, 11380, 11382, true),
+      { type: 'round-trip', symbol: S, op: 'place', ms: 3, ok: true, tsEvent: T0 + 10, tsRecv: T0 + 13 },
+      fill(T0 + 50, 'buy', 11380, 100), // mid 11381: +1 tick × 100
+      book(T0 + 50, 11379, 11381), // the frame after the fill, same instant: not the mid the fill met
+      book(T0 + 500, 11382, 11384),
+      fill(T0 + 600, 'sell', 11384, 100), // mid 11383: +1 tick × 100
+      book(T0 + 2_000, 11383, 11385),
+      book(T0 + 40_000, 11383, 11385),
+    ];
+    const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 't', fees: { [S]: { maker: '0.0001', taker: '0.0002' } } }), [inst], events);
+    const path = new MidPath(col);
+    expect([path.before(0, T0 + 50), path.at(0, T0 + 50), path.at(0, T0 + 1_050)]).toEqual([11381, 11380, 11383]);
+    const run = await runBacktest({
+      data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
+      settings: defaultSettings(), createEngine,
+    });
+    expect(run.latency).toEqual({ source: 'recorded', roundTrips: 1 });
+    expect(run.fees[S]).toEqual({ maker: 0.0001, taker: 0.0002, source: 'recording' });
+    const p = parityReport(run, 0.2);
+    const unit = 0.0001; // USD per tick × contract
+    expect(p.live).toMatchObject({ fills: 2, maker_fills: 2, volume: 200 });
+    expect(p.live.spread_capture_usd).toBeCloseTo(2 * 100 * unit, 9);
+    expect(p.live.fees_usd).toBeCloseTo((11380 + 11384) * 100 * unit * 0.0001, 9);
+    // Flat after the two fills: inventory PnL = trading PnL − spread capture = 4 ticks × 100 − 2 × 100.
+    expect(p.live.inventory_pnl_usd).toBeCloseTo(2 * 100 * unit, 9);
+    // Markouts: the buy at 11380 sees 11383 after 1 s and 5 s; the sell at 11384 sees 11383 (+1 tick).
+    const bps = (ticks: number, px: number) => (ticks / px) * 1e4;
+    expect(p.live.markouts_bps['1s']).toBeCloseTo((bps(3, 11380) + bps(1, 11384)) / 2, 5);
+    expect(p.replay.fills).toBe(0);
+    const rows = Object.fromEntries(p.rows.map((r) => [r.figure, r.divergence]));
+    expect(rows['fills']).toBe(-1);
+    expect(rows['fees_usd']).toBe(-1);
+    expect(p.within_tolerance).toBe(false);
+    expect(p.live_round_trips).toEqual({ place: { count: 1, p50_ms: 3, p90_ms: 3 } });
+    expect(parityTable(p)).toMatch(/fills\s+2\s+0\s+-100\.0%\s+BEYOND/);
+    expect(parityHtml(p)).toContain('<b>beyond</b>');
+    expect(parityHtml(p)).not.toMatch(/<script|https?:/);
+  });
+
+  it('divergence is relative to live; zero live and zero replay agree', async () => {
+    const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 't' }), [inst], [book(T0, 11380, 11382, true), book(T0 + 1_000, 11380, 11382)]);
+    const run = await runBacktest({ data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG, settings: defaultSettings(), createEngine });
+    const p = parityReport(run);
+    expect(p.rows.every((r) => r.divergence === 0)).toBe(true);
+    expect(p.within_tolerance).toBe(true);
+    expect(p.order_latency).toBe('model');
+  });
+});
