@@ -3,13 +3,17 @@
  * replay's (mid of the recorded book just before the fill, the same fee rates and closing mark),
  * divergence is relative to live, markouts read the recorded mid path.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { command } from '../../src/cli/commands/backtest.ts';
 import type { BookUpdated } from '../../src/domain/events.ts';
 import { MidPath, parityHtml, parityReport, parityTable } from '../../src/backtest/parity.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
-import { recordingHeader, toColumnar, type OwnExecution, type RecordedEvent } from '../../src/record/index.ts';
+import { createRecordingWriter, recordingHeader, toColumnar, type OwnExecution, type RecordedEvent } from '../../src/record/index.ts';
 import { testInstrument } from '../record/fixtures.ts';
 
 const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
@@ -71,5 +75,47 @@ describe('parity report', () => {
     expect(p.rows.every((r) => r.divergence === 0)).toBe(true);
     expect(p.within_tolerance).toBe(true);
     expect(p.order_latency).toBe('model');
+  });
+});
+
+describe('mmbot backtest --parity', () => {
+  it('writes report.json parity and parity.html, prints the table, and exits 1 beyond the tolerance; refuses recordings without x lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mmbot-parity-cli-'));
+    try {
+      const write = async (name: string, withSession: boolean): Promise<string> => {
+        const path = join(dir, name);
+        const w = createRecordingWriter(path, { instruments: [inst], startedAtMs: T0, source: 't' });
+        w.write(book(T0, 11380, 11382));
+        if (withSession) w.write(fill(T0 + 50, 'buy', 11380, 100));
+        for (let k = 1; k < 50; k++) w.write(book(T0 + 100 * k, 11380 + (k % 3), 11383 + (k % 3)));
+        await w.close();
+        return path;
+      };
+      const rec = await write('live.jsonl.gz', true);
+      const bare = await write('bare.jsonl.gz', false);
+      const config = join(dir, 'bt.yaml');
+      writeFileSync(config, 'venue: { mode: embedded-sim }\nbot:\n  strategies:\n    - { id: fs, symbol: EURUSD-PERP, strategy: fixed-spread, params: { levels: 1, halfSpreadTicks: 50, size: 100, maxPosition: 1000 } }\nlogging: { level: silent }\n');
+      let out = '';
+      const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        out += String(chunk);
+        return true;
+      });
+      let code: number;
+      try {
+        code = await command.run(['--config', config, '--parity', rec, '--out', join(dir, 'out'), '--no-cache']);
+      } finally {
+        spy.mockRestore();
+      }
+      // The replayed bot quotes 50 ticks away and never fills; live filled once: −100% on fills.
+      expect(code).toBe(1);
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as { parity: { live: { fills: number }; replay: { fills: number }; within_tolerance: boolean } };
+      expect([report.parity.live.fills, report.parity.replay.fills, report.parity.within_tolerance]).toEqual([1, 0, false]);
+      expect(readFileSync(join(dir, 'out', 'parity.html'), 'utf8')).toContain('Live vs replay');
+      expect(out).toMatch(/live vs replay[\s\S]*fills\s+1\s+0\s+-100\.0%\s+BEYOND/);
+      await expect(command.run(['--config', config, '--parity', bare, '--out', join(dir, 'out2'), '--no-cache'])).rejects.toThrow(/no execution reports/);
+      await expect(command.run(['--config', config, '--parity', rec, '--data', bare])).rejects.toThrow(/drop --data/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
