@@ -2,6 +2,8 @@ import type { OwnExecution, RoundTripOp } from '../record/format.ts';
 import { KIND } from '../record/format.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ASK, BID, DenseBook } from './dense-book.ts';
+import { MarkoutTracker } from '../strategy/estimators/markout-tracker.ts';
+import { HEADLINE_HORIZONS } from './fill-markouts.ts';
 import { feeSchedule, SymbolLedger } from './ledger.ts';
 import type { BacktestRun } from './runner.ts';
 
@@ -14,15 +16,16 @@ export interface ParityFigures {
   readonly spread_capture_usd: number;
   readonly inventory_pnl_usd: number;
   readonly fees_usd: number;
-  /** Mean markout per horizon: side × (mid after h − fill price) / fill price, bps, volume-weighted. */
-  readonly markouts_bps: Readonly<Record<string, number>>;
+  /** Notional-weighted mean markout per horizon (MarkoutTracker): side × (mid(t + h) − mid(t)) / mid(t), bps; null when none matured. */
+  readonly markouts_bps: Readonly<Record<string, number | null>>;
 }
 
-/** One figure side by side: divergence = (replay − live) / |live| (null when live is 0 and replay is not). */
+/** One figure side by side: difference = replay − live; divergence = difference / |live| (null when live is 0 and replay is not). */
 export interface ParityRow {
   readonly figure: string;
   readonly live: number;
   readonly replay: number;
+  readonly difference: number;
   readonly divergence: number | null;
 }
 
@@ -39,9 +42,6 @@ export interface ParityReport {
   readonly live_round_trips: Readonly<Record<string, { count: number; p50_ms: number; p90_ms: number }>>;
   readonly order_latency: 'recorded' | 'model';
 }
-
-/** Markout horizons (ms) of the parity table. */
-export const PARITY_MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 5_000, 30_000];
 
 /** Figures held to the tolerance by default: what a user checks first. */
 export const PARITY_CHECKED: readonly string[] = ['fills', 'spread_capture_usd'];
@@ -113,22 +113,42 @@ interface FillLike {
   readonly tsExchange: number;
 }
 
-/** Volume-weighted mean markout per horizon (bps) of `fills` against `path`; fills whose horizon runs past `endMs` are left out. */
-export function markoutsBps(fills: readonly FillLike[], path: MidPath, endMs: number, horizonsMs: readonly number[] = PARITY_MARKOUT_HORIZONS_MS): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const h of horizonsMs) {
-    let sum = 0;
-    let w = 0;
-    for (const f of fills) {
-      if (f.tsExchange + h > endMs) continue;
-      const m = path.at(f.sym, f.tsExchange + h);
-      if (!Number.isFinite(m)) continue;
-      const sign = f.side === 'buy' ? 1 : -1;
-      sum += ((sign * (m - f.priceTicks)) / f.priceTicks) * 1e4 * f.qty;
-      w += f.qty;
-    }
-    out[`${h / 1000}s`] = w > 0 ? r6(sum / w) : 0;
+/**
+ * Notional-weighted mean markouts per headline horizon (report.json's `markouts_bps` keys) of
+ * `fills`, with the shared `MarkoutTracker` (strategy/estimators) over the recorded mid path:
+ * side × (mid(t + h) − mid(t)) / mid(t), bps; mid(t) is the mid just before the fill. Markouts
+ * that have not matured by the end of the recording are left out (null when none matured).
+ */
+export function markoutsBps(fills: readonly FillLike[], path: MidPath, unitUsd: readonly number[], endMs: number): Record<string, number | null> {
+  const horizons = HEADLINE_HORIZONS.map((h) => h.ms);
+  const trackers = path.t.map(() => new MarkoutTracker({ horizonsMs: horizons }));
+  const sorted = [...fills].sort((a, b) => a.tsExchange - b.tsExchange);
+  const cursor = path.t.map(() => 0);
+  const feed = (s: number, until: number): void => {
+    const ts = path.t[s]!;
+    const ms = path.mid[s]!;
+    const tr = trackers[s]!;
+    let k = cursor[s]!;
+    for (; k < ts.length && ts[k]! < until; k++) tr.updateMid(ts[k]!, ms[k]!);
+    cursor[s] = k;
+  };
+  for (const f of sorted) {
+    feed(f.sym, f.tsExchange);
+    trackers[f.sym]!.fill(f.tsExchange, f.side, f.priceTicks, f.priceTicks * f.qty * unitUsd[f.sym]!, path.before(f.sym, f.tsExchange));
   }
+  const out: Record<string, number | null> = {};
+  HEADLINE_HORIZONS.forEach((h, k) => {
+    let w = 0;
+    let sum = 0;
+    trackers.forEach((tr, s) => {
+      feed(s, endMs);
+      tr.advance(endMs + 1e-9);
+      const st = tr.stats(k);
+      w += st.weight;
+      sum += st.weightedSumBps;
+    });
+    out[h.key] = w > 0 ? r6(sum / w) : null;
+  });
   return out;
 }
 
@@ -138,7 +158,7 @@ export function liveFills(col: ColumnarRecording): (OwnExecution & { readonly fi
   return out.sort((a, b) => a.tsEvent - b.tsEvent);
 }
 
-function figures(ledgers: readonly SymbolLedger[], marks: readonly number[], markouts: Record<string, number>): ParityFigures {
+function figures(ledgers: readonly SymbolLedger[], marks: readonly number[], markouts: Record<string, number | null>): ParityFigures {
   let fills = 0;
   let maker = 0;
   let volume = 0;
@@ -190,12 +210,18 @@ export function parityReport(run: BacktestRun, tolerance = 0.2, checked: readonl
   const marks = run.exchange.ledgers.map((_, k) => run.observer.series[k]!.mid.at(-1) ?? NaN);
   const endMs = col.length > 0 ? Math.max(col.tsEvent[col.length - 1]!, run.endMs) : run.endMs;
   const replayFills: FillLike[] = run.fills.map((f) => ({ sym: symIdx.get(f.symbol)!, side: f.side, priceTicks: f.priceTicks, qty: f.qty, tsExchange: f.tsExchange }));
-  const L = figures(ledgers, marks, markoutsBps(live, path, endMs));
-  const R = figures(run.exchange.ledgers, marks, markoutsBps(replayFills, path, endMs));
+  const units = run.exchange.ledgers.map((l) => l.unit.toNumber());
+  const L = figures(ledgers, marks, markoutsBps(live, path, units, endMs));
+  const R = figures(run.exchange.ledgers, marks, markoutsBps(replayFills, path, units, endMs));
   const rows: ParityRow[] = [];
   for (const key of ['fills', 'maker_fills', 'volume', 'notional_usd', 'spread_capture_usd', 'inventory_pnl_usd', 'fees_usd'] as const)
-    rows.push({ figure: key, live: L[key], replay: R[key], divergence: divergence(L[key], R[key]) });
-  for (const h of Object.keys(L.markouts_bps)) rows.push({ figure: `markout_${h}_bps`, live: L.markouts_bps[h]!, replay: R.markouts_bps[h]!, divergence: divergence(L.markouts_bps[h]!, R.markouts_bps[h]!) });
+    rows.push({ figure: key, live: L[key], replay: R[key], difference: r6(R[key] - L[key]), divergence: divergence(L[key], R[key]) });
+  for (const h of Object.keys(L.markouts_bps)) {
+    const l = L.markouts_bps[h] ?? null;
+    const r = R.markouts_bps[h] ?? null;
+    // A horizon nobody's fills reached is no figure to compare.
+    if (l !== null || r !== null) rows.push({ figure: `markout_${h}_bps`, live: l ?? 0, replay: r ?? 0, difference: r6((r ?? 0) - (l ?? 0)), divergence: l === null || r === null ? null : divergence(l, r) });
+  }
   const within = checked.every((c) => {
     const row = rows.find((r) => r.figure === c);
     return row !== undefined && row.divergence !== null && Math.abs(row.divergence) <= tolerance;
@@ -213,8 +239,8 @@ export function parityReport(run: BacktestRun, tolerance = 0.2, checked: readonl
 /** The side-by-side table as fixed-width text (the CLI prints it). */
 export function parityTable(p: ParityReport): string {
   const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(4));
-  const rows = p.rows.map((r) => [r.figure, fmt(r.live), fmt(r.replay), r.divergence === null ? 'n/a' : `${(r.divergence * 100).toFixed(1)}%`, p.checked.includes(r.figure) ? (r.divergence !== null && Math.abs(r.divergence) <= p.tolerance ? 'ok' : 'BEYOND') : '']);
-  const head = ['figure', 'live', 'replay', 'divergence', `±${(p.tolerance * 100).toFixed(0)}%`];
+  const rows = p.rows.map((r) => [r.figure, fmt(r.live), fmt(r.replay), fmt(r.difference), r.divergence === null ? 'n/a' : `${(r.divergence * 100).toFixed(1)}%`, p.checked.includes(r.figure) ? (r.divergence !== null && Math.abs(r.divergence) <= p.tolerance ? 'ok' : 'BEYOND') : '']);
+  const head = ['figure', 'live', 'replay', 'difference', 'divergence', `±${(p.tolerance * 100).toFixed(0)}%`];
   const w = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (cells: readonly string[]): string => cells.map((x, c) => (c === 0 ? x.padEnd(w[c]!) : x.padStart(w[c]!))).join('  ').trimEnd();
   const rt = Object.entries(p.live_round_trips).map(([op, s]) => `${op} ${s.count}× p50 ${s.p50_ms.toFixed(2)} ms p90 ${s.p90_ms.toFixed(2)} ms`).join('; ');
@@ -235,7 +261,7 @@ export function parityHtml(p: ParityReport): string {
     .map((r) => {
       const div = r.divergence === null ? 'n/a' : `${(r.divergence * 100).toFixed(1)}%`;
       const bad = p.checked.includes(r.figure) && (r.divergence === null || Math.abs(r.divergence) > p.tolerance);
-      return `<tr><th>${esc(r.figure)}</th><td>${cell(r.live)}</td><td>${cell(r.replay)}</td><td${bad ? ' style="color:#cf222e"' : ''}>${div}</td></tr>`;
+      return `<tr><th>${esc(r.figure)}</th><td>${cell(r.live)}</td><td>${cell(r.replay)}</td><td>${cell(r.difference)}</td><td${bad ? ' style="color:#cf222e"' : ''}>${div}</td></tr>`;
     })
     .join('\n');
   const rts = Object.entries(p.live_round_trips)
@@ -245,8 +271,8 @@ export function parityHtml(p: ParityReport): string {
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mmbot parity: live vs replay</title>',
     '<style>body{font-family:sans-serif;margin:24px;max-width:900px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px;text-align:left}th{background:#f6f6f6;font-weight:normal}td{font-family:monospace;text-align:right}</style></head><body>',
     '<h1>Live vs replay</h1>',
-    `<p>Divergence = (replay − live) / |live|. Held to ±${(p.tolerance * 100).toFixed(0)}%: ${esc(p.checked.join(', '))} — <b>${p.within_tolerance ? 'within' : 'beyond'}</b>. Order latency: ${p.order_latency}.</p>`,
-    `<table><tr><th>figure</th><th>live</th><th>replay</th><th>divergence</th></tr>\n${rows}\n</table>`,
+    `<p>Difference = replay − live; divergence = difference / |live| (near-zero figures such as markouts are better read by their difference). Held to ±${(p.tolerance * 100).toFixed(0)}%: ${esc(p.checked.join(', '))} — <b>${p.within_tolerance ? 'within' : 'beyond'}</b>. Order latency: ${p.order_latency}.</p>`,
+    `<table><tr><th>figure</th><th>live</th><th>replay</th><th>difference</th><th>divergence</th></tr>\n${rows}\n</table>`,
     `<h2>Live round trips (ms)</h2><table><tr><th>request</th><th>count</th><th>p50</th><th>p90</th></tr>\n${rts}\n</table>`,
     '</body></html>\n',
   ].join('\n');

@@ -54,16 +54,22 @@ describe('parity report', () => {
     expect(p.live.fees_usd).toBeCloseTo((11380 + 11384) * 100 * unit * 0.0001, 9);
     // Flat after the two fills: inventory PnL = trading PnL − spread capture = 4 ticks × 100 − 2 × 100.
     expect(p.live.inventory_pnl_usd).toBeCloseTo(2 * 100 * unit, 9);
-    // Markouts: the buy at 11380 sees 11383 after 1 s and 5 s; the sell at 11384 sees 11383 (+1 tick).
-    const bps = (ticks: number, px: number) => (ticks / px) * 1e4;
-    expect(p.live.markouts_bps['1s']).toBeCloseTo((bps(3, 11380) + bps(1, 11384)) / 2, 5);
+    // Markouts (MarkoutTracker, notional-weighted, from the mid at the fill): the buy (mid 11381)
+    // sees 11383 after 1 s, the sell (mid 11383) sees 11383; after 10 s 11384 and 11384.
+    const w1 = 11380 * 100;
+    const w2 = 11384 * 100;
+    const bps = (from: number, to: number, side: number) => ((side * (to - from)) / from) * 1e4;
+    expect(p.live.markouts_bps['1s']).toBeCloseTo((w1 * bps(11381, 11383, 1) + w2 * bps(11383, 11383, -1)) / (w1 + w2), 5);
+    expect(p.live.markouts_bps['10s']).toBeCloseTo((w1 * bps(11381, 11384, 1) + w2 * bps(11383, 11384, -1)) / (w1 + w2), 5);
+    expect(p.live.markouts_bps['60s']).toBeNull(); // the recording ends 40 s in
+    expect(p.rows.some((r) => r.figure === 'markout_60s_bps')).toBe(false);
     expect(p.replay.fills).toBe(0);
     const rows = Object.fromEntries(p.rows.map((r) => [r.figure, r.divergence]));
     expect(rows['fills']).toBe(-1);
     expect(rows['fees_usd']).toBe(-1);
     expect(p.within_tolerance).toBe(false);
     expect(p.live_round_trips).toEqual({ place: { count: 1, p50_ms: 3, p90_ms: 3 } });
-    expect(parityTable(p)).toMatch(/fills\s+2\s+0\s+-100\.0%\s+BEYOND/);
+    expect(parityTable(p)).toMatch(/fills\s+2\s+0\s+-2\s+-100\.0%\s+BEYOND/);
     expect(parityHtml(p)).toContain('<b>beyond</b>');
     expect(parityHtml(p)).not.toMatch(/<script|https?:/);
   });
@@ -111,7 +117,7 @@ describe('mmbot backtest --parity', () => {
       const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as { parity: { live: { fills: number }; replay: { fills: number }; within_tolerance: boolean } };
       expect([report.parity.live.fills, report.parity.replay.fills, report.parity.within_tolerance]).toEqual([1, 0, false]);
       expect(readFileSync(join(dir, 'out', 'parity.html'), 'utf8')).toContain('Live vs replay');
-      expect(out).toMatch(/live vs replay[\s\S]*fills\s+1\s+0\s+-100\.0%\s+BEYOND/);
+      expect(out).toMatch(/live vs replay[\s\S]*fills\s+1\s+0\s+-1\s+-100\.0%\s+BEYOND/);
       await expect(command.run(['--config', config, '--parity', bare, '--out', join(dir, 'out2'), '--no-cache'])).rejects.toThrow(/no execution reports/);
       await expect(command.run(['--config', config, '--parity', rec, '--data', bare])).rejects.toThrow(/drop --data/);
     } finally {
