@@ -47,6 +47,41 @@ export function parseRetryAfterMs(header: string | readonly string[] | undefined
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
+/** What a throttling answer's headers say: when to come back, and the advertised sustained limit. */
+export interface RateLimitHints {
+  readonly retryAfterMs?: number;
+  /** Requests per second the venue advertises (`RateLimit-Policy: <quota>;w=<seconds>`). */
+  readonly rateLimitPerSec?: number;
+}
+
+/**
+ * Reads `Retry-After`, else the reset of an exhausted `RateLimit-*` / `X-RateLimit-*` window
+ * (`*-Remaining: 0` with `*-Reset` in delta seconds, or epoch seconds when larger than 1e9), and
+ * the IETF draft's `RateLimit-Policy: q;w=s` as a sustained rate. Absent or unparsable → omitted.
+ */
+export function parseRateLimitHints(headers: Readonly<Record<string, string | readonly string[] | undefined>>, nowMs: number): RateLimitHints {
+  const one = (name: string): string | undefined => {
+    const v = headers[name];
+    const s = Array.isArray(v) ? v[0] : v;
+    return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
+  };
+  let retryAfterMs = parseRetryAfterMs(headers['retry-after'], nowMs);
+  if (retryAfterMs === undefined) {
+    for (const prefix of ['ratelimit', 'x-ratelimit']) {
+      const remaining = one(`${prefix}-remaining`);
+      const reset = Number(one(`${prefix}-reset`));
+      if (remaining !== undefined && Number(remaining) <= 0 && Number.isFinite(reset) && reset >= 0) {
+        retryAfterMs = Math.max(0, reset > 1e9 ? reset * 1000 - nowMs : reset * 1000);
+        break;
+      }
+    }
+  }
+  let rateLimitPerSec: number | undefined;
+  const policy = /^\s*([0-9]+(?:\.[0-9]+)?)\s*;\s*w\s*=\s*([0-9]+(?:\.[0-9]+)?)/.exec(one('ratelimit-policy') ?? '');
+  if (policy && Number(policy[2]) > 0) rateLimitPerSec = Number(policy[1]) / Number(policy[2]);
+  return { ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(rateLimitPerSec !== undefined ? { rateLimitPerSec } : {}) };
+}
+
 /** Resolves after `ms` on the injected clock's timer. */
 export function sleepOn(setTimer: (ms: number, fn: () => void) => () => void, ms: number): Promise<void> {
   return new Promise((resolve) => {

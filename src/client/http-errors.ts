@@ -28,12 +28,14 @@ function venueMessage(bodyText: string): { message: string; rejectReason?: strin
 }
 
 /** Maps a non-2xx REST answer to the catalog code with the venue's reason and message in details. */
-export function httpError(status: number, bodyText: string, ctx: RequestContext, retryAfterMs?: number): MmError {
+export function httpError(status: number, bodyText: string, ctx: RequestContext, retryAfterMs?: number, rateLimitPerSec?: number): MmError {
   const code: ErrorCode = codeForHttpStatus(status);
   const { message, rejectReason } = venueMessage(bodyText);
   const details: Record<string, unknown> = { status, method: ctx.method, path: ctx.path, venueMessage: message };
   if (rejectReason !== undefined) details['rejectReason'] = rejectReason;
   if (retryAfterMs !== undefined) details['retryAfterMs'] = retryAfterMs;
+  // The execution adapter's AIMD reads both (execution/adaptive-rate.ts).
+  if (rateLimitPerSec !== undefined) details['rateLimitPerSec'] = rateLimitPerSec;
   return new MmError(code, `${ctx.method} ${ctx.path} failed with HTTP ${status}: ${message}`, details);
 }
 

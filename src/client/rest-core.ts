@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import { MmError } from '../core/errors.ts';
 import type { Result } from '../core/result.ts';
-import { backoffDelayMs, DEFAULT_RETRY_BACKOFF, parseRetryAfterMs, sleepOn, type BackoffPolicy } from './backoff.ts';
+import { backoffDelayMs, DEFAULT_RETRY_BACKOFF, parseRateLimitHints, sleepOn, type BackoffPolicy } from './backoff.ts';
 import { decodeError, httpError, transportError, type RequestContext } from './http-errors.ts';
 import { RequestTimedOut, type HttpResponse, type HttpTransport } from './http-transport.ts';
 import type { TokenManager } from './token-manager.ts';
@@ -134,8 +134,8 @@ export class RestCore {
       }
       if (res.status === 401) this.stats.unauthorized++;
       if (res.status >= 200 && res.status < 300) return this.#decode(res.text, spec, ctx);
-      const retryAfterMs = parseRetryAfterMs(res.headers['retry-after'], this.#o.clock.nowMs());
-      failure = httpError(res.status, res.text, ctx, retryAfterMs);
+      const { retryAfterMs, rateLimitPerSec } = parseRateLimitHints(res.headers, this.#o.clock.nowMs());
+      failure = httpError(res.status, res.text, ctx, retryAfterMs, rateLimitPerSec);
       const waitable = retryAfterMs === undefined || retryAfterMs <= (this.#o.maxRetryAfterMs ?? 10_000);
       if (failure.retryable && attempt < maxRetries && waitable) {
         await this.#wait(attempt++, retryAfterMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, parseRetryAfterMs } from '../../src/client/backoff.ts';
+import { backoffDelayMs, parseRateLimitHints, parseRetryAfterMs } from '../../src/client/backoff.ts';
 
 const policy = { initialMs: 100, maxMs: 1_000, multiplier: 2, jitter: 0.5 };
 
@@ -35,5 +35,18 @@ describe('parseRetryAfterMs', () => {
     expect(parseRetryAfterMs(undefined, 0)).toBeUndefined();
     expect(parseRetryAfterMs('soon', 0)).toBeUndefined();
     expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:00 GMT', Date.parse('2026-01-02T00:00:00Z'))).toBe(0);
+  });
+});
+
+describe('parseRateLimitHints', () => {
+  it('Retry-After first, else an exhausted RateLimit window reset, and RateLimit-Policy as a rate', () => {
+    const now = 1_790_000_000_000;
+    expect(parseRateLimitHints({ 'retry-after': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '9' }, now)).toEqual({ retryAfterMs: 3000 });
+    expect(parseRateLimitHints({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' }, now)).toEqual({ retryAfterMs: 2000 });
+    expect(parseRateLimitHints({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 1.5) }, now)).toEqual({ retryAfterMs: 1500 });
+    // A window that still has room says nothing about when to come back.
+    expect(parseRateLimitHints({ 'ratelimit-remaining': '3', 'ratelimit-reset': '9' }, now)).toEqual({});
+    expect(parseRateLimitHints({ 'ratelimit-policy': '10;w=5' }, now)).toEqual({ rateLimitPerSec: 2 });
+    expect(parseRateLimitHints({ 'ratelimit-policy': 'garbage' }, now)).toEqual({});
   });
 });
