@@ -62,7 +62,7 @@ export async function startSim(dir: string, venueYaml: string): Promise<SimProce
 }
 
 /** Writes a daemon config trading EURUSD-PERP against `baseUrl`/`wsUrl` and starts `mmbot run`. */
-export function startBot(dir: string, creds: SimCredentials, endpoint: { baseUrl: string; wsUrl: string }, extraVenue = ''): BotProcess {
+export function startBot(dir: string, creds: SimCredentials, endpoint: { baseUrl: string; wsUrl: string }, extraVenue = '', maxPosition = 2000): BotProcess {
   const path = join(dir, 'bot.yaml');
   writeFileSync(
     path,
@@ -78,8 +78,8 @@ ${extraVenue}bot:
   strategies:
     - symbol: EURUSD-PERP
       strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: 2, size: 100, maxPosition: 2000 }
-risk: { max_position: 3000, max_order_qty: 500 }
+      params: { levels: 2, halfSpreadTicks: 2, size: 100, maxPosition: ${maxPosition} }
+risk: { max_position: ${maxPosition + 1000}, max_order_qty: 500 }
 monitoring: { port: 0 }
 rewards: { enabled: false }
 logging: { level: info, pretty: false }

@@ -28,7 +28,8 @@ market: { symbols: [${SYMBOL}], step_ms: 200, defaults: { takers: { rate_per_min
 const venue = await venueView(sim.creds);
 const t0 = Date.now();
 process.stderr.write(`scenario token-rollover: sim ${sim.creds.base_url}; ${ttlS} s tokens for ${runS} s\n`);
-const bot = startBot(dir, sim.creds, { baseUrl: sim.creds.base_url, wsUrl: sim.creds.ws_url }, `  token_ttl_s: ${ttlS}\n`);
+// A position limit far from reach: a one-sided book here must mean lost quotes, not inventory control.
+const bot = startBot(dir, sim.creds, { baseUrl: sim.creds.base_url, wsUrl: sim.creds.ws_url }, `  token_ttl_s: ${ttlS}\n`, 50_000);
 try {
   const url = await metricsUrl(bot);
   await bot.waitFor((l) => l.msg === 'order stream connected', 30_000, 'the order stream');
@@ -39,11 +40,16 @@ try {
   let samples = 0;
   let twoSided = 0;
   let gaps = 0;
+  const gapNotes: string[] = [];
   while (Date.now() < end) {
     const v = await venue.openOrders();
     samples++;
     if (v.buy > 0 && v.sell > 0) twoSided++;
-    else gaps++;
+    else {
+      gaps++;
+      const m = await scrape(url);
+      gapNotes.push(`t=${((Date.now() - t0) / 1000).toFixed(0)}s ${v.buy}/${v.sell} pos ${sum(m, 'mmbot_position_contracts')} pending ${sum(m, 'mmbot_orders_pending')} rollovers ${sum(m, 'mmbot_session_rollovers_total')}`);
+    }
     await sleep(1_000);
   }
   const m = await scrape(url);
@@ -72,6 +78,7 @@ try {
   report(`scenario:token-rollover (${ttlS} s tokens, ${runS} s)`, criteria, {
     samples,
     'samples not two-sided': gaps,
+    'one-sided samples (venue buy/sell)': gapNotes.slice(0, 20).join('; ') || 'none',
     '"order stream down" log lines': lost,
     'fills (metric)': fillsBot,
     'error log lines': bot.lines.filter((l) => l.level === 'error' || l.level === 'fatal').length,

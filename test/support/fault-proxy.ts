@@ -165,8 +165,17 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
           client.terminate();
           up.terminate();
         };
-        up.on('close', end);
-        client.on('close', end);
+        // A clean close is passed on with its code (the venue tells a planned close from a drop).
+        const closeOther = (other: WebSocket) => (code: number, reason: Buffer) => {
+          if (other.readyState === WebSocket.OPEN && (code === 1000 || (code >= 3000 && code < 5000))) {
+            pairs.delete(pair);
+            other.close(code, reason.toString());
+            return;
+          }
+          end();
+        };
+        up.on('close', closeOther(client));
+        client.on('close', closeOther(up));
         client.on('error', end);
         up.on('error', end);
       });
