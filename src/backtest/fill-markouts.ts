@@ -26,8 +26,10 @@ export class FillMarkouts {
   readonly trackers: readonly MarkoutTracker[];
   /** Per headline horizon, per fill (index in the fill log): markout in bps, NaN until it matured. */
   readonly perFill: number[][] = HEADLINE_HORIZONS.map(() => []);
-  #seen = 0;
-  #nextDue = Infinity;
+  /** Fill-log entries taken so far (the observer compares it with the log's length: one read per step). */
+  seen = 0;
+  /** The earliest instant a pending markout matures (the observer calls `advance` only past it). */
+  nextDueMs = Infinity;
   /** Per symbol: tracker fill sequence → fill log index. */
   readonly #fillIndex: number[][];
   readonly #unit: Float64Array;
@@ -55,7 +57,7 @@ export class FillMarkouts {
 
   /** Time moves to `t` (before the exchange changes at `t`): markouts due before `t` mature on the books' current mids. */
   advance(t: number): void {
-    if (t <= this.#nextDue) return;
+    if (t <= this.nextDueMs) return;
     let next = Infinity;
     for (let s = 0; s < this.trackers.length; s++) {
       const tr = this.trackers[s]!;
@@ -65,23 +67,23 @@ export class FillMarkouts {
       }
       if (tr.nextDueMs < next) next = tr.nextDueMs;
     }
-    this.#nextDue = next;
+    this.nextDueMs = next;
   }
 
   /** Takes the fills the exchange logged since the last call (cheap when there are none). */
   takeFills(symbolIndex: (symbol: string) => number): void {
     const log = this.src.fillLog;
-    if (log.length === this.#seen) return;
-    for (let k = this.#seen; k < log.length; k++) {
+    if (log.length === this.seen) return;
+    for (let k = this.seen; k < log.length; k++) {
       const f = log[k]!;
       for (const col of this.perFill) col[k] = NaN;
       const s = symbolIndex(f.symbol);
       const tr = this.trackers[s];
       if (!tr) continue;
       if (tr.fill(f.tsExchange, f.side, f.priceTicks, f.qty * f.priceTicks * this.#unit[s]!, f.midTicks)) this.#fillIndex[s]!.push(k);
-      if (tr.nextDueMs < this.#nextDue) this.#nextDue = tr.nextDueMs;
+      if (tr.nextDueMs < this.nextDueMs) this.nextDueMs = tr.nextDueMs;
     }
-    this.#seen = log.length;
+    this.seen = log.length;
   }
 
   /** Stats of every curve horizon of symbol `s`. */

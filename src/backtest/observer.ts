@@ -94,7 +94,7 @@ export class BacktestObserver {
 
   /** Moves observation time to `t` (before the exchange changes at `t`): accrues times, takes due samples. */
   advance(t: number): void {
-    this.markouts.advance(t);
+    if (t > this.markouts.nextDueMs) this.markouts.advance(t);
     if (Number.isNaN(this.#last)) {
       this.#last = t;
       this.#nextSample = t;
@@ -119,7 +119,7 @@ export class BacktestObserver {
 
   /** Recomputes a symbol's quoting flags after the exchange changed it. */
   refresh(s: number): void {
-    this.markouts.takeFills(this.#symIdx);
+    if (this.ex.fillLog.length !== this.markouts.seen) this.markouts.takeFills(this.#symIdx);
     const book = this.ex.books[s]!;
     const mid = (book.bestBid() + book.bestAsk()) / 2;
     let f = Number.isFinite(mid) ? 8 : 0;

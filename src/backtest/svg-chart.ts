@@ -96,7 +96,7 @@ export function lineChart(title: string, x: readonly number[], lines: readonly L
   }
   let lx = W - PAD.r;
   for (const l of [...lines, ...markers].reverse()) {
-    const w = 12 + l.label.length * 6.5;
+    const w = 18 + l.label.length * 6.5; // swatch, gap, label (≈6.5 px a character at 10 px sans-serif) and room before the next
     lx -= w;
     parts.push(`<rect x="${f2(lx)}" y="7" width="9" height="9" fill="${l.color}"/><text x="${f2(lx + 12)}" y="15" font-size="10" font-family="sans-serif">${esc(l.label)}</text>`);
   }
