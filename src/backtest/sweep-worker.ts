@@ -21,7 +21,7 @@ port.on('message', (job: SweepJob) => {
       reply = { index: job.index, row: sweepRow(job.index, job.point, buildReport(run)) };
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      reply = { index: job.index, row: { index: job.index, point: job.point, net: 0, netWithRewards: 0, sharpe: 0, maxDrawdown: 0, fills: 0, makerShare: 0, uptimeTwoSided: 0, insideRewardSpread: 0, error: msg } };
+      reply = { index: job.index, row: { index: job.index, point: job.point, net: 0, netWithRewards: 0, sharpe: 0, maxDrawdown: 0, fills: 0, makerShare: 0, uptimeTwoSided: 0, insideRewardSpread: 0, markout60sBps: NaN, error: msg } };
     }
     port.postMessage(reply);
   })();

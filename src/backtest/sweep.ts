@@ -37,11 +37,13 @@ export interface SweepRow {
   readonly makerShare: number;
   readonly uptimeTwoSided: number;
   readonly insideRewardSpread: number;
+  /** Mean 60 s fill markout, bps (positive = good; NaN when no fill matured). */
+  readonly markout60sBps: number;
   readonly error: string | null;
 }
 
-/** Metrics a sweep can rank by (descending, except max_drawdown which ranks ascending). */
-export const RANK_KEYS = ['net', 'net_with_rewards', 'sharpe', 'max_drawdown', 'fills', 'uptime'] as const;
+/** Metrics a sweep can rank by (descending, except max_drawdown which ranks ascending; markout_60s: least adverse selection first). */
+export const RANK_KEYS = ['net', 'net_with_rewards', 'sharpe', 'max_drawdown', 'fills', 'uptime', 'markout_60s'] as const;
 /** A rank key. */
 export type RankKey = (typeof RANK_KEYS)[number];
 
@@ -59,21 +61,24 @@ export function sweepRow(index: number, point: GridPoint, r: BacktestReport): Sw
     makerShare: t.fills.maker_share,
     uptimeTwoSided: t.quoting.uptime_two_sided,
     insideRewardSpread: t.quoting.two_sided_inside_reward_spread,
+    markout60sBps: t.markouts_bps['60s'] ?? NaN,
     error: null,
   };
 }
 
 /** Sorts rows best first by `key`; failed runs last; ties keep grid order (deterministic). */
 export function rankRows(rows: readonly SweepRow[], key: RankKey): SweepRow[] {
-  const v = (r: SweepRow): number =>
-    key === 'net' ? r.net : key === 'net_with_rewards' ? r.netWithRewards : key === 'sharpe' ? r.sharpe : key === 'max_drawdown' ? -r.maxDrawdown : key === 'fills' ? r.fills : r.uptimeTwoSided;
+  const v = (r: SweepRow): number => {
+    const x = key === 'net' ? r.net : key === 'net_with_rewards' ? r.netWithRewards : key === 'sharpe' ? r.sharpe : key === 'max_drawdown' ? -r.maxDrawdown : key === 'fills' ? r.fills : key === 'uptime' ? r.uptimeTwoSided : r.markout60sBps;
+    return Number.isNaN(x) ? -Number.MAX_VALUE : x; // no figure (no fill matured) ranks after every figure
+  };
   return [...rows].sort((a, b) => (a.error === null) !== (b.error === null) ? (a.error === null ? -1 : 1) : v(b) - v(a) || a.index - b.index);
 }
 
 /** The ranked table as CSV (one column per grid axis, then the metrics). */
 export function sweepCsv(rows: readonly SweepRow[]): string {
   const axes = rows[0]?.point.map(([p]) => p) ?? [];
-  const head = ['rank', ...axes, 'net_usd', 'net_with_rewards_usd', 'sharpe', 'max_drawdown_usd', 'fills', 'maker_share', 'uptime_two_sided', 'inside_reward_spread', 'error'];
+  const head = ['rank', ...axes, 'net_usd', 'net_with_rewards_usd', 'sharpe', 'max_drawdown_usd', 'fills', 'maker_share', 'uptime_two_sided', 'inside_reward_spread', 'markout_60s_bps', 'error'];
   const cell = (v: unknown): string => {
     const s = typeof v === 'string' ? v : JSON.stringify(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -81,7 +86,7 @@ export function sweepCsv(rows: readonly SweepRow[]): string {
   const lines = [head.join(',')];
   rows.forEach((r, k) =>
     lines.push(
-      [k + 1, ...r.point.map(([, v]) => cell(v)), r.net.toFixed(6), r.netWithRewards.toFixed(6), r.sharpe.toFixed(4), r.maxDrawdown.toFixed(6), r.fills, r.makerShare.toFixed(4), r.uptimeTwoSided.toFixed(4), r.insideRewardSpread.toFixed(4), cell(r.error ?? '')].join(','),
+      [k + 1, ...r.point.map(([, v]) => cell(v)), r.net.toFixed(6), r.netWithRewards.toFixed(6), r.sharpe.toFixed(4), r.maxDrawdown.toFixed(6), r.fills, r.makerShare.toFixed(4), r.uptimeTwoSided.toFixed(4), r.insideRewardSpread.toFixed(4), Number.isNaN(r.markout60sBps) ? '' : r.markout60sBps.toFixed(4), cell(r.error ?? '')].join(','),
     ),
   );
   return `${lines.join('\n')}\n`;

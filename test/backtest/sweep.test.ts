@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mmbot-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = (index: number, net: number, error: string | null = null): SweepRow => ({
-  index, point: [['a', index]], net, netWithRewards: net, sharpe: 0, maxDrawdown: 0, fills: 0, makerShare: 0, uptimeTwoSided: 0, insideRewardSpread: 0, error,
+  index, point: [['a', index]], net, netWithRewards: net, sharpe: 0, maxDrawdown: 0, fills: 0, makerShare: 0, uptimeTwoSided: 0, insideRewardSpread: 0, markout60sBps: net / 10, error,
 });
 
 describe('sweep grid and ranking', () => {
@@ -26,9 +26,15 @@ describe('sweep grid and ranking', () => {
     const ranked = rankRows([row(0, 1), row(1, 5), row(2, 5), row(3, 9, 'boom')], 'net');
     expect(ranked.map((r) => r.index)).toEqual([1, 2, 0, 3]);
     const csv = sweepCsv(ranked).trim().split('\n');
-    expect(csv[0]).toBe('rank,a,net_usd,net_with_rewards_usd,sharpe,max_drawdown_usd,fills,maker_share,uptime_two_sided,inside_reward_spread,error');
+    expect(csv[0]).toBe('rank,a,net_usd,net_with_rewards_usd,sharpe,max_drawdown_usd,fills,maker_share,uptime_two_sided,inside_reward_spread,markout_60s_bps,error');
     expect(csv[1]!.startsWith('1,1,5.000000')).toBe(true);
     expect(csv[4]!.endsWith(',boom')).toBe(true);
+  });
+
+  it('ranks by the 60 s markout, runs without a matured fill after every figure', () => {
+    const rows = [row(0, -20), row(1, 10), { ...row(2, 50), markout60sBps: NaN }, row(3, 0)];
+    expect(rankRows(rows, 'markout_60s').map((r) => r.index)).toEqual([1, 3, 0, 2]);
+    expect(sweepCsv(rankRows(rows, 'markout_60s')).trim().split('\n').map((l) => l.split(',').at(-2))).toEqual(['markout_60s_bps', '1.0000', '0.0000', '-2.0000', '']);
   });
 
   it('rejects a bad grid file naming the key', () => {

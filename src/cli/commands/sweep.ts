@@ -46,11 +46,11 @@ export function loadGrid(file: string): GridFile {
 
 function printTable(rows: readonly SweepRow[], rankBy: RankKey, limit: number): string {
   const axes = rows[0]?.point.map(([p]) => p.split('.').at(-1)!) ?? [];
-  const head = ['#', ...axes, 'net', 'net+rew', 'sharpe', 'maxDD', 'fills', 'maker', 'uptime2'];
+  const head = ['#', ...axes, 'net', 'net+rew', 'sharpe', 'maxDD', 'fills', 'maker', 'uptime2', 'mk60bps'];
   const body = rows.slice(0, limit).map((r, k) => [
     String(k + 1),
     ...r.point.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
-    ...(r.error ? [`error: ${r.error.slice(0, 60)}`] : [r.net.toFixed(2), r.netWithRewards.toFixed(2), r.sharpe.toFixed(2), r.maxDrawdown.toFixed(2), String(r.fills), r.makerShare.toFixed(2), r.uptimeTwoSided.toFixed(2)]),
+    ...(r.error ? [`error: ${r.error.slice(0, 60)}`] : [r.net.toFixed(2), r.netWithRewards.toFixed(2), r.sharpe.toFixed(2), r.maxDrawdown.toFixed(2), String(r.fills), r.makerShare.toFixed(2), r.uptimeTwoSided.toFixed(2), Number.isNaN(r.markout60sBps) ? '—' : r.markout60sBps.toFixed(3)]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (c: string[]): string => c.map((x, i) => x.padStart(widths[i] ?? 0)).join('  ');
@@ -62,7 +62,7 @@ const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <fi
 Runs the backtest once per point of a parameter grid, across worker threads, and writes a ranked
 table (sweep.csv) to --out (default: a new folder under backtest.out_dir) and prints the top rows.
   grid.yaml:  grid: { bot.strategies.0.params.halfSpreadTicks: [1, 2, 3], backtest.queue_model.kind: [risk-averse, power2] }
-              rank_by: net_with_rewards | net | sharpe | max_drawdown | fills | uptime`;
+              rank_by: net_with_rewards | net | sharpe | max_drawdown | fills | uptime | markout_60s`;
 
 /** `mmbot sweep`. */
 export const command: Command = {
