@@ -42,7 +42,10 @@ describe('LOBSTER importer', () => {
     const { events, issues } = await run();
     expect(issues.summary()).toEqual([]);
     const bs = books(events);
-    expect(bs).toHaveLength(15); // 16 messages, the hidden execution changes no book
+    // One book per message but the hidden execution's (it changes no visible book).
+    const types = readFileSync(MSG, 'utf8').trim().split('\n').map((l) => Number(l.split(',')[1]));
+    expect(bs).toHaveLength(types.filter((t) => t < 5).length);
+    expect(bs.length).toBeGreaterThan(2000);
     // First message: an order of 100 joins behind the 300 that rested before the file started.
     expect(bs[0]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 400, orders: [300, 100] });
     expect(bs[0]!.level).toBe(3);
@@ -62,7 +65,7 @@ describe('LOBSTER importer', () => {
   it('executions become trades with the taker on the other side; times are New York wall time', async () => {
     const { events } = await run();
     const trades = events.filter((e): e is TradePrinted => e.type === 'trade');
-    expect(trades.map((t) => [t.priceTicks, t.qty, t.aggressor])).toEqual([
+    expect(trades.slice(0, 6).map((t) => [t.priceTicks, t.qty, t.aggressor])).toEqual([
       [10_001, 150, 'buy'],
       [10_000, 300, 'sell'],
       [10_000, 40, 'sell'],
@@ -70,7 +73,7 @@ describe('LOBSTER importer', () => {
       [10_001, 250, 'buy'],
       [10_001, 50, 'buy'],
     ]);
-    expect(trades).toHaveLength(6);
+    expect(trades.length).toBeGreaterThan(100);
     expect(trades[0]!.tsEvent).toBeCloseTo(Date.parse('2012-06-21T13:30:00.682Z') + 0.98, 3);
   });
 
