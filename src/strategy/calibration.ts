@@ -21,8 +21,10 @@ export interface CalibratorOptions {
 
 /**
  * The online calibration the model strategies share: σ of the mid (ticks/√s), λ(δ) = A·e^(−kδ) of
- * public trades against their distance from the mid of the previous call (A in 1/s, k in 1/tick:
- * a quote placed δ from that mid would have been reached), and the observed touch spread (ticks).
+ * public trades against their distance δ **beyond the touch** of the previous call (A in 1/s: the
+ * rate of prints at the touch; k in 1/tick: a quote δ behind the touch would have been reached),
+ * and the observed touch spread (ticks). Measuring past the touch keeps A meaningful on wide books,
+ * where an exponential extrapolated to the mid would be absurd.
  * Feed it each call's view with `observe`; O(trades since the previous call), no allocation.
  */
 export class MarketCalibrator {
@@ -30,11 +32,12 @@ export class MarketCalibrator {
   readonly intensity: TradeIntensity;
   readonly spread: Ewma;
   #prevMid = Number.NaN;
+  #prevHalf = 0;
 
   constructor(o: CalibratorOptions = {}) {
     this.vol = new EwmaVolatility(o.volHalfLifeMs ?? 300_000, o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
     // Half-tick bins: mids sit on the tick or half-tick grid, so each print distance gets its bin.
-    this.intensity = new TradeIntensity({ halfLifeMs: o.intensityHalfLifeMs ?? 1_800_000, binTicks: 0.5, maxBins: 40, fitBins: 10, minBinCount: 3, minTrades: o.intensityMinTrades ?? 50 });
+    this.intensity = new TradeIntensity({ halfLifeMs: o.intensityHalfLifeMs ?? 1_800_000, binTicks: 0.5, maxBins: 64, fitBins: 10, minBinCount: 3, minTrades: o.intensityMinTrades ?? 50 });
     this.spread = new Ewma(o.spreadHalfLifeMs ?? 60_000);
   }
 
@@ -51,10 +54,11 @@ export class MarketCalibrator {
         const buy = t.aggressor === 'buy';
         // The mid just before the trade lies between the previous call's mid and the current one;
         // take the nearer (a quote re-centred on the new mid was not reached by a print that
-        // only looks deep against a stale mid).
+        // only looks deep against a stale mid). Distances are measured beyond the touch of the
+        // previous call (its half-spread), so A is the rate at the touch and k the decay past it.
         const d = buy ? t.priceTicks - prev : prev - t.priceTicks;
         const dNow = Number.isNaN(mid) ? d : buy ? t.priceTicks - mid : mid - t.priceTicks;
-        this.intensity.onTrade(Math.min(d, Math.max(0, dNow)), nowMs);
+        this.intensity.onTrade(Math.min(d, Math.max(0, dNow)) - this.#prevHalf, nowMs);
       }
     }
     if (!b || !a) return null;
@@ -62,6 +66,7 @@ export class MarketCalibrator {
     this.vol.update(mid, nowMs);
     this.spread.update(a.priceTicks - b.priceTicks, nowMs);
     this.#prevMid = mid;
+    this.#prevHalf = (a.priceTicks - b.priceTicks) / 2;
     return mid;
   }
 

@@ -30,8 +30,14 @@ export const modelBaseShape = {
   fallbackWidth: z
     .number()
     .positive()
-    .default(1)
-    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × the observed touch spread (≥ 1 tick).'),
+    .default(2)
+    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × half the observed touch spread (2 = one full spread from the fair value, half a spread behind the touch; 1 = join the touch).'),
+  minSpreadShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe('The quoted half-spread is at least this share of half the observed touch spread: on a wide book the model may improve the touch but not quote far inside it.'),
 } as const;
 
 const baseObject = z.object(modelBaseShape);
@@ -45,7 +51,7 @@ export interface ModelCalibration {
   readonly fit: IntensityFit;
   /** maxPosition in lots. */
   readonly qMaxLots: number;
-  /** Half the observed (average) touch spread, ticks: the floor of the half-spread γ is set against. */
+  /** Half the observed (average) touch spread, ticks: part of the half-spread γ's skew is set against. */
   readonly marketHalfSpreadTicks: number;
   readonly nowMs: number;
 }
@@ -53,14 +59,19 @@ export interface ModelCalibration {
 /** A model: refit on calibrated inputs (false = not usable yet), then price quotes from fair and q. */
 export interface QuoteModel {
   refit(c: ModelCalibration): boolean;
-  /** Writes raw bid/ask prices (fractional ticks) into `out`. */
-  price(fair: number, qLots: number, nowMs: number, out: { bid: number; ask: number }): void;
+  /**
+   * Writes raw bid/ask prices (fractional ticks) into `out`; the calibrated intensity measures
+   * depth beyond the touch, so a model adds `touchHalfTicks` (the current half-spread) to its depths.
+   */
+  price(fair: number, qLots: number, nowMs: number, touchHalfTicks: number, out: { bid: number; ask: number }): void;
 }
 
 /**
  * A strategy around a {@link QuoteModel}: calibrates online from every call's view, refits every
- * `refitIntervalMs`, quotes conservatively (fallbackWidth × observed spread, linear inventory skew)
- * until calibrated, lays levels, keeps post-only and enforces the hard cap counting in-flight orders.
+ * `refitIntervalMs`, quotes conservatively until calibrated (fallbackWidth × half the observed spread,
+ * default one full spread from the fair value, linear inventory skew), floors the model's half-spread at minSpreadShare × half
+ * the observed spread, lays levels, keeps post-only and enforces the hard cap counting in-flight
+ * orders.
  */
 export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean } {
   const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000 });
@@ -98,9 +109,17 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       }
       const q = ctx.position.qty;
       const qLots = q / p.size;
-      if (ready) model.price(fair, qLots, now, px);
-      else {
-        const half = p.fallbackWidth * Math.max(1, cal.observedSpreadTicks);
+      const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
+      if (ready) {
+        model.price(fair, qLots, now, (a.priceTicks - b.priceTicks) / 2, px);
+        const floor = p.minSpreadShare * marketHalf;
+        if (px.ask - px.bid < 2 * floor) {
+          const r = (px.ask + px.bid) / 2;
+          px.bid = r - floor;
+          px.ask = r + floor;
+        }
+      } else {
+        const half = p.fallbackWidth * marketHalf;
         const r = fair - p.inventorySkew * (q / p.maxPosition) * half;
         px.bid = r - half;
         px.ask = r + half;

@@ -30,14 +30,18 @@ const inflight = (side: 'buy' | 'sell', qty: number, status: WorkingOrder['statu
 const sum = (ls: DesiredQuotes['bids']): number => ls.reduce((a, l) => a + l.qty, 0);
 
 describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
-  it('runs with only size and maxPosition: before calibration it quotes wide around the mid, never crashes', () => {
+  it('runs with only size and maxPosition: before calibration it quotes a spread wide, never crashes', () => {
     const s = make(def, { size: 200, maxPosition: 1500 });
     expect(quotes(s, 0, null)).toEqual({ symbol: SYM, bids: [], asks: [] });
     expect(quotes(s, 1, { ...book(100, 104), asks: [] })).toEqual({ symbol: SYM, bids: [], asks: [] });
-    // Fallback: half-spread = 1 × observed spread (4 ticks) around mid 102.
+    // Fallback: half-spread = 2 × half the observed spread (4 ticks) around mid 102.
     expect(quotes(s, 2, book(100, 104))).toEqual({ symbol: SYM, bids: [{ priceTicks: 98, qty: 200 }], asks: [{ priceTicks: 106, qty: 200 }] });
     // Long 750 of 1500: the fallback shifts both quotes down by ½ × 4 ticks.
     expect(quotes(s, 3, book(100, 104), 750)).toMatchObject({ bids: [{ priceTicks: 96 }], asks: [{ priceTicks: 104 }] });
+    // A one-tick book (fresh instance: the observed spread is an average): one tick behind the touch.
+    expect(quotes(make(def, { size: 200, maxPosition: 1500 }), 4, book(100, 101))).toMatchObject({ bids: [{ priceTicks: 99 }], asks: [{ priceTicks: 102 }] });
+    // fallbackWidth 1 joins the touch.
+    expect(quotes(make(def, { size: 200, maxPosition: 1500, fallbackWidth: 1 }), 4, book(100, 104))).toMatchObject({ bids: [{ priceTicks: 100 }], asks: [{ priceTicks: 104 }] });
   });
 
   it('calibrates σ, A and k online and then quotes from the model', () => {

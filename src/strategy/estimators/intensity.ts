@@ -33,7 +33,8 @@ const RESCALE_AT = 1e150;
  * distance δ' ≤ δ would have been reached). λ̂(δ) = (decayed count of trades with distance ≥ δ) /
  * (decayed exposure time), and A, k come from the count-weighted least-squares line of ln λ̂(δ)
  * on δ over the bins from the modal one (the touch) outward (the global fit is biased there; hftbacktest
- * refits near the touch). `update` is O(1) and allocation-free (lazy exponential decay); `fit`
+ * refits near the touch); when every recent print sits at one distance, a half-trade pseudo-count
+ * one bin further bounds k. `update` is O(1) and allocation-free (lazy exponential decay); `fit`
  * is O(bins) and cached until the next trade.
  */
 export class TradeIntensity {
@@ -134,13 +135,25 @@ export class TradeIntensity {
     let above = 0;
     for (let i = n - 1; i > first + this.#fitBins - 1; i--) above += this.#counts[i]!;
     let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, used = 0;
+    let beyondFirst = 0;
     for (let i = Math.min(n - 1, first + this.#fitBins - 1); i >= first; i--) {
+      if (i === first) beyondFirst = above * scale;
       above += this.#counts[i]!;
       const c = above * scale;
       if (c < this.#minBinCount) continue;
       const x = i * this.#binTicks;
       const y = Math.log(c / exposureS);
       // Var(ln N) ≈ 1/N: weight each point by its count.
+      sw += c; sx += c * x; sy += c * y; sxx += c * x * x; sxy += c * x * y;
+      used++;
+    }
+    if (used === 1 && above * scale >= this.#minTrades / 2) {
+      // Every recent print at one distance (a wide, stable touch): the decay beyond it is only
+      // bounded. A half-trade pseudo-count one bin further keeps k finite and large (the rate
+      // falls off sharply past the touch) instead of leaving the model uncalibrated.
+      const c = Math.max(beyondFirst, 0.5);
+      const x = (first + 1) * this.#binTicks;
+      const y = Math.log(c / exposureS);
       sw += c; sx += c * x; sy += c * y; sxx += c * x * x; sxy += c * x * y;
       used++;
     }

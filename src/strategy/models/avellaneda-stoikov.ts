@@ -14,16 +14,17 @@ export const asOptimalSpread = (gamma: number, sigma: number, tauS: number, k: n
 
 /**
  * The γ at which inventory `qMax` (lots) shifts the reservation price by `skew` half-spreads, the
- * half-spread being the model's or `minHalfSpread` (e.g. the market's), whichever is larger:
- * qMax·γσ²τ = skew·max(½(γσ²τ + (2/γ)ln(1 + γ/k)), minHalfSpread). A dimensionless way to set risk
+ * half-spread being the model's plus `touchHalfSpread` (when the model's distances are measured
+ * beyond the touch): qMax·γσ²τ = skew·(touchHalfSpread + ½(γσ²τ + (2/γ)ln(1 + γ/k))). A
+ * dimensionless way to set risk
  * aversion; NaN when there is no positive root (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the
  * previous root) speeds the search.
  */
-export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, minHalfSpread = 0, guess = k): number {
+export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, touchHalfSpread = 0, guess = k): number {
   const a = sigma * sigma * tauS;
   if (!(a > 0) || !(skew > 0) || !(k > 0) || !(qMax > skew / 2)) return Number.NaN;
   // qMax·γa − skew·half(γ) is increasing in γ (qMax > skew/2), and so is qMax·γa − skew·h.
-  return solveIncreasing((g) => qMax * g * a - skew * Math.max(0.5 * (g * a + (2 / g) * Math.log1p(g / k)), minHalfSpread), guess);
+  return solveIncreasing((g) => qMax * g * a - skew * (touchHalfSpread + 0.5 * (g * a + (2 / g) * Math.log1p(g / k))), guess);
 }
 
 /**

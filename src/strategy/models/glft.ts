@@ -57,15 +57,15 @@ export function glftDepths(
 
 /**
  * The γ (with ξ = γ) at which inventory `qMax` (lots) skews the quotes by `skew` half-spreads, the
- * half-spread being the model's or `minHalfSpread` (e.g. the market's), whichever is larger:
- * σ·c₂(γ)·qMax = skew·max(c₁(γ) + ½σ·c₂(γ), minHalfSpread). Increasing in γ, so bisection finds
+ * half-spread being the model's plus `touchHalfSpread` (when depths are measured beyond the touch):
+ * σ·c₂(γ)·qMax = skew·(touchHalfSpread + c₁(γ) + ½σ·c₂(γ)). Increasing in γ, so the search finds
  * the unique root; NaN when there is none (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the previous
  * root) speeds the search.
  */
-export function glftGammaForSkew(skew: number, qMax: number, sigma: number, aPerS: number, kPerTick: number, minHalfSpread = 0, guess = kPerTick): number {
+export function glftGammaForSkew(skew: number, qMax: number, sigma: number, aPerS: number, kPerTick: number, touchHalfSpread = 0, guess = kPerTick): number {
   if (!(qMax > skew / 2) || !(skew > 0) || !(sigma > 0) || !(aPerS > 0) || !(kPerTick > 0)) return Number.NaN;
   return solveIncreasing((g) => {
     const c = glftCoefficients(g, aPerS, kPerTick);
-    return sigma * c.c2 * qMax - skew * Math.max(c.c1 + 0.5 * sigma * c.c2, minHalfSpread);
+    return sigma * c.c2 * qMax - skew * (touchHalfSpread + c.c1 + 0.5 * sigma * c.c2);
   }, guess);
 }

@@ -50,13 +50,30 @@ describe('TradeIntensity', () => {
     expect(Math.abs(fit.kPerTick - 1)).toBeLessThan(0.15);
   });
 
-  it('returns null with too few trades, one populated bin, or no decay', () => {
-    const est = new TradeIntensity({ minTrades: 10 });
-    for (let i = 0; i < 9; i++) est.onTrade(0.5, i * 1000);
+  it('returns null with too few trades; bounds k with a pseudo-count when every print is at the touch', () => {
+    const est = new TradeIntensity({ minTrades: 10, halfLifeMs: 1e12, binTicks: 0.5 });
+    for (let i = 0; i < 9; i++) est.onTrade(3.5, i * 1000);
     expect(est.fit(10_000)).toBeNull();
-    for (let i = 0; i < 100; i++) est.onTrade(0.5, 10_000 + i * 1000);
-    expect(est.fit(200_000)).toBeNull(); // every trade at the touch: k is not identifiable
+    for (let i = 0; i < 100; i++) est.onTrade(3.5, 10_000 + i * 1000);
     expect(est.trades).toBe(109);
+    // 109 prints at 3.5 ticks, a half-trade pseudo-count at 4: weighted fit through both points.
+    const fit = est.fit(110_000)!;
+    const [c0, c1, x0, x1] = [109, 0.5, 3.5, 4];
+    const w = c0 + c1;
+    const xm = (c0 * x0 + c1 * x1) / w;
+    const ym = (c0 * Math.log(c0 / 110) + c1 * Math.log(c1 / 110)) / w;
+    const slope = (c0 * (x0 - xm) * (Math.log(c0 / 110) - ym) + c1 * (x1 - xm) * (Math.log(c1 / 110) - ym)) / (c0 * (x0 - xm) ** 2 + c1 * (x1 - xm) ** 2);
+    expect(fit.kPerTick).toBeCloseTo(-slope, 6); // exposure decays (negligibly) with the 1e12 ms half-life
+    expect(fit.kPerTick).toBeGreaterThan(10);
+    expect(fit.aPerS / Math.exp(ym - slope * xm)).toBeCloseTo(1, 6);
+  });
+
+  it('returns null when the counts do not decay with distance', () => {
+    const est = new TradeIntensity({ minTrades: 10, halfLifeMs: 1e12, binTicks: 1, minBinCount: 1 });
+    // More prints far out than near: cumulative counts are flat, no decay to fit.
+    for (let i = 0; i < 60; i++) est.onTrade(i % 2 === 0 ? 0.2 : 5.5, i * 1000);
+    for (let i = 0; i < 5; i++) est.onTrade(0.3, 60_000 + i);
+    expect(est.fit(100_000)?.kPerTick ?? 0).toBeLessThan(1);
   });
 
   it('stays finite over long runs (lazy decay rescales before overflow)', () => {

@@ -24,7 +24,7 @@ describe('Avellaneda–Stoikov closed forms', () => {
     const g = asGammaForSkew(1, qMax, sig, tau, k);
     close((qMax * g * sig ** 2 * tau) / (0.5 * (g * sig ** 2 * tau + (2 / g) * Math.log(1 + g / k))), 1);
     const g2 = asGammaForSkew(0.5, qMax, sig, tau, k, 40);
-    close(qMax * g2 * sig ** 2 * tau, 0.5 * 40);
+    close(qMax * g2 * sig ** 2 * tau, 0.5 * (40 + 0.5 * (g2 * sig ** 2 * tau + (2 / g2) * Math.log(1 + g2 / k))));
     expect(asGammaForSkew(1, 0.4, sig, tau, k)).toBeNaN();
   });
 });
@@ -59,13 +59,14 @@ describe('GLFT closed forms', () => {
     close(c.c1, Math.log(1 + xi / k) / xi);
     close(c.c2, Math.sqrt((g / (2 * A * k)) * (1 + xi / k) ** (k / xi + 1)));
   });
-  it('γ for a skew: σc₂·qMax = skew·max(half, floor)', () => {
+  it('γ for a skew: σc₂·qMax = skew·(touch + half)', () => {
     const [sig, A, k, qMax] = [0.9, 4, 0.7, 5];
     const g = glftGammaForSkew(1, qMax, sig, A, k);
     const c = glftCoefficients(g, A, k);
     close(sig * c.c2 * qMax, c.c1 + 0.5 * sig * c.c2);
     const g2 = glftGammaForSkew(0.8, qMax, sig, A, k, 25);
-    close(sig * glftCoefficients(g2, A, k).c2 * qMax, 0.8 * 25);
+    const c2 = glftCoefficients(g2, A, k);
+    close(sig * c2.c2 * qMax, 0.8 * (25 + c2.c1 + 0.5 * sig * c2.c2));
     expect(glftGammaForSkew(1, 5, 0, A, k)).toBeNaN();
   });
 });
