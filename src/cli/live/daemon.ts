@@ -11,6 +11,7 @@ import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
 import { pollFundingPayments, pollFundingSettlements } from '../funding-poller.ts';
 import { resolveFeeRates, statedFeeRates } from '../../domain/fee-rates.ts';
+import { logBadFrames, type BadFrameTally } from './bad-frames.ts';
 import { engineConfigs } from './engine-config.ts';
 import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
@@ -37,6 +38,8 @@ export interface Daemon {
   readonly metricsUrl: string | null;
   /** Resolves when something fatal happens (a stream that cannot recover); never rejects. */
   readonly fatal: Promise<Error>;
+  /** Frames the order and market-data clients skipped, by kind (each kind logged once). */
+  badFrames(): { readonly orders: BadFrameTally; readonly md: BadFrameTally };
   /** Graceful stop: the engine cancels everything and waits (bounded); then clients and the venue close. Idempotent. */
   stop(reason: string): Promise<StopReport>;
 }
@@ -201,6 +204,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       fundingPayments$: fundingPoller.payments$,
     };
     subs.push(logConnections(orders.connection$, 'order stream', log), logConnections(md.connection$, 'market-data stream', log));
+    const badOrders = logBadFrames(orders.errors$, 'order stream', log);
+    const badMd = logBadFrames(md.errors$, 'market-data stream', log);
+    subs.push(badOrders, badMd);
     // The client streams are hot: the engine subscribes before the sockets connect.
     engine.start(inputs);
     orders.start();
@@ -227,10 +233,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       venue,
       metricsUrl: monitoring.url,
       fatal,
+      badFrames: () => ({ orders: badOrders.tally(), md: badMd.tally() }),
       stop(reason) {
         stopping ??= (async () => {
           const report = await engine.stop({ timeoutMs: cfg.stopTimeoutMs, reason });
           logFinal(log, engine);
+          for (const [stream, t] of [['order stream', badOrders.tally()], ['market-data stream', badMd.tally()]] as const) {
+            if (t.total > 0) log.warn({ stream, total: t.total, byKind: Object.fromEntries(t.byKind) }, `${stream}: ${t.total} bad frame(s) skipped in this run`);
+          }
           await closer.closeAll();
           return report;
         })();
