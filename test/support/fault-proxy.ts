@@ -43,6 +43,11 @@ export interface FaultProxy {
   refuseConnections(on: boolean, which?: 'all' | 'ws' | 'http'): void;
   /** Delay applied to every venue → client frame, ms. */
   delayDownstreamMs: number;
+  /**
+   * Sees every frame as it is forwarded: `down` right before it is written to the client, `up` as
+   * it arrives from the client (latency benches time the client between the two).
+   */
+  tap: ((dir: 'down' | 'up', text: string, path: string) => void) | null;
   /** Sends `text` to every client socket on `path` (or all) as if the venue had sent it. */
   inject(text: string, path?: string): void;
   /** Swallows venue → client frames matching `pred` until cleared; returns what was withheld. */
@@ -147,6 +152,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
           }
           stats.framesDown++;
           const send = (): void => {
+            proxy.tap?.('down', text, path);
             if (client.readyState === WebSocket.OPEN) client.send(text);
           };
           if (proxy.delayDownstreamMs > 0) setTimeout(send, proxy.delayDownstreamMs);
@@ -156,6 +162,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
         up.on('message', (d: WebSocket.RawData) => down(d.toString()));
         client.on('message', (d: WebSocket.RawData) => {
           const text = d.toString();
+          proxy.tap?.('up', text, path);
           for (const p of upDrops) if (p(text, path)) return;
           stats.framesUp++;
           if (up.readyState === WebSocket.OPEN) up.send(text);
@@ -190,6 +197,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
     baseUrl: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     delayDownstreamMs: 0,
+    tap: null,
     stats,
     setUpstream(url) {
       upstream = new URL(url);
