@@ -32,7 +32,7 @@ export function badFrameKind(e: MmError): string {
 }
 
 /**
- * Counts every frame a client skipped (malformed, or naming what it cannot map) and logs the first
+ * Counts every frame a client skipped (DECODE_FAILED: malformed, or naming what it cannot map) and logs the first
  * of each kind once, with a sample of the frame: a venue sending garbage is visible in the log
  * without one line per frame. The counts also reach Prometheus through the clients' stats.
  */
@@ -40,6 +40,11 @@ export function logBadFrames(errors$: Observable<MmError>, stream: string, log: 
   const byKind = new Map<string, number>();
   let total = 0;
   const sub = errors$.subscribe((e) => {
+    // The streams also report refusals (a subscription or an upgrade the venue refused): rare, each logged.
+    if (e.code !== 'DECODE_FAILED') {
+      log.warn({ stream, code: e.code, details: e.details }, `${stream}: ${e.message}`);
+      return;
+    }
     total++;
     const kind = badFrameKind(e);
     const n = (byKind.get(kind) ?? 0) + 1;
