@@ -33,6 +33,35 @@ describe('fills, fees and funding', () => {
     expect(h.of('fill')).toHaveLength(1);
   });
 
+  it('settles fees when the venue clock runs ahead of ours (skew, or a local venue at clock_speed > 1)', async () => {
+    const s = new ScriptedStrategy();
+    const rest: (Fill & { fee: Decimal })[] = [];
+    const ranges: [number, number][] = [];
+    const accounts: AccountReader = {
+      fills: (from, to) => {
+        ranges.push([from, to]);
+        return Promise.resolve(rest.filter((f) => f.tsEvent >= from && f.tsEvent < to));
+      },
+      positions: () => Promise.resolve(new Map([[XAU, 0]])),
+    };
+    const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { fees: { maker: 0.0002, taker: 0.0025 } }, { accounts });
+    const ahead = h.clock.nowMs() + 3_600_000;
+    // The venue stamps its events an hour ahead of our clock.
+    (h.gw as unknown as { clock: { nowMs(): number } }).clock = { nowMs: () => h.clock.nowMs() + 3_600_000 };
+    s.next = quotes(XAU, 20000, 20010, 5);
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.settle();
+    const bid = h.gw.open().find((o) => o.side === 'buy')!;
+    h.gw.fill({ orderId: bid.orderId }, 5);
+    await h.settle();
+    const [fill] = h.of('fill');
+    rest.push({ tradeId: fill!.tradeId, orderId: bid.orderId, accountId: bid.accountId, symbol: XAU, side: 'buy', priceTicks: 20000, qty: 5, aggressor: false, tsEvent: ahead, fee: new Decimal('0') });
+    await h.advance(6_000, 250);
+    expect(ranges.length).toBeGreaterThan(0);
+    expect(h.of('fee-settled')).toHaveLength(1);
+    expect(h.engine.snapshot().pnl.fees.toNumber()).toBe(0);
+  });
+
   it('books funding on the position held (deduped)', async () => {
     const s = new ScriptedStrategy();
     const h = await harness([{ id: 's', symbol: XAU, strategy: s }]);
