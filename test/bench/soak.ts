@@ -105,7 +105,11 @@ function start(name: Proc['name'], argv: string[], onLine: (l: string) => void):
 process.stderr.write(`soak: ${minutes} min, venue clock ×${speed}, ${retentionMode} retention, ${source} (rss every ${sampleS} s, heap after GC every ${gcEveryS} s)\n`);
 const venue = start('venue', ['sim', '--config', venuePath, '--credentials-out', credsPath], () => {});
 for (let i = 0; !existsSync(credsPath) || readFileSync(credsPath, 'utf8').trim() === ''; i++) {
-  if (i > 600 || venue.child.exitCode !== null) throw new Error('soak: the venue did not start');
+  // A loaded machine can take a minute or more to start it: wait up to five.
+  if (i > 3_000 || venue.child.exitCode !== null) {
+    venue.child.kill('SIGTERM');
+    throw new Error('soak: the venue did not start');
+  }
   await new Promise((r) => setTimeout(r, 100));
 }
 await new Promise((r) => setTimeout(r, 200));
