@@ -8,6 +8,7 @@ import type { Order } from '../domain/order.ts';
 import { instrumentCatalog } from '../domain/instrument.ts';
 import type { Engine, EngineDeps, EngineSnapshot, StrategyBinding } from '../engine/index.ts';
 import type { ConnectionState, RewardUpdate } from '../engine/ports.ts';
+import type { HedgeEvent } from '../engine/events.ts';
 import type { ExecutionConfig } from '../execution/config.ts';
 import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
@@ -55,6 +56,8 @@ export interface BacktestRun {
   readonly startMs: number;
   readonly endMs: number;
   readonly stopConfirmed: boolean;
+  /** Every hedge the strategies asked for (sent or refused); their fills carry the hedge's client order id. */
+  readonly hedges: readonly HedgeEvent[];
   /** The fee rates the replay exchange charged per symbol and where they came from (resolveFeeRates). */
   readonly fees: Readonly<Record<string, ResolvedFeeRates>>;
   /** Where order latency came from: the recording's round trips or the configured distributions. */
@@ -185,6 +188,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // reward estimator does live (the view only: estimated rewards stay a report figure, not engine PnL).
   const rewardView = { maxSpreadBps: settings.rewards.maxSpreadBps, minNotionalUsd: settings.rewards.minNotionalUsd };
   observer.onMinuteShare = (s, share) => rewards$.next({ symbol: col.instruments[s]!.symbol, view: { estimatedShare: share, ...rewardView } });
+  const hedges: HedgeEvent[] = [];
+  engine.hedges$?.subscribe((h) => hedges.push(h));
   engine.start({ market$, orders$, resync$, connection$, funding$, rewards$ });
   connection$.next({ stream: 'orders', connected: true, tsRecv: startMs });
   connection$.next({ stream: 'market-data', connected: true, tsRecv: startMs });
@@ -331,6 +336,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     startMs,
     endMs,
     stopConfirmed,
+    hedges,
     fees: Object.fromEntries(col.instruments.map((inst, k) => [inst.symbol, fees[k]!])),
     latency: { source: recorded ? 'recorded' : 'model', roundTrips },
   };

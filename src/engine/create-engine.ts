@@ -193,6 +193,7 @@ export function createEngine(deps: EngineDeps): Engine {
       resyncFallback?.();
       core.executor.close();
       core.events$.complete();
+      core.hedges$.complete();
       return { cancelRequested, confirmed: confirmed && core.store.size === 0, remaining, durationMs: clock.nowMs() - t0 };
     })();
     return stopPromise;
@@ -247,6 +248,7 @@ export function createEngine(deps: EngineDeps): Engine {
     stop,
     snapshot,
     events$: core.events$.asObservable(),
+    hedges$: core.hedges$.asObservable(),
     setTradingState: (symbol: Symbol | null, state: TradingState, reason: string) => core.setTradingState(symbol, state, reason),
     tripKillSwitch: (detail: string) => core.trip('manual', detail),
     resetKillSwitch: () => core.resetKillSwitch(),

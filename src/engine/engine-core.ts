@@ -15,7 +15,7 @@ import { Accounting } from './accounting.ts';
 import { CidFactory } from './cid.ts';
 import { DEFAULT_FEE_RATES } from './config.ts';
 import { Counters } from './counters.ts';
-import type { EngineEvent, IntentKind } from './events.ts';
+import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import { OrderManager, type Lingering } from './order-manager.ts';
 import { OrderRequests, type RequestEnv } from './order-requests.ts';
 import { OrderStore } from './order-store.ts';
@@ -39,6 +39,7 @@ const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
  */
 export class EngineCore {
   readonly events$ = new Subject<EngineEvent>();
+  readonly hedges$ = new Subject<HedgeEvent>();
   readonly counters = new Counters();
   readonly slots = new Map<string, SymbolSlot>();
   /** One per configured strategy, in config order. */
@@ -144,6 +145,7 @@ export class EngineCore {
     this.counters.count(ev);
     // Our fills reach the strategy at its next call (ctx.fills), from where they are booked.
     if (ev.type === 'fill') this.slots.get(ev.symbol)?.group.addFill(ev);
+    else if (ev.type === 'hedge' && this.hedges$.observed) this.hedges$.next(ev);
     if (this.events$.observed) this.events$.next(ev);
   }
 
@@ -242,8 +244,8 @@ export class EngineCore {
         return;
       }
       if (out !== null) {
-        if (isDesiredQuotes(out)) slots[0]!.lastDesired = out;
-        else if (isStrategyPlan(out)) applyPlan(this, g, out, now);
+        if ('bids' in out) slots[0]!.lastDesired = out;
+        else if ('quotes' in out) applyPlan(this, g, out, now);
         else {
           if (!this.awaitingResync) handleRawIntents(this, g, out.intents);
           return;

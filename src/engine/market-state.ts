@@ -19,6 +19,8 @@ export class MarketState {
   lastTrade: TradePrinted | null = null;
   /** Public trades since the strategy's previous call (taken by `takeTrades`). */
   #tradesSinceCall: TradePrinted[] = [];
+  /** The batch handed to the previous call, reused for the next batch (strategies must not keep ctx.trades). */
+  #spare: TradePrinted[] = [];
   funding: FundingEstimate | null = null;
   /** The venue's latest index (underlying) price in (fractional) ticks, null before any. */
   indexTicks: number | null = null;
@@ -65,11 +67,17 @@ export class MarketState {
     }
   }
 
-  /** The trades since the last call, oldest first, and starts a new batch. */
+  /**
+   * The trades since the last call, oldest first, and starts a new batch. The returned array is
+   * reused two calls later (double-buffered: no allocation per call), so it is valid only until then.
+   */
   takeTrades(): readonly TradePrinted[] {
     if (this.#tradesSinceCall.length === 0) return NO_TRADES;
     const out = this.#tradesSinceCall;
-    this.#tradesSinceCall = [];
+    const next = this.#spare;
+    next.length = 0;
+    this.#tradesSinceCall = next;
+    this.#spare = out;
     return out;
   }
 

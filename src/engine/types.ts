@@ -11,7 +11,7 @@ import type { BudgetState } from '../execution/executor.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
-import type { EngineEvent, IntentKind } from './events.ts';
+import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
 
 /**
@@ -186,6 +186,11 @@ export interface Engine {
   snapshot(): EngineSnapshot;
   /** Hot observable of everything the engine does (see EngineEvent). Completes after stop. */
   readonly events$: Observable<EngineEvent>;
+  /**
+   * Just the `hedge` events (also on `events$`): a backtest collects them without listening to
+   * `events$`, which would switch on the per-event latency sampling. Optional for engine doubles.
+   */
+  readonly hedges$?: Observable<HedgeEvent>;
   /** Sets the engine-wide (symbol null) or one symbol's operator trading state. */
   setTradingState(symbol: Symbol | null, state: TradingState, reason: string): void;
   /** Trips the kill switch by hand. */

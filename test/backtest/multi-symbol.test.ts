@@ -74,6 +74,10 @@ describe('backtest of a multi-symbol strategy with hedges', () => {
     expect(takerB.length).toBeGreaterThan(0);
     expect(r.fills.filter((f) => f.symbol === B.symbol && !f.aggressor)).toEqual([]);
     expect(r.engine.counters.hedges).toBeGreaterThan(0);
+    // Every taker fill on B belongs to a hedge the run reports (by client order id).
+    const hedgeCids = new Set(r.hedges.filter((h) => h.sent).map((h) => h.clientOrderId));
+    expect(r.hedges.filter((h) => h.sent)).toHaveLength(r.engine.counters.hedges);
+    expect(takerB.every((f) => hedgeCids.has(f.clientOrderId))).toBe(true);
     // The strategy saw its own fills: maker on A, taker on B, as booked.
     expect(strategy.fills.filter((f) => f.symbol === A.symbol).every((f) => f.liquidity === 'maker')).toBe(true);
     expect(strategy.fills.filter((f) => f.symbol === B.symbol).every((f) => f.liquidity === 'taker')).toBe(true);
