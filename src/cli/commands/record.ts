@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { merge } from 'rxjs';
 import { MarketDataWsClient, RestClient, type ApiCredentials } from '../../client/index.ts';
 import { LiveClock, type Clock } from '../../core/clock.ts';
 import { MmError } from '../../core/errors.ts';
@@ -6,6 +7,7 @@ import { instrumentCatalog } from '../../domain/instrument.ts';
 import { createRecordingWriter, startRecorder, type RecordingStats } from '../../record/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import { pollFundingSettlements } from '../funding-poller.ts';
+import { pollIndexPrices } from '../index-poller.ts';
 import { openVenue } from '../live/venue-endpoint.ts';
 import type { Command } from '../main.ts';
 import { createLogger } from '../../obs/logger.ts';
@@ -56,6 +58,8 @@ export interface RecordVenueOptions {
   readonly out: string;
   /** Poll REST funding settlements this often (ms); 0 = never. */
   readonly fundingPollMs?: number;
+  /** Poll the venue's index (underlying) prices into the recording this often (ms; default 5000, 0 = never). */
+  readonly indexPollMs?: number;
   readonly source?: string;
   /** 3: subscribe LEVEL_3 and write an order-level recording (format version 4); default 2. */
   readonly level?: 2 | 3;
@@ -90,15 +94,21 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
     pollMs: o.fundingPollMs ?? 30_000,
     onError: (symbol, e) => process.stderr.write(`record: funding poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}\n`),
   });
+  const index = pollIndexPrices(rest, instruments, {
+    clock: o.clock,
+    pollMs: o.indexPollMs ?? 5_000,
+    onError: (symbol, e) => process.stderr.write(`record: index price poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}\n`),
+  });
   const level = o.level ?? 2;
   const sink = createRecordingWriter(o.out, { instruments, startedAtMs: o.clock.nowMs(), source: o.source ?? o.baseUrl, bookLevel: level });
-  const recorder = startRecorder(sink, { market$: md.market$, connection$: md.connection$, funding$: poller.funding$ }, o.clock);
+  const recorder = startRecorder(sink, { market$: merge(md.market$, index.prices$), connection$: md.connection$, funding$: poller.funding$ }, o.clock);
   for (const s of o.symbols) md.subscribeBook(s, level, { trades: true, ticker: true });
   md.start();
   return {
     stats: sink.stats,
     async stop() {
       poller.stop();
+      index.stop();
       await md.stop();
       const stats = await recorder.stop();
       await rest.close();
@@ -131,14 +141,15 @@ funding settlements, gap markers on reconnect) with venue and receive times, for
   --level        2 (default): aggregated book levels; 3: order-level books (the venue's LEVEL_3
                  channel: each level's resting order sizes in queue order, format version 4),
                  which mmbot backtest replays as exact FIFO queues
-  --funding-poll-ms  poll REST funding settlements this often (default 30000, 0 = never)`;
+  --funding-poll-ms  poll REST funding settlements this often (default 30000, 0 = never)
+  --index-poll-ms    poll the venue's index prices into the recording (p lines) this often (default 5000, 0 = never)`;
 
 /** `mmbot record`. */
 export const command: Command = {
   summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset', 'level'], boolean: ['local'] });
+    const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'index-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset', 'level'], boolean: ['local'] });
     if (flagString(p, 'preset') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --preset picks the local venue\'s synthetic market: it needs --local');
     if (flagString(p, 'start') !== undefined && !p.flags.has('local')) throw new MmError('USAGE', 'flag --start sets the local venue\'s clock: it needs --local');
     let symbols = (flagString(p, 'symbols') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
@@ -151,6 +162,7 @@ export const command: Command = {
     const out = resolve(outFlag);
     const durationS = flagNumber(p, 'duration');
     const fundingPollMs = flagInt(p, 'funding-poll-ms', 0, 86_400_000);
+    const indexPollMs = flagInt(p, 'index-poll-ms', 0, 86_400_000);
     const levelFlag = flagInt(p, 'level', 2, 3);
     const level = levelFlag === 3 ? 3 : 2;
     let stopVenue: (() => Promise<void>) | undefined;
@@ -168,7 +180,7 @@ export const command: Command = {
         out,
         source: endpoint.embedded ? 'local-venue' : endpoint.baseUrl,
         level,
-        ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
+        ...(fundingPollMs !== undefined ? { fundingPollMs } : {}), ...(indexPollMs !== undefined ? { indexPollMs } : {}),
       };
     } else if (p.flags.has('local')) {
       const { startVenue, loadVenueConfig, parseVenueConfig } = await import('../../sim/index.ts');
@@ -189,7 +201,7 @@ export const command: Command = {
       const clock = start !== undefined ? new ShiftedClock(new LiveClock(), parseStart(start)) : undefined;
       const v = await startVenue({ seed, config: { ...base, clock_speed: speed, seed, ...market } as never, ...(clock ? { clock } : {}) });
       stopVenue = () => v.stop();
-      opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', level, ...(fundingPollMs !== undefined ? { fundingPollMs } : {}) };
+      opts = { baseUrl: v.baseUrl, wsUrl: v.wsUrl, credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret }, clock: v.venue.clock, symbols, out, source: 'local-venue', level, ...(fundingPollMs !== undefined ? { fundingPollMs } : {}), ...(indexPollMs !== undefined ? { indexPollMs } : {}) };
     } else {
       const baseUrl = flagString(p, 'base-url');
       if (!baseUrl) throw new MmError('USAGE', 'pass --config, --local or --base-url');
@@ -203,7 +215,7 @@ export const command: Command = {
         symbols,
         out,
         level,
-        ...(fundingPollMs !== undefined ? { fundingPollMs } : {}),
+        ...(fundingPollMs !== undefined ? { fundingPollMs } : {}), ...(indexPollMs !== undefined ? { indexPollMs } : {}),
       };
     }
     // Clock timers are unref'd and a socket that cannot connect holds nothing: keep the process
