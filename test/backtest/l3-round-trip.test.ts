@@ -7,6 +7,8 @@ import { asSymbol } from '../../src/core/ids.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { loadColumnar, readRecording } from '../../src/record/index.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
+import { buildReport } from '../../src/backtest/report.ts';
+import { reportHtml } from '../../src/backtest/report-html.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
 import { startVenue } from '../../src/sim/index.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/registry.ts';
@@ -85,6 +87,7 @@ describe('order-level (L3) recording → FIFO replay', () => {
     const marketVolume = trades.reduce((s, t) => s + t.qty, 0);
     const ours = a.fills.reduce((s, f) => s + f.qty, 0);
     expect(ours).toBeLessThanOrEqual(marketVolume + a.fills.filter((f) => f.aggressor).reduce((s, f) => s + f.qty, 0));
+    expect(reportHtml(a, buildReport(a))).toContain('l3-fifo (order-level recording)');
     const b = await run();
     expect(b.fills.map((f) => [f.tsExchange, f.priceTicks, f.qty])).toEqual(a.fills.map((f) => [f.tsExchange, f.priceTicks, f.qty]));
   }, 30_000);
