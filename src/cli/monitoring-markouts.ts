@@ -43,8 +43,9 @@ const midOf = (b: BookUpdated): number => {
 
 /**
  * Follows books (mid at each book's receive time) and the engine's fills (at the engine's fill
- * time, with the last mid as the reference); fills recovered from REST after a disconnect are
- * skipped: the mid at their time is unknown.
+ * time, with the last mid as the reference: books and fills come on separate streams, so the
+ * reference is the book we held when the fill was booked, a few ms after the match); fills
+ * recovered from REST after a disconnect are skipped: the mid at their time is unknown.
  */
 export function startMarkoutMonitoring(deps: MarkoutMonitoringDeps): MarkoutMonitoring {
   const trackers = new Map<string, MarkoutTracker>();
