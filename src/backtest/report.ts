@@ -1,6 +1,7 @@
 import { Decimal } from '../core/decimal.ts';
 import type { BacktestRun } from './runner.ts';
-import type { SymbolLedger } from './ledger.ts';
+import type { BacktestFill, SymbolLedger } from './ledger.ts';
+import type { Instrument } from '../domain/instrument.ts';
 import type { BacktestObserver, QuoteTimes } from './observer.ts';
 import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
 import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
@@ -67,6 +68,17 @@ export interface TotalRisk {
   readonly max_drawdown_duration_s: number;
   readonly max_drawdown_recovered: boolean;
   readonly orders: OrderActivity;
+  /** Our taker fills (hedges, IOC): how many, and what crossing cost (half-spread paid + taker fees). */
+  readonly taker_cost: TakerCost;
+}
+
+/** The cost of taking liquidity: per taker fill, |price − mid| × qty × multiplier plus its fee. */
+export interface TakerCost {
+  readonly fills: number;
+  readonly contracts: number;
+  readonly spread_usd: string;
+  readonly fees_usd: string;
+  readonly total_usd: string;
 }
 
 /** The report.json document. Key order is fixed by construction. */
@@ -109,6 +121,8 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     };
   });
   const sections = Object.values(bySymbol);
+  // The total shows the inventory and quoting of the first strategy's (primary) symbol.
+  const primary = run.input.strategies[0]?.symbol;
   const sum = (f: (x: SectionReport) => number): number => sections.reduce((a, x) => a + f(x), 0);
   const fillsCount = sum((x) => x.fills.count);
   const maker = sum((x) => x.fills.maker);
@@ -118,7 +132,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const net = total.trading.minus(total.fees).plus(total.funding);
   const dd = equityStats(obs.equity, obs.equityT);
   const ratios = pnlRatios(obs.minuteEquity);
-  const first = sections[0];
+  const first = (primary !== undefined ? bySymbol[primary] : undefined) ?? sections[0];
   const trackers = obs.markouts.trackers;
   const edgeW = trackers.reduce((a, t) => a + t.edgeWeight, 0);
   const totalMarkouts = markoutReport(
@@ -136,7 +150,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       volume,
       notional_usd: money(ex.ledgers.reduce((a, l) => a.plus(l.notional), new Decimal(0))),
     },
-    // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the first symbol's when there is one.
+    // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the primary symbol's.
     inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0, p50_abs: 0, p95_abs: 0, position_limit: 0, time_at_limit: 0 },
     quoting: first ? first.quoting : { uptime_two_sided: 0, uptime_any_side: 0, two_sided_inside_reward_spread: 0, mean_reward_share: 0, scored_minutes: 0 },
     funding_settlements: ex.ledgers.reduce((a, l) => a + l.fundingEvents, 0),
@@ -165,6 +179,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       filled_order_share: num(placed > 0 ? filledOrders / placed : 0),
       cancel_to_fill: num(fillsCount > 0 ? cancels / fillsCount : 0),
     },
+    taker_cost: takerCost(run.fills, new Map(ex.ledgers.map((l) => [l.instrument.symbol as string, l.instrument]))),
   };
   return {
     format: 'mmbot-backtest-report',
@@ -193,6 +208,23 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     },
     meta,
   };
+}
+
+/** What our taker fills paid to cross: half-spread against the mid at the match plus fees. */
+function takerCost(fills: readonly BacktestFill[], instruments: ReadonlyMap<string, Instrument>): TakerCost {
+  let n = 0;
+  let contracts = 0;
+  let spread = new Decimal(0);
+  let fees = new Decimal(0);
+  for (const f of fills) {
+    if (!f.aggressor) continue;
+    n++;
+    contracts += f.qty;
+    fees = fees.plus(f.fee);
+    const ins = instruments.get(f.symbol);
+    if (ins && Number.isFinite(f.midTicks)) spread = spread.plus(ins.grid.tickSize.mul(ins.multiplier).mul(Math.abs(f.priceTicks - f.midTicks)).mul(f.qty));
+  }
+  return { fills: n, contracts, spread_usd: money(spread), fees_usd: money(fees), total_usd: money(spread.plus(fees)) };
 }
 
 function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decimal, rewards: Decimal): PnlReport {
