@@ -5,6 +5,7 @@ import type { Instrument } from '../domain/instrument.ts';
 import type { BacktestObserver, QuoteTimes } from './observer.ts';
 import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
 import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
+import { hedgeReport, type HedgeReport } from './report-hedges.ts';
 
 export { equityStats } from './report-stats.ts';
 
@@ -94,7 +95,7 @@ export interface BacktestReport {
   /** Order latency source (recorded round trips or the configured model) and the venue's emulated rate limit. */
   readonly venue: { order_latency: 'recorded' | 'model'; recorded_round_trips: number; rate_limit: { burst: number; per_second: number } | null; rate_limited_429: number };
   readonly events: { replayed: number; delivered_to_engine: number };
-  readonly total: SectionReport & TotalRisk;
+  readonly total: SectionReport & TotalRisk & { readonly hedges: HedgeReport };
   readonly by_symbol: Readonly<Record<string, SectionReport>>;
   readonly engine: { fills: number; intents_sent: unknown; rejects: unknown; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
   readonly meta: unknown;
@@ -196,7 +197,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       rate_limited_429: ex.rateLimited,
     },
     events: { replayed: run.eventsReplayed, delivered_to_engine: run.eventsDelivered },
-    total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, ...risk },
+    total: { ...totalSection, pnl: { ...totalSection.pnl, net: money(net), net_with_rewards: money(net.plus(rewards)) }, ...risk, hedges: hedgeReport(run) },
     by_symbol: bySymbol,
     engine: {
       fills: c.fills,

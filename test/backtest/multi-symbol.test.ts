@@ -78,6 +78,11 @@ describe('backtest of a multi-symbol strategy with hedges', () => {
     const hedgeCids = new Set(r.hedges.filter((h) => h.sent).map((h) => h.clientOrderId));
     expect(r.hedges.filter((h) => h.sent)).toHaveLength(r.engine.counters.hedges);
     expect(takerB.every((f) => hedgeCids.has(f.clientOrderId))).toBe(true);
+    const rep = buildReport(r).total.hedges;
+    expect(rep).toMatchObject({ sent: r.engine.counters.hedges, fills: takerB.length, filled_qty: takerB.reduce((a, f) => a + f.qty, 0) });
+    const fees = takerB.reduce((a, f) => a + f.fee.toNumber(), 0);
+    expect(Number(rep.fees_usd)).toBeCloseTo(fees, 6);
+    expect(Number(rep.cost_usd)).toBeGreaterThan(fees); // crossing the spread costs more than the fees alone
     // The strategy saw its own fills: maker on A, taker on B, as booked.
     expect(strategy.fills.filter((f) => f.symbol === A.symbol).every((f) => f.liquidity === 'maker')).toBe(true);
     expect(strategy.fills.filter((f) => f.symbol === B.symbol).every((f) => f.liquidity === 'taker')).toBe(true);
