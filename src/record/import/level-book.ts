@@ -1,4 +1,5 @@
 import type { BookLevel } from '../../domain/book.ts';
+import { priceIndex } from './sorted-prices.ts';
 
 /** One side of a full-depth book: sizes by price plus the prices kept sorted best first. */
 class BookSide {
@@ -44,18 +45,8 @@ class BookSide {
     return out;
   }
 
-  /** Binary search: the index of `p`, or where it would be inserted. */
   #indexOf(p: number): number {
-    const a = this.prices;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const better = this.isBid ? a[mid]! > p : a[mid]! < p;
-      if (better) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return priceIndex(this.prices, p, this.isBid);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { BookLevel } from '../../domain/book.ts';
+import { priceIndex } from './sorted-prices.ts';
 
 /** One resting order the importer tracks (ids are the source's). */
 interface RestingOrder {
@@ -44,15 +45,7 @@ class L3Side {
   }
 
   #indexOf(p: number): number {
-    const a = this.prices;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.isBid ? a[mid]! > p : a[mid]! < p) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return priceIndex(this.prices, p, this.isBid);
   }
 }
 
