@@ -265,7 +265,7 @@ describe('order WS: replace and client order ids', () => {
   });
 
   it('replace by cid and on an unknown order', async () => {
-    await place(a, limit('B', 100, '1.1200', { cid: 5 }));
+    await a.event(await place(a, limit('B', 100, '1.1200', { cid: 5 })), 'n'); // a replace inside the ack latency answers 409
     const r = await a.request({ t: 'r', cid: 5, p: '1.1201' });
     expect((await a.event(r.res.oid, 'r')).no.p).toBe('1.1201');
     expect((await a.request({ t: 'r', oid: 'O-01ARZ3NDEKTSV4RRFFQ69G5FAV', p: '1.1' })).err.code).toBe(404);
@@ -273,6 +273,7 @@ describe('order WS: replace and client order ids', () => {
 
   it('a rejected replacement leaves the original working', async () => {
     const oid = await place(a, limit('B', 100, '1.1200'));
+    await a.event(oid, 'n');
     const r = await a.request({ t: 'r', oid, p: '1.30' });
     expect((await a.event(r.res.oid, 'j')).r).toBe('PRICE_OUT_OF_BOUNDS');
     const st = await a.request({ t: 's', oid });

@@ -33,8 +33,8 @@ const schema = z.strictObject({
   /** Venue time runs this many times faster than the wall clock (demos). */
   clock_speed: z.number().positive().default(1),
   seed: z.number().int().default(1),
-  /** Delay between accepting a place/replace request and the exchange acknowledging it (venue ms). */
-  ack_latency_ms: z.number().min(0).default(0),
+  /** Delay between accepting a place/replace request and the exchange acknowledging it (venue ms; default 5, about the round trips captured on the venue). */
+  ack_latency_ms: z.number().min(0).default(5),
   rate_limit: z
     .strictObject({ enabled: z.boolean().default(true), burst: z.number().int().positive().default(100), per_second: z.number().positive().default(10) })
     .prefault({}),

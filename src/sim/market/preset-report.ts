@@ -38,7 +38,13 @@ export interface QuoterReport {
   /** Mark-to-mid PnL at the end, net of maker fees, USD; and the fees alone. */
   readonly netPnlUsd: number;
   readonly feesUsd: number;
-  /** Qty-weighted mean of side × (mid h seconds after the fill − fill price) / fill price, bps (positive = good for the maker). */
+  /** Qty-weighted mean edge at the fill, side × (mid − fill price) / mid, bps (what the spread earned). */
+  readonly edgeBps: number;
+  /**
+   * Qty-weighted mean of side × (mid h seconds after the fill − mid at the fill) / mid at the fill,
+   * bps (the backtest report's definition; positive = the mid moved the maker's way). PnL per fill
+   * ≈ edge + markout.
+   */
   readonly markoutsBps: Readonly<Record<`${(typeof MARKOUT_HORIZONS_S)[number]}s`, number>>;
   readonly maxAbsPosition: number;
 }
@@ -67,6 +73,8 @@ interface Fill {
   readonly side: Side;
   readonly qty: number;
   readonly price: number;
+  /** The market mid at the fill (quoter's orders left out), in price units. */
+  readonly mid: number;
 }
 
 /**
@@ -99,7 +107,7 @@ export function runPresetReport(o: PresetReportOptions): SymbolPresetReport[] {
   const per = o.symbols.map((symbol) => {
     const ins = venue.catalog.get(symbol);
     if (!ins) throw new RangeError(`preset report: unknown symbol ${symbol}`);
-    return { symbol, ins, book: venue.books.get(symbol)!, lastMid: Number.NaN, tradeLots: [] as number[], taker: MARKOUT_HORIZONS_S.map(() => [] as Fill[]), moves: MARKOUT_HORIZONS_S.map(() => ({ sum: 0, n: 0 })), trades: 0, changes: 0, lastChangeMs: -1, spreadSum: 0, spreadN: 0, mids: [] as number[], fills: [] as Fill[], pending: MARKOUT_HORIZONS_S.map(() => [] as Fill[]), marks: MARKOUT_HORIZONS_S.map(() => ({ sum: 0, qty: 0 })), position: 0, maxAbs: 0, working: { buy: undefined as SimOrder | undefined, sell: undefined as SimOrder | undefined } };
+    return { symbol, ins, book: venue.books.get(symbol)!, lastMid: Number.NaN, edge: { sum: 0, qty: 0 }, tradeLots: [] as number[], taker: MARKOUT_HORIZONS_S.map(() => [] as Fill[]), moves: MARKOUT_HORIZONS_S.map(() => ({ sum: 0, n: 0 })), trades: 0, changes: 0, lastChangeMs: -1, spreadSum: 0, spreadN: 0, mids: [] as number[], fills: [] as Fill[], pending: MARKOUT_HORIZONS_S.map(() => [] as Fill[]), marks: MARKOUT_HORIZONS_S.map(() => ({ sum: 0, qty: 0 })), position: 0, maxAbs: 0, working: { buy: undefined as SimOrder | undefined, sell: undefined as SimOrder | undefined } };
   });
   const bySymbol = new Map(per.map((p) => [p.symbol, p]));
   venue.onTrade((t) => {
@@ -107,7 +115,7 @@ export function runPresetReport(o: PresetReportOptions): SymbolPresetReport[] {
     if (!p) return;
     p.trades++;
     p.tradeLots.push(t.qty / p.ins.minOrderSize);
-    if (!Number.isNaN(p.lastMid)) for (const q of p.taker) q.push({ tMs: clock.nowMs(), side: t.takerSide, qty: 1, price: p.lastMid });
+    if (!Number.isNaN(p.lastMid)) for (const q of p.taker) q.push({ tMs: clock.nowMs(), side: t.takerSide, qty: 1, price: p.lastMid, mid: p.lastMid });
   });
   venue.onBookChange((s) => {
     const p = bySymbol.get(s);
@@ -119,7 +127,12 @@ export function runPresetReport(o: PresetReportOptions): SymbolPresetReport[] {
   venue.onOrderEvent(actor.accountId, (e) => {
     if (e.t !== 'p' && e.t !== 'f') return;
     const p = bySymbol.get(e.fill.symbol)!;
-    const fill: Fill = { tMs: clock.nowMs(), side: e.fill.side, qty: e.fill.qty, price: Number(p.ins.grid.toPrice(e.fill.priceTicks)) };
+    const price = Number(p.ins.grid.toPrice(e.fill.priceTicks));
+    // Our order is at the front, so the makers' levels are still intact when its fill is reported.
+    const midTicks = midOf(p) ?? p.lastMid;
+    const fill: Fill = { tMs: clock.nowMs(), side: e.fill.side, qty: e.fill.qty, price, mid: Number.isNaN(midTicks) ? price : midTicks * p.ins.grid.tickSize.toNumber() };
+    p.edge.sum += (((e.fill.side === 'buy' ? 1 : -1) * (fill.mid - price)) / fill.mid) * 1e4 * fill.qty;
+    p.edge.qty += fill.qty;
     p.fills.push(fill);
     p.position += e.fill.side === 'buy' ? e.fill.qty : -e.fill.qty;
     p.maxAbs = Math.max(p.maxAbs, Math.abs(p.position));
@@ -181,7 +194,7 @@ export function runPresetReport(o: PresetReportOptions): SymbolPresetReport[] {
         while (q.length > 0 && q[0]!.tMs + h * 1000 <= now) {
           const fill = q.shift()!;
           const sign = fill.side === 'buy' ? 1 : -1;
-          p.marks[i]!.sum += ((sign * (mid * tickSize - fill.price)) / fill.price) * 1e4 * fill.qty;
+          p.marks[i]!.sum += ((sign * (mid * tickSize - fill.mid)) / fill.mid) * 1e4 * fill.qty;
           p.marks[i]!.qty += fill.qty;
         }
       });
@@ -229,20 +242,20 @@ export function runPresetReport(o: PresetReportOptions): SymbolPresetReport[] {
       tradeLotsP50: pct(0.5),
       tradeLotsP90: pct(0.9),
       takerMoveBps,
-      quoter: { fills: p.fills.length, volume: p.fills.reduce((s, f) => s + f.qty, 0), netPnlUsd: net.toNumber(), feesUsd: fees.toNumber(), markoutsBps, maxAbsPosition: p.maxAbs },
+      quoter: { fills: p.fills.length, volume: p.fills.reduce((s, f) => s + f.qty, 0), netPnlUsd: net.toNumber(), feesUsd: fees.toNumber(), edgeBps: p.edge.qty > 0 ? p.edge.sum / p.edge.qty : 0, markoutsBps, maxAbsPosition: p.maxAbs },
     };
   });
 }
 
 /** The report as a Markdown table (one row per preset and symbol). */
 export function presetReportTable(rows: readonly { readonly preset: string; readonly report: SymbolPresetReport }[]): string {
-  const head = '| preset | symbol | trades/min | book changes/s | spread (ticks) | realised vol (%/day) | mid move after a trade, taker side, 1/10/60 s (bps) | quoter fills | quoter net PnL (USD) | quoter markout 1/10/60 s (bps) |';
-  const sep = '|---|---|---:|---:|---:|---:|---|---:|---:|---|';
+  const head = '| preset | symbol | trades/min | book changes/s | spread (ticks) | realised vol (%/day) | mid move after a trade, taker side, 1/10/60 s (bps) | quoter fills | quoter net PnL (USD) | quoter edge (bps) | quoter markout 1/10/60 s (bps) |';
+  const sep = '|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|';
   const f = (x: number, d = 1): string => x.toFixed(d);
   const lines = rows.map(({ preset, report: r }) => {
     const m = r.quoter.markoutsBps;
     const t = r.takerMoveBps;
-    return `| ${preset} | ${r.symbol} | ${f(r.tradesPerMin)} | ${f(r.bookChangesPerS)} | ${f(r.meanSpreadTicks)} | ${f(r.realisedVolPctPerDay, 2)} | ${f(t['1s'], 2)} / ${f(t['10s'], 2)} / ${f(t['60s'], 2)} | ${r.quoter.fills} | ${f(r.quoter.netPnlUsd, 2)} | ${f(m['1s'], 2)} / ${f(m['10s'], 2)} / ${f(m['60s'], 2)} |`;
+    return `| ${preset} | ${r.symbol} | ${f(r.tradesPerMin)} | ${f(r.bookChangesPerS)} | ${f(r.meanSpreadTicks)} | ${f(r.realisedVolPctPerDay, 2)} | ${f(t['1s'], 2)} / ${f(t['10s'], 2)} / ${f(t['60s'], 2)} | ${r.quoter.fills} | ${f(r.quoter.netPnlUsd, 2)} | ${f(r.quoter.edgeBps, 2)} | ${f(m['1s'], 2)} / ${f(m['10s'], 2)} / ${f(m['60s'], 2)} |`;
   });
   return [head, sep, ...lines].join('\n');
 }

@@ -217,8 +217,11 @@ describe('market presets', () => {
     expect(calm!.quoter.fills).toBeGreaterThan(100);
     expect(toxic!.quoter.netPnlUsd).toBeLessThan(0);
     expect(toxic!.quoter.markoutsBps['10s']).toBeLessThan(0);
+    expect(toxic!.quoter.edgeBps + toxic!.quoter.markoutsBps['10s']).toBeLessThan(0);
     expect(calm!.quoter.netPnlUsd).toBeGreaterThan(0);
-    expect(calm!.quoter.markoutsBps['10s']).toBeGreaterThan(0);
+    // Calm: the spread earned outlasts what the mid takes back.
+    expect(calm!.quoter.edgeBps + calm!.quoter.markoutsBps['10s']).toBeGreaterThan(0.5);
+    expect(calm!.quoter.markoutsBps['10s']).toBeGreaterThan(toxic!.quoter.markoutsBps['10s'] + 1);
     expect(toxic!.realisedVolPctPerDay).toBeGreaterThan(calm!.realisedVolPctPerDay);
   });
 });

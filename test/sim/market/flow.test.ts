@@ -18,7 +18,7 @@ describe('synthetic market flow', () => {
       const price = (bid + 0.0001).toFixed(4);
       const reply = await ws.request({ rid: 1, t: 'p', s: 'EURUSD-PERP', d: 'B', q: 100, p: price, tif: 'GTC', po: true });
       const oid = reply.res.oid as string;
-      clock.advanceBy(0);
+      clock.advanceBy(h.venue.knobs.ackLatencyMs);
       await ws.waitFor((f) => f.t === 'n' && f.o.oid === oid);
       for (let s = 0; s < 60 && !ws.frames.some((f) => f.t === 'f' && f.o.oid === oid); s++) {
         clock.advanceBy(1_000);
