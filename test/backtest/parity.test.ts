@@ -40,6 +40,7 @@ venue:
     clock_speed: 1
     synthetic_market: true
     knobs:
+      ack_latency_ms: 0       # the replay below models 1 ms each way (the measured gaps above are at 0)
       market:
         step_ms: 100
         defaults:

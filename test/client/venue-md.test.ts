@@ -18,6 +18,7 @@ async function marketVenue(port = 0, extra: Record<string, unknown> = {}): Promi
   const config = parseVenueConfig({
     ...defaultVenueConfig(),
     rate_limit: { enabled: false },
+    ack_latency_ms: 0, // resync checks below read the venue right after a place
     instruments: { only: ['EURUSD-PERP', 'GBPUSD-PERP'], prices: {}, states: {} },
     default_user: { api_key: TEST_KEY.api_key, api_secret: TEST_KEY.api_secret },
     market: { step_ms: 50 },

@@ -22,6 +22,9 @@ beforeAll(async () => {
       instruments: { only: [SYMBOL] },
       // Demo reward settings: short epochs; lifecycle one epoch per stage (the venue's default).
       rewards: { epoch_ms: EPOCH_MS },
+      // A quiet market: this test runs venue time as fast as the CPU allows against the wall
+      // clock, and every book change fans out as an L3 frame.
+      market: { preset: 'calm', defaults: { makers: { churn_per_s: 0 } } },
     } as never,
     strategyParams: { levels: 2, halfSpreadTicks: 1, spacingTicks: 1, size: 1 },
     rewardPollMs: 300,

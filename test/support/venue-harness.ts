@@ -9,7 +9,11 @@ import { OrderWsClient } from '../../src/client/order-ws-client.ts';
 /** Fixed credentials so a restarted venue accepts the same key. */
 export const TEST_KEY = { api_key: 'test-key-0001', api_secret: 'test-secret-0001' } as const;
 
-/** Starts a venue with the test key, two symbols, no rate limit (unless overridden). */
+/**
+ * Starts a venue with the test key, two symbols, no rate limit and immediate acknowledgements
+ * (`ack_latency_ms: 0`; the venue default is 5 ms), unless overridden: these tests check the
+ * clients' reconnect and resync logic, where an order still pending at a drop is another case.
+ */
 export function testVenue(opts: { port?: number; clock?: Clock; config?: VenueConfigInput; plugins?: readonly VenuePlugin[] } = {}): Promise<RunningVenue> {
   return startVenue({
     port: opts.port ?? 0,
@@ -17,6 +21,7 @@ export function testVenue(opts: { port?: number; clock?: Clock; config?: VenueCo
     ...(opts.plugins ? { plugins: opts.plugins } : { plugins: [] }),
     config: {
       rate_limit: { enabled: false },
+      ack_latency_ms: 0,
       server_heartbeat_ms: 1000,
       instruments: { only: ['EURUSD-PERP', 'GBPUSD-PERP'] },
       ...opts.config,

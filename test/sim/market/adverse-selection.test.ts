@@ -138,6 +138,34 @@ describe('price impact', () => {
   });
 });
 
+describe('makers under stress', () => {
+  it('quote wider right after a jump and in the volatile regime than in calm', () => {
+    const { clock, venue, flow } = flowVenue(['EURUSD-PERP'], {
+      defaults: {
+        underlying: { jumps_per_day: 1_000, jump_size_bps: 5, volatile_vol_mult: 2, calm_mean_min: 3, volatile_mean_min: 1, trends_per_day: 0 },
+        makers: { volatile_spread_mult: 2, jump_spread_mult: 4, jump_recovery_ms: 10_000, reaction_ms: 0 },
+        takers: { rate_per_min: 6 },
+      },
+    });
+    const book = venue.books.get('EURUSD-PERP')!;
+    const path = flow.flows.get('EURUSD-PERP')!.d.path;
+    const groups = { jump: [] as number[], volatile: [] as number[], calm: [] as number[] };
+    flow.start();
+    for (let t = 1; t <= 45 * 120; t++) {
+      clock.advanceTo(T0 + t * 500);
+      const now = clock.nowMs();
+      const spread = book.bestAsk()! - book.bestBid()!;
+      if (path.msSinceJumpAt(now - 250) < 2_000) groups.jump.push(spread);
+      else if (path.msSinceJumpAt(now) > 15_000) (path.volatileAt(now - 250) ? groups.volatile : groups.calm).push(spread);
+    }
+    flow.close();
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    for (const g of Object.values(groups)) expect(g.length).toBeGreaterThan(50);
+    expect(mean(groups.volatile)).toBeGreaterThan(mean(groups.calm) * 1.5);
+    expect(mean(groups.jump)).toBeGreaterThan(mean(groups.volatile));
+  });
+});
+
 describe('shared and correlated underlyings', () => {
   const sample = (flow: FlowDriver, symbol: string, everyMs: number, n: number, price: 'underlying' | 'fair'): number[] => {
     const f = flow.flows.get(symbol)!;
