@@ -42,6 +42,7 @@ venue:
     knobs:
       ack_latency_ms: 0       # the replay below models 1 ms each way (the measured gaps above are at 0)
       market:
+        preset: calm          # few informed takers: live fills depend less on this loaded machine's timing
         step_ms: 100
         defaults:
           takers: { rate_per_min: 600 }
