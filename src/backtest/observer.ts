@@ -33,6 +33,8 @@ export interface QuoteTimes {
   rewardsUsd: number;
   /** Time with |position| at or beyond the symbol's position limit (0 when no limit was given). */
   atLimitMs: number;
+  /** Contracts the market traded (recorded prints) inside the window: the runner adds each print. */
+  marketVolume: number;
 }
 
 /**
@@ -71,7 +73,7 @@ export class BacktestObserver {
   ) {
     const n = ex.books.length;
     this.series = Array.from({ length: n }, () => ({ t: [], mid: [], quoteBid: [], quoteAsk: [], position: [] }));
-    this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0, atLimitMs: 0 }));
+    this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0, atLimitMs: 0, marketVolume: 0 }));
     this.#limits = Float64Array.from(ex.ledgers, (_, s) => (positionLimits[s]! > 0 ? positionLimits[s]! : Infinity));
     const idx = new Map(ex.ledgers.map((l, s) => [l.instrument.symbol as string, s]));
     this.#symIdx = (sym) => idx.get(sym) ?? -1;

@@ -38,7 +38,7 @@ function sectionTable(s: SectionReport): string {
     ['estimated rewards (USD)', s.pnl.estimated_rewards],
     ['fills (maker / taker)', `${s.fills.count} (${s.fills.maker} / ${s.fills.taker})`],
     ['maker share', s.fills.maker_share],
-    ['volume (contracts)', s.fills.volume],
+    ['volume (contracts) / share of the market\'s', `${s.fills.volume} / ${s.fills.volume_share} of ${s.fills.market_volume}`],
     ['inventory mean |q| / max long / max short / final', `${s.inventory.mean_abs} / ${s.inventory.max_long} / ${s.inventory.max_short} / ${s.inventory.final}`],
     ['|inventory| p50 / p95 (contracts)', `${s.inventory.p50_abs} / ${s.inventory.p95_abs}`],
     ['time at the position limit', `${s.inventory.time_at_limit} (limit ${s.inventory.position_limit})`],

@@ -28,7 +28,8 @@ export interface PnlReport {
 /** One symbol's (or the total's) figures. */
 export interface SectionReport {
   readonly pnl: PnlReport;
-  readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string };
+  /** `market_volume`: contracts the recorded prints traded in the window; `volume_share`: volume / market_volume (our participation; can exceed 1 with queue models that fill on depth changes). */
+  readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string; market_volume: number; volume_share: number };
   /** Position statistics from the `sample_ms` samples; `time_at_limit`: share of market time with |position| ≥ `position_limit` (the risk limit). */
   readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number; p50_abs: number; p95_abs: number; position_limit: number; time_at_limit: number };
   readonly quoting: { uptime_two_sided: number; uptime_any_side: number; two_sided_inside_reward_spread: number; mean_reward_share: number; scored_minutes: number };
@@ -129,6 +130,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const maker = sum((x) => x.fills.maker);
   const makerQty = ex.ledgers.reduce((a, l) => a + l.makerQty, 0);
   const volume = sum((x) => x.fills.volume);
+  const marketVolume = sum((x) => x.fills.market_volume);
   const rewards = new Decimal(total.rewards.toFixed(6));
   const net = total.trading.minus(total.fees).plus(total.funding);
   const dd = equityStats(obs.equity, obs.equityT);
@@ -150,6 +152,8 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       maker_qty_share: num(volume > 0 ? makerQty / volume : 0),
       volume,
       notional_usd: money(ex.ledgers.reduce((a, l) => a.plus(l.notional), new Decimal(0))),
+      market_volume: marketVolume,
+      volume_share: num(marketVolume > 0 ? volume / marketVolume : 0),
     },
     // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the primary symbol's.
     inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0, p50_abs: 0, p95_abs: 0, position_limit: 0, time_at_limit: 0 },
@@ -269,6 +273,8 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
       maker_qty_share: num(ledger.volume > 0 ? ledger.makerQty / ledger.volume : 0),
       volume: ledger.volume,
       notional_usd: money(ledger.notional),
+      market_volume: t.marketVolume,
+      volume_share: num(t.marketVolume > 0 ? ledger.volume / t.marketVolume : 0),
     },
     inventory: {
       mean: num(sum / n),

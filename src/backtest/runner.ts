@@ -206,6 +206,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         break;
       case KIND.trade:
         exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0);
+        if (observe) observer.times[s]!.marketVolume += col.b[i]!;
         break;
       case KIND.ticker: {
         const ev = col.objects[col.a[i]!]!;

@@ -20,7 +20,7 @@ export const END = '<!-- golden:end -->';
 export interface GoldenSummary {
   readonly config: string;
   readonly events_replayed: number;
-  readonly fills: { count: number; maker: number; taker: number; volume: number };
+  readonly fills: { count: number; maker: number; taker: number; volume: number; market_volume: number };
   readonly pnl: { spread_capture: string; inventory: string; fees: string; funding: string; net: string; estimated_rewards: string };
   readonly funding_settlements: number;
   readonly markouts_bps: Readonly<Record<string, number | null>>;
@@ -41,7 +41,7 @@ export function goldenSummary(r: BacktestReport): GoldenSummary {
   return {
     config: GOLDEN_CONFIG,
     events_replayed: r.events.replayed,
-    fills: { count: t.fills.count, maker: t.fills.maker, taker: t.fills.taker, volume: t.fills.volume },
+    fills: { count: t.fills.count, maker: t.fills.maker, taker: t.fills.taker, volume: t.fills.volume, market_volume: t.fills.market_volume },
     pnl: { spread_capture: t.pnl.spread_capture, inventory: t.pnl.inventory, fees: t.pnl.fees, funding: t.pnl.funding, net: t.pnl.net, estimated_rewards: t.pnl.estimated_rewards },
     funding_settlements: t.funding_settlements,
     markouts_bps: t.markouts_bps,
@@ -61,17 +61,32 @@ const bp = (v: number | null | undefined): string => (v === null || v === undefi
 
 /** The README paragraph quoting the golden figures (a list item's continuation lines: 2-space indent). */
 export function readmeBlock(g: GoldenSummary): string {
-  const text = [
-    `On the committed sample (8 minutes of synthetic EURUSD-PERP across the 16:00 London funding`,
-    `settlement) \`${g.config}\` reports ${thousands(g.fills.count)} fills (${thousands(g.fills.maker)} maker, ${thousands(g.fills.taker)} taker; ${thousands(g.fills.volume)}`,
-    `contracts), a funding charge of ${usd(g.pnl.funding)} USD on the long position held at the settlement,`,
-    `an estimated reward of ${g.pnl.estimated_rewards} USD (quotes keep resting past the program's 3 s minimum thanks to`,
-    `the order-manager tolerances in the config), spread capture ${usd(g.pnl.spread_capture)} USD, inventory ${usd(g.pnl.inventory)} USD, net`,
-    `${usd(g.pnl.net)} USD, markouts 1 s / 10 s / 60 s of ${bp(g.markouts_bps['1s'])} / ${bp(g.markouts_bps['10s'])} / ${bp(g.markouts_bps['60s'])} bps and a p95 |position| of`,
-    `${thousands(g.inventory_p95_abs)} contracts. \`test/backtest/golden.test.ts\` asserts these figures exactly; a change`,
-    `that moves them on purpose regenerates them and this paragraph with \`npm run golden:update\`.`,
-  ];
-  return [BEGIN, ...text.map((l) => `  ${l}`), `  ${END}`].join('\n');
+  const share = g.fills.market_volume > 0 ? Math.round((100 * g.fills.volume) / g.fills.market_volume) : 0;
+  const text =
+    `On the committed sample (8 minutes of synthetic EURUSD-PERP across the 16:00 London funding settlement) ` +
+    `\`${g.config}\` reports ${thousands(g.fills.count)} fills (${thousands(g.fills.maker)} maker, ${thousands(g.fills.taker)} taker) ` +
+    `for ${thousands(g.fills.volume)} contracts, ${share}% of the ${thousands(g.fills.market_volume)} the market traded; ` +
+    `a funding charge of ${usd(g.pnl.funding)} USD on the long position held at the settlement; ` +
+    `an estimated reward of ${g.pnl.estimated_rewards} USD (quotes keep resting past the program's 3 s minimum thanks to the order-manager tolerances in the config); ` +
+    `spread capture ${usd(g.pnl.spread_capture)} USD, inventory ${usd(g.pnl.inventory)} USD, net ${usd(g.pnl.net)} USD; ` +
+    `markouts 1 s / 10 s / 60 s of ${bp(g.markouts_bps['1s'])} / ${bp(g.markouts_bps['10s'])} / ${bp(g.markouts_bps['60s'])} bps; ` +
+    `a p95 |position| of ${thousands(g.inventory_p95_abs)} contracts. ` +
+    `\`test/backtest/golden.test.ts\` asserts these figures exactly; a change that moves them on purpose regenerates them and this paragraph with \`npm run golden:update\`.`;
+  return [BEGIN, ...wrap(text, 98).map((l) => `  ${l}`), `  ${END}`].join('\n');
+}
+
+/** Greedy word wrap at `width` columns. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const w of text.split(' ')) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = w;
+    } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** The README's current golden block (from the begin marker through the end marker), or null. */

@@ -48,6 +48,7 @@ describe('golden replay of the committed sample recording', () => {
     expect(goldenSummary(report), 'the sample figures changed: if on purpose, run `npm run golden:update` and commit test/backtest/golden-summary.json and README.md').toEqual(readGolden());
     expect(Object.keys(report.total.markouts_bps)).toEqual(['1s', '10s', '60s']);
     expect(report.total.inventory.p95_abs).toBeGreaterThan(0);
+    expect(report.total.fills.volume_share).toBeCloseTo(report.total.fills.volume / report.total.fills.market_volume, 6);
     const html = readFileSync(join(a, 'report.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//); // opens offline: nothing external

@@ -149,6 +149,7 @@ describe('report metrics', () => {
     expect(t.inventory.time_at_limit).toBeCloseTo((run.endMs - fillAt) / (run.endMs - T0), 2);
     expect(t.max_drawdown_duration_s).toBeGreaterThan(0);
     expect(t.orders).toEqual({ placed: 1, cancels: 2, filled_orders: 1, fill_ratio: 1, filled_order_share: 1, cancel_to_fill: 2 });
+    expect([t.fills.market_volume, t.fills.volume_share]).toEqual([0, 0]); // the walk has no prints
   });
 
   it('report.html carries the markout curve as a well-formed SVG whose lines stay inside the plot', async () => {
