@@ -1,7 +1,6 @@
 import { Decimal } from '../core/decimal.ts';
 import type { BacktestRun } from './runner.ts';
-import type { BacktestFill, SymbolLedger } from './ledger.ts';
-import type { Instrument } from '../domain/instrument.ts';
+import type { SymbolLedger } from './ledger.ts';
 import type { BacktestObserver, QuoteTimes } from './observer.ts';
 import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
 import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
@@ -70,17 +69,6 @@ export interface TotalRisk {
   readonly max_drawdown_duration_s: number;
   readonly max_drawdown_recovered: boolean;
   readonly orders: OrderActivity;
-  /** Our taker fills (hedges, IOC): how many, and what crossing cost (half-spread paid + taker fees). */
-  readonly taker_cost: TakerCost;
-}
-
-/** The cost of taking liquidity: per taker fill, |price − mid| × qty × multiplier plus its fee. */
-export interface TakerCost {
-  readonly fills: number;
-  readonly contracts: number;
-  readonly spread_usd: string;
-  readonly fees_usd: string;
-  readonly total_usd: string;
 }
 
 /** The report.json document. Key order is fixed by construction. */
@@ -184,7 +172,6 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       filled_order_share: num(placed > 0 ? filledOrders / placed : 0),
       cancel_to_fill: num(fillsCount > 0 ? cancels / fillsCount : 0),
     },
-    taker_cost: takerCost(run.fills, new Map(ex.ledgers.map((l) => [l.instrument.symbol as string, l.instrument]))),
   };
   return {
     format: 'mmbot-backtest-report',
@@ -213,23 +200,6 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     },
     meta,
   };
-}
-
-/** What our taker fills paid to cross: half-spread against the mid at the match plus fees. */
-function takerCost(fills: readonly BacktestFill[], instruments: ReadonlyMap<string, Instrument>): TakerCost {
-  let n = 0;
-  let contracts = 0;
-  let spread = new Decimal(0);
-  let fees = new Decimal(0);
-  for (const f of fills) {
-    if (!f.aggressor) continue;
-    n++;
-    contracts += f.qty;
-    fees = fees.plus(f.fee);
-    const ins = instruments.get(f.symbol);
-    if (ins && Number.isFinite(f.midTicks)) spread = spread.plus(ins.grid.tickSize.mul(ins.multiplier).mul(Math.abs(f.priceTicks - f.midTicks)).mul(f.qty));
-  }
-  return { fills: n, contracts, spread_usd: money(spread), fees_usd: money(fees), total_usd: money(spread.plus(fees)) };
 }
 
 function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decimal, rewards: Decimal): PnlReport {

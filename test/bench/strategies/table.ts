@@ -51,7 +51,7 @@ export function rowOf(preset: string, leg: Leg, report: Record<string, any>, hed
     markout10sBps: pick('10s'),
     markout60sBps: pick('60s'),
     rewardShare: num(leg0.quoting?.mean_reward_share ?? 0),
-    hedgeCostUsd: hedge?.hedgeCostUsd ?? null,
+    hedgeCostUsd: t.hedges && t.hedges.sent > 0 ? num(t.hedges.cost_usd) : (hedge?.hedgeCostUsd ?? null),
     inBandShare: hedge?.inBandShare ?? null,
   };
 }
