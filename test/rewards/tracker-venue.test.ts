@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('reward tracker against the local venue', () => {
   // The venue runs in wall-clock time here: on a loaded machine the epochs take longer to close.
-  it('totals equal the venue summary and the local estimate is within 10% of account_share', { timeout: 90_000 }, async () => {
+  it('totals equal the venue summary and the local estimate is within 10% of account_share', async () => {
     const b = bot!;
     const svc = marketServicesOf(b.venue.venue)!;
     expect(svc, 'sim-market plugin installed').toBeDefined();
@@ -90,5 +90,5 @@ describe('reward tracker against the local venue', () => {
     expect(text).toMatch(/mmbot_reward_polls_total\{outcome="ok"\} [1-9]/);
     // Strategies see a RewardView through the engine context; the engine books rewards into PnL.
     expect(b.engine.snapshot().symbols[0]!.pnl.rewards.gte(0)).toBe(true);
-  }, 40_000);
+  }, 90_000);
 });
