@@ -118,6 +118,8 @@ describe('parity: live run on the local venue vs. backtest of its recording', ()
     expect(parity.live.volume).toBe(vol(live));
     expect(run.latency.source).toBe('recorded');
     expect(parity.live_round_trips['place']!.count).toBeGreaterThan(5);
+    // The daemon wrote the account's whoami rates into the header (bot.fee_rates overrides them here).
+    expect(col.headers[0]!.fees).toEqual({ 'EURUSD-PERP': { maker: '0', taker: '0.0002' } });
     expect(run.fees['EURUSD-PERP']).toEqual({ maker: 0, taker: 0.0002, source: 'config' });
     // The parity table: fills and spread capture within the tolerance.
     const row = (f: string) => parity.rows.find((r) => r.figure === f)!;

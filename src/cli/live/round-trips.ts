@@ -54,9 +54,4 @@ export class RoundTripTap {
       openOrders: () => timed('open_orders', () => gateway.openOrders()),
     };
   }
-
-  /** Ends the stream. */
-  close(): void {
-    this.#out.complete();
-  }
 }
