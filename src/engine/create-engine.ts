@@ -3,10 +3,13 @@ import type { Symbol } from '../core/ids.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable } from '../domain/order-state.ts';
 import type { TradingState } from '../risk/trading-state.ts';
+import type { RiskConfig } from '../risk/config.ts';
+import type { Strategy } from '../strategy/contract.ts';
 import { EngineCore } from './engine-core.ts';
+import { cancelEverything, flattenSymbol, pauseStrategy, replaceRisk, replaceStrategy, resumeStrategy } from './operator.ts';
 import type { EngineInputs } from './ports.ts';
 import { sumBreakdowns } from './position-ledger.ts';
-import type { Engine, EngineDeps, EngineSnapshot, StopOptions, StopReport, SymbolSnapshot } from './types.ts';
+import type { EngineDeps, OperableEngine, EngineSnapshot, StopOptions, StopReport, SymbolSnapshot } from './types.ts';
 
 const DEFAULT_STOP_TIMEOUT_MS = 5_000;
 const STOP_POLL_MS = 100;
@@ -22,7 +25,7 @@ const FINAL_FEE_SETTLE_MS = 2_000;
  * @throws MmError CONFIG_INVALID when a strategy's symbol is unknown or quoted twice, or a config
  * value is unusable (the message names the field).
  */
-export function createEngine(deps: EngineDeps): Engine {
+export function createEngine(deps: EngineDeps): OperableEngine {
   const core = new EngineCore(deps);
   const subs = new Subscription();
   let started = false;
@@ -252,5 +255,13 @@ export function createEngine(deps: EngineDeps): Engine {
     setTradingState: (symbol: Symbol | null, state: TradingState, reason: string) => core.setTradingState(symbol, state, reason),
     tripKillSwitch: (detail: string) => core.trip('manual', detail),
     resetKillSwitch: () => core.resetKillSwitch(),
+    pauseStrategy: (id: string) => pauseStrategy(core, id),
+    resumeStrategy: (id: string) => resumeStrategy(core, id),
+    replaceStrategy: (id: string, strategy: Strategy) => replaceStrategy(core, id, strategy),
+    replaceRisk: (risk: RiskConfig) => replaceRisk(core, risk),
+    flatten: (symbol: Symbol) => flattenSymbol(core, symbol),
+    cancelAll: () => cancelEverything(core),
+    operatorStates: () =>
+      core.groups.map((g) => ({ id: g.id, symbols: g.symbols, operatorState: g.primary.operatorState, operatorReason: g.primary.operatorReason, failed: g.failed })),
   };
 }

@@ -11,6 +11,9 @@ export type {
   EngineLog,
   KillSwitchSnapshot,
   LocalOrderStatus,
+  EngineOperator,
+  OperableEngine,
+  OperatorStrategyState,
   PnlBreakdown,
   PositionSnapshot,
   StopOptions,
@@ -49,3 +52,4 @@ export {
 } from '../risk/config.ts';
 export type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 export { CidFactory } from './cid.ts';
+export { FLATTEN_REASON, PAUSED_REASON, type FlattenResult } from './operator.ts';

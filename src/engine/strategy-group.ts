@@ -57,7 +57,8 @@ export class StrategyGroup<S extends GroupSlot = GroupSlot> {
 
   constructor(
     readonly id: string,
-    readonly strategy: Strategy,
+    /** Replaced (not mutated) when the operator changes the strategy's parameters. */
+    public strategy: Strategy,
     /** The slots of the declared symbols, primary first. */
     readonly slots: readonly S[],
   ) {

@@ -14,6 +14,17 @@ import type { StrategyGroup } from './strategy-group.ts';
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
 
+/**
+ * The book depth a strategy reads (Infinity when it does not say).
+ * @throws MmError CONFIG_INVALID when `bookDepth` is not a positive integer.
+ */
+export function checkedBookDepth(id: string, strategy: Strategy): number {
+  const depth = strategy.bookDepth;
+  if (depth !== undefined && !(Number.isInteger(depth) && depth > 0))
+    throw new MmError('CONFIG_INVALID', `strategy ${id}: bookDepth must be a positive integer, got ${String(depth)}`, { strategy: id, bookDepth: depth });
+  return depth ?? Infinity;
+}
+
 /** A strategy and its symbols' slots. */
 export type SlotGroup = StrategyGroup<SymbolSlot>;
 
@@ -51,21 +62,18 @@ export class SymbolSlot {
   settledState: TradingState = 'ACTIVE';
   settledBandLower: number | null = null;
   settledBandUpper: number | null = null;
-  /** Book levels per side the strategy reads (Infinity: all). */
-  readonly bookDepth: number;
+  /** Book levels per side the strategy reads (Infinity: all); follows a replaced strategy. */
+  bookDepth: number;
 
   constructor(
     readonly id: string,
     readonly symbol: Symbol,
-    readonly strategy: Strategy,
+    public strategy: Strategy,
     readonly instrument: Instrument,
-    readonly limits: SymbolRiskLimits,
+    public limits: SymbolRiskLimits,
     fees: FeeRates,
   ) {
-    const depth = strategy.bookDepth;
-    if (depth !== undefined && !(Number.isInteger(depth) && depth > 0))
-      throw new MmError('CONFIG_INVALID', `strategy ${id}: bookDepth must be a positive integer, got ${String(depth)}`, { strategy: id, bookDepth: depth });
-    this.bookDepth = depth ?? Infinity;
+    this.bookDepth = checkedBookDepth(id, strategy);
     this.market = new MarketState(symbol);
     this.ledger = new PositionLedger(instrument);
     this.usdPerTickContract = instrument.grid.tickSize.mul(instrument.multiplier).toNumber();

@@ -13,6 +13,7 @@ import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
+import type { FlattenResult } from './operator.ts';
 
 /**
  * One strategy instance bound to its symbols (each symbol belongs to at most one strategy). `id`
@@ -197,4 +198,36 @@ export interface Engine {
   tripKillSwitch(detail: string): void;
   /** Clears a tripped kill switch (quoting resumes on the next evaluation). */
   resetKillSwitch(): void;
+}
+
+/** The operator's controls of a live engine (the control API drives these); createEngine's engines have them. */
+export interface EngineOperator {
+  /** Pauses a strategy: its symbols go HALTED and its quotes are pulled. @throws RangeError for an unknown id. */
+  pauseStrategy(id: string): void;
+  /** Resumes a paused or flattened strategy. @throws RangeError for an unknown id. */
+  resumeStrategy(id: string): void;
+  /** Swaps a strategy's instance (built from validated new params); positions and orders are kept. @throws RangeError for an unknown id. */
+  replaceStrategy(id: string, strategy: Strategy): void;
+  /** New risk limits and kill-switch thresholds, applied at once (the kill switch keeps its state). */
+  replaceRisk(risk: RiskConfig): void;
+  /** Halts a symbol's quoting and sends one reduce-only IOC for its position at the opposite touch. @throws RangeError for a symbol not quoted. */
+  flatten(symbol: Symbol): FlattenResult;
+  /** Cancels every order and pauses every strategy. */
+  cancelAll(): void;
+  /** Each strategy's operator state: paused (HALTED by the operator), and why. */
+  operatorStates(): readonly OperatorStrategyState[];
+}
+
+/** An engine with the operator's controls (what createEngine returns). */
+export type OperableEngine = Engine & EngineOperator;
+
+/** A strategy as the operator sees it. */
+export interface OperatorStrategyState {
+  readonly id: string;
+  readonly symbols: readonly Symbol[];
+  /** The operator's state of its primary symbol (ACTIVE unless paused or flattened). */
+  readonly operatorState: TradingState;
+  readonly operatorReason: string;
+  /** Set when the strategy threw and was isolated. */
+  readonly failed: string | null;
 }

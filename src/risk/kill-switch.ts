@@ -26,7 +26,7 @@ const DAY_MS = 86_400_000;
  * connection clear by themselves when `autoClearConditions` is set. Deterministic: time comes in.
  */
 export class KillSwitch {
-  readonly #cfg: KillSwitchConfig;
+  #cfg: KillSwitchConfig;
   #reason: KillSwitchReason | null = null;
   #detail: string | null = null;
   #sinceMs: number | null = null;
@@ -36,6 +36,11 @@ export class KillSwitch {
   readonly #rejects: number[] = [];
 
   constructor(config: KillSwitchConfig) {
+    this.#cfg = config;
+  }
+
+  /** New thresholds (a live config reload); the state (tripped, peak, day start) is kept. */
+  reconfigure(config: KillSwitchConfig): void {
     this.#cfg = config;
   }
 

@@ -8,7 +8,7 @@ import {
   DEFAULT_RISK_CONFIG,
   type AccountReader,
   type ConnectionState,
-  type Engine,
+  type OperableEngine,
   type EngineDeps,
   type EngineEvent,
   type StrategyBinding,
@@ -103,7 +103,7 @@ export const tickerEv = (symbol: Symbol, t: number, over: Partial<TickerUpdated>
 export interface Harness {
   readonly clock: VirtualClock;
   readonly gw: FakeGateway;
-  readonly engine: Engine;
+  readonly engine: OperableEngine;
   readonly market$: Subject<MarketEvent>;
   readonly resync$: Subject<readonly Order[]>;
   readonly connection$: Subject<ConnectionState>;

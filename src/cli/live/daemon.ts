@@ -6,7 +6,7 @@ import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venueGateway } from '../../client/index.ts';
-import { createEngine, type Engine, type EngineInputs, type StopReport } from '../../engine/index.ts';
+import { createEngine, type EngineInputs, type OperableEngine, type StopReport } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
 import { pollFundingPayments, pollFundingSettlements } from '../funding-poller.ts';
@@ -31,7 +31,7 @@ export interface DaemonOptions {
 
 /** A running daemon. */
 export interface Daemon {
-  readonly engine: Engine;
+  readonly engine: OperableEngine;
   readonly instruments: InstrumentCatalog;
   readonly venue: VenueEndpoint;
   /** `http://host:port` of /metrics and /healthz, null when monitoring is off. */
@@ -268,7 +268,7 @@ async function accountFees(rest: RestClient, accountId: string | undefined, log:
 }
 
 /** One structured line with the final positions and PnL (scripts and the e2e test read it). */
-function logFinal(log: Logger, engine: Engine): void {
+function logFinal(log: Logger, engine: OperableEngine): void {
   const snap = engine.snapshot();
   const positions = Object.fromEntries(snap.symbols.map((s) => [s.symbol, s.position.qty]));
   const text = Object.entries(positions)
