@@ -84,12 +84,14 @@ describe('operator controls', () => {
     expect(h.engine.snapshot().symbols.find((s) => s.symbol === EURUSD)!.position.qty).toBe(1);
     const r = h.engine.flatten(EURUSD);
     expect(r).toEqual({ sent: true, side: 'sell', qty: 1, priceTicks: 11004, positionQty: 1 });
-    await h.settle();
+    await h.advance(100);
     const placed = h.gw.placed.filter((p) => p.symbol === EURUSD).at(-1)!;
     expect(placed).toMatchObject({ side: 'sell', priceTicks: 11004, qty: 1, tif: 'IOC', postOnly: false });
     expect(h.engine.operatorStates().find((s) => s.id === 'a')!.operatorReason).toBe(FLATTEN_REASON);
-    // The strategy's own quotes were pulled (only the IOC may be out).
-    expect(h.gw.open().filter((o) => o.symbol === EURUSD && o.tif !== 'IOC')).toHaveLength(0);
+    // The strategy's own quotes were pulled: only the flatten order is out (the fake venue does not expire IOCs).
+    expect(h.gw.open().filter((o) => o.symbol === EURUSD).map((o) => o.clientOrderId)).toEqual([placed.clientOrderId]);
+    // A second flatten while that order is out sends nothing more.
+    expect(h.engine.flatten(EURUSD)).toEqual({ sent: false, reason: 'already-reducing', positionQty: 1 });
     expect(h.engine.flatten(XAU)).toEqual({ sent: false, reason: 'flat', positionQty: 0 });
     expect(() => h.engine.flatten('BTC-PERP' as typeof EURUSD)).toThrow(/not quoted/);
   });
