@@ -6,7 +6,7 @@ import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
 import type { Engine, RewardUpdate } from '../engine/index.ts';
-import { startHealthServer, type HealthServer } from '../obs/health-server.ts';
+import { startHealthServer, type HealthServer, type HttpRoutes } from '../obs/health-server.ts';
 import { createBotMetrics, type BotMetrics } from '../obs/metrics.ts';
 import { registerProcessMetrics } from '../obs/process-metrics.ts';
 import { ReadinessTracker, type Readiness } from '../obs/readiness.ts';
@@ -90,6 +90,8 @@ export interface MonitoringDeps {
   /** Instruments (default `clients.rest.instruments`). */
   readonly instruments?: InstrumentCatalog;
   readonly rewardModel?: RewardModel;
+  /** Extra routes on the same server (the operator console), built once the registry exists. */
+  readonly routes?: (ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null }) => HttpRoutes;
 }
 
 /** Running monitoring: metrics registry, health server, reward tracker and estimator. */
@@ -239,7 +241,8 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
 
   let server: HealthServer | null = null;
   if (config.monitoring.enabled) {
-    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync() });
+    const routes = deps.routes?.({ registry, markouts });
+    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync(), ...(routes ? { routes } : {}) });
     log.info({ url: server.url }, 'metrics and health endpoints up');
   }
 

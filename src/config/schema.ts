@@ -169,10 +169,23 @@ const orderManagerSchema = z.strictObject({
   stop_timeout_ms: positiveInt.default(5000).describe('On shutdown, how long to wait for cancel confirmations.'),
 });
 
+const controlSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe('Serve the operator console: the web page at / and the control API under /api/v1/ (same server as /metrics).'),
+    token: z
+      .string()
+      .default('')
+      .describe('Bearer token that actions (pause, set, flatten, cancel-all, reload...) need; use ${MMBOT_CONTROL_TOKEN:-}, never a literal. Empty = acting disabled (every action answers 401).'),
+    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open (the server binds to loopback).'),
+    history_ms: z.number().int().min(60_000).max(86_400_000).default(3_600_000).describe('How far back the page\'s position/PnL chart goes (ms).'),
+  })
+  .describe('The operator console: `mmbot status`, `mmbot ctl` and the live page.');
+
 const monitoringSchema = z.strictObject({
   enabled: z.boolean().default(true),
-  host: host.default('127.0.0.1').describe('Interface of the /metrics and /health server.'),
+  host: host.default('127.0.0.1').describe('Interface of the /metrics, /health, control API and console server.'),
   port: port.default(9464).describe('Port of the /metrics and /health server (0 = any).'),
+  control: controlSchema.prefault({}),
 });
 
 const loggingSchema = z.strictObject({

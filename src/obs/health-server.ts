@@ -18,6 +18,13 @@ export interface HealthServerOptions {
   readonly readiness: () => Readiness;
   /** Called before every `/metrics` render (e.g. to copy a snapshot into gauges); errors answer 500. */
   readonly beforeMetrics?: () => void | Promise<void>;
+  /** Asked first for every path other than /metrics, /healthz and /readyz (any method). */
+  readonly routes?: HttpRoutes;
+}
+
+/** Extra routes served beside the health endpoints (the operator console); answers true when it handled the request. */
+export interface HttpRoutes {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
 }
 
 /** A running health server. */
@@ -40,6 +47,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
+    if (options.routes && path !== '/metrics' && path !== '/healthz' && path !== '/readyz' && (await options.routes.handle(req, res))) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'application/json', JSON.stringify({ error: 'method not allowed' }), { allow: 'GET, HEAD' });
       return;

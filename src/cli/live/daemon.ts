@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { asyncScheduler, merge, type Observable, type Subscription } from 'rxjs';
+import { asyncScheduler, merge, Subject, tap as rxTap, type Observable, type Subscription } from 'rxjs';
 import type { StreamConnection } from '../../client/index.ts';
 import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import { MarketDataWsClient, OrderWsClient, RestClient, venueAccountReader, venueGateway } from '../../client/index.ts';
-import { createEngine, type EngineInputs, type OperableEngine, type StopReport } from '../../engine/index.ts';
+import { createEngine, type EngineInputs, type OperableEngine, type RewardUpdate, type StopReport } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { createRecordingWriter, startRecorder } from '../../record/index.ts';
 import { pollFundingPayments, pollFundingSettlements } from '../funding-poller.ts';
@@ -17,7 +17,8 @@ import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
 import { startOutsidePrices } from './outside-prices.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
-import { buildStrategies } from './strategies.ts';
+import { buildStrategies, builtinLookup } from './strategies.ts';
+import { startConsole } from '../control/index.ts';
 import { openVenue, type VenueEndpoint } from './venue-endpoint.ts';
 
 /** What startDaemon needs. */
@@ -36,6 +37,8 @@ export interface Daemon {
   readonly venue: VenueEndpoint;
   /** `http://host:port` of /metrics and /healthz, null when monitoring is off. */
   readonly metricsUrl: string | null;
+  /** Re-reads the config file (SIGHUP): strategy params and risk limits apply live; anything else is refused. */
+  reload(actor: string): Promise<{ readonly ok: boolean; readonly message: string }>;
   /** Resolves when something fatal happens (a stream that cannot recover); never rejects. */
   readonly fatal: Promise<Error>;
   /** Frames the order and market-data clients skipped, by kind (each kind logged once). */
@@ -139,7 +142,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments), tap.watch(engine.events$)];
     closer.add('subscriptions', () => subs.forEach((s) => s.unsubscribe()));
 
+    // The operator console (control API + page) rides on the monitoring server.
+    const lookup = options.strategies ?? (await builtinLookup());
+    const rewardsTap = new Subject<RewardUpdate>();
+    const operatorConsole = config.monitoring.enabled && config.monitoring.control.enabled
+      ? await startConsole({
+          config,
+          engine,
+          instruments,
+          lookup,
+          log: log.child({ component: 'control' }),
+          feeds: { connections: [orders.connection$, md.connection$], tickers$: md.tickers$, rewards$: rewardsTap },
+          nowMs: () => clock.nowMs(),
+        })
+      : null;
+    if (operatorConsole) closer.add('console', () => operatorConsole.close());
     const monitoring: DaemonMonitoring = await startDaemonMonitoring({
+      ...(operatorConsole ? { routes: (ctx) => operatorConsole.routes(ctx) } : {}),
       config,
       engine,
       orders,
@@ -200,7 +219,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       orders$: orders.events$,
       resync$: orders.resync$,
       connection$: merge(orders.connection$, md.connection$),
-      rewards$: monitoring.rewards$,
+      rewards$: monitoring.rewards$.pipe(rxTap((r) => rewardsTap.next(r))),
       fundingPayments$: fundingPoller.payments$,
     };
     subs.push(logConnections(orders.connection$, 'order stream', log), logConnections(md.connection$, 'market-data stream', log));
@@ -234,6 +253,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       metricsUrl: monitoring.url,
       fatal,
       badFrames: () => ({ orders: badOrders.tally(), md: badMd.tally() }),
+      reload: (actor) => (operatorConsole ? operatorConsole.reload(actor).then((r) => r.body) : Promise.resolve({ ok: false, message: 'the console is disabled (monitoring.control.enabled: false)' })),
       stop(reason) {
         stopping ??= (async () => {
           const report = await engine.stop({ timeoutMs: cfg.stopTimeoutMs, reason });

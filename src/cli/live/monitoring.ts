@@ -6,7 +6,7 @@ import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { MarketDataWsClient, OrderWsClient, RestClient } from '../../client/index.ts';
 import type { Engine, RewardUpdate } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
-import { startMonitoring } from '../monitoring.ts';
+import { startMonitoring, type MonitoringDeps } from '../monitoring.ts';
 
 /** What the daemon hands to monitoring. */
 export interface DaemonMonitoringDeps {
@@ -20,6 +20,8 @@ export interface DaemonMonitoringDeps {
   /** The embedded venue's clock (it may run faster than ours), for the reward-score estimator. */
   readonly venueClock?: Clock;
   readonly log: Logger;
+  /** Extra routes on the same server (the operator console). */
+  readonly routes?: MonitoringDeps['routes'];
 }
 
 /** Running metrics + health endpoints + reward tracking. */
@@ -45,6 +47,7 @@ export async function startDaemonMonitoring(deps: DaemonMonitoringDeps): Promise
     clock: deps.clock,
     instruments: deps.instruments,
     ...(deps.venueClock ? { rewardModel: { venueClock: deps.venueClock } } : {}),
+    ...(deps.routes ? { routes: deps.routes } : {}),
   }).catch((e: unknown) => {
     const { host, port } = deps.config.monitoring;
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -15,6 +15,8 @@ export interface RunDaemonOptions {
   readonly forceExit?: (code: number) => void;
   /** The built-in strategy lookup loadConfig used (default the registry's). */
   readonly strategies?: StrategyLookup;
+  /** Where SIGHUP (reload the config) comes from (default `process`). */
+  readonly hangup?: { on(event: 'SIGHUP', fn: () => void): unknown; off(event: 'SIGHUP', fn: () => void): unknown };
   /** Where uncaught errors are caught (default `process`). */
   readonly processEvents?: Pick<NodeJS.Process, 'on' | 'off'>;
 }
@@ -67,7 +69,18 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   processEvents.on('uncaughtException', onFatal);
   processEvents.on('unhandledRejection', onFatal);
 
+  // SIGHUP re-reads the config: strategy params and risk limits apply live, the rest is refused.
+  const hangup = options.hangup ?? process;
+  const onHangup = (): void => {
+    daemon.reload('SIGHUP').then(
+      (r) => (r.ok ? log.info(`SIGHUP: ${r.message}`) : log.warn(`SIGHUP: ${r.message}`)),
+      (e: unknown) => log.error({ err: e }, 'SIGHUP: reload failed'),
+    );
+  };
+  hangup.on('SIGHUP', onHangup);
+
   const reason = await shutdown.requested;
+  hangup.off('SIGHUP', onHangup);
   if (timer) clearInterval(timer);
   log.info({ reason }, 'stopping: cancelling all orders and waiting for the venue to confirm');
   const report = await daemon.stop(reason);

@@ -2,7 +2,7 @@ import { checkStrategyParams, configInvalid, formatPath, type BotConfig, type St
 import { asSymbol } from '../../core/ids.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { StrategyBinding } from '../../engine/index.ts';
-import { builtinStrategies, loadStrategy, withOverlays, type StrategyDefinition } from '../../strategy/index.ts';
+import { builtinStrategies, loadStrategy, withOverlays, type Strategy, type StrategyDefinition } from '../../strategy/index.ts';
 
 let builtins: Promise<readonly StrategyDefinition[]> | undefined;
 
@@ -37,10 +37,20 @@ export async function buildStrategies(config: BotConfig, catalog: InstrumentCata
       throw configInvalid(file, [{ path: formatPath(path), message: `"${symbol}" is not listed by the venue (listed: ${shown})`, value: symbol }]);
     }
     // Module strategies are loaded here (loadConfig stays synchronous) and their params checked.
-    const definition = (entry.paramsChecked ? builtin(entry.strategy) : undefined) ?? (await loadStrategy(entry.strategy, config.source.dir));
+    const definition = await definitionOf(entry, config, builtin);
     const params = entry.paramsChecked ? entry.params : checkStrategyParams(definition, entry.params, { file, index });
     const symbols = entry.symbols.map(asSymbol);
     bindings.push({ id: entry.id, symbol: symbols[0]!, ...(symbols.length > 1 ? { symbols } : {}), strategy: withOverlays(definition.create(params), entry.overlays) });
   }
   return bindings;
+}
+
+/** A config entry's strategy definition: the built-in, else the module it names (relative to the config). */
+export async function definitionOf(entry: BotConfig['bot']['strategies'][number], config: BotConfig, builtin: StrategyLookup): Promise<StrategyDefinition> {
+  return (entry.paramsChecked ? builtin(entry.strategy) : undefined) ?? (await loadStrategy(entry.strategy, config.source.dir));
+}
+
+/** A strategy instance from checked params, with the entry's overlays (what buildStrategies binds). */
+export function instantiate(definition: StrategyDefinition, params: unknown, overlays: BotConfig['bot']['strategies'][number]['overlays']): Strategy {
+  return withOverlays(definition.create(params), overlays);
 }

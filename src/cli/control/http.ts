@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRoutes } from '../../obs/health-server.ts';
+import { actorOf, authMessage, checkBearer } from './auth.ts';
+import type { ActionName, ConsoleController } from './controller.ts';
+
+/** What the routes need. */
+export interface ConsoleRoutesDeps {
+  readonly controller: Pick<ConsoleController, 'act' | 'unauthorized'>;
+  readonly token: string;
+  readonly readsRequireToken: boolean;
+  /** The read model (GET /api/v1/state, and each `state` event of the stream). */
+  state(): unknown;
+  /** The chart series (GET /api/v1/history, and the stream's first `history` event). */
+  history(): unknown;
+  /** Registers a listener called when something the page should show at once happened; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
+/** Live streams push a state at least this often. */
+const STREAM_INTERVAL_MS = 1_000;
+/** Changes (a fill, an action) are pushed after this much quiet, coalescing bursts. */
+const STREAM_DEBOUNCE_MS = 100;
+const MAX_BODY_BYTES = 64 * 1024;
+
+const ACTIONS: Record<string, ActionName> = { pause: 'pause', resume: 'resume', params: 'set', flatten: 'flatten' };
+
+let page: string | undefined;
+const pageHtml = (): string => (page ??= readFileSync(new URL('./page.html', import.meta.url), 'utf8'));
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`body over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').trim();
+      if (text === '') return resolve({});
+      try {
+        const v: unknown = JSON.parse(text);
+        if (v === null || typeof v !== 'object' || Array.isArray(v)) reject(new Error('body must be a JSON object'));
+        else resolve(v as Record<string, unknown>);
+      } catch (e) {
+        reject(new Error(`body is not JSON: ${e instanceof Error ? e.message : String(e)}`));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The console's routes on the metrics server: `GET /` (the page), `GET /api/v1/state`,
+ * `GET /api/v1/history`, `GET /api/v1/events` (server-sent events: `history` once, then `state`
+ * every second and at once after fills and actions), and the actions (POST, bearer token required):
+ * `/api/v1/strategies/<id>/pause|resume|flatten|params`, `/api/v1/cancel-all`,
+ * `/api/v1/kill-switch/reset`, `/api/v1/reload`.
+ */
+export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
+  const { controller } = deps;
+  const readAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!deps.readsRequireToken) return true;
+    const f = checkBearer(req, deps.token);
+    if (f === null) return true;
+    json(res, 401, { ok: false, message: authMessage(f === 'acting-disabled' ? 'missing-token' : f) }, { 'www-authenticate': 'Bearer' });
+    return false;
+  };
+
+  const stream = (req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const send = (event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send('history', deps.history());
+    send('state', deps.state());
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const push = (): void => {
+      if (pending) return;
+      pending = setTimeout(() => {
+        pending = undefined;
+        send('state', deps.state());
+      }, STREAM_DEBOUNCE_MS);
+    };
+    const timer = setInterval(() => send('state', deps.state()), STREAM_INTERVAL_MS);
+    const sampleTimer = setInterval(() => send('history', deps.history()), 30_000);
+    const off = deps.onChange(push);
+    req.on('close', () => {
+      clearInterval(timer);
+      clearInterval(sampleTimer);
+      clearTimeout(pending);
+      off();
+    });
+  };
+
+  const act = async (req: IncomingMessage, res: ServerResponse, action: ActionName, target: string | null): Promise<void> => {
+    const actor = actorOf(req);
+    const f = checkBearer(req, deps.token);
+    if (f !== null) {
+      controller.unauthorized(action, actor, f);
+      json(res, 401, { ok: false, message: authMessage(f) }, { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = await readBody(req);
+    } catch (e) {
+      json(res, 400, { ok: false, message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    const r = await controller.act(action, target, body, actor);
+    json(res, r.status, r.body);
+  };
+
+  return {
+    async handle(req, res) {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const method = req.method ?? 'GET';
+      if (method === 'GET' || method === 'HEAD') {
+        if (path === '/' || path === '/index.html') {
+          const html = pageHtml();
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(html), 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:" });
+          res.end(method === 'HEAD' ? undefined : html);
+          return true;
+        }
+        if (path === '/api/v1/state') {
+          if (readAllowed(req, res)) json(res, 200, deps.state());
+          return true;
+        }
+        if (path === '/api/v1/history') {
+          if (readAllowed(req, res)) json(res, 200, deps.history());
+          return true;
+        }
+        if (path === '/api/v1/events') {
+          if (readAllowed(req, res)) stream(req, res);
+          return true;
+        }
+        if (path.startsWith('/api/')) {
+          json(res, 405, { ok: false, message: `${path}: not a read endpoint (actions are POST)` }, { allow: 'POST' });
+          return true;
+        }
+        return false;
+      }
+      if (method !== 'POST') {
+        if (!path.startsWith('/api/')) return false;
+        json(res, 405, { ok: false, message: `method ${method} not allowed` }, { allow: 'GET, POST' });
+        return true;
+      }
+      const m = /^\/api\/v1\/strategies\/([^/]+)\/([a-z-]+)$/.exec(path);
+      if (m && ACTIONS[m[2]!]) {
+        await act(req, res, ACTIONS[m[2]!]!, decodeURIComponent(m[1]!));
+        return true;
+      }
+      const global: Record<string, ActionName> = { '/api/v1/cancel-all': 'cancel-all', '/api/v1/kill-switch/reset': 'reset-kill', '/api/v1/reload': 'reload' };
+      if (global[path]) {
+        await act(req, res, global[path]!, null);
+        return true;
+      }
+      json(res, 404, { ok: false, message: `no such action: POST ${path}` });
+      return true;
+    },
+  };
+}
