@@ -12,6 +12,7 @@ export type {
   KillSwitchSnapshot,
   LocalOrderStatus,
   EngineOperator,
+  FlattenResult,
   OperableEngine,
   OperatorStrategyState,
   PnlBreakdown,
@@ -52,4 +53,4 @@ export {
 } from '../risk/config.ts';
 export type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 export { CidFactory } from './cid.ts';
-export { FLATTEN_REASON, PAUSED_REASON, type FlattenResult } from './operator.ts';
+export { FLATTEN_REASON, PAUSED_REASON } from './operator.ts';

@@ -4,6 +4,7 @@ import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { checkIntent } from '../risk/intent-check.ts';
 import type { Strategy } from '../strategy/contract.ts';
 import type { EngineCore } from './engine-core.ts';
+import type { FlattenResult } from './types.ts';
 import { checkedBookDepth, type SlotGroup } from './symbol-slot.ts';
 
 /** The reason shown for a strategy paused by the operator. */
@@ -11,10 +12,6 @@ export const PAUSED_REASON = 'paused by operator';
 /** The reason shown for a symbol being flattened by the operator. */
 export const FLATTEN_REASON = 'flattened by operator';
 
-/** What a flatten did: the reducing order sent, or why none was. */
-export type FlattenResult =
-  | { readonly sent: true; readonly side: 'buy' | 'sell'; readonly qty: number; readonly priceTicks: number; readonly positionQty: number }
-  | { readonly sent: false; readonly reason: 'flat' | 'no-book' | string; readonly positionQty: number };
 
 /**
  * The strategy with this id.

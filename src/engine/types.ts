@@ -13,7 +13,6 @@ import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
-import type { FlattenResult } from './operator.ts';
 
 /**
  * One strategy instance bound to its symbols (each symbol belongs to at most one strategy). `id`
@@ -220,6 +219,11 @@ export interface EngineOperator {
 
 /** An engine with the operator's controls (what createEngine returns). */
 export type OperableEngine = Engine & EngineOperator;
+
+/** What a flatten did: the reducing order sent, or why none was (flat, no-book, already-reducing, a risk rule). */
+export type FlattenResult =
+  | { readonly sent: true; readonly side: 'buy' | 'sell'; readonly qty: number; readonly priceTicks: number; readonly positionQty: number }
+  | { readonly sent: false; readonly reason: string; readonly positionQty: number };
 
 /** A strategy as the operator sees it. */
 export interface OperatorStrategyState {
