@@ -28,6 +28,7 @@ export class OwnOrderTimeline {
   readonly #sinceByKey = new Map<string, number>();
   /** Venue order id → venue time of its latest event (pruned with the closed stretches). */
   readonly #seen = new Map<string, number>();
+  #newestMs = -Infinity;
 
   /** `keepMs`: how long closed stretches are kept for as-of lookups (venue ms, default 10 min). */
   constructor(keepMs = 600_000) {
@@ -83,7 +84,9 @@ export class OwnOrderTimeline {
    * last event is that old (a long run would otherwise remember every order id it ever saw).
    */
   prune(nowMs: number): void {
-    const horizon = nowMs - this.#keepMs;
+    // Event times are the venue's: measured from the newest one too, so a caller clock behind the
+    // venue's (skew, or a local venue at clock_speed > 1 seen remotely) cannot keep everything.
+    const horizon = Math.max(nowMs, this.#newestMs) - this.#keepMs;
     this.#closed = this.#closed.filter((s) => s.untilMs! > horizon);
     for (const [id, lastMs] of this.#seen) {
       if (lastMs <= horizon && !this.#open.has(id)) {
@@ -100,6 +103,7 @@ export class OwnOrderTimeline {
   #start(o: Order, tsMs: number, since = o.createdMs): void {
     const id = keyOf(o);
     this.#seen.set(id, tsMs);
+    if (tsMs > this.#newestMs) this.#newestMs = tsMs;
     if (o.remainingQty <= 0) return;
     this.#sinceByKey.set(id, since);
     // An order may be re-announced (resync); the newest description wins.
@@ -110,6 +114,7 @@ export class OwnOrderTimeline {
 
   #end(o: Order, tsMs: number): void {
     this.#seen.set(keyOf(o), tsMs);
+    if (tsMs > this.#newestMs) this.#newestMs = tsMs;
     const s = this.#open.get(keyOf(o));
     if (s) this.#close(s, tsMs);
     if (o.remainingQty <= 0 || o.state !== 'PARTIALLY_FILLED') this.#sinceByKey.delete(keyOf(o));

@@ -26,6 +26,19 @@ describe('OwnOrderTimeline memory', () => {
     expect(t.knows('O-10')).toBe(false);
   });
 
+  it('prunes by the newest venue event time when the caller\'s clock is behind the venue\'s', () => {
+    const t = new OwnOrderTimeline(60_000);
+    const venueAhead = 10_000_000;
+    for (let i = 0; i < 1_000; i++) {
+      const at = venueAhead + i * 1_000;
+      t.apply({ type: 'accepted', order: order(`O-${i}`, 'ACCEPTED', at), ...e, tsEvent: at, tsRecv: at });
+      t.apply({ type: 'canceled', order: order(`O-${i}`, 'CANCELED', at), reason: '', text: '', ...e, tsEvent: at + 500, tsRecv: at + 500 });
+    }
+    t.prune(0); // our clock reads far behind the venue's
+    expect(t.knownCount).toBeLessThanOrEqual(61);
+    expect(t.at(S, venueAhead + 5_000)).toEqual([]);
+  });
+
   it('keeps remembering an order that still rests, however old', () => {
     const t = new OwnOrderTimeline(60_000);
     t.apply({ type: 'accepted', order: order('O-old'), ...e, tsEvent: 0, tsRecv: 0 });
