@@ -85,6 +85,11 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   let lastMinSize = NaN;
   let lastCapBid = NaN;
   let lastCapAsk = NaN;
+  // The working orders and position the hard-cap room was computed from.
+  let capWorking: StrategyContext['workingOrders'] | null = null;
+  let capQ = NaN;
+  let roomBid = 0;
+  let roomAsk = 0;
   return {
     // Mid and microprice read the best level of each side only.
     bookDepth: 1,
@@ -109,10 +114,18 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
         if (ask0 <= bestBid) ask0 = bestBid + 1;
       }
       const minSize = ctx.instrument.minOrderSize;
-      // The hard cap counts in-flight orders (being cancelled or replaced) as exposure.
-      const room = cap === undefined ? null : sideCapacity(ctx, cap);
-      const capBid = room === null ? Infinity : room.bid;
-      const capAsk = room === null ? Infinity : room.ask;
+      // The hard cap counts in-flight orders (being cancelled or replaced) as exposure. The engine
+      // hands out the same frozen working-order array until an order changes, so the scan (and its
+      // result object) is redone only when that array or the position changed.
+      if (cap !== undefined && (ctx.workingOrders !== capWorking || q !== capQ)) {
+        const room = sideCapacity(ctx, cap);
+        capWorking = ctx.workingOrders;
+        capQ = q;
+        roomBid = room.bid;
+        roomAsk = room.ask;
+      }
+      const capBid = cap === undefined ? Infinity : roomBid;
+      const capAsk = cap === undefined ? Infinity : roomAsk;
       if (last !== null && bid0 === lastBid0 && ask0 === lastAsk0 && spacing === lastSpacing && q === lastQ && minSize === lastMinSize && capBid === lastCapBid && capAsk === lastCapAsk && ctx.symbol === lastSymbol) return last;
       const m = skewRange !== undefined ? inventorySizeMultipliers(q - target, skewRange) : flat;
       for (let i = 0; i < levels; i++) {
