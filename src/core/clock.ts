@@ -84,7 +84,12 @@ export class VirtualClock implements Clock {
 
   /** Time of the next pending timer, or undefined when none. */
   nextTimerMs(): number | undefined {
-    return this.#timers.find((t) => !t.cancelled)?.atMs;
+    // Cancelled timers ahead of the first live one are dropped here (advanceTo would skip them
+    // anyway): a replay asks on every step, and request timeouts are cancelled far more often than
+    // they fire, so scanning them each time grew with the request rate.
+    const timers = this.#timers;
+    while (timers.length > 0 && timers[0]!.cancelled) timers.shift();
+    return timers.length > 0 ? timers[0]!.atMs : undefined;
   }
 
   /** Moves the clock forward by `ms`, firing due timers in order. */
