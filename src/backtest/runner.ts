@@ -106,12 +106,21 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const lT = new Float64Array(n);
   let px = -Infinity;
   let pl = -Infinity;
+  // Columns and settings read into locals (this pass and the own-row collection run over the whole
+  // recording before every replay), own rows collected here instead of in a second pass.
+  const tsRecv = col.tsRecv;
+  const tsEvent = col.tsEvent;
+  const kind = col.kind;
+  const offsetMs = settings.feedLatencyOffsetMs;
+  const ownKind = KIND.own;
+  const ownRows: number[] = [];
   for (let i = 0; i < n; i++) {
-    const recv = col.tsRecv[i]! + settings.feedLatencyOffsetMs;
-    px = Math.max(px, Math.min(col.tsEvent[i]!, recv));
-    pl = Math.max(pl, recv, px);
+    const recv = tsRecv[i]! + offsetMs;
+    px = Math.max(px, Math.min(tsEvent[i]!, recv));
+    pl = Math.max(Math.max(pl, recv), px);
     xT[i] = px;
     lT[i] = pl;
+    if (kind[i] === ownKind) ownRows.push(i);
   }
   let i0 = 0;
   if (settings.startMs !== null) while (i0 < n && col.tsRecv[i0]! < settings.startMs) i0++;
@@ -240,8 +249,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   // The recording bot's own orders change at their venue instant (the order event's time), which the
   // order stream may deliver after the book frame showing the change: schedule them at that instant.
   if (subtractOwn)
-    for (let i = i0; i < i1; i++) {
-      if (col.kind[i] !== KIND.own) continue;
+    for (const i of ownRows) {
+      if (i < i0 || i >= i1) continue;
       const s = col.sym[i]!;
       const a = col.a[i]!;
       const nb = col.b[i]!;
