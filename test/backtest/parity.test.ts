@@ -40,7 +40,7 @@ venue:
     clock_speed: 1
     synthetic_market: true
     knobs:
-      ack_latency_ms: 0       # the replay below models 1 ms each way (the measured gaps above are at 0)
+      ack_latency_ms: 0       # immediate acks, as when the gaps above were measured (the replay draws its latency from the recorded round trips either way)
       market:
         preset: calm          # few informed takers: live fills depend less on this loaded machine's timing
         step_ms: 100
