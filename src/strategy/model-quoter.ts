@@ -3,6 +3,7 @@ import type { DesiredQuotes } from '../domain/intents.ts';
 import { MarketCalibrator } from './calibration.ts';
 import type { Strategy, StrategyContext } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
+import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { buildQuotes } from './quote-builder.ts';
 
@@ -30,15 +31,23 @@ export const modelBaseShape = {
   fallbackWidth: z
     .number()
     .positive()
-    .default(2)
-    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × half the observed touch spread (2 = one full spread from the fair value, half a spread behind the touch; 1 = join the touch).'),
+    .default(1)
+    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × half the observed touch spread (1 = join the touch, 2 = one full spread from the fair value), with the same fee and adverse-selection floor and a linear inventory skew.'),
   minSpreadShare: z
     .number()
     .min(0)
     .max(1)
     .default(0.5)
     .describe('The quoted half-spread is at least this share of half the observed touch spread: on a wide book the model may improve the touch but not quote far inside it.'),
+  adverseHorizonS: z
+    .number()
+    .positive()
+    .default(10)
+    .describe('Horizon of the markouts of our own maker fills, seconds: the half-spread is floored at the maker fee plus the mean adverse mid move this long after our recent fills.'),
 } as const;
+
+/** Fills of prior weight on "no adverse selection": the measured adverse move counts n/(n + this) of itself after n fills. */
+const ADVERSE_PRIOR_FILLS = 10;
 
 const baseObject = z.object(modelBaseShape);
 /** Parsed shared parameters. */
@@ -60,18 +69,20 @@ export interface ModelCalibration {
 export interface QuoteModel {
   refit(c: ModelCalibration): boolean;
   /**
-   * Writes raw bid/ask prices (fractional ticks) into `out`; the calibrated intensity measures
-   * depth beyond the touch, so a model adds `touchHalfTicks` (the current half-spread) to its depths.
+   * Writes raw bid/ask prices (fractional ticks) into `out`. The calibrated intensity is the rate of
+   * prints δ beyond the touch, but a fill's edge is its distance from the fair value: the model's
+   * optimal distance (≈ 1/k) is taken from the fair value, so when it is inside the touch the quote
+   * joins or improves the touch (the quoter's floors then apply) instead of sitting 1/k behind it.
    */
-  price(fair: number, qLots: number, nowMs: number, touchHalfTicks: number, out: { bid: number; ask: number }): void;
+  price(fair: number, qLots: number, nowMs: number, out: { bid: number; ask: number }): void;
 }
 
 /**
  * A strategy around a {@link QuoteModel}: calibrates online from every call's view, refits every
- * `refitIntervalMs`, quotes conservatively until calibrated (fallbackWidth × half the observed spread,
- * default one full spread from the fair value, linear inventory skew), floors the model's half-spread at minSpreadShare × half
- * the observed spread, lays levels, keeps post-only and enforces the hard cap counting in-flight
- * orders.
+ * `refitIntervalMs`, quotes at the touch until calibrated (fallbackWidth × half the observed spread,
+ * linear inventory skew), floors every half-spread at the maker fee plus the measured adverse
+ * selection of our own fills (and the model's at minSpreadShare × half the observed spread), lays
+ * levels, keeps post-only and enforces the hard cap counting in-flight orders.
  */
 export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean } {
   const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000 });
@@ -86,6 +97,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let ready = false;
   let nextRefitMs = -Infinity;
   let last: DesiredQuotes | null = null;
+  // Adverse selection of our own maker fills, measured from the mid in force when they were resting.
+  const markouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: 50 });
+  let prevMid = Number.NaN;
+  let adverseBps = 0;
   const empty = (ctx: StrategyContext): DesiredQuotes => ({ symbol: ctx.symbol, bids: [], asks: [] });
   return {
     bookDepth: 1,
@@ -93,7 +108,14 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
     quote(ctx: StrategyContext): DesiredQuotes {
       const now = ctx.nowMs;
       const mid = cal.observe(ctx, now);
+      const fills = ctx.fills;
+      for (let i = 0; i < fills.length; i++) {
+        const f = fills[i]!;
+        if (f.symbol === ctx.symbol && f.liquidity === 'maker' && prevMid > 0) markouts.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
+      }
       if (mid === null) return (last = empty(ctx));
+      markouts.updateMid(now, mid);
+      prevMid = mid;
       const b = ctx.book!.bids[0]!;
       const a = ctx.book!.asks[0]!;
       let fair = mid;
@@ -106,20 +128,25 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const sigma = cal.sigma;
         const fit = cal.fit(now);
         ready = sigma > 0 && fit !== null && model.refit({ sigma, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
+        const n = markouts.stats(0).count;
+        const m = markouts.recentMeanBps(0);
+        adverseBps = n > 0 && m < 0 ? (-m * Math.min(n, 50)) / (Math.min(n, 50) + ADVERSE_PRIOR_FILLS) : 0;
       }
       const q = ctx.position.qty;
       const qLots = q / p.size;
       const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
+      // A fill must at least pay the maker fee and the adverse move that follows our fills.
+      const edgeFloor = ((ctx.fees.maker * 1e4 + adverseBps) / 1e4) * fair;
       if (ready) {
-        model.price(fair, qLots, now, (a.priceTicks - b.priceTicks) / 2, px);
-        const floor = p.minSpreadShare * marketHalf;
+        model.price(fair, qLots, now, px);
+        const floor = Math.max(p.minSpreadShare * marketHalf, edgeFloor);
         if (px.ask - px.bid < 2 * floor) {
           const r = (px.ask + px.bid) / 2;
           px.bid = r - floor;
           px.ask = r + floor;
         }
       } else {
-        const half = p.fallbackWidth * marketHalf;
+        const half = Math.max(p.fallbackWidth * marketHalf, edgeFloor);
         const r = fair - p.inventorySkew * (q / p.maxPosition) * half;
         px.bid = r - half;
         px.ask = r + half;

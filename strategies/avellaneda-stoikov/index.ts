@@ -54,11 +54,11 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
       gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, sigma, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k);
       return gamma > 0 && k > 0;
     },
-    price(fair, qLots, nowMs, touchHalf, out): void {
+    price(fair, qLots, nowMs, out): void {
       const tau = remainingS(p.horizon, horizonS, nowMs);
       const r = asReservationPrice(fair, qLots, gamma, sigma, tau, p.driftTicksPerS);
-      // The optimal spread is beyond the touch (the intensity is calibrated there).
-      const half = touchHalf + asOptimalSpread(gamma, sigma, tau, k) / 2;
+      // The optimal half-spread is the edge from the reservation price (QuoteModel.price).
+      const half = asOptimalSpread(gamma, sigma, tau, k) / 2;
       out.bid = r - half;
       out.ask = r + half;
     },

@@ -47,7 +47,7 @@ export function glftModel(p: GlftParams): QuoteModel {
       coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
       return Number.isFinite(coef.c1) && Number.isFinite(coef.c2);
     },
-    price(fair, qLots, nowMs, touchHalf, out): void {
+    price(fair, qLots, nowMs, out): void {
       let mu = p.driftTicksPerS;
       if (trendDx && trendDt) {
         if (Number.isNaN(lastMs)) {
@@ -62,9 +62,9 @@ export function glftModel(p: GlftParams): QuoteModel {
         if (trendDt.value > 0) mu += trendDx.value / trendDt.value;
       }
       glftDepths(qLots, sigma, coef, gamma, depths, p.adj1, p.adj2, mu);
-      // Depths are beyond the touch (the intensity is calibrated there).
-      out.bid = fair - touchHalf - depths.bidDepth;
-      out.ask = fair + touchHalf + depths.askDepth;
+      // Depths are the edge from the fair value (QuoteModel.price): inside the touch they join it.
+      out.bid = fair - depths.bidDepth;
+      out.ask = fair + depths.askDepth;
     },
   };
 }

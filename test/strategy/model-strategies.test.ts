@@ -30,18 +30,46 @@ const inflight = (side: 'buy' | 'sell', qty: number, status: WorkingOrder['statu
 const sum = (ls: DesiredQuotes['bids']): number => ls.reduce((a, l) => a + l.qty, 0);
 
 describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
-  it('runs with only size and maxPosition: before calibration it quotes a spread wide, never crashes', () => {
+  it('runs with only size and maxPosition: before calibration it joins the touch with an inventory skew, never crashes', () => {
     const s = make(def, { size: 200, maxPosition: 1500 });
     expect(quotes(s, 0, null)).toEqual({ symbol: SYM, bids: [], asks: [] });
     expect(quotes(s, 1, { ...book(100, 104), asks: [] })).toEqual({ symbol: SYM, bids: [], asks: [] });
-    // Fallback: half-spread = 2 × half the observed spread (4 ticks) around mid 102.
-    expect(quotes(s, 2, book(100, 104))).toEqual({ symbol: SYM, bids: [{ priceTicks: 98, qty: 200 }], asks: [{ priceTicks: 106, qty: 200 }] });
-    // Long 750 of 1500: the fallback shifts both quotes down by ½ × 4 ticks.
-    expect(quotes(s, 3, book(100, 104), 750)).toMatchObject({ bids: [{ priceTicks: 96 }], asks: [{ priceTicks: 104 }] });
-    // A one-tick book (fresh instance: the observed spread is an average): one tick behind the touch.
-    expect(quotes(make(def, { size: 200, maxPosition: 1500 }), 4, book(100, 101))).toMatchObject({ bids: [{ priceTicks: 99 }], asks: [{ priceTicks: 102 }] });
-    // fallbackWidth 1 joins the touch.
-    expect(quotes(make(def, { size: 200, maxPosition: 1500, fallbackWidth: 1 }), 4, book(100, 104))).toMatchObject({ bids: [{ priceTicks: 100 }], asks: [{ priceTicks: 104 }] });
+    // Fallback: half-spread = half the observed spread (2 ticks) around mid 102: the touch.
+    expect(quotes(s, 2, book(100, 104))).toEqual({ symbol: SYM, bids: [{ priceTicks: 100, qty: 200 }], asks: [{ priceTicks: 104, qty: 200 }] });
+    // Long 750 of 1500: the fallback shifts both quotes down by ½ × 2 ticks.
+    expect(quotes(s, 3, book(100, 104), 750)).toMatchObject({ bids: [{ priceTicks: 99 }], asks: [{ priceTicks: 103 }] });
+    // A one-tick book (fresh instance: the observed spread is an average): at the touch.
+    expect(quotes(make(def, { size: 200, maxPosition: 1500 }), 4, book(100, 101))).toMatchObject({ bids: [{ priceTicks: 100 }], asks: [{ priceTicks: 101 }] });
+    // fallbackWidth 2 quotes one full spread from the fair value.
+    expect(quotes(make(def, { size: 200, maxPosition: 1500, fallbackWidth: 2 }), 4, book(100, 104))).toMatchObject({ bids: [{ priceTicks: 98 }], asks: [{ priceTicks: 106 }] });
+  });
+
+  it('floors the half-spread at the maker fee (in ticks of the fair value)', () => {
+    // Mid 10 000 ticks, maker 2 bps = 2 ticks: a one-tick book is quoted 2 ticks from the mid, not at the touch.
+    const s = make(def, { size: 200, maxPosition: 1500 });
+    const fees = { maker: 0.0002, taker: 0.0005 };
+    expect(quotes(s, 0, book(9999, 10001), 0, { fees })).toMatchObject({ bids: [{ priceTicks: 9998 }], asks: [{ priceTicks: 10002 }] });
+    // A rebate (negative maker fee) never pulls the quotes inside the market's floor.
+    expect(quotes(make(def, { size: 200, maxPosition: 1500 }), 0, book(9999, 10001), 0, { fees: { maker: -0.0002, taker: 0.0005 } })).toMatchObject({ bids: [{ priceTicks: 9999 }], asks: [{ priceTicks: 10001 }] });
+  });
+
+  it('widens by the adverse selection its own fills measure', () => {
+    const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1 });
+    let t = 0;
+    const mid = 10_000;
+    // Every 2 s one of our bids is filled at the touch and the mid then falls 4 ticks for a while.
+    for (let i = 0; i < 40; i++) {
+      quotes(s, t, book(mid - 1, mid + 1));
+      const fill = { symbol: SYM, side: 'buy' as const, priceTicks: mid - 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+      quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
+      quotes(s, t + 500, book(mid - 5, mid - 3));
+      quotes(s, t + 1500, book(mid - 5, mid - 3));
+      t += 2000;
+    }
+    const out = quotes(s, t + 1000, book(mid - 1, mid + 1));
+    // About 4 ticks of adverse move per fill (shrunk toward 0 by the prior): well off the touch.
+    expect(mid - out.bids[0]!.priceTicks).toBeGreaterThanOrEqual(3);
+    expect(out.asks[0]!.priceTicks - mid).toBeGreaterThanOrEqual(3);
   });
 
   it('calibrates σ, A and k online and then quotes from the model', () => {

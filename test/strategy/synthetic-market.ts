@@ -1,7 +1,7 @@
 import { asSymbol, Decimal } from '../../src/core/index.ts';
-import { TickGrid, type Book, type Instrument, type TradePrinted } from '../../src/domain/index.ts';
+import { TickGrid, type Book, type FeeRates, type Instrument, type TradePrinted } from '../../src/domain/index.ts';
 import { Rng } from '../../src/sim/market/rng.ts';
-import { buildContext, flatPosition, type Strategy, type StrategyContext, type WorkingOrder } from '../../src/strategy/index.ts';
+import { buildContext, flatPosition, type OwnFill, type Strategy, type StrategyContext, type WorkingOrder } from '../../src/strategy/index.ts';
 
 /** Test instrument: 0.0001 ticks, multiplier 1, minimum order 1 contract. */
 export const SYM = asSymbol('EURUSD-PERP');
@@ -10,9 +10,24 @@ export const INSTRUMENT = { symbol: SYM, grid: new TickGrid('0.0001'), multiplie
 /** A one-level book. */
 export const book = (bid: number, ask: number, bq = 10, aq = 10): Book => ({ symbol: SYM, bids: [{ priceTicks: bid, qty: bq }], asks: [{ priceTicks: ask, qty: aq }], tsEvent: 0, tsRecv: 0 });
 
-/** A context over `book` with position `q`, working orders and trades. */
-export function ctxAt(nowMs: number, b: Book | null, q = 0, extra: { trades?: readonly TradePrinted[]; workingOrders?: readonly WorkingOrder[] } = {}): StrategyContext {
-  return buildContext({ symbol: SYM, instrument: INSTRUMENT, nowMs, book: b, position: flatPosition(q), trades: extra.trades ?? [], workingOrders: extra.workingOrders ?? [] });
+/** A context over `book` with position `q`, working orders, trades, our fills and fee rates (default none). */
+export function ctxAt(
+  nowMs: number,
+  b: Book | null,
+  q = 0,
+  extra: { trades?: readonly TradePrinted[]; workingOrders?: readonly WorkingOrder[]; fills?: readonly OwnFill[]; fees?: FeeRates } = {},
+): StrategyContext {
+  return buildContext({
+    symbol: SYM,
+    instrument: INSTRUMENT,
+    nowMs,
+    book: b,
+    position: flatPosition(q),
+    trades: extra.trades ?? [],
+    workingOrders: extra.workingOrders ?? [],
+    ...(extra.fills ? { fills: extra.fills } : {}),
+    ...(extra.fees ? { fees: extra.fees } : {}),
+  });
 }
 
 /**
