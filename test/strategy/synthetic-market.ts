@@ -1,5 +1,6 @@
 import { asSymbol, Decimal } from '../../src/core/index.ts';
-import { TickGrid, type Book, type FeeRates, type Instrument, type TradePrinted } from '../../src/domain/index.ts';
+import type { FeeRates } from '../../src/domain/fee-rates.ts';
+import { TickGrid, type Book, type Instrument, type TradePrinted } from '../../src/domain/index.ts';
 import { Rng } from '../../src/sim/market/rng.ts';
 import { buildContext, flatPosition, type OwnFill, type Strategy, type StrategyContext, type WorkingOrder } from '../../src/strategy/index.ts';
 
