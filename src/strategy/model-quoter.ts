@@ -48,6 +48,16 @@ export const modelBaseShape = {
 
 /** Fills of prior weight on "no adverse selection": the measured adverse move counts n/(n + this) of itself after n fills. */
 const ADVERSE_PRIOR_FILLS = 10;
+/** Recent fills per side whose markouts make the adverse-selection estimate. */
+const ADVERSE_WINDOW = 50;
+
+/** Mean adverse move (bps, ≥ 0) after the recent fills of one side, shrunk toward 0 by the prior. */
+function adverseBps(t: MarkoutTracker): number {
+  const m = t.recentMeanBps(0);
+  if (!(m < 0)) return 0;
+  const n = Math.min(t.fills - t.pending, ADVERSE_WINDOW);
+  return (-m * n) / (n + ADVERSE_PRIOR_FILLS);
+}
 
 const baseObject = z.object(modelBaseShape);
 /** Parsed shared parameters. */
@@ -97,10 +107,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let ready = false;
   let nextRefitMs = -Infinity;
   let last: DesiredQuotes | null = null;
-  // Adverse selection of our own maker fills, measured from the mid in force when they were resting.
-  const markouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: 50 });
+  // Adverse selection of our own maker fills per side (a trend picks off one side), measured from
+  // the mid in force while the orders rested.
+  const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: ADVERSE_WINDOW });
+  const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: ADVERSE_WINDOW });
   let prevMid = Number.NaN;
-  let adverseBps = 0;
+  let adverseBidBps = 0;
+  let adverseAskBps = 0;
   const empty = (ctx: StrategyContext): DesiredQuotes => ({ symbol: ctx.symbol, bids: [], asks: [] });
   return {
     bookDepth: 1,
@@ -111,10 +124,11 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       const fills = ctx.fills;
       for (let i = 0; i < fills.length; i++) {
         const f = fills[i]!;
-        if (f.symbol === ctx.symbol && f.liquidity === 'maker' && prevMid > 0) markouts.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
+        if (f.symbol === ctx.symbol && f.liquidity === 'maker' && prevMid > 0) (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
       }
       if (mid === null) return (last = empty(ctx));
-      markouts.updateMid(now, mid);
+      buyMarkouts.updateMid(now, mid);
+      sellMarkouts.updateMid(now, mid);
       prevMid = mid;
       const b = ctx.book!.bids[0]!;
       const a = ctx.book!.asks[0]!;
@@ -128,28 +142,27 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const sigma = cal.sigma;
         const fit = cal.fit(now);
         ready = sigma > 0 && fit !== null && model.refit({ sigma, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
-        const n = markouts.stats(0).count;
-        const m = markouts.recentMeanBps(0);
-        adverseBps = n > 0 && m < 0 ? (-m * Math.min(n, 50)) / (Math.min(n, 50) + ADVERSE_PRIOR_FILLS) : 0;
+        adverseBidBps = adverseBps(buyMarkouts);
+        adverseAskBps = adverseBps(sellMarkouts);
       }
       const q = ctx.position.qty;
       const qLots = q / p.size;
       const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
-      // A fill must at least pay the maker fee and the adverse move that follows our fills.
-      const edgeFloor = ((ctx.fees.maker * 1e4 + adverseBps) / 1e4) * fair;
+      // A fill must at least pay the maker fee and the adverse move that follows our fills on its side.
+      const feeBps = ctx.fees.maker * 1e4;
+      const bidFloor = ((feeBps + adverseBidBps) / 1e4) * fair;
+      const askFloor = ((feeBps + adverseAskBps) / 1e4) * fair;
       if (ready) {
         model.price(fair, qLots, now, px);
-        const floor = Math.max(p.minSpreadShare * marketHalf, edgeFloor);
-        if (px.ask - px.bid < 2 * floor) {
-          const r = (px.ask + px.bid) / 2;
-          px.bid = r - floor;
-          px.ask = r + floor;
-        }
+        const r = (px.ask + px.bid) / 2;
+        const half = Math.max((px.ask - px.bid) / 2, p.minSpreadShare * marketHalf);
+        px.bid = r - Math.max(half, bidFloor);
+        px.ask = r + Math.max(half, askFloor);
       } else {
-        const half = Math.max(p.fallbackWidth * marketHalf, edgeFloor);
-        const r = fair - p.inventorySkew * (q / p.maxPosition) * half;
-        px.bid = r - half;
-        px.ask = r + half;
+        const half = p.fallbackWidth * marketHalf;
+        const r = fair - p.inventorySkew * (q / p.maxPosition) * Math.max(half, (bidFloor + askFloor) / 2);
+        px.bid = r - Math.max(half, bidFloor);
+        px.ask = r + Math.max(half, askFloor);
       }
       raw.bidTicks = px.bid;
       raw.askTicks = px.ask;
