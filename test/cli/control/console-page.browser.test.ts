@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemon, type Daemon } from '../../../src/cli/live/daemon.ts';
+import { builtinLookup } from '../../../src/cli/live/strategies.ts';
+import { loadConfig } from '../../../src/config/index.ts';
+import { LiveClock } from '../../../src/core/clock.ts';
+import { createLogger } from '../../../src/obs/logger.ts';
+import { venueRest, type VenueRest } from '../../e2e/venue-rest.ts';
+import { needs, which } from '../../setup/system-deps.ts';
+
+/*
+ * The console page in headless Chromium against an in-process daemon on the local venue: it shows
+ * the demo symbol's position and quotes, updates within 2 s of a fill (a taker we place at the
+ * venue), refuses to act without the token, and its pause button pulls the quotes at the venue.
+ * MMBOT_CONSOLE_SCREENSHOT=<file> also saves a screenshot (docs/console.png comes from here).
+ */
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+const TOKEN = 'browser-test-token-7d2e';
+const CONFIG = `venue:
+  mode: embedded-sim
+  sim: { seed: 7, synthetic_market: true }
+bot:
+  status_interval_ms: 0
+  strategies:
+    - id: eurusd
+      symbol: EURUSD-PERP
+      strategy: fixed-spread
+      params: { levels: 2, halfSpreadTicks: 1, spacingTicks: 1, size: 100, maxPosition: 1000 }
+risk: { max_position: 2000, max_order_qty: 500, max_open_orders: 10 }
+monitoring:
+  port: 0
+  control: { token: "\${BROWSER_TEST_CONTROL_TOKEN}" }
+rewards: { enabled: false }
+`;
+
+const until = async (what: string, pred: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> => {
+  const end = Date.now() + timeoutMs;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe.skipIf(!needs('chromium'))('console page in a real browser (headless Chromium)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmbot-page-'));
+  let browser: Browser | null = null;
+  let daemon: Daemon;
+  let venue: VenueRest;
+  let page: Page;
+  const problems: string[] = [];
+  const ours = async (): Promise<number> => (await venue.openOrders()).filter((o) => o.s === 'EURUSD-PERP').length;
+
+  beforeAll(async () => {
+    const file = join(dir, 'bot.yaml');
+    writeFileSync(file, CONFIG);
+    process.env.BROWSER_TEST_CONTROL_TOKEN = TOKEN;
+    const strategies = await builtinLookup();
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    daemon = await startDaemon({ config: loadConfig(file, { env: process.env, strategies }), log: createLogger({ destination: sink, pretty: false, level: 'info' }), clock: new LiveClock(), strategies });
+    venue = await venueRest(daemon.venue.baseUrl, { api_key: daemon.venue.credentials.apiKey, api_secret: daemon.venue.credentials.apiSecret });
+    await until('the strategy to quote at the venue', async () => (await ours()) === 4, 20_000);
+    browser = await chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const origin = new URL(daemon.metricsUrl!).origin;
+    page.on('console', (m) => m.type() === 'error' && !m.text().includes('401') && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('request', (r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && problems.push(`request outside the daemon: ${r.url()}`));
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${daemon.metricsUrl}/`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop('test over');
+    delete process.env.BROWSER_TEST_CONTROL_TOKEN;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the demo symbol\'s position and quotes, and updates within 2 s of a fill', async () => {
+    await page.waitForSelector('[data-testid="quotes-EURUSD-PERP"][data-quotes="4"]', { timeout: 10_000 });
+    const pos = page.locator('[data-testid="position-EURUSD-PERP"]');
+    const before = Number(await pos.getAttribute('data-qty'));
+    const fillsBefore = await page.locator('#fills tr').count();
+    // A taker at the venue sells into our best bid.
+    const embedded = daemon.venue.embedded!.venue;
+    const bid = daemon.engine.snapshot().symbols[0]!.working.filter((o) => o.side === 'buy').sort((a, b) => b.priceTicks - a.priceTicks)[0]!;
+    const grid = daemon.instruments.get('EURUSD-PERP')!.grid;
+    const taker = embedded.createInternalAccount('browser-test-taker');
+    const t0 = Date.now();
+    embedded.placeNow({ userId: taker.userId, accountId: taker.id }, { symbol: 'EURUSD-PERP', side: 'sell', qty: 100, price: grid.toPrice(bid.priceTicks), tif: 'IOC', postOnly: false });
+    await page.waitForFunction(
+      ([n, q]) => document.querySelectorAll('#fills tr').length > (n as number) && Number(document.querySelector('[data-testid="position-EURUSD-PERP"]')!.getAttribute('data-qty')) !== q,
+      [fillsBefore, before],
+      { timeout: 2_000 },
+    );
+    const shownMs = Date.now() - t0;
+    expect(shownMs).toBeLessThan(2_000);
+    expect(await page.locator('#fills tr').first().textContent()).toContain('buy');
+    await page.waitForSelector('[data-testid="quotes-EURUSD-PERP"][data-quotes="4"]', { timeout: 10_000 });
+    const shot = process.env.MMBOT_CONSOLE_SCREENSHOT;
+    if (shot) {
+      await page.waitForTimeout(1_500);
+      await page.screenshot({ path: shot, fullPage: true });
+    }
+  });
+
+  it('without the token the pause button is refused (401) and nothing changes; with it the quotes leave the venue', async () => {
+    await page.locator('[data-testid="pause-eurusd"]').click();
+    await page.waitForFunction(() => document.getElementById('toast')!.textContent!.startsWith('401'), undefined, { timeout: 5_000 });
+    expect(await ours()).toBe(4);
+    await page.locator('#token').fill(TOKEN);
+    await page.locator('#token').dispatchEvent('change');
+    await page.locator('[data-testid="pause-eurusd"]').click();
+    await until('0 open orders of the strategy at the venue', async () => (await ours()) === 0);
+    await page.waitForSelector('[data-testid="resume-eurusd"]', { timeout: 5_000 });
+    await page.waitForSelector('[data-testid="quotes-EURUSD-PERP"][data-quotes="0"]', { timeout: 5_000 });
+    await page.locator('[data-testid="resume-eurusd"]').click();
+    await until('the quotes back at the venue', async () => (await ours()) === 4);
+    expect(problems).toEqual([]);
+  });
+});
