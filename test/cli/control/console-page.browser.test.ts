@@ -93,9 +93,10 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
     const taker = embedded.createInternalAccount('browser-test-taker');
     const t0 = Date.now();
     embedded.placeNow({ userId: taker.userId, accountId: taker.id }, { symbol: 'EURUSD-PERP', side: 'sell', qty: 100, price: grid.toPrice(bid.priceTicks), tif: 'IOC', postOnly: false });
+    // A string: the project compiles without DOM types.
     await page.waitForFunction(
-      ([n, q]) => document.querySelectorAll('#fills tr').length > (n as number) && Number(document.querySelector('[data-testid="position-EURUSD-PERP"]')!.getAttribute('data-qty')) !== q,
-      [fillsBefore, before],
+      `document.querySelectorAll('#fills tr').length > ${fillsBefore} && Number(document.querySelector('[data-testid="position-EURUSD-PERP"]').getAttribute('data-qty')) !== ${before}`,
+      undefined,
       { timeout: 2_000 },
     );
     const shownMs = Date.now() - t0;
@@ -111,7 +112,7 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
 
   it('without the token the pause button is refused (401) and nothing changes; with it the quotes leave the venue', async () => {
     await page.locator('[data-testid="pause-eurusd"]').click();
-    await page.waitForFunction(() => document.getElementById('toast')!.textContent!.startsWith('401'), undefined, { timeout: 5_000 });
+    await page.waitForFunction(`document.getElementById('toast').textContent.startsWith('401')`, undefined, { timeout: 5_000 });
     expect(await ours()).toBe(4);
     await page.locator('#token').fill(TOKEN);
     await page.locator('#token').dispatchEvent('change');
