@@ -38,6 +38,16 @@ monitoring:
 rewards: { enabled: false }
 `;
 
+/** The page's document, typed just enough (the project compiles without DOM types). */
+interface MiniElement {
+  getAttribute(name: string): string | null;
+  readonly textContent: string | null;
+}
+interface Doc {
+  querySelectorAll(s: string): { readonly length: number };
+  querySelector(s: string): MiniElement | null;
+}
+
 const until = async (what: string, pred: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> => {
   const end = Date.now() + timeoutMs;
   while (!(await pred())) {
@@ -93,10 +103,13 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
     const taker = embedded.createInternalAccount('browser-test-taker');
     const t0 = Date.now();
     embedded.placeNow({ userId: taker.userId, accountId: taker.id }, { symbol: 'EURUSD-PERP', side: 'sell', qty: 100, price: grid.toPrice(bid.priceTicks), tif: 'IOC', postOnly: false });
-    // A string: the project compiles without DOM types.
+    // Functions, not strings: the page's CSP forbids eval. the casts because the project compiles without DOM types (the functions run in the page: no closures).
     await page.waitForFunction(
-      `document.querySelectorAll('#fills tr').length > ${fillsBefore} && Number(document.querySelector('[data-testid="position-EURUSD-PERP"]').getAttribute('data-qty')) !== ${before}`,
-      undefined,
+      ([n, q]) => {
+        const d = (globalThis as unknown as { document: Doc }).document;
+        return d.querySelectorAll('#fills tr').length > n! && Number(d.querySelector('[data-testid="position-EURUSD-PERP"]')?.getAttribute('data-qty')) !== q;
+      },
+      [fillsBefore, before],
       { timeout: 2_000 },
     );
     const shownMs = Date.now() - t0;
@@ -112,7 +125,7 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
 
   it('without the token the pause button is refused (401) and nothing changes; with it the quotes leave the venue', async () => {
     await page.locator('[data-testid="pause-eurusd"]').click();
-    await page.waitForFunction(`document.getElementById('toast').textContent.startsWith('401')`, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => ((globalThis as unknown as { document: Doc }).document.querySelector('#toast')?.textContent ?? '').startsWith('401'), undefined, { timeout: 5_000 });
     expect(await ours()).toBe(4);
     await page.locator('#token').fill(TOKEN);
     await page.locator('#token').dispatchEvent('change');
