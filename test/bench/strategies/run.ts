@@ -116,7 +116,9 @@ if (existsSync(readme) && only === undefined) {
   const i = text.indexOf(begin);
   const j = text.indexOf(end);
   if (i >= 0 && j > i) {
-    const body = `\n${minutes} venue minutes per preset, seed ${seed}, \`npm run bench:strategies\` (${new Date().toISOString().slice(0, 10)}):\n\n${table}\n`;
+    const reals = args.lists.get('real') ?? [];
+    const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay recordings of real markets made by \`mmbot import\` (${reals.map((r) => basename(r)).join(', ')}), at their source's fees` : '';
+    const body = `\n${minutes} venue minutes per preset, seed ${seed}, \`npm run bench:strategies${reals.map((r) => ` -- --real ${basename(r)}`).join('')}\` (${new Date().toISOString().slice(0, 10)})${realNote}:\n\n${table}\n`;
     writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
     process.stdout.write('updated the table in strategies/README.md\n');
   }
