@@ -13,6 +13,38 @@ export interface VolatilityEstimator {
 }
 
 /**
+ * Reads a price at most once per `sampleMs` step and hands out the increment since the previous
+ * reading (the first reading only sets the start). Shared by the volatility estimators.
+ */
+class GridSampler {
+  #lastPrice = Number.NaN;
+  #lastMs = Number.NaN;
+  /** Price change of the last accepted increment. */
+  dx = 0;
+  /** Duration of the last accepted increment, ms. */
+  dtMs = 0;
+
+  constructor(readonly sampleMs: number) {}
+
+  /** True when `price` at `nowMs` completes an increment (then `dx`/`dtMs` hold it). */
+  accept(price: number, nowMs: number): boolean {
+    if (!Number.isFinite(price)) return false;
+    if (Number.isNaN(this.#lastMs)) {
+      this.#lastPrice = price;
+      this.#lastMs = nowMs;
+      return false;
+    }
+    const dtMs = nowMs - this.#lastMs;
+    if (dtMs < this.sampleMs) return false;
+    this.dx = price - this.#lastPrice;
+    this.dtMs = dtMs;
+    this.#lastPrice = price;
+    this.#lastMs = nowMs;
+    return true;
+  }
+}
+
+/**
  * EWMA volatility of a price sampled on a fixed grid of `sampleMs` (the price is read at most once
  * per grid step, which keeps the bid–ask bounce of tick-by-tick mids out of the estimate):
  * σ² = Σ wᵢ·Δxᵢ² / Σ wᵢ·Δtᵢ, with weights halving every `halfLifeMs`. Gaps longer than a step
@@ -21,8 +53,7 @@ export interface VolatilityEstimator {
 export class EwmaVolatility implements VolatilityEstimator {
   readonly #sq: Ewma;
   readonly #dt: Ewma;
-  #lastPrice = Number.NaN;
-  #lastMs = Number.NaN;
+  readonly #grid: GridSampler;
   #samples = 0;
 
   /**
@@ -34,24 +65,16 @@ export class EwmaVolatility implements VolatilityEstimator {
     if (!(sampleMs > 0)) throw new RangeError(`volatility sample step must be positive, got ${sampleMs} ms`);
     this.#sq = new Ewma(halfLifeMs);
     this.#dt = new Ewma(halfLifeMs);
+    this.#grid = new GridSampler(sampleMs);
   }
 
   /** Feeds the price at `nowMs`; only one reading per `sampleMs` step is used. */
   update(price: number, nowMs: number): void {
-    if (!Number.isFinite(price)) return;
-    if (Number.isNaN(this.#lastMs)) {
-      this.#lastPrice = price;
-      this.#lastMs = nowMs;
-      return;
-    }
-    const dtMs = nowMs - this.#lastMs;
-    if (dtMs < this.sampleMs) return;
-    const d = price - this.#lastPrice;
+    const g = this.#grid;
+    if (!g.accept(price, nowMs)) return;
     // Both averages share weights, so their ratio is Σw·Δx²/Σw·Δt.
-    this.#sq.update(d * d, nowMs);
-    this.#dt.update(dtMs / 1000, nowMs);
-    this.#lastPrice = price;
-    this.#lastMs = nowMs;
+    this.#sq.update(g.dx * g.dx, nowMs);
+    this.#dt.update(g.dtMs / 1000, nowMs);
     this.#samples++;
   }
 
@@ -80,8 +103,7 @@ export class RealizedVolatility implements VolatilityEstimator {
   #count = 0;
   #sumSq = 0;
   #sumDtS = 0;
-  #lastPrice = Number.NaN;
-  #lastMs = Number.NaN;
+  readonly #grid: GridSampler;
   #sinceResum = 0;
 
   /** @throws RangeError when the window or step is not positive. */
@@ -89,21 +111,15 @@ export class RealizedVolatility implements VolatilityEstimator {
     if (!(windowSamples >= 1) || !(sampleMs > 0)) throw new RangeError(`realised volatility needs a window ≥ 1 and a positive step, got ${windowSamples}, ${sampleMs} ms`);
     this.#sq = new Float64Array(windowSamples);
     this.#dt = new Float64Array(windowSamples);
+    this.#grid = new GridSampler(sampleMs);
   }
 
   /** Feeds the price at `nowMs`; only one reading per `sampleMs` step is used. */
   update(price: number, nowMs: number): void {
-    if (!Number.isFinite(price)) return;
-    if (Number.isNaN(this.#lastMs)) {
-      this.#lastPrice = price;
-      this.#lastMs = nowMs;
-      return;
-    }
-    const dtMs = nowMs - this.#lastMs;
-    if (dtMs < this.sampleMs) return;
-    const d = price - this.#lastPrice;
-    const sq = d * d;
-    const dtS = dtMs / 1000;
+    const g = this.#grid;
+    if (!g.accept(price, nowMs)) return;
+    const sq = g.dx * g.dx;
+    const dtS = g.dtMs / 1000;
     const n = this.windowSamples;
     if (this.#count === n) {
       this.#sumSq -= this.#sq[this.#head]!;
@@ -114,8 +130,6 @@ export class RealizedVolatility implements VolatilityEstimator {
     this.#sumSq += sq;
     this.#sumDtS += dtS;
     this.#head = (this.#head + 1) % n;
-    this.#lastPrice = price;
-    this.#lastMs = nowMs;
     // Running sums drift with floating-point error: recompute them once per window.
     if (++this.#sinceResum >= n) this.#resum();
   }
