@@ -23,6 +23,7 @@ import { PositionCheck } from './position-check.ts';
 import type { Failure } from './outcome.ts';
 import type { ConnectionState } from './ports.ts';
 import { applyPlan, checkPlan } from './plan.ts';
+import { continueFlatten } from './operator.ts';
 import { handleRawIntents } from './raw-intents.ts';
 import { declaredSymbols, StrategyGroup } from './strategy-group.ts';
 import { clampPostOnly, SymbolSlot, type SlotGroup } from './symbol-slot.ts';
@@ -253,6 +254,8 @@ export class EngineCore {
       }
       for (let i = 0; i < slots.length; i++) this.#settle(slots[i]!, now);
     } finally {
+      // An operator flatten follows through whatever the strategy did (even an isolated one).
+      if (!this.awaitingResync) for (let i = 0; i < slots.length; i++) if (slots[i]!.flattenOrdersLeft > 0) continueFlatten(this, slots[i]!, now);
       this.#evaluating = null;
     }
   }

@@ -53,4 +53,4 @@ export {
 } from '../risk/config.ts';
 export type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 export { CidFactory } from './cid.ts';
-export { FLATTEN_REASON, PAUSED_REASON } from './operator.ts';
+export { FLATTEN_MAX_ORDERS, FLATTEN_REASON, FLATTEN_RETRY_MS, PAUSED_REASON } from './operator.ts';

@@ -5,13 +5,16 @@ import { checkIntent } from '../risk/intent-check.ts';
 import type { Strategy } from '../strategy/contract.ts';
 import type { EngineCore } from './engine-core.ts';
 import type { FlattenResult } from './types.ts';
-import { checkedBookDepth, type SlotGroup } from './symbol-slot.ts';
+import { checkedBookDepth, type SlotGroup, type SymbolSlot } from './symbol-slot.ts';
 
 /** The reason shown for a strategy paused by the operator. */
 export const PAUSED_REASON = 'paused by operator';
 /** The reason shown for a symbol being flattened by the operator. */
 export const FLATTEN_REASON = 'flattened by operator';
-
+/** How many reducing IOCs one flatten may send before it gives up (an IOC that fills nothing, a thin book). */
+export const FLATTEN_MAX_ORDERS = 20;
+/** The least time between two IOCs of one flatten, so a lagging book is not hit again and again at a stale price. */
+export const FLATTEN_RETRY_MS = 250;
 
 /**
  * The strategy with this id.
@@ -68,15 +71,39 @@ export function replaceRisk(core: EngineCore, risk: RiskConfig): void {
 }
 
 /**
- * Flattens a symbol: its quoting is halted (quotes pulled) and one reduce-only IOC order is sent at
+ * Flattens a symbol: its quoting is halted (quotes pulled) and a reduce-only IOC order is sent at
  * the opposite touch for the position, capped at max_order_qty and checked by the risk rules as a
- * REDUCING order. The strategy stays halted until resumed; call again for what the IOC did not fill.
+ * REDUCING order. The flatten keeps working until the position is flat: when that IOC is done
+ * (partly filled, expired) the engine sends the next one at the new touch (`continueFlatten`), at
+ * most FLATTEN_MAX_ORDERS in all, one per FLATTEN_RETRY_MS. The strategy stays halted until resumed;
+ * resuming (or pausing) stops the flatten.
  * @throws RangeError when the symbol is not quoted by this engine.
  */
 export function flattenSymbol(core: EngineCore, symbol: Symbol): FlattenResult {
   const slot = core.slots.get(symbol);
   if (!slot) throw new RangeError(`${symbol} is not quoted by this engine (quoted: ${[...core.slots.keys()].join(', ')})`);
   core.setTradingState(symbol, 'HALTED', FLATTEN_REASON);
+  slot.flattenOrdersLeft = FLATTEN_MAX_ORDERS;
+  slot.flattenNextMs = 0;
+  return sendFlattenOrder(core, slot);
+}
+
+/**
+ * The engine's follow-up of a flatten, at each evaluation of the symbol: the next reducing IOC
+ * once the previous one is done and the position is not flat yet. Stops when flat, when the
+ * operator resumed or paused the strategy, or when the flatten's orders are used up.
+ */
+export function continueFlatten(core: EngineCore, slot: SymbolSlot, nowMs: number): void {
+  if (slot.operatorReason !== FLATTEN_REASON || slot.ledger.qty === 0) {
+    slot.flattenOrdersLeft = 0;
+    return;
+  }
+  if (nowMs < slot.flattenNextMs) return;
+  sendFlattenOrder(core, slot);
+}
+
+function sendFlattenOrder(core: EngineCore, slot: SymbolSlot): FlattenResult {
+  const symbol = slot.symbol;
   const positionQty = slot.ledger.qty;
   if (positionQty === 0) return { sent: false, reason: 'flat', positionQty };
   const side = positionQty > 0 ? 'sell' : 'buy';
@@ -112,9 +139,12 @@ export function flattenSymbol(core: EngineCore, symbol: Symbol): FlattenResult {
   const why = checkIntent(intent, side, view, { buyQty: buy, sellQty: sell, orders: n }, slot.limits, 0);
   if (why !== null) {
     core.emit({ type: 'reject', source: 'risk', kind: 'place', symbol, clientOrderId: null, reason: why, text: `flatten refused by the risk gate: ${why}`, tsMs: core.deps.clock.nowMs() });
+    slot.flattenOrdersLeft = 0; // the same gate would refuse every retry: stop, the operator saw why
     return { sent: false, reason: why, positionQty };
   }
   core.om.placeNew(symbol, side, priceTicks, qty, 'IOC', true);
+  slot.flattenOrdersLeft--;
+  slot.flattenNextMs = core.deps.clock.nowMs() + FLATTEN_RETRY_MS;
   return { sent: true, side, qty, priceTicks, positionQty };
 }
 

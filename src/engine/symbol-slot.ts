@@ -41,6 +41,10 @@ export class SymbolSlot {
   gated: DesiredQuotes | null = null;
   operatorState: TradingState = 'ACTIVE';
   operatorReason = '';
+  /** An operator flatten still working: reducing IOCs it may still send until the position is flat. */
+  flattenOrdersLeft = 0;
+  /** The earliest time the flatten may send its next IOC (one per FLATTEN_RETRY_MS). */
+  flattenNextMs = 0;
   /** A CLOSE_ONLY reject makes the symbol REDUCING until this time. */
   closeOnlyUntilMs = 0;
   effective: TradingState = 'ACTIVE';

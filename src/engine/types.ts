@@ -209,7 +209,7 @@ export interface EngineOperator {
   replaceStrategy(id: string, strategy: Strategy): void;
   /** New risk limits and kill-switch thresholds, applied at once (the kill switch keeps its state). */
   replaceRisk(risk: RiskConfig): void;
-  /** Halts a symbol's quoting and sends one reduce-only IOC for its position at the opposite touch. @throws RangeError for a symbol not quoted. */
+  /** Halts a symbol's quoting and sends reduce-only IOCs for its position at the opposite touch until flat (the first now). @throws RangeError for a symbol not quoted. */
   flatten(symbol: Symbol): FlattenResult;
   /** Cancels every order and pauses every strategy. */
   cancelAll(): void;

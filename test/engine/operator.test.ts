@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RISK_CONFIG, FLATTEN_REASON, PAUSED_REASON } from '../../src/engine/index.ts';
+import { DEFAULT_RISK_CONFIG, FLATTEN_REASON, FLATTEN_RETRY_MS, PAUSED_REASON } from '../../src/engine/index.ts';
 import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes } from './harness.ts';
 
 async function twoStrategies() {
@@ -94,6 +94,49 @@ describe('operator controls', () => {
     expect(h.engine.flatten(EURUSD)).toEqual({ sent: false, reason: 'already-reducing', positionQty: 1 });
     expect(h.engine.flatten(XAU)).toEqual({ sent: false, reason: 'flat', positionQty: 0 });
     expect(() => h.engine.flatten('BTC-PERP' as typeof EURUSD)).toThrow(/not quoted/);
+  });
+
+  it('flatten follows through: after a partly filled IOC expires, the next goes out at the new touch until flat; resume stops it', async () => {
+    const { a, b, h } = await twoStrategies();
+    a.next = quotes(EURUSD, 11000, 11010, 5);
+    b.next = quotes(XAU, 20000, 20010, 5);
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+    await h.advance(100);
+    const bid = h.gw.open().find((o) => o.symbol === EURUSD && o.side === 'buy')!;
+    h.gw.fill({ orderId: bid.orderId }, 5);
+    await h.advance(100);
+    expect(h.engine.flatten(EURUSD)).toMatchObject({ sent: true, side: 'sell', qty: 5, priceTicks: 11004 });
+    await h.advance(100);
+    const first = h.gw.placed.filter((p) => p.symbol === EURUSD).at(-1)!;
+    h.gw.fill({ clientOrderId: first.clientOrderId }, 2);
+    h.gw.expire({ clientOrderId: first.clientOrderId });
+    h.market$.next(bookEv(EURUSD, 11002, 11006, h.clock.nowMs()));
+    await h.advance(FLATTEN_RETRY_MS + 100, 50);
+    const second = h.gw.placed.filter((p) => p.symbol === EURUSD).at(-1)!;
+    expect(second.clientOrderId).not.toBe(first.clientOrderId);
+    expect(second).toMatchObject({ side: 'sell', priceTicks: 11002, qty: 3, tif: 'IOC' });
+    h.gw.fill({ clientOrderId: second.clientOrderId }, 3);
+    await h.advance(FLATTEN_RETRY_MS + 100, 50);
+    h.market$.next(bookEv(EURUSD, 11001, 11006, h.clock.nowMs()));
+    await h.advance(FLATTEN_RETRY_MS + 100, 50);
+    // Flat: nothing more is sent, and the strategy stays halted.
+    expect(h.engine.snapshot().symbols.find((s) => s.symbol === EURUSD)!.position.qty).toBe(0);
+    expect(h.gw.placed.filter((p) => p.symbol === EURUSD).at(-1)!.clientOrderId).toBe(second.clientOrderId);
+    expect(h.engine.operatorStates().find((s) => s.id === 'a')!.operatorReason).toBe(FLATTEN_REASON);
+
+    // A flatten the operator resumes out of stops sending, even though the position is not flat.
+    const bid2 = h.gw.open().find((o) => o.symbol === XAU && o.side === 'buy')!;
+    h.gw.fill({ orderId: bid2.orderId }, 4);
+    await h.advance(100);
+    expect(h.engine.flatten(XAU)).toMatchObject({ sent: true, qty: 4 });
+    await h.advance(100);
+    const xauIoc = h.gw.placed.filter((p) => p.symbol === XAU).at(-1)!;
+    h.engine.resumeStrategy('b');
+    h.gw.expire({ clientOrderId: xauIoc.clientOrderId });
+    h.market$.next(bookEv(XAU, 20003, 20006, h.clock.nowMs()));
+    await h.advance(FLATTEN_RETRY_MS + 100, 50);
+    expect(h.gw.placed.filter((p) => p.symbol === XAU && p.tif === 'IOC')).toHaveLength(1);
   });
 
   it('cancelAll pulls every order and keeps every strategy paused until resumed', async () => {

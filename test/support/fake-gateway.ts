@@ -189,6 +189,16 @@ export class FakeGateway implements OrderGateway {
     return after;
   }
 
+  /** Ends an open order's unfilled rest the way the venue ends an IOC's (emits `expired`). */
+  expire(ref: { orderId?: VenueOrderId; clientOrderId?: ClientOrderId }): Order {
+    const o = (ref.orderId ? this.orders.get(ref.orderId) : undefined) ?? this.#byCid(ref.clientOrderId ?? null);
+    if (!o || !isOpenState(o.state)) throw new Error(`fake: cannot expire ${ref.orderId ?? ref.clientOrderId}`);
+    const after: Order = { ...o, state: 'EXPIRED', remainingQty: 0 };
+    this.orders.set(o.orderId, after);
+    this.#emit({ type: 'expired', order: after, ...this.#ids() });
+    return after;
+  }
+
   /** Puts an order on the account that the engine did not place (for reconciliation tests). */
   addForeign(symbol: Symbol, side: 'buy' | 'sell', priceTicks: number, qty: number, cid: ClientOrderId | null): Order {
     return this.#newOrder(symbol, side, priceTicks, qty, cid, 'ACCEPTED');

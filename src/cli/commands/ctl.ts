@@ -11,7 +11,7 @@ Steers a running daemon through its control API (needs the daemon's control toke
   resume <id>                   quote again (after pause, flatten or cancel-all)
   set <id> <name>=<value>...    change parameters live; checked by the strategy's schema: a bad
                                 value is refused with its path and reason and nothing changes
-  flatten <id> [<symbol>]       halt the strategy's symbols and send a reduce-only IOC at the touch
+  flatten <id> [<symbol>]       halt the strategy's symbols and send reduce-only IOCs at the touch until flat
   cancel-all                    cancel every order and pause every strategy
   reset-kill                    clear a tripped kill switch
   reload                        re-read the config file (as SIGHUP): strategy params and risk limits
