@@ -18,6 +18,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   backtest: ['core', 'domain', 'strategy', 'risk', 'execution', 'engine', 'record'],
   obs: ['core', 'domain'],
   config: ['core', 'domain', 'strategy'],
+  // Research at scale: jobs, backends, leaderboards, searches and walk-forward over backtests.
+  research: ['core', 'domain', 'strategy', 'risk', 'execution', 'engine', 'record', 'backtest'],
   cli: ['*'],
   // src/index.ts: the public API strategies import.
   index: ['core', 'domain', 'strategy'],
