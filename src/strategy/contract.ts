@@ -95,7 +95,7 @@ export interface SymbolView {
   readonly book: Book | null;
   readonly ticker: TickerUpdated | null;
   readonly lastTrade: TradePrinted | null;
-  /** Every public trade on this symbol since the strategy's previous call, oldest first. */
+  /** Every public trade on this symbol since the strategy's previous call, oldest first (the array is reused on the next call: copy what you keep). */
   readonly trades: readonly TradePrinted[];
   readonly funding: FundingEstimate | null;
   /** The venue's mark price in ticks (fractional allowed), null when unknown. */
