@@ -66,7 +66,7 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
   parts.push(
     table([
       ['window', `${new Date(report.window.start_ms).toISOString()} → ${new Date(report.window.end_ms).toISOString()} (${report.window.duration_s} s)`],
-      ['strategies', report.strategies.map((x) => x.id).join(', ')],
+      ['strategies', report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', ')],
       ['events replayed / delivered to engine', `${report.events.replayed} / ${report.events.delivered_to_engine}`],
       ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.input.settings.queueModel.kind} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
       ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${f.maker} / ${f.taker} (${f.source})`).join('; ')],

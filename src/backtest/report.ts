@@ -77,7 +77,8 @@ export interface BacktestReport {
   readonly version: 1;
   readonly window: { start_ms: number; end_ms: number; duration_s: number };
   readonly recordings: readonly { source: string; started_at: number; symbols: readonly string[] }[];
-  readonly strategies: readonly { id: string; symbol: string }[];
+  /** Each strategy with its primary symbol and every symbol it quotes or hedges on (primary first). */
+  readonly strategies: readonly { id: string; symbol: string; symbols: readonly string[] }[];
   readonly settings: unknown;
   /** Fee rates charged per symbol (fractions of notional) and where they came from (config, recording, venue-default). */
   readonly fees: Readonly<Record<string, { maker: number; taker: number; source: string }>>;
@@ -178,7 +179,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     version: 1,
     window: { start_ms: run.startMs, end_ms: run.endMs, duration_s: num((run.endMs - run.startMs) / 1000) },
     recordings: run.input.data.headers.map((h) => ({ source: h.source, started_at: h.started_at, symbols: h.symbols })),
-    strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol })),
+    strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol, symbols: b.symbols ?? [b.symbol] })),
     settings: s,
     fees: run.fees,
     venue: {

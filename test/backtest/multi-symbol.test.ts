@@ -78,7 +78,10 @@ describe('backtest of a multi-symbol strategy with hedges', () => {
     const hedgeCids = new Set(r.hedges.filter((h) => h.sent).map((h) => h.clientOrderId));
     expect(r.hedges.filter((h) => h.sent)).toHaveLength(r.engine.counters.hedges);
     expect(takerB.every((f) => hedgeCids.has(f.clientOrderId))).toBe(true);
-    const rep = buildReport(r).total.hedges;
+    const report = buildReport(r);
+    // The report names every symbol of the strategy, not only its primary one.
+    expect(report.strategies[0]!.symbols).toEqual([A.symbol, B.symbol]);
+    const rep = report.total.hedges;
     expect(rep).toMatchObject({ sent: r.engine.counters.hedges, fills: takerB.length, filled_qty: takerB.reduce((a, f) => a + f.qty, 0) });
     const fees = takerB.reduce((a, f) => a + f.fee.toNumber(), 0);
     expect(Number(rep.fees_usd)).toBeCloseTo(fees, 6);
