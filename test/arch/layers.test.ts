@@ -19,7 +19,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   obs: ['core', 'domain'],
   config: ['core', 'domain', 'strategy'],
   // Research at scale: jobs, backends, leaderboards, searches and walk-forward over backtests.
-  research: ['core', 'domain', 'strategy', 'risk', 'execution', 'engine', 'record', 'backtest'],
+  research: ['core', 'domain', 'strategy', 'risk', 'execution', 'engine', 'record', 'backtest', 'config'],
   cli: ['*'],
   // src/index.ts: the public API strategies import.
   index: ['core', 'domain', 'strategy'],

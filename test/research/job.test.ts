@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../src/backtest/settings.ts';
+import type { RunSpec } from '../../src/backtest/run-spec.ts';
+import { canonicalJson, decodeJson, encodeJson } from '../../src/research/canonical.ts';
+import { codeVersion } from '../../src/research/code-version.ts';
+import { dataFingerprint } from '../../src/research/fingerprint.ts';
+import { makeJob } from '../../src/research/job.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SAMPLE = join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz');
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-research-job-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const spec = (halfSpreadTicks = 1): RunSpec => ({
+  strategies: [{ id: 's', symbol: 'EURUSD-PERP', strategy: 'fixed-spread', params: { halfSpreadTicks, size: 100 } }],
+  risk: { maxPosition: Infinity } as unknown as RunSpec['risk'],
+  execution: {} as RunSpec['execution'],
+  orderManager: {} as RunSpec['orderManager'],
+  engineFees: null,
+  settings: defaultSettings(),
+  stopTimeoutMs: 5000,
+});
+const W = { id: 'w1', startMs: null, endMs: null };
+const base = { index: 0, point: [['bot.strategies.0.params.halfSpreadTicks', 1]] as const, window: W, data: ['/d/a.jsonl.gz'], fingerprints: ['sha256:aa'], spec: spec(), codeVersion: 'v1' };
+
+describe('research job ids', () => {
+  it('are stable, ignore labels and key order, and change with config, params, window, data and code', () => {
+    const id = makeJob(base).id;
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    expect(makeJob({ ...base, index: 7, window: { ...W, id: 'other' }, data: ['https://x/a.jsonl.gz'], baseDir: '/elsewhere' }).id).toBe(id);
+    const reordered = { ...spec(), settings: Object.fromEntries(Object.entries(defaultSettings()).reverse()) as unknown as RunSpec['settings'] };
+    expect(makeJob({ ...base, spec: reordered }).id).toBe(id);
+    const changed = [
+      makeJob({ ...base, spec: spec(2) }).id,
+      makeJob({ ...base, spec: { ...spec(), settings: defaultSettings({ seed: 2 }) } }).id,
+      makeJob({ ...base, point: [['bot.strategies.0.params.halfSpreadTicks', 2]] }).id,
+      makeJob({ ...base, window: { id: 'w1', startMs: 1, endMs: null } }).id,
+      makeJob({ ...base, fingerprints: ['sha256:bb'] }).id,
+      makeJob({ ...base, codeVersion: 'v2' }).id,
+    ];
+    expect(new Set([id, ...changed]).size).toBe(changed.length + 1);
+  });
+
+  it('narrow the replay to the window, keeping the config bounds where the window is open', () => {
+    const j = makeJob({ ...base, window: { id: 'w2', startMs: 1000, endMs: null }, spec: { ...spec(), settings: defaultSettings({ endMs: 9000 }) } });
+    expect([j.spec.settings.startMs, j.spec.settings.endMs]).toEqual([1000, 9000]);
+  });
+
+  it('are the same in another process', () => {
+    const script = join(dir, 'id.mts');
+    writeFileSync(
+      script,
+      `import { makeJob } from ${JSON.stringify(join(ROOT, 'src/research/job.ts'))};\nimport { defaultSettings } from ${JSON.stringify(join(ROOT, 'src/backtest/settings.ts'))};\n` +
+        `const spec = ${JSON.stringify({ ...spec(), risk: {}, settings: undefined })};\n` +
+        `process.stdout.write(makeJob({ index: 3, point: [['p', 1]], window: { id: 'x', startMs: 5, endMs: 9 }, data: ['a'], fingerprints: ['sha256:aa'], spec: { ...spec, settings: defaultSettings() } }).id + ' ' + (await import(${JSON.stringify(join(ROOT, 'src/research/code-version.ts'))})).codeVersion());\n`,
+    );
+    const out = execFileSync(process.execPath, [join(ROOT, 'bin/run-ts.js'), script], { encoding: 'utf8' }).trim();
+    const here = makeJob({ index: 0, point: [['p', 1]], window: { id: 'y', startMs: 5, endMs: 9 }, data: ['b'], fingerprints: ['sha256:aa'], spec: { ...spec(), risk: {} as RunSpec['risk'], settings: defaultSettings() } }).id;
+    expect(out).toBe(`${here} ${codeVersion()}`);
+  }, 30_000);
+
+  it('canonical JSON sorts keys and keeps non-finite numbers; the job codec round-trips them', () => {
+    expect(canonicalJson({ b: 1, a: [Infinity, { d: undefined, c: NaN }] })).toBe('{"a":["#num:Infinity",{"c":"#num:NaN"}],"b":1}');
+    const j = makeJob(base);
+    expect(decodeJson<typeof j>(encodeJson(j)).spec.risk).toEqual({ maxPosition: Infinity });
+  });
+});
+
+describe('data fingerprints and code version', () => {
+  it('hash content, not names; a changed file gets a new fingerprint', async () => {
+    const a = join(dir, 'a.jsonl.gz');
+    const b = join(dir, 'b.jsonl.gz');
+    copyFileSync(SAMPLE, a);
+    copyFileSync(SAMPLE, b);
+    const fa = await dataFingerprint(a, dir);
+    expect(fa).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(await dataFingerprint(b)).toBe(fa);
+    writeFileSync(b, 'changed');
+    utimesSync(b, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+    expect(await dataFingerprint(b, dir)).not.toBe(fa);
+    await expect(dataFingerprint(join(dir, 'missing.gz'))).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+
+  it('names the code: package version plus a hash of src/', () => {
+    expect(codeVersion()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{16}$/);
+    expect(codeVersion()).toBe(codeVersion());
+  });
+});
