@@ -1,0 +1,180 @@
+import { MmError } from '../core/errors.ts';
+import type { GridPoint } from '../backtest/sweep.ts';
+import { formatDurationMs } from './duration.ts';
+import type { DataSpan, DataWindow } from './halving.ts';
+import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
+import type { Objective } from './objective.ts';
+
+/** One walk-forward fold: parameters are chosen on `train`, then scored on the unseen `test` right after it. */
+export interface Fold {
+  readonly index: number;
+  readonly train: DataWindow;
+  readonly test: DataWindow;
+  /** Window bounds as epoch ms (the windows' null ends resolved against the data span). */
+  readonly trainStartMs: number;
+  readonly testStartMs: number;
+  readonly testEndMs: number;
+}
+
+/** How the folds are laid out. */
+export interface FoldSpec {
+  readonly trainMs: number;
+  readonly testMs: number;
+  /** How far each fold moves forward (default: testMs, so test windows tile the data). */
+  readonly stepMs: number;
+  /** Anchored (expanding) training: every train window starts with the data. */
+  readonly anchored: boolean;
+}
+
+/**
+ * Lays out folds over the data: fold k trains on [start + k·step, +train) (anchored: from the data's
+ * start) and tests on the next `test` ms; folds whose test window would run past the data are
+ * dropped. A test window that ends with the data is open-ended so its last event is replayed.
+ * @throws MmError USAGE when not even one fold fits, naming the durations and the data's length.
+ */
+export function planFolds(span: DataSpan, spec: FoldSpec): Fold[] {
+  const folds: Fold[] = [];
+  const spanMs = span.endMs - span.startMs;
+  for (let k = 0; ; k++) {
+    const trainEnd = span.startMs + k * spec.stepMs + spec.trainMs;
+    const testEnd = trainEnd + spec.testMs;
+    if (testEnd > span.endMs) break;
+    const trainStart = spec.anchored ? span.startMs : trainEnd - spec.trainMs;
+    const id = `f${k + 1}`;
+    folds.push({
+      index: k,
+      train: { id: `${id}-train`, startMs: trainStart === span.startMs ? null : trainStart, endMs: trainEnd },
+      test: { id: `${id}-test`, startMs: trainEnd, endMs: testEnd === span.endMs ? null : testEnd },
+      trainStartMs: trainStart,
+      testStartMs: trainEnd,
+      testEndMs: testEnd,
+    });
+  }
+  if (folds.length === 0)
+    throw new MmError('USAGE', `walk-forward: --train ${formatDurationMs(spec.trainMs)} + --test ${formatDurationMs(spec.testMs)} is longer than the data (${formatDurationMs(spanMs)})`);
+  return folds;
+}
+
+/** One unit of work: a point on a window. */
+export interface PointWindow {
+  readonly point: GridPoint;
+  readonly window: DataWindow;
+}
+
+/** Runs a batch of (point, window) pairs and returns their observations. */
+export type RunPairs = (pairs: readonly PointWindow[], phase: 'train' | 'test') => Promise<readonly Observation[]>;
+
+/** A fold's outcome. */
+export interface FoldResult {
+  readonly fold: Fold;
+  /** Every point on the train window, ranked. */
+  readonly train: Leaderboard;
+  /** Every point on the test window, ranked. */
+  readonly test: Leaderboard;
+  /** The point chosen in-sample (null when every train run failed). */
+  readonly chosen: LeaderboardEntry | null;
+  /** The chosen point on the test window (its OOS rank is `rank`). */
+  readonly chosenTest: LeaderboardEntry | null;
+  /** Spearman rank correlation of the points' train and test objectives (null under 3 points). */
+  readonly rankCorrelation: number | null;
+}
+
+/**
+ * Walk-forward: runs every point on every train window (one batch), chooses each fold's best by the
+ * objective, then runs every point on every test window (one batch) so the chosen point's
+ * out-of-sample score, its rank among all points, and the best out-of-sample point are known.
+ */
+export async function runWalkForward(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, run: RunPairs): Promise<FoldResult[]> {
+  const trainObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.train }))), 'train');
+  const testObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.test }))), 'test');
+  return folds.map((fold) => {
+    const train = buildLeaderboard(points, trainObs.filter((o) => o.windowId === fold.train.id), objective);
+    const test = buildLeaderboard(points, testObs.filter((o) => o.windowId === fold.test.id), objective);
+    const top = train.entries[0];
+    const chosen = top && top.failed === 0 && Number.isFinite(top.objective) ? top : null;
+    const chosenTest = chosen ? (test.entries.find((e) => pointKey(e.point) === pointKey(chosen.point)) ?? null) : null;
+    return { fold, train, test, chosen, chosenTest, rankCorrelation: spearman(train, test) };
+  });
+}
+
+/** Spearman correlation of two rankings of the same points (complete, finite entries only). */
+export function spearman(a: Leaderboard, b: Leaderboard): number | null {
+  const ok = (e: LeaderboardEntry): boolean => e.failed === 0 && e.windows > 0 && Number.isFinite(e.objective);
+  const rb = new Map(b.entries.filter(ok).map((e) => [pointKey(e.point), e.objective] as const));
+  const pairs = a.entries.filter((e) => ok(e) && rb.has(pointKey(e.point))).map((e) => [e.objective, rb.get(pointKey(e.point))!] as const);
+  if (pairs.length < 3) return null;
+  const ranks = (xs: readonly number[]): number[] => {
+    const order = xs.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
+    const r = new Array<number>(xs.length);
+    for (let i = 0; i < order.length; ) {
+      let j = i;
+      while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+      for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2 + 1; // ties share their mean rank
+      i = j + 1;
+    }
+    return r;
+  };
+  const x = ranks(pairs.map((p) => p[0]));
+  const y = ranks(pairs.map((p) => p[1]));
+  const mean = (v: number[]): number => v.reduce((s, t) => s + t, 0) / v.length;
+  const mx = mean(x);
+  const my = mean(y);
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < x.length; i++) ((sxy += (x[i]! - mx) * (y[i]! - my)), (sxx += (x[i]! - mx) ** 2), (syy += (y[i]! - my) ** 2));
+  return sxx === 0 || syy === 0 ? null : sxy / Math.sqrt(sxx * syy);
+}
+
+/** The walk-forward summary: in-sample vs out-of-sample over the folds that chose a point. */
+export interface WalkForwardSummary {
+  readonly folds: number;
+  /** Folds where a point was chosen and scored out of sample. */
+  readonly scored: number;
+  readonly meanInSample: number;
+  readonly meanOutOfSample: number;
+  readonly meanInSampleNet: number;
+  readonly meanOutOfSampleNet: number;
+  /** Net PnL summed over the test windows: the walk-forward equity's end. */
+  readonly totalOutOfSampleNet: number;
+  /** Mean OOS objective / mean IS objective (NaN when IS is 0). */
+  readonly efficiency: number;
+  /** OOS PnL per minute / IS PnL per minute (train and test windows differ in length). */
+  readonly pnlRateEfficiency: number;
+  /** Folds where the chosen point ranked within the top `topK` out of sample, as a share of scored folds. */
+  readonly topK: number;
+  readonly topKShare: number;
+  /** Folds where the chosen point was also the best out of sample. */
+  readonly stayedBest: number;
+  /** Mean Spearman correlation of train vs test rankings (NaN when no fold had one). */
+  readonly meanRankCorrelation: number;
+}
+
+/** Summarises fold results (means over the folds that chose and scored a point). */
+export function summarise(results: readonly FoldResult[], topK: number): WalkForwardSummary {
+  const scored = results.filter((r) => r.chosen !== null && r.chosenTest !== null && r.chosenTest.failed === 0 && r.chosenTest.windows > 0);
+  const mean = (v: readonly number[]): number => (v.length === 0 ? NaN : v.reduce((s, x) => s + x, 0) / v.length);
+  const is = mean(scored.map((r) => r.chosen!.objective));
+  const oos = mean(scored.map((r) => r.chosenTest!.objective));
+  const isNet = mean(scored.map((r) => r.chosen!.metrics.net));
+  const oosNet = mean(scored.map((r) => r.chosenTest!.metrics.net));
+  const minutes = (ms: number): number => ms / 60_000;
+  const isRate = mean(scored.map((r) => r.chosen!.metrics.net / minutes(r.fold.testStartMs - r.fold.trainStartMs)));
+  const oosRate = mean(scored.map((r) => r.chosenTest!.metrics.net / minutes(r.fold.testEndMs - r.fold.testStartMs)));
+  const corr = results.flatMap((r) => (r.rankCorrelation === null ? [] : [r.rankCorrelation]));
+  return {
+    folds: results.length,
+    scored: scored.length,
+    meanInSample: is,
+    meanOutOfSample: oos,
+    meanInSampleNet: isNet,
+    meanOutOfSampleNet: oosNet,
+    totalOutOfSampleNet: scored.reduce((s, r) => s + r.chosenTest!.metrics.net, 0),
+    efficiency: is === 0 ? NaN : oos / is,
+    pnlRateEfficiency: isRate === 0 ? NaN : oosRate / isRate,
+    topK,
+    topKShare: scored.length === 0 ? NaN : scored.filter((r) => r.chosenTest!.rank <= topK).length / scored.length,
+    stayedBest: scored.filter((r) => r.chosenTest!.rank === 1).length,
+    meanRankCorrelation: mean(corr),
+  };
+}

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GridPoint } from '../../src/backtest/sweep.ts';
+import { formatDurationMs, parseDurationMs } from '../../src/research/duration.ts';
+import { halvingLeaderboard, halvingPlan, runHalving, type DataWindow } from '../../src/research/halving.ts';
+import { halvingJson, halvingTable } from '../../src/research/halving-report.ts';
+import type { Observation } from '../../src/research/leaderboard.ts';
+import { sampleRandom, seededUniform, type AxisSpec } from '../../src/research/random-search.ts';
+import { candidatePoints, loadSearchFile } from '../../src/research/search-file.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-search-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string): string => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('durations', () => {
+  it('parses units and combinations, rejects the rest naming where', () => {
+    expect(parseDurationMs('90s', 'x')).toBe(90_000);
+    expect(parseDurationMs('2m', 'x')).toBe(120_000);
+    expect(parseDurationMs('1h30m', 'x')).toBe(5_400_000);
+    expect(parseDurationMs('250ms', 'x')).toBe(250);
+    expect(parseDurationMs('1.5m', 'x')).toBe(90_000);
+    for (const bad of ['2', '2 min', '-1m', '0s', 'm', 120]) expect(() => parseDurationMs(bad, '--train')).toThrow(/--train: expected a duration like 90s/);
+    expect(formatDurationMs(90_000)).toBe('1m30s');
+    expect(formatDurationMs(3_600_000)).toBe('1h');
+    expect(formatDurationMs(1500)).toBe('1500ms');
+  });
+});
+
+describe('random search', () => {
+  const axes: AxisSpec[] = [
+    { path: 'a', kind: 'uniform', low: 1, high: 2 },
+    { path: 'b', kind: 'log_uniform', low: 0.001, high: 1 },
+    { path: 'c', kind: 'int', low: 1, high: 3 },
+    { path: 'd', kind: 'list', values: ['x', 'y'] },
+  ];
+  it('is deterministic for a seed and differs across seeds', () => {
+    expect(sampleRandom(axes, 20, 7)).toEqual(sampleRandom(axes, 20, 7));
+    expect(sampleRandom(axes, 20, 7)).not.toEqual(sampleRandom(axes, 20, 8));
+    const u = seededUniform(42);
+    const first = [u(), u(), u()];
+    const v = seededUniform(42);
+    expect([v(), v(), v()]).toEqual(first);
+  });
+
+  it('draws within each distribution: uniform spread, log-uniform even in log space, ints inclusive', () => {
+    const pts = sampleRandom(axes, 2000, 3);
+    const col = (k: number): number[] => pts.map((p) => p[k]![1] as number);
+    const a = col(0);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...a)).toBeLessThan(2);
+    expect(a.filter((x) => x < 1.5).length / a.length).toBeGreaterThan(0.45);
+    expect(a.filter((x) => x < 1.5).length / a.length).toBeLessThan(0.55);
+    const b = col(1);
+    // log-uniform on [0.001, 1]: a third of the draws below 0.01, a third above 0.1.
+    expect(b.filter((x) => x < 0.01).length / b.length).toBeGreaterThan(0.28);
+    expect(b.filter((x) => x < 0.01).length / b.length).toBeLessThan(0.39);
+    expect(b.filter((x) => x > 0.1).length / b.length).toBeGreaterThan(0.28);
+    expect(new Set(col(2))).toEqual(new Set([1, 2, 3]));
+    expect(new Set(pts.map((p) => p[3]![1]))).toEqual(new Set(['x', 'y']));
+  });
+
+  it('dedupes points and stops at the size of a small discrete space', () => {
+    const small: AxisSpec[] = [{ path: 'c', kind: 'int', low: 1, high: 3 }, { path: 'd', kind: 'list', values: ['x', 'y'] }];
+    const pts = sampleRandom(small, 50, 1);
+    expect(pts).toHaveLength(6);
+    expect(new Set(pts.map((p) => JSON.stringify(p))).size).toBe(6);
+    expect(sampleRandom(small, 4, 1)).toEqual(pts.slice(0, 4));
+  });
+});
+
+describe('grid files', () => {
+  it('reads random and halving files with distributions, defaults and the old rank_by', () => {
+    const r = loadSearchFile(file('r.yaml', 'search: random\nsamples: 5\nseed: 9\ngrid:\n  p.size: { int: [100, 300] }\n  p.k: { log_uniform: [0.01, 1] }\n  p.m: [a, b]\nobjective: net\n'));
+    expect(r).toMatchObject({ search: 'random', samples: 5, seed: 9, objective: 'net' });
+    expect(candidatePoints(r)).toHaveLength(5);
+    expect(candidatePoints(r)).toEqual(candidatePoints(r));
+    const h = loadSearchFile(file('h.yaml', 'search: halving\neta: 2\nrungs: [1m, 2m, all]\ngrid:\n  p.a: [1, 2, 3, 4]\n'));
+    expect(h).toMatchObject({ search: 'halving', eta: 2, rungsMs: [60_000, 120_000, null], objective: 'pnl_over_drawdown' });
+    expect(candidatePoints(h)).toHaveLength(4);
+    expect(loadSearchFile(file('g.yaml', 'grid: { a: [1] }\nrank_by: sharpe\n')).objective).toBe('sharpe');
+  });
+
+  it('rejects bad files naming the file and key', () => {
+    const cases: [string, RegExp][] = [
+      ['grid: { a: [1] }\nsearch: bayes\n', /b1\.yaml: search: expected one of grid, random, halving/],
+      ['grid: { a: { uniform: [0, 1] } }\n', /b1\.yaml: grid\.a: a uniform distribution needs search: random or halving/],
+      ['search: random\ngrid: { a: [1] }\n', /b1\.yaml: samples: search: random needs samples/],
+      ['search: random\nsamples: 3\ngrid: { a: { uniform: [2, 1] } }\n', /b1\.yaml: grid\.a\.uniform: expected high > low/],
+      ['search: random\nsamples: 3\ngrid: { a: { log_uniform: [0, 1] } }\n', /grid\.a\.log_uniform: expected low > 0/],
+      ['search: random\nsamples: 3\ngrid: { a: { int: [0.5, 3] } }\n', /grid\.a\.int: expected two integers/],
+      ['search: random\nsamples: 3\ngrid: { a: { normal: [0, 1] } }\n', /grid\.a: expected a list of values or one of/],
+      ['search: random\nsamples: 0\ngrid: { a: [1] }\n', /b1\.yaml: samples: expected an integer >= 1/],
+      ['grid: { a: [1] }\nsamples: 4\n', /b1\.yaml: samples: only for search: random or halving/],
+      ['grid: { a: [1] }\neta: 3\n', /b1\.yaml: eta: only for search: halving/],
+      ['search: halving\neta: 1\ngrid: { a: [1] }\n', /b1\.yaml: eta: expected an integer >= 2/],
+      ['search: halving\nmin_window: 30\ngrid: { a: [1] }\n', /b1\.yaml: min_window: expected a duration like 90s/],
+      ['search: halving\nrungs: [2m, 1m]\ngrid: { a: [1] }\n', /b1\.yaml: rungs\.1: each rung must be longer/],
+      ['search: halving\nrungs: [1m, 2m]\nmin_window: 1m\ngrid: { a: [1] }\n', /give min_window or rungs, not both/],
+      ['grid: { a: [1] }\nobjective: pnl\n', /b1\.yaml: objective: expected one of pnl_over_drawdown/],
+      ['grid: { a: [1] }\nobjective: net\nrank_by: net\n', /give objective or rank_by/],
+      ['grid: { a: [] }\n', /b1\.yaml: grid\.a: expected a non-empty list/],
+      ['grids: {}\n', /b1\.yaml: unknown key "grids"/],
+      ['- 1\n', /b1\.yaml: expected a mapping/],
+    ];
+    for (const [text, re] of cases) expect(() => loadSearchFile(file('b1.yaml', text)), text).toThrow(re);
+    expect(() => loadSearchFile(join(dir, 'missing.yaml'))).toThrow(/cannot read grid .*missing\.yaml: ENOENT/);
+  });
+});
+
+describe('successive halving', () => {
+  const span = { startMs: 1_000_000, endMs: 1_000_000 + 480_000 }; // 8 minutes
+
+  it('plans rungs growing by eta up to the whole data', () => {
+    const p = halvingPlan(span, 9, 3, null, null, 'g.yaml');
+    expect(p.map((r) => r.lengthMs)).toEqual([53_333, 160_000, 480_000]);
+    expect(p.map((r) => r.candidates)).toEqual([9, 3, 1]);
+    expect(p[0]!.window).toEqual({ id: 'rung1', startMs: null, endMs: 1_053_333 });
+    expect(p[2]!.window).toEqual({ id: 'rung3', startMs: null, endMs: null });
+    expect(halvingPlan(span, 9, 2, 60_000, null, 'g').map((r) => r.lengthMs)).toEqual([60_000, 120_000, 240_000, 480_000]);
+    expect(halvingPlan(span, 9, 2, null, [30_000, 90_000, null], 'g').map((r) => r.lengthMs)).toEqual([30_000, 90_000, 480_000]);
+    expect(() => halvingPlan(span, 9, 2, null, [30_000, 600_000], 'g.yaml')).toThrow(/g\.yaml: rungs\.1: 600000 ms is longer than the data/);
+    expect(() => halvingPlan(span, 9, 2, 600_000, null, 'g.yaml')).toThrow(/g\.yaml: min_window/);
+    // A thousand candidates on 8 minutes: the first rung stays at least 1 s long.
+    expect(halvingPlan(span, 1000, 3, null, null, 'g')[0]!.lengthMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('keeps the best 1/eta on each rung, skips failures, and ranks later rungs first', async () => {
+    const pts: GridPoint[] = Array.from({ length: 9 }, (_, k) => [['a', k]]);
+    const calls: { window: DataWindow; n: number }[] = [];
+    // Fake backtests: score = a, except a=8 which fails and a=6 which does best on the second rung's longer window.
+    const run = async (points: readonly GridPoint[], window: DataWindow): Promise<Observation[]> => {
+      calls.push({ window, n: points.length });
+      return points.map((p) => {
+        const a = p[0]![1] as number;
+        const net = window.id === 'rung2' && a === 6 ? 100 : a;
+        return { point: p, windowId: window.id, metrics: { net, netWithRewards: net, sharpe: 0, maxDrawdown: 1, fills: 1, markout60sBps: 0, error: a === 8 ? 'boom' : null } };
+      });
+    };
+    const plan = halvingPlan(span, pts.length, 3, null, null, 'g');
+    const rungs = await runHalving(pts, plan, 'net', 3, run);
+    expect(calls.map((c) => c.n)).toEqual([9, 3, 1]);
+    expect(rungs[0]!.survivors.map((p) => p[0]![1])).toEqual([7, 6, 5]); // 8 failed
+    expect(rungs[1]!.survivors.map((p) => p[0]![1])).toEqual([6]);
+    expect(calls[2]!.window.endMs).toBeNull(); // the last rung replays the whole data
+    const lb = halvingLeaderboard(rungs, pts, 'net');
+    expect(lb.entries.map((e) => e.point[0]![1])).toEqual([6, 7, 5, 4, 3, 2, 1, 0, 8]);
+    expect(lb.entries[0]!.perWindow).toEqual([6, 100, 6]);
+    expect(lb.entries[3]!.perWindow).toEqual([4, null, null]);
+    expect(halvingTable(rungs).split('\n')).toHaveLength(4);
+    expect(JSON.parse(halvingJson(rungs))[1].survivors).toEqual([{ a: 6 }]);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { GridPoint } from '../../src/backtest/sweep.ts';
+import type { Observation } from '../../src/research/leaderboard.ts';
+import { planFolds, runWalkForward, spearman, summarise, type PointWindow } from '../../src/research/walk-forward.ts';
+import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../src/research/walk-forward-report.ts';
+import { buildLeaderboard } from '../../src/research/leaderboard.ts';
+
+const S = 1_000_000;
+const span = { startMs: S, endMs: S + 480_000 }; // 8 minutes
+
+describe('walk-forward fold planning', () => {
+  it('rolls train then the next unseen test window forward by the step (default: test)', () => {
+    const f = planFolds(span, { trainMs: 120_000, testMs: 60_000, stepMs: 60_000, anchored: false });
+    expect(f).toHaveLength(6); // tests at 2–3, 3–4, … 7–8 min
+    expect(f[0]).toMatchObject({ trainStartMs: S, testStartMs: S + 120_000, testEndMs: S + 180_000 });
+    expect(f[0]!.train).toEqual({ id: 'f1-train', startMs: null, endMs: S + 120_000 });
+    expect(f[1]!.train).toEqual({ id: 'f2-train', startMs: S + 60_000, endMs: S + 180_000 });
+    expect(f[5]!.test).toEqual({ id: 'f6-test', startMs: S + 420_000, endMs: null }); // ends with the data
+    for (const x of f) expect(x.testStartMs).toBe(x.train.endMs); // test follows train, no overlap
+    // Test windows never overlap when step = test; a larger step leaves gaps, a smaller one overlaps.
+    expect(planFolds(span, { trainMs: 120_000, testMs: 60_000, stepMs: 150_000, anchored: false }).map((x) => x.testStartMs - S)).toEqual([120_000, 270_000, 420_000]);
+  });
+
+  it('anchored folds train from the data start on growing windows', () => {
+    const f = planFolds(span, { trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: true });
+    expect(f.map((x) => [x.trainStartMs - S, x.testStartMs - S, x.testEndMs - S])).toEqual([[0, 120_000, 240_000], [0, 240_000, 360_000], [0, 360_000, 480_000]]);
+  });
+
+  it('says when train + test do not fit in the data', () => {
+    expect(() => planFolds(span, { trainMs: 420_000, testMs: 120_000, stepMs: 120_000, anchored: false })).toThrow(/--train 7m \+ --test 2m is longer than the data \(8m\)/);
+  });
+});
+
+describe('walk-forward over fake results', () => {
+  it('chooses on train, scores on test, and reports OOS rank, best OOS point and efficiency', async () => {
+    const points: GridPoint[] = [0, 1, 2, 3].map((a) => [['p.a', a]]);
+    const folds = planFolds(span, { trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false });
+    const batches: { phase: string; n: number }[] = [];
+    // In sample a=3 always wins; out of sample the order reverses in fold 1 and holds in the others.
+    const run = async (pairs: readonly PointWindow[], phase: 'train' | 'test'): Promise<Observation[]> => {
+      batches.push({ phase, n: pairs.length });
+      return pairs.map(({ point, window }) => {
+        const a = point[0]![1] as number;
+        const net = phase === 'train' ? a * 2 : window.id === 'f1-test' ? 3 - a : a;
+        return { point, windowId: window.id, metrics: { net, netWithRewards: net, sharpe: 0, maxDrawdown: 1, fills: 5, markout60sBps: 0, error: null } };
+      });
+    };
+    const res = await runWalkForward(points, folds, 'net', run);
+    expect(batches).toEqual([{ phase: 'train', n: 12 }, { phase: 'test', n: 12 }]);
+    expect(res.map((r) => r.chosen!.point[0]![1])).toEqual([3, 3, 3]);
+    expect(res.map((r) => r.chosenTest!.rank)).toEqual([4, 1, 1]);
+    expect(res[0]!.test.entries[0]!.point).toEqual([['p.a', 0]]);
+    expect(res.map((r) => r.rankCorrelation)).toEqual([-1, 1, 1]);
+    const s = summarise(res, 1);
+    expect(s).toMatchObject({ folds: 3, scored: 3, meanInSample: 6, meanOutOfSample: 2, totalOutOfSampleNet: 6, stayedBest: 2 });
+    expect(s.efficiency).toBeCloseTo(1 / 3);
+    expect(s.topKShare).toBeCloseTo(2 / 3);
+    expect(s.meanRankCorrelation).toBeCloseTo(1 / 3);
+    const meta = { objective: 'net' as const, dataStartMs: S, trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false, points: 4 };
+    const table = walkForwardTable(res, s, meta);
+    expect(table).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score/);
+    expect(table).toMatch(/walk-forward efficiency \(mean OOS \/ mean IS score\) +0\.333/);
+    expect(walkForwardCsv(res, meta).trim().split('\n')).toHaveLength(4);
+    const json = JSON.parse(walkForwardJson(res, s, meta)) as { folds: { in_sample: { objective: number }; out_of_sample: { objective: number; rank: number } }[]; summary: Record<string, number> };
+    expect(json.folds[0]).toMatchObject({ in_sample: { objective: 6 }, out_of_sample: { objective: 0, rank: 4 } });
+    expect(json.summary['mean_out_of_sample']).toBe(2);
+    expect(walkForwardHtml(res, s, meta)).not.toMatch(/<script|https?:/);
+  });
+
+  it('a fold whose train runs all fail chooses nothing and is left out of the means', async () => {
+    const points: GridPoint[] = [[['p.a', 1]]];
+    const folds = planFolds(span, { trainMs: 240_000, testMs: 120_000, stepMs: 120_000, anchored: false });
+    const res = await runWalkForward(points, folds, 'net', async (pairs) => pairs.map(({ point, window }) => ({ point, windowId: window.id, metrics: { net: 1, netWithRewards: 1, sharpe: 0, maxDrawdown: 0, fills: 1, markout60sBps: 0, error: window.id === 'f1-train' ? 'bad' : null } })));
+    expect(res[0]!.chosen).toBeNull();
+    expect(summarise(res, 3)).toMatchObject({ folds: 2, scored: 1 });
+  });
+
+  it('spearman handles ties and needs three points', () => {
+    const pts: GridPoint[] = [1, 2, 3, 4].map((a) => [['a', a]]);
+    const lb = (v: number[]) => buildLeaderboard(pts, pts.map((p, k) => ({ point: p, windowId: 'w', metrics: { net: v[k]!, netWithRewards: 0, sharpe: 0, maxDrawdown: 0, fills: 0, markout60sBps: 0, error: null } })), 'net');
+    expect(spearman(lb([1, 2, 3, 4]), lb([10, 20, 30, 40]))).toBeCloseTo(1);
+    expect(spearman(lb([1, 2, 3, 4]), lb([1, 1, 2, 2]))).toBeCloseTo(0.894, 3);
+    expect(spearman(buildLeaderboard(pts.slice(0, 2), [], 'net'), lb([1, 2, 3, 4]))).toBeNull();
+  });
+});
