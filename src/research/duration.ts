@@ -18,14 +18,14 @@ export function parseDurationMs(text: unknown, where: string, code: 'USAGE' | 'C
   return ms;
 }
 
-/** A duration in ms as short text (`2m`, `90s`, `1h5m`, `1500ms`): the inverse of parseDurationMs for whole units. */
+/** A duration in ms as short text (`2m`, `90s` → `1m30s`, `1h5m`, `500ms`, `7m58.84s`): parseDurationMs reads it back. */
 export function formatDurationMs(ms: number): string {
-  if (ms % 1000 !== 0) return `${ms}ms`;
+  if (ms < 1000) return `${ms}ms`;
   let s = ms / 1000;
   const parts: string[] = [];
   for (const [u, n] of [['d', 86_400], ['h', 3600], ['m', 60]] as const) {
-    if (s >= n) ((parts.push(`${Math.floor(s / n)}${u}`)), (s %= n));
+    if (s >= n) ((parts.push(`${Math.floor(s / n)}${u}`)), (s -= Math.floor(s / n) * n));
   }
-  if (s > 0 || parts.length === 0) parts.push(`${s}s`);
+  if (s > 0 || parts.length === 0) parts.push(`${Number(s.toFixed(3))}s`);
   return parts.join('');
 }

@@ -2,19 +2,7 @@ import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
 import type { Objective } from './objective.ts';
-
-/** A slice of the data a run replays: receive times in [startMs, endMs); null = the data's own start / end (the job layer's DataWindow). */
-export interface DataWindow {
-  readonly id: string;
-  readonly startMs: number | null;
-  readonly endMs: number | null;
-}
-
-/** The receive-time span of the data, epoch ms. */
-export interface DataSpan {
-  readonly startMs: number;
-  readonly endMs: number;
-}
+import type { DataSpan, DataWindow } from './windows.ts';
 
 /** One rung of successive halving: its window and how many candidates it expects to run. */
 export interface RungPlan {

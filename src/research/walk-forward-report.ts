@@ -130,7 +130,7 @@ function barsSvg(results: readonly FoldResult[], o: Objective): string {
   const slot = (W - pad.l - pad.r) / Math.max(1, results.length);
   const bw = Math.min(40, slot / 3);
   const parts = [`<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="In-sample vs out-of-sample ${esc(o)} per fold"><rect width="${W}" height="${H}" fill="#fff"/>`];
-  parts.push(`<text x="${pad.l}" y="16" font-size="13" font-family="sans-serif" font-weight="bold">${esc(o)} per fold: in-sample (chosen on train) vs out-of-sample (next test window)</text>`);
+  parts.push(`<text x="${pad.l}" y="16" font-size="13" font-family="sans-serif" font-weight="bold">${esc(o)} of the chosen point per fold</text>`);
   parts.push(`<line x1="${pad.l}" x2="${W - pad.r}" y1="${sy(0).toFixed(1)}" y2="${sy(0).toFixed(1)}" stroke="#888"/>`);
   for (const v of [max, min]) parts.push(`<text x="${pad.l - 4}" y="${(sy(v) + 4).toFixed(1)}" font-size="10" text-anchor="end" font-family="monospace">${esc(fmt(v, 2))}</text>`);
   results.forEach((r, k) => {

@@ -1,7 +1,7 @@
 import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { formatDurationMs } from './duration.ts';
-import type { DataSpan, DataWindow } from './halving.ts';
+import type { DataSpan, DataWindow } from './windows.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
 import type { Objective } from './objective.ts';
 
@@ -62,7 +62,7 @@ export interface PointWindow {
 }
 
 /** Runs a batch of (point, window) pairs and returns their observations. */
-export type RunPairs = (pairs: readonly PointWindow[], phase: 'train' | 'test') => Promise<readonly Observation[]>;
+export type RunPairs = (pairs: readonly PointWindow[], phase: string) => Promise<readonly Observation[]>;
 
 /** A fold's outcome. */
 export interface FoldResult {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import { formatDurationMs, parseDurationMs } from '../../src/research/duration.ts';
-import { halvingLeaderboard, halvingPlan, runHalving, type DataWindow } from '../../src/research/halving.ts';
+import { halvingLeaderboard, halvingPlan, runHalving } from '../../src/research/halving.ts';
+import type { DataWindow } from '../../src/research/windows.ts';
 import { halvingJson, halvingTable } from '../../src/research/halving-report.ts';
 import type { Observation } from '../../src/research/leaderboard.ts';
 import { sampleRandom, seededUniform, type AxisSpec } from '../../src/research/random-search.ts';
@@ -28,7 +29,10 @@ describe('durations', () => {
     for (const bad of ['2', '2 min', '-1m', '0s', 'm', 120]) expect(() => parseDurationMs(bad, '--train')).toThrow(/--train: expected a duration like 90s/);
     expect(formatDurationMs(90_000)).toBe('1m30s');
     expect(formatDurationMs(3_600_000)).toBe('1h');
-    expect(formatDurationMs(1500)).toBe('1500ms');
+    expect(formatDurationMs(1500)).toBe('1.5s');
+    expect(formatDurationMs(478_840)).toBe('7m58.84s');
+    expect(formatDurationMs(250)).toBe('250ms');
+    expect(parseDurationMs(formatDurationMs(478_840), 'x')).toBe(478_840);
   });
 });
 

@@ -1,0 +1,128 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { MmError } from '../../core/errors.ts';
+import type { GridPoint } from '../../backtest/sweep.ts';
+import { formatDurationMs, parseDurationMs } from '../../research/duration.ts';
+import { embeddedRunner } from '../../research/embedded-runner.ts';
+import { dataFingerprint } from '../../research/fingerprint.ts';
+import { heatAxes } from '../../research/heatmap.ts';
+import { makeJob } from '../../research/job.ts';
+import { writeLeaderboard } from '../../research/leaderboard-files.ts';
+import { buildLeaderboard } from '../../research/leaderboard.ts';
+import { parseObjective } from '../../research/objective.ts';
+import { pairRunner, type JobFactory } from '../../research/pair-runner.ts';
+import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
+import { planFolds, runWalkForward, summarise } from '../../research/walk-forward.ts';
+import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../research/walk-forward-report.ts';
+import { dataSpan } from '../../research/windows.ts';
+import { flagInt, flagString, parseArgs } from '../args.ts';
+import type { Command } from '../main.ts';
+import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
+
+/** Candidates with their validated setups, the data and a job factory: what every search needs before it runs. */
+export interface PreparedSearch {
+  readonly points: readonly GridPoint[];
+  readonly setups: readonly BacktestSetup[];
+  readonly dataPaths: readonly string[];
+  readonly make: JobFactory;
+}
+
+/**
+ * Loads the config once per candidate (so a bad value fails before anything runs, with the config's
+ * own error and the point named), resolves the data (--data or backtest.data) and fingerprints it.
+ * @throws MmError USAGE when there is no recording; the config's errors naming the grid point.
+ */
+export async function prepareSearch(configFile: string, points: readonly GridPoint[], data: readonly string[], cacheDir: string): Promise<PreparedSearch> {
+  const setups: BacktestSetup[] = [];
+  for (const [index, point] of points.entries()) {
+    try {
+      setups.push(await loadBacktestSetup(configFile, point));
+    } catch (e) {
+      const where = point.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
+      if (e instanceof MmError) throw new MmError(e.code, `grid point ${index + 1} (${where}): ${e.message}`, { ...e.details });
+      throw e;
+    }
+  }
+  const dataPaths = data.length > 0 ? data.map((d) => resolve(d)) : setups[0]!.dataPaths;
+  if (dataPaths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${configFile}`);
+  const fingerprints = await Promise.all(dataPaths.map((p) => dataFingerprint(p, cacheDir)));
+  const baseDir = setups[0]!.config.source.dir;
+  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data: dataPaths, fingerprints, spec: setups[index]!.spec, baseDir });
+  return { points, setups, dataPaths, make };
+}
+
+const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
+                          [--data <file>]... [--objective <name>] [--top-k <n>] [--workers <n>] [--out <dir>] [--heatmap x,y]
+
+Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
+the objective, and scores that choice on the next, unseen test window; then rolls forward by --step
+(default: --test). Every point is also scored on each test window, so the report shows the chosen
+point's out-of-sample rank and the best out-of-sample point. Prints in-sample vs out-of-sample per
+fold and a summary (means, walk-forward efficiency, how often the choice stayed in the top k).
+  --train, --test, --step  durations: 90s, 2m, 1h30m, 500ms
+  --anchored     every train window starts with the data (expanding) instead of rolling
+  --grid         a grid file (search: grid, or random with samples/seed); objective: from it unless --objective
+  --objective    pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
+  --top-k        report how often the chosen point ranked within the top k out of sample (default 3)
+  --workers      worker threads (default: cores - 1)
+  --out          output folder (default: a new folder under backtest.out_dir)
+  --heatmap x,y  parameters of the out-of-sample leaderboard's heat map (default: the first two axes)
+Writes walk-forward.{json,csv,html} and oos-leaderboard.{csv,json,html} (every point over all test windows).`;
+
+/** `mmbot walk-forward`. */
+export const command: Command = {
+  summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
+  usage,
+  async run(args) {
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap'], boolean: ['anchored'], repeated: ['data'] });
+    if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
+    const file = flagString(p, 'config');
+    const gridFile = flagString(p, 'grid');
+    if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required');
+    const trainFlag = flagString(p, 'train');
+    const testFlag = flagString(p, 'test');
+    if (!trainFlag || !testFlag) throw new MmError('USAGE', '--train and --test are required (durations like 2m, 90s)');
+    const trainMs = parseDurationMs(trainFlag, '--train');
+    const testMs = parseDurationMs(testFlag, '--test');
+    const stepFlag = flagString(p, 'step');
+    const stepMs = stepFlag === undefined ? testMs : parseDurationMs(stepFlag, '--step');
+    const anchored = p.flags.has('anchored');
+    const grid = loadSearchFile(gridFile);
+    if (grid.search === 'halving') throw new MmError('USAGE', `${gridFile}: search: halving is for sweeps; walk-forward runs every candidate on each train window (use search: grid or random)`);
+    const objFlag = flagString(p, 'objective');
+    const objective = objFlag === undefined ? grid.objective : parseObjective(objFlag, '--objective', 'USAGE');
+    const topK = flagInt(p, 'top-k', 1, 1_000_000) ?? 3;
+    const points = candidatePoints(grid);
+    const heat = heatAxes(points[0]?.map(([k]) => k) ?? [], flagString(p, 'heatmap'));
+    const cacheDir = replayCacheDir();
+    const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir);
+    const span = await dataSpan(prep.dataPaths, cacheDir);
+    const folds = planFolds(span, { trainMs, testMs, stepMs, anchored });
+    const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
+    const outFlag = flagString(p, 'out');
+    const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
+    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${points.length * folds.length} train + ${points.length * folds.length} test runs on ${workers} worker(s)\n`);
+    const runner = embeddedRunner({ workers, cacheDir });
+    let results;
+    try {
+      const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
+        if (done === total || r.row.error) process.stderr.write(`  ${phase}: ${done}/${total}${r.row.error ? ` (${r.windowId} point ${r.row.index + 1} failed: ${r.row.error})` : ''}\n`);
+      });
+      results = await runWalkForward(points, folds, objective, run);
+    } finally {
+      await runner.close();
+    }
+    const summary = summarise(results, topK);
+    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, command: `mmbot walk-forward ${args.join(' ')}` };
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'walk-forward.json'), walkForwardJson(results, summary, meta));
+    writeFileSync(join(out, 'walk-forward.csv'), walkForwardCsv(results, meta));
+    writeFileSync(join(out, 'walk-forward.html'), walkForwardHtml(results, summary, meta));
+    // Every point over all test windows: which parameters did best out of sample overall.
+    const oos = buildLeaderboard(points, results.flatMap((r) => r.test.entries.map((e) => ({ point: e.point, windowId: r.fold.test.id, metrics: e.metrics }))), objective);
+    writeLeaderboard(out, oos, { title: 'mmbot walk-forward: out-of-sample leaderboard', heatmap: heat, notes: ['Every grid point scored on every test window of the walk-forward (all out of sample).'] }, 'oos-leaderboard');
+    process.stdout.write(`${walkForwardTable(results, summary, meta)}\nreport: ${join(out, 'walk-forward.html')}\n`);
+    return summary.scored === folds.length ? 0 : 1;
+  },
+};

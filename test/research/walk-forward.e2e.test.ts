@@ -1,0 +1,75 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildReport } from '../../src/backtest/report.ts';
+import { executeRunSpec } from '../../src/backtest/run-spec.ts';
+import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
+import { command } from '../../src/cli/commands/walk-forward.ts';
+import { loadColumnar } from '../../src/record/columnar.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CONFIG = join(ROOT, 'config/backtest.yaml');
+const SAMPLE = join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz');
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-wf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface FoldJson {
+  fold: number;
+  test: { start_ms: number; end_ms: number };
+  chosen: Record<string, unknown>;
+  in_sample: { objective: number; net_usd: number };
+  out_of_sample: { objective: number; net_usd: number; rank: number };
+  test_scores: { rank: number; params: Record<string, unknown>; objective: number }[];
+}
+
+describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
+  it('reports in-sample and out-of-sample side by side, and the OOS figure is the chosen point replayed on the test window', async () => {
+    const grid = join(dir, 'grid.yaml');
+    writeFileSync(grid, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 3]\nobjective: net\n');
+    const out = join(dir, 'out');
+    let stdout = '';
+    const w = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let code: number;
+    try {
+      code = await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '2m', '--workers', '2', '--out', out]);
+    } finally {
+      w.mockRestore();
+      e.mockRestore();
+    }
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score +IS net +OOS net +OOS rank/);
+    expect(stdout).toMatch(/^ +1 +0s–2m +2m–3m +halfSpreadTicks=\d/m);
+    expect(stdout).toMatch(/mean net: in-sample \/ out-of-sample +-?\d+\.\d{3} \/ -?\d+\.\d{3}/);
+    const report = JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')) as { folds: FoldJson[]; summary: Record<string, number | null> };
+    expect(report.folds).toHaveLength(3); // tests at 2–3, 4–5 and 6–7 min of the 8-minute sample
+    for (const f of report.folds) {
+      expect(Object.keys(f.chosen)).toEqual(['bot.strategies.0.params.halfSpreadTicks']);
+      expect(f.in_sample.objective).toBe(f.in_sample.net_usd); // objective: net
+      expect(f.test_scores).toHaveLength(2);
+      expect(f.test_scores.find((t) => t.rank === f.out_of_sample.rank)!.params).toEqual(f.chosen);
+    }
+    expect(report.summary['scored']).toBe(3);
+    expect(typeof report.summary['efficiency']).toBe('number');
+    // The out-of-sample figure of fold 1 is exactly the chosen point replayed alone on its test window.
+    const f1 = report.folds[0]!;
+    const setup = await loadBacktestSetup(CONFIG, Object.entries(f1.chosen));
+    const spec = { ...setup.spec, settings: { ...setup.spec.settings, startMs: f1.test.start_ms, endMs: f1.test.end_ms } };
+    const direct = buildReport(await executeRunSpec(spec, await loadColumnar([SAMPLE]), setup.config.source.dir));
+    expect(Number(direct.total.pnl.net)).toBeCloseTo(f1.out_of_sample.net_usd, 9);
+    for (const f of ['walk-forward.csv', 'walk-forward.html', 'oos-leaderboard.csv', 'oos-leaderboard.json', 'oos-leaderboard.html']) expect(readFileSync(join(out, f), 'utf8').length).toBeGreaterThan(100);
+    expect(readFileSync(join(out, 'walk-forward.html'), 'utf8')).toContain('Folds: in-sample vs out-of-sample');
+  }, 90_000);
+
+  it('rejects bad durations and folds that do not fit, naming the flag', async () => {
+    const grid = join(dir, 'g2.yaml');
+    writeFileSync(grid, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1]\n');
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2 min', '--test', '1m'])).rejects.toThrow(/--train: expected a duration like 90s/);
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', 'x'])).rejects.toThrow(/--step: expected a duration/);
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '7m', '--test', '2m'])).rejects.toThrow(/--train 7m \+ --test 2m is longer than the data \(7m58/);
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--test', '1m'])).rejects.toThrow(/--train and --test are required/);
+    writeFileSync(grid, 'search: halving\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n');
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m'])).rejects.toThrow(/search: halving is for sweeps/);
+  }, 30_000);
+});
