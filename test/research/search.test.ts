@@ -160,3 +160,19 @@ describe('successive halving', () => {
     expect(JSON.parse(halvingJson(rungs))[1].survivors).toEqual([{ a: 6 }]);
   });
 });
+
+describe('example grid files', () => {
+  it('every config/grid*.yaml parses, and every candidate is a valid backtest config', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { loadBacktestSetup } = await import('../../src/cli/commands/backtest.ts');
+    const root = join(import.meta.dirname, '../..');
+    const files = readdirSync(join(root, 'config')).filter((f) => /^grid.*\.yaml$/.test(f));
+    expect(files).toEqual(expect.arrayContaining(['grid.yaml', 'grid-random.yaml', 'grid-halving.yaml', 'grid-walk-forward.yaml']));
+    for (const f of files) {
+      const s = loadSearchFile(join(root, 'config', f));
+      const pts = candidatePoints(s);
+      expect(pts.length, f).toBeGreaterThan(1);
+      for (const p of pts) await loadBacktestSetup(join(root, 'config/backtest.yaml'), p);
+    }
+  }, 60_000);
+});
