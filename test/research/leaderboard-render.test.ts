@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import { writeLeaderboard } from '../../src/research/leaderboard-files.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
+import { planFolds, runWalkForward, summarise } from '../../src/research/walk-forward.ts';
+import { walkForwardHtml } from '../../src/research/walk-forward-report.ts';
 import { needs, which } from '../setup/system-deps.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
@@ -23,6 +25,17 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
     // Net falls with the spread and is negative for the widest: the diverging scale shows both colours.
     const obs = points.flatMap((p, k) => ['w1', 'w2'].map((w) => ({ point: p, windowId: w, metrics: { net: 6 - 3 * (p[0]![1] as number) + (k % 2), netWithRewards: 0, sharpe: 1, maxDrawdown: 1 + (k % 3), fills: 100, markout60sBps: -0.1, error: null } })));
     writeLeaderboard(dir, buildLeaderboard(points, obs, 'pnl_over_drawdown'), { heatmap: ['bot.strategies.0.params.halfSpreadTicks', 'backtest.queue_model.kind'], notes: ['test page'] });
+    // A walk-forward over fake results: in-sample always beats out-of-sample, one fold loses out of sample.
+    const span = { startMs: 0, endMs: 480_000 };
+    const folds = planFolds(span, { trainMs: 120_000, testMs: 60_000, stepMs: 60_000, anchored: false });
+    const wfPoints: GridPoint[] = [1, 2, 3].map((a) => [['p.a', a]]);
+    const res = await runWalkForward(wfPoints, folds, 'net', async (pairs, phase) =>
+      pairs.map(({ point, window }) => {
+        const net = (point[0]![1] as number) * (phase === 'train' ? 2 : window.id === 'f2-test' ? -1 : 1);
+        return { point, windowId: window.id, metrics: { net, netWithRewards: net, sharpe: 0, maxDrawdown: 1, fills: 1, markout60sBps: 0, error: null } };
+      }),
+    );
+    writeFileSync(join(dir, 'walk-forward.html'), walkForwardHtml(res, summarise(res, 3), { objective: 'net', dataStartMs: 0, trainMs: 120_000, testMs: 60_000, stepMs: 60_000, anchored: false, points: 3 }));
     browser = await chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
   }, 90_000);
   afterAll(async () => {
@@ -49,5 +62,22 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
     expect(problems).toEqual([]);
     for (const f of ['leaderboard.html', 'leaderboard.csv', 'leaderboard.json']) expect(readFileSync(join(dir, f), 'utf8').length).toBeGreaterThan(100);
     expect(readFileSync(join(dir, 'leaderboard.html'), 'utf8')).not.toContain('<script');
+  }, 60_000);
+
+  it('renders the walk-forward page: paired IS/OOS bars per fold and the fold table', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`network request: ${r.url()}`));
+    await page.goto(pathToFileURL(join(dir, 'walk-forward.html')).href);
+    const svg = page.locator('svg[aria-label^="In-sample vs out-of-sample"]');
+    expect((await svg.boundingBox())!.width).toBeGreaterThan(600);
+    expect(await svg.locator('rect.in-sample').count()).toBe(6);
+    expect(await svg.locator('rect.out-of-sample').count()).toBe(6);
+    const heights = (await svg.locator('rect.in-sample, rect.out-of-sample').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))) as number[];
+    for (const h of heights) expect(h).toBeGreaterThan(5);
+    expect(await page.locator('table.folds tr').count()).toBe(7);
+    expect(await page.locator('body').innerText()).toMatch(/walk-forward efficiency \(mean OOS \/ mean IS score\)/);
+    expect(problems).toEqual([]);
   }, 60_000);
 });
