@@ -20,6 +20,13 @@ export interface SideDiff<O> {
 
 /** The diff when nothing is to be done (the common case: shared, so the hot path allocates nothing). */
 const NO_CHANGES: SideDiff<never> = Object.freeze({ replace: Object.freeze([]), cancel: Object.freeze([]), place: Object.freeze([]) });
+/**
+ * Nothing to send now, but the orders do not match the levels: every order left over is locked (in
+ * flight or too young) and covers a level. Shared like NO_CHANGES, but not a no-change (the answer
+ * depends on the time and on replies still to come).
+ */
+const DEFERRED: SideDiff<never> = Object.freeze({ replace: Object.freeze([]), cancel: Object.freeze([]), place: Object.freeze([]) });
+const NO_LEVELS: readonly QuoteLevel[] = Object.freeze([]);
 
 /** True when the diff is the shared no-change one: every level kept its order and no order is left over (no lock was consulted, so the answer does not depend on the time). */
 export function isNoChange<O>(d: SideDiff<O>): boolean {
@@ -38,7 +45,8 @@ export interface DiffTolerance {
  * orders pair up best-first: a locked order defers its level (nothing sent now, retried on the next
  * evaluation), a replaceable one is replaced (one request), otherwise cancel + place. Leftover
  * unlocked orders are cancelled, leftover levels placed. Pure; allocates nothing when every level
- * keeps its order (returns a shared frozen empty diff), else only small arrays.
+ * keeps its order (returns a shared frozen empty diff), at most one small array when the leftovers
+ * are all locked (the usual case while a quote is in flight), else only small arrays.
  */
 export function diffSide<O>(
   levels: readonly QuoteLevel[],
@@ -63,16 +71,28 @@ export function diffSide<O>(
         break;
       }
     }
-    if (hit < 0) (unmatched ??= []).push(l);
-    else if (wide) wide[hit] = 1;
+    if (hit < 0) {
+      if (unmatched === null) unmatched = [l];
+      else unmatched.push(l);
+    } else if (wide) wide[hit] = 1;
     else mask |= 1 << hit;
   }
-  let rest: O[] | null = null;
-  for (let j = 0; j < orders.length; j++) if (wide ? wide[j] === 0 : (mask & (1 << j)) === 0) (rest ??= []).push(orders[j]!);
-  if (rest === null) return unmatched === null ? NO_CHANGES : { replace: [], cancel: [], place: unmatched };
+  // Orders no level kept. When all of them are locked and there are at least as many as unmatched
+  // levels, every pair below is skipped and no level is left to place: nothing to build.
+  let restCount = 0;
+  let restLocked = true;
+  for (let j = 0; j < orders.length; j++) {
+    if (wide ? wide[j] !== 0 : (mask & (1 << j)) !== 0) continue;
+    restCount++;
+    if (restLocked && !acc.locked(orders[j]!)) restLocked = false;
+  }
+  const um = unmatched ?? NO_LEVELS;
+  if (restCount === 0) return um.length === 0 ? NO_CHANGES : { replace: [], cancel: [], place: um };
+  if (restLocked && um.length <= restCount) return DEFERRED;
+  const rest: O[] = [];
+  for (let j = 0; j < orders.length; j++) if (wide ? wide[j] === 0 : (mask & (1 << j)) === 0) rest.push(orders[j]!);
   const out = { replace: [] as { order: O; level: QuoteLevel }[], cancel: [] as O[], place: [] as QuoteLevel[] };
   if (rest.length > 1) rest.sort(descending ? (a, b) => acc.price(b) - acc.price(a) : (a, b) => acc.price(a) - acc.price(b));
-  const um = unmatched ?? [];
   const n = Math.min(rest.length, um.length);
   for (let k = 0; k < n; k++) {
     const o = rest[k]!;
