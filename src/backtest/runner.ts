@@ -15,6 +15,7 @@ import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
+import { DirectSubject } from './direct-subject.ts';
 import { resolveFeeRates, statedFeeRates, type ResolvedFeeRates } from '../domain/fee-rates.ts';
 import { LatencyModel, recordedLatency } from './latency-model.ts';
 import { feeSchedule, type BacktestFill } from './ledger.ts';
@@ -131,8 +132,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const startMs = lT[i0]!;
   const clock = new VirtualClock(startMs);
   const actions = new ActionQueue();
-  const market$ = new Subject<MarketEvent>();
-  const orders$ = new Subject<OrderEvent>();
+  // The two per-event inputs skip Subject's per-value closure and iterator (direct-subject.ts).
+  const market$ = new DirectSubject<MarketEvent>();
+  const orders$ = new DirectSubject<OrderEvent>();
   const resync$ = new Subject<readonly Order[]>();
   const connection$ = new Subject<ConnectionState>();
   const funding$ = new Subject<FundingSettlement>();
@@ -199,7 +201,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   observer.onMinuteShare = (s, share) => rewards$.next({ symbol: col.instruments[s]!.symbol, view: { estimatedShare: share, ...rewardView } });
   const hedges: HedgeEvent[] = [];
   engine.hedges$?.subscribe((h) => hedges.push(h));
-  engine.start({ market$, orders$, resync$, connection$, funding$, rewards$ });
+  engine.start({ market$: market$.observable, orders$: orders$.observable, resync$, connection$, funding$, rewards$ });
   connection$.next({ stream: 'orders', connected: true, tsRecv: startMs });
   connection$.next({ stream: 'market-data', connected: true, tsRecv: startMs });
   // The engine reconciles at start (open orders, positions): let that settle before time moves.
