@@ -1,3 +1,4 @@
+import { truncate } from '../core/arrays.ts';
 import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
@@ -103,7 +104,7 @@ export class ExchangeMarket extends ExchangeCore {
       if (n === 0) first = x;
       else {
         if (n === 1) {
-          cand.length = 0;
+          truncate(cand, 0);
           cand.push(first!);
         }
         cand.push(x);
@@ -115,11 +116,11 @@ export class ExchangeMarket extends ExchangeCore {
       const x = first!;
       if (x.priceTicks !== priceTicks) this._fill(x, Math.min(leaves(x), qty), x.priceTicks, false);
       else {
-        cand.length = 0;
+        truncate(cand, 0);
         cand.push(x);
         this._fillAtPrint(s, cand, 0, qty, qty);
       }
-      cand.length = 0;
+      truncate(cand, 0);
       return;
     }
     cand.sort(restingSide === BID ? byBidPriority : byAskPriority);
@@ -133,7 +134,7 @@ export class ExchangeMarket extends ExchangeCore {
       this._fill(x, f, x.priceTicks, false);
     }
     if (k < cand.length) this._fillAtPrint(s, cand, k, rem, qty);
-    cand.length = 0;
+    truncate(cand, 0);
   }
 
   /**
@@ -225,7 +226,7 @@ export class ExchangeMarket extends ExchangeCore {
     const ba = this.bestOther(s, ASK);
     const bb = this.bestOther(s, BID);
     const cand = this.#cand;
-    cand.length = 0;
+    truncate(cand, 0);
     for (let k = 0; k < orders.length; k++) {
       const x = orders[k]!;
       if (x.sideIdx === BID ? x.priceTicks >= ba : x.priceTicks <= bb) cand.push(x);
@@ -236,7 +237,7 @@ export class ExchangeMarket extends ExchangeCore {
       const x = cand[k]!;
       this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
     }
-    cand.length = 0;
+    truncate(cand, 0);
   }
 
   /**

@@ -1,3 +1,4 @@
+export * from './arrays.ts';
 export * from './brand.ts';
 export * from './result.ts';
 export * from './clock.ts';

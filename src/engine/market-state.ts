@@ -1,3 +1,4 @@
+import { truncate } from '../core/arrays.ts';
 import type { Symbol } from '../core/ids.ts';
 import { applySideDelta, type Book } from '../domain/book.ts';
 import { INDEX_PRICE_SOURCE, type MarketEvent, type TickerUpdated, type TradePrinted } from '../domain/events.ts';
@@ -69,13 +70,14 @@ export class MarketState {
 
   /**
    * The trades since the last call, oldest first, and starts a new batch. The returned array is
-   * reused two calls later (double-buffered: no allocation per call), so it is valid only until then.
+   * reused two calls later (double-buffered, emptied keeping its storage: no allocation per call), so
+   * it is valid only until then.
    */
   takeTrades(): readonly TradePrinted[] {
     if (this.#tradesSinceCall.length === 0) return NO_TRADES;
     const out = this.#tradesSinceCall;
     const next = this.#spare;
-    next.length = 0;
+    truncate(next, 0);
     this.#tradesSinceCall = next;
     this.#spare = out;
     return out;

@@ -1,3 +1,4 @@
+import { truncate } from '../core/arrays.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Side } from '../domain/enums.ts';
 import type { OrderEvent, OrderFilled } from '../domain/events.ts';
@@ -97,7 +98,7 @@ export class OrderManager {
     const { env } = this;
     this.#now = env.clock.nowMs();
     this.#force = force;
-    // Scratch arrays refilled in place; their length is set only when it changes (a runtime call).
+    // Scratch arrays refilled in place, shortened keeping their storage (core/arrays.ts).
     const bidBuf = this.#bids;
     const askBuf = this.#asks;
     let nb = 0;
@@ -109,8 +110,8 @@ export class OrderManager {
       if (o.side === 'buy') bidBuf[nb++] = o;
       else askBuf[na++] = o;
     }
-    if (bidBuf.length !== nb) bidBuf.length = nb;
-    if (askBuf.length !== na) askBuf.length = na;
+    truncate(bidBuf, nb);
+    truncate(askBuf, na);
     const tol = this.#tol;
     const db = diffSide(bids, bidBuf, this.#access, tol, true, true);
     const da = diffSide(asks, askBuf, this.#access, tol, true, false);

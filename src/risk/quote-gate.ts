@@ -1,3 +1,4 @@
+import { truncate } from '../core/arrays.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from './config.ts';
 import type { TradingState } from './trading-state.ts';
@@ -43,7 +44,7 @@ const scratch: string[] = [];
  */
 export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], v: RiskView, limits: SymbolRiskLimits): GatedQuotes {
   const reasons = scratch;
-  if (reasons.length !== 0) reasons.length = 0;
+  truncate(reasons, 0);
   if (v.tradingState === 'HALTED') {
     return { bids: EMPTY, asks: EMPTY, reasons: bids.length > 0 || asks.length > 0 ? ['halted'] : NO_REASONS };
   }
