@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.ts';
-import { Decimal, ZERO } from '../core/decimal.ts';
+import { Decimal } from '../core/decimal.ts';
 import type { ClientOrderId } from '../core/ids.ts';
 import type { OrderFilled } from '../domain/events.ts';
 import { fundingCash, type FundingPayment, type FundingSettlement } from '../domain/funding.ts';
@@ -38,16 +38,22 @@ export class Accounting {
   readonly #moves = new Map<string, { ts: number[]; delta: number[] }>();
   #polling = false;
   #lastPollMs = -Infinity;
+  /** The configured rates as Decimals, converted once (Decimal.mul would convert the number on every fill). */
+  readonly #makerRate: Decimal;
+  readonly #takerRate: Decimal;
 
   constructor(
     private readonly slots: ReadonlyMap<string, SymbolSlot>,
     private readonly clock: Clock,
-    private readonly rates: FeeRates,
+    rates: FeeRates,
     private readonly emit: (ev: EngineEvent) => void,
     private readonly executor: Executor,
     private readonly accounts: AccountReader | undefined,
     private readonly onBooked: (slot: SymbolSlot) => void,
-  ) {}
+  ) {
+    this.#makerRate = new Decimal(rates.maker);
+    this.#takerRate = new Decimal(rates.taker);
+  }
 
   /** Books a fill from the order stream (deduped). */
   onStreamFill(ev: OrderFilled, cid: ClientOrderId | null): void {
@@ -55,7 +61,7 @@ export class Accounting {
     if (!slot) return;
     const key = FillBook.key(ev.tradeId, ev.order.orderId);
     if (this.fills.get(key)) return;
-    const rate = ev.aggressor ? this.rates.taker : this.rates.maker;
+    const rate = ev.aggressor ? this.#takerRate : this.#makerRate;
     const fee = feeFor(slot.instrument, ev.fillPriceTicks, ev.fillQty, rate);
     this.#book(slot, key, ev.tradeId, ev.order.orderId, cid, ev.fillSide, ev.fillPriceTicks, ev.fillQty, ev.aggressor, fee, true, slot.market.mid(), ev.tsEvent, false);
   }
@@ -70,7 +76,8 @@ export class Accounting {
       const seen = this.fills.get(key);
       if (seen) {
         if (seen.estimated) {
-          slot.ledger.addFee(f.fee.minus(seen.fee));
+          // The usual case (configured rates = the venue's) changes nothing: skip the two Decimal operations.
+          if (!f.fee.eq(seen.fee)) slot.ledger.addFee(f.fee.minus(seen.fee));
           this.emit({ type: 'fee-settled', symbol: slot.symbol, tradeId: f.tradeId, estimated: seen.fee, actual: f.fee, tsMs: this.clock.nowMs() });
           this.fills.settle(seen, f.fee);
         }
@@ -182,9 +189,13 @@ export class Accounting {
 
   /** Total PnL over all symbols as a number: total().total.toNumber() without the other components. */
   totalPnlUsd(): number {
-    let t = ZERO;
-    for (const s of this.slots.values()) t = t.plus(s.ledger.totalPnl(s.market.mark()));
-    return t.toNumber();
+    // Starts from the first symbol's total rather than ZERO: the same sum, one Decimal addition fewer.
+    let t: Decimal | null = null;
+    for (const s of this.slots.values()) {
+      const x = s.ledger.totalPnl(s.market.mark());
+      t = t === null ? x : t.plus(x);
+    }
+    return t === null ? 0 : t.toNumber();
   }
 
   #book(

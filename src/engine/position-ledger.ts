@@ -87,10 +87,17 @@ export class PositionLedger {
 
   /**
    * Total PnL at `markTicks`: the `total` of breakdown(), with the same Decimal operations in the
-   * same order (so the same figure), without building the other components (kill-switch checks).
+   * same order (so the same figure), without building the other components (kill-switch checks,
+   * after every fill). Zero terms are skipped: every partial sum is already rounded to the Decimal
+   * precision, so adding zero would return an equal copy.
    */
   totalPnl(markTicks: number | null): Decimal {
-    return this.realized.plus(this.unrealized(markTicks)).plus(this.fees).plus(this.funding).plus(this.rewards);
+    let t = this.realized;
+    if (this.qty !== 0) t = t.plus(this.unrealized(markTicks));
+    if (!this.fees.isZero()) t = t.plus(this.fees);
+    if (!this.funding.isZero()) t = t.plus(this.funding);
+    if (!this.rewards.isZero()) t = t.plus(this.rewards);
+    return t;
   }
 
   /** The PnL split at `markTicks`. */
@@ -122,6 +129,6 @@ export function sumBreakdowns(xs: readonly PnlBreakdown[]): PnlBreakdown {
 }
 
 /** Fee for a fill: qty × price × multiplier × rate (rules.md §7). */
-export const feeFor = (instrument: Instrument, priceTicks: number, qty: number, rate: number): Decimal =>
+export const feeFor = (instrument: Instrument, priceTicks: number, qty: number, rate: Decimal.Value): Decimal =>
   notional(instrument, priceTicks, qty).mul(rate);
 
