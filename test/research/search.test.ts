@@ -176,3 +176,32 @@ describe('example grid files', () => {
     }
   }, 60_000);
 });
+
+describe('runSearch', () => {
+  const span = { startMs: 0, endMs: 480_000 };
+  const fake = (calls: string[]) => async (pairs: readonly { point: GridPoint; window: DataWindow }[], phase: string): Promise<Observation[]> => {
+    calls.push(`${phase}:${pairs.length}`);
+    return pairs.map(({ point, window }) => ({ point, windowId: window.id, metrics: { net: point[0]![1] as number, netWithRewards: 0, sharpe: 0, maxDrawdown: 1, fills: 1, markout60sBps: 0, error: null } }));
+  };
+  it('runs a grid or random sample on every window in one batch', async () => {
+    const { runSearch } = await import('../../src/research/search-run.ts');
+    const s = loadSearchFile(file('rs.yaml', 'search: random\nsamples: 5\nseed: 3\ngrid:\n  a: { int: [1, 100] }\nobjective: net\n'));
+    const calls: string[] = [];
+    const windows = [{ id: 'w1', startMs: null, endMs: 240_000 }, { id: 'w2', startMs: 240_000, endMs: null }];
+    const out = await runSearch({ search: s, points: candidatePoints(s), windows, span }, fake(calls));
+    expect(calls).toEqual(['all:10']);
+    expect(out.rungs).toBeNull();
+    expect(out.leaderboard.windows).toEqual(['w1', 'w2']);
+    const nets = out.leaderboard.entries.map((e) => e.metrics.net);
+    expect(nets).toEqual([...nets].sort((x, y) => y - x));
+  });
+  it('runs successive halving one batch per rung', async () => {
+    const { runSearch } = await import('../../src/research/search-run.ts');
+    const s = loadSearchFile(file('hs.yaml', 'search: halving\neta: 2\nrungs: [1m, 2m, all]\ngrid:\n  a: [1, 2, 3, 4, 5, 6, 7, 8]\nobjective: net\n'));
+    const calls: string[] = [];
+    const out = await runSearch({ search: s, points: candidatePoints(s), windows: [], span }, fake(calls));
+    expect(calls).toEqual(['rung1:8', 'rung2:4', 'rung3:2']);
+    expect(out.rungs!.map((r) => r.survivors.length)).toEqual([4, 2, 0]);
+    expect(out.leaderboard.entries[0]!.point).toEqual([['a', 8]]);
+  });
+});
