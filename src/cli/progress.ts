@@ -6,8 +6,11 @@ export interface ProgressBar {
   end(): void;
 }
 
-/** A progress bar with percentage and ETA, drawn with `\r` on stderr when it is a terminal. */
-export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+/**
+ * A progress bar with percentage and ETA, drawn with `\r` on stderr when it is a terminal. The ETA
+ * is paced on the work done since the bar started: `baseDone` was done before (a resumed sweep).
+ */
+export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr, baseDone = 0): ProgressBar {
   const tty = stream.isTTY === true;
   const startMs = Date.now();
   let lastDrawMs = 0;
@@ -22,7 +25,8 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       const width = 24;
       const filled = Math.round(frac * width);
       const elapsedS = (now - startMs) / 1000;
-      const etaS = frac > 0.01 ? (elapsedS / frac) * (1 - frac) : NaN;
+      const fresh = done - baseDone;
+      const etaS = fresh > 0 && fresh / Math.max(1, total) > 0.01 ? (elapsedS / fresh) * (total - done) : NaN;
       const eta = Number.isFinite(etaS) ? ` ETA ${formatDuration(etaS)}` : '';
       const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%${eta} ${note}`;
       stream.write(`\r${line.slice(0, (stream.columns ?? 120) - 1).padEnd(Math.min(stream.columns ?? 120, 120) - 1)}`);

@@ -1,112 +1,139 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { MmError } from '../../core/errors.ts';
-import { expandGrid, rankRows, RANK_KEYS, runSweep, sweepCsv, type GridAxis, type RankKey, type SweepJob, type SweepRow } from '../../backtest/sweep.ts';
+import { codeVersion } from '../../research/code-version.ts';
+import { embeddedRunner } from '../../research/embedded-runner.ts';
+import type { JobResult } from '../../research/job.ts';
+import { Journal, readPlan, runJournaled, writePlan } from '../../research/journal.ts';
+import { writeLeaderboard } from '../../research/leaderboard-files.ts';
+import type { Leaderboard } from '../../research/leaderboard.ts';
+import { parseObjective } from '../../research/objective.ts';
+import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../../research/redis-backend.ts';
+import { redisRunner } from '../../research/redis-runner.ts';
+import type { JobRunner } from '../../research/runner.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
+import { loadGrid } from '../grid-file.ts';
 import type { Command } from '../main.ts';
-import { loadBacktestSetup, replayCacheDir } from './backtest.ts';
-import { loadColumnar } from '../../record/columnar.ts';
+import { formatDuration, progressBar } from '../progress.ts';
+import { planSweep, runsCsv, sweepLeaderboard, type SweepMeta } from '../sweep-plan.ts';
+import { replayCacheDir } from './backtest.ts';
 
-/** A parsed grid file. */
-export interface GridFile {
-  readonly axes: readonly GridAxis[];
-  readonly rankBy: RankKey;
-}
+export { loadGrid, type GridFile } from '../grid-file.ts';
 
-/**
- * Reads a grid file: `grid:` maps dotted config paths to lists of values; `rank_by:` one of
- * RANK_KEYS (default net_with_rewards).
- * @throws MmError FILE_NOT_FOUND or CONFIG_INVALID naming the file and key.
- */
-export function loadGrid(file: string): GridFile {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code) throw new MmError('FILE_NOT_FOUND', `cannot read grid ${file}: ${code}`, { file });
-    throw new MmError('CONFIG_INVALID', `${file}: not YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { file });
-  }
-  const o = (raw ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== 'grid' && k !== 'rank_by') throw new MmError('CONFIG_INVALID', `${file}: unknown key "${k}" (expected grid, rank_by)`, { file, path: k });
-  const grid = o['grid'];
-  if (typeof grid !== 'object' || grid === null || Array.isArray(grid) || Object.keys(grid).length === 0)
-    throw new MmError('CONFIG_INVALID', `${file}: grid: expected a mapping of config paths to lists of values`, { file, path: 'grid' });
-  const axes = Object.entries(grid as Record<string, unknown>).map(([path, values]) => {
-    if (!Array.isArray(values) || values.length === 0) throw new MmError('CONFIG_INVALID', `${file}: grid.${path}: expected a non-empty list of values`, { file, path: `grid.${path}` });
-    if (!/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(path)) throw new MmError('CONFIG_INVALID', `${file}: grid.${path}: expected a dotted path like bot.strategies.0.params.size`, { file });
-    return { path, values };
-  });
-  const rankBy = (o['rank_by'] ?? 'net_with_rewards') as RankKey;
-  if (!RANK_KEYS.includes(rankBy)) throw new MmError('CONFIG_INVALID', `${file}: rank_by: expected one of ${RANK_KEYS.join(', ')}, got ${JSON.stringify(o['rank_by'])}`, { file, path: 'rank_by' });
-  return { axes, rankBy };
-}
-
-function printTable(rows: readonly SweepRow[], rankBy: RankKey, limit: number): string {
-  const axes = rows[0]?.point.map(([p]) => p.split('.').at(-1)!) ?? [];
-  const head = ['#', ...axes, 'net', 'net+rew', 'sharpe', 'maxDD', 'fills', 'maker', 'uptime2', 'mk60bps'];
-  const body = rows.slice(0, limit).map((r, k) => [
-    String(k + 1),
-    ...r.point.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
-    ...(r.error ? [`error: ${r.error.slice(0, 60)}`] : [r.net.toFixed(2), r.netWithRewards.toFixed(2), r.sharpe.toFixed(2), r.maxDrawdown.toFixed(2), String(r.fills), r.makerShare.toFixed(2), r.uptimeTwoSided.toFixed(2), Number.isNaN(r.markout60sBps) ? '—' : r.markout60sBps.toFixed(3)]),
+function printTable(lb: Leaderboard, limit: number): string {
+  const axes = lb.axes.map((p) => p.split('.').at(-1)!);
+  const head = ['#', ...axes, lb.objective, 'net', 'maxDD', 'fills', 'sharpe', 'windows'];
+  const body = lb.entries.slice(0, limit).map((e) => [
+    String(e.rank),
+    ...e.point.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
+    ...(e.windows === 0 && e.error ? [`error: ${e.error.slice(0, 60)}`] : [Number.isFinite(e.objective) ? e.objective.toFixed(3) : '—', e.metrics.net.toFixed(2), e.metrics.maxDrawdown.toFixed(2), String(e.metrics.fills), e.metrics.sharpe.toFixed(2), `${e.windows}${e.failed > 0 ? ` (${e.failed} failed: ${(e.error ?? '').slice(0, 40)})` : ''}`]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (c: string[]): string => c.map((x, i) => x.padStart(widths[i] ?? 0)).join('  ');
-  return [`ranked by ${rankBy}:`, line(head), ...body.map(line)].join('\n');
+  return [`ranked by ${lb.objective} over ${lb.windows.length} window(s):`, line(head), ...body.map(line)].join('\n');
 }
 
-const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <file>]... [--workers <n>] [--out <dir>] [--top <n>]
+const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n>] [--backend embedded|redis://host:port] [--workers <n>] [--out <dir>] [--top <n>] [--objective <o>]
+       mmbot sweep --resume <out dir> [--backend …] [--workers <n>]
 
-Runs the backtest once per point of a parameter grid, across worker threads, and writes a ranked
-table (sweep.csv) to --out (default: a new folder under backtest.out_dir) and prints the top rows.
+Runs the backtest for every point of a parameter grid on every data window, ranks the points and
+writes, to --out (default: a new folder under backtest.out_dir):
+  leaderboard.csv / .json / .html   points ranked by the objective over all windows (heat map in the page)
+  sweep.csv                         every run (point × window) with its figures
+  sweep.json, results.jsonl         the plan and the results journal (for --resume)
+  --data      recordings: paths, file:// or http(s):// URLs (downloaded once into the cache); default backtest.data
+  --windows   split the data's time span into n equal consecutive windows (default 1)
+  --backend   embedded (default): worker threads on this machine (--workers, default cores - 1);
+              redis://host:port: enqueue the jobs on Redis for \`mmbot worker --backend …\` processes on
+              any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
+  --resume    continue a sweep whose coordinator stopped: runs only the jobs its journal (and Redis) lack
+  --objective pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
+              (default: the grid's rank_by)
+Jobs are content-addressed (config, parameters, window, data and code version): a job already done
+is never run again, a job retried after a worker died is counted once.
   grid.yaml:  grid: { bot.strategies.0.params.halfSpreadTicks: [1, 2, 3], backtest.queue_model.kind: [risk-averse, power2] }
-              rank_by: net_with_rewards | net | sharpe | max_drawdown | fills | uptime | markout_60s`;
+              rank_by: pnl_over_drawdown`;
 
 /** `mmbot sweep`. */
 export const command: Command = {
-  summary: 'run a backtest parameter grid across worker threads and rank the results',
+  summary: 'run a parameter grid over data windows (worker threads or Redis workers) and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top'], repeated: ['data'] });
-    const data = p.lists.get('data') ?? [];
-    const file = flagString(p, 'config');
-    const gridFile = flagString(p, 'grid');
-    if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required');
-    const grid = loadGrid(gridFile);
-    const points = expandGrid(grid.axes);
-    // Every point is validated here first, so a bad value fails fast with the config's own error.
-    const jobs: SweepJob[] = [];
-    let base: Awaited<ReturnType<typeof loadBacktestSetup>> | undefined;
-    for (const [index, point] of points.entries()) {
-      let setup;
-      try {
-        setup = await loadBacktestSetup(file, point);
-      } catch (e) {
-        const where = point.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-        if (e instanceof MmError) throw new MmError(e.code, `grid point ${index + 1} (${where}): ${e.message}`, { ...e.details });
-        throw e;
-      }
-      base ??= setup;
-      jobs.push({ index, point, spec: setup.spec });
-    }
-    const paths = data.length > 0 ? data.map((d) => resolve(d)) : base!.dataPaths;
-    if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
-    const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
-    // Decode once here (and leave the binary sidecar), so workers load columns instead of JSON.
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective'], repeated: ['data'] });
+    if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
+    const resumeDir = flagString(p, 'resume');
     const cacheDir = replayCacheDir();
-    await loadColumnar(paths, { cacheDir });
-    process.stderr.write(`sweep: ${jobs.length} runs on ${Math.min(workers, jobs.length)} worker(s)\n`);
-    const rows = await runSweep(jobs, paths, workers, base!.config.source.dir, cacheDir, (row, done) => {
-      process.stderr.write(`  ${done}/${jobs.length}${row.error ? ` (point ${row.index + 1} failed: ${row.error})` : ''}\n`);
-    });
-    const ranked = rankRows(rows, grid.rankBy);
-    const outFlag = flagString(p, 'out');
-    const out = outFlag ? resolve(outFlag) : join(resolve(base!.section.out_dir), `sweep-${Date.now()}`);
-    mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'sweep.csv'), sweepCsv(ranked));
-    process.stdout.write(`${printTable(ranked, grid.rankBy, flagInt(p, 'top', 1, 100_000) ?? 20)}\nwrote ${join(out, 'sweep.csv')}\n`);
-    return ranked.every((r) => r.error === null) ? 0 : 1;
+    let meta: SweepMeta;
+    let jobs;
+    let out: string;
+    if (resumeDir) {
+      for (const f of ['config', 'grid', 'data', 'windows', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
+      out = resolve(resumeDir);
+      const plan = readPlan(out);
+      if (plan.codeVersion !== codeVersion())
+        throw new MmError('JOB_REFUSED', `${out}/sweep.json was planned by mmbot code ${plan.codeVersion}; this is ${codeVersion()}: results of different code must not mix (start a new sweep)`);
+      meta = plan.meta as unknown as SweepMeta;
+      jobs = [...plan.jobs];
+      const backendFlag = flagString(p, 'backend');
+      if (backendFlag !== undefined) meta = { ...meta, backend: backendFlag };
+      const objective = flagString(p, 'objective');
+      if (objective !== undefined) meta = { ...meta, objective: parseObjective(objective, '--objective', 'USAGE') };
+    } else {
+      const file = flagString(p, 'config');
+      const gridFile = flagString(p, 'grid');
+      if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required (or --resume <dir>)');
+      const backend = flagString(p, 'backend') ?? 'embedded';
+      parseBackend(backend); // a bad URL fails before any planning
+      const grid = loadGrid(gridFile);
+      const objective = flagString(p, 'objective');
+      const planned = await planSweep(file, gridFile, objective === undefined ? grid : { ...grid, rankBy: parseObjective(objective, '--objective', 'USAGE') }, p.lists.get('data') ?? [], flagInt(p, 'windows', 1, 10_000) ?? 1, cacheDir);
+      meta = { ...planned.meta, backend };
+      jobs = planned.jobs;
+      const outFlag = flagString(p, 'out');
+      out = outFlag ? resolve(outFlag) : join(planned.outDirParent, `sweep-${Date.now()}`);
+      mkdirSync(out, { recursive: true });
+      writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs });
+    }
+    const backend = parseBackend(meta.backend);
+    const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
+    const queue = flagString(p, 'queue') ?? DEFAULT_QUEUE;
+    const runner: JobRunner =
+      backend.kind === 'embedded'
+        ? embeddedRunner({ workers, cacheDir })
+        : await redisRunner({ url: backend.url, queueName: queue, onError: (e) => process.stderr.write(`\nsweep: backend ${redactUrl(backend.url)}: ${e.message} (reconnecting)\n`) });
+    const journal = new Journal(out);
+    const where = backend.kind === 'embedded' ? `${Math.min(workers, jobs.length)} worker thread(s)` : `${redactUrl(backend.url)} (queue ${queue})`;
+    const already = jobs.filter((j) => journal.done.has(j.id)).length;
+    process.stderr.write(`sweep: ${meta.points.length} points × ${meta.windows.length} window(s) = ${jobs.length} jobs on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\n`);
+    const bar = progressBar('sweep', process.stderr, already);
+    const tty = process.stderr.isTTY === true;
+    const startMs = Date.now();
+    let nextNote = 0.1;
+    let failed = 0;
+    let results: Map<string, JobResult>;
+    try {
+      results = await runJournaled(runner, jobs, journal, (r, done, total) => {
+        if (r.row.error !== null) failed++;
+        bar.update(done, total, failed > 0 ? `${failed} failed` : '');
+        if (r.row.error !== null) process.stderr.write(`${tty ? '\n' : ''}  point ${r.row.index + 1} ${r.windowId} failed: ${r.row.error}\n`);
+        if (!tty && (done / total >= nextNote || done === total)) {
+          // Without a terminal: a line per tenth, with the ETA from this session's pace.
+          while (done / total >= nextNote) nextNote += 0.1;
+          const fresh = done - already;
+          const etaS = fresh > 0 ? ((Date.now() - startMs) / 1000 / fresh) * (total - done) : NaN;
+          process.stderr.write(`  ${done}/${total}${Number.isFinite(etaS) && done < total ? ` ETA ${formatDuration(etaS)}` : ''}\n`);
+        }
+      });
+    } finally {
+      bar.end();
+      await runner.close();
+    }
+    const lb = sweepLeaderboard(meta, jobs, results);
+    const files = writeLeaderboard(out, lb, { title: 'mmbot sweep', heatmap: lb.axes.length === 0 ? null : [lb.axes[0]!, lb.axes[1] ?? null], notes: [`config ${meta.config}; grid ${meta.grid}; data ${meta.data.join(', ')}`] });
+    writeFileSync(join(out, 'sweep.csv'), runsCsv(meta, jobs, results));
+    const wallS = (Date.now() - startMs) / 1000;
+    process.stdout.write(`${printTable(lb, flagInt(p, 'top', 1, 100_000) ?? 20)}\n${jobs.length - already} jobs in ${wallS.toFixed(1)} s; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`);
+    return [...results.values()].every((r) => r.row.error === null) ? 0 : 1;
   },
 };

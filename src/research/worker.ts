@@ -1,0 +1,104 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { decodeJson, encodeJson } from './canonical.ts';
+import { codeVersion } from './code-version.ts';
+import { resolveDataRef } from './data-ref.ts';
+import { dataFingerprint } from './fingerprint.ts';
+import type { ResearchJob } from './job.ts';
+import { JobPool } from './job-pool.ts';
+import { connectRedis, DEFAULT_QUEUE, resultsKey } from './redis-backend.ts';
+import { JOB_NAME, type QueuedJob } from './redis-runner.ts';
+
+/** What a research worker reports as it goes (the CLI prints it). */
+export type WorkerEvent =
+  | { readonly kind: 'start'; readonly job: ResearchJob }
+  | { readonly kind: 'done'; readonly job: ResearchJob; readonly error: string | null }
+  | { readonly kind: 'retry'; readonly jobId: string; readonly reason: string }
+  | { readonly kind: 'refused'; readonly jobId: string; readonly reason: string };
+
+/** Options of a research worker. */
+export interface ResearchWorkerOptions {
+  readonly url: string;
+  readonly queueName?: string;
+  /** Jobs run at once, one worker thread each. */
+  readonly concurrency: number;
+  /** Downloaded data and decoded-recording sidecars. */
+  readonly cacheDir: string;
+  /** A job whose lock is not renewed for this long is taken to be lost (its worker died) and run again (ms; BullMQ default 30000). */
+  readonly lockDurationMs?: number;
+  /** How often this worker looks for lost jobs (ms; BullMQ default 30000). */
+  readonly stalledIntervalMs?: number;
+  /** How many times a job may be lost before it fails for good (default 3). */
+  readonly maxStalledCount?: number;
+  readonly onEvent?: (e: WorkerEvent) => void;
+  readonly onError?: (e: Error) => void;
+}
+
+/** A running research worker. */
+export interface ResearchWorker {
+  /** Stops taking jobs; `force` false waits for the running ones, true abandons them (their locks expire and another worker reruns them). */
+  close(force?: boolean): Promise<void>;
+}
+
+/**
+ * Serves research jobs from a BullMQ queue: checks each job's code version and data fingerprints
+ * against this machine's, resolves its data (downloading URLs once), runs it on a worker thread
+ * (the main thread stays free to renew BullMQ's locks) and stores the result in the results hash
+ * under the job id. A backtest error is a result; a refused job (`JOB_REFUSED`) fails at once; an
+ * infrastructure failure (unreachable data, a dead thread) is retried.
+ * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached at start.
+ */
+export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<ResearchWorker> {
+  const queueName = opts.queueName ?? DEFAULT_QUEUE;
+  const conn: Redis = await connectRedis(opts.url, opts.onError ? { onError: opts.onError } : {});
+  const pool = new JobPool({ threads: opts.concurrency, cacheDir: opts.cacheDir });
+  const mine = codeVersion();
+  const key = resultsKey(queueName);
+  const emit = (e: WorkerEvent): void => opts.onEvent?.(e);
+
+  const processJob = async (bjob: Job<QueuedJob>): Promise<string> => {
+    if (bjob.name !== JOB_NAME) throw new UnrecoverableError(`JOB_REFUSED: unknown job kind "${bjob.name}"`);
+    const job = decodeJson<ResearchJob>(bjob.data.job);
+    if (job.codeVersion !== mine) {
+      const reason = `JOB_REFUSED: job ${job.id.slice(0, 12)} was planned by mmbot code ${job.codeVersion}; this worker runs ${mine} (deploy the same checkout on the coordinator and every worker)`;
+      emit({ kind: 'refused', jobId: job.id, reason });
+      throw new UnrecoverableError(reason);
+    }
+    emit({ kind: 'start', job });
+    const paths = await Promise.all(job.data.map((ref) => resolveDataRef(ref, opts.cacheDir)));
+    for (const [k, p] of paths.entries()) {
+      const fp = await dataFingerprint(p, opts.cacheDir);
+      if (fp !== job.fingerprints[k]) {
+        const reason = `JOB_REFUSED: data ${job.data[k]} here (${p}) has fingerprint ${fp}, the sweep planned ${job.fingerprints[k]} (another file under the same name)`;
+        emit({ kind: 'refused', jobId: job.id, reason });
+        throw new UnrecoverableError(reason);
+      }
+    }
+    const result = await pool.run(job, paths);
+    if (result.transient) throw new Error(result.row.error ?? 'transient failure');
+    // Stored before the job completes: a worker dying in between leaves a result the rerun overwrites with the same value.
+    await conn.hset(key, job.id, encodeJson(result));
+    emit({ kind: 'done', job, error: result.row.error });
+    return job.id;
+  };
+
+  const worker = new Worker<QueuedJob, string>(queueName, processJob, {
+    connection: conn,
+    concurrency: Math.max(1, opts.concurrency),
+    ...(opts.lockDurationMs === undefined ? {} : { lockDuration: opts.lockDurationMs }),
+    ...(opts.stalledIntervalMs === undefined ? {} : { stalledInterval: opts.stalledIntervalMs }),
+    maxStalledCount: opts.maxStalledCount ?? 3,
+  });
+  worker.on('error', (e: Error) => opts.onError?.(e));
+  worker.on('failed', (j, e) => {
+    if (j && !(e instanceof UnrecoverableError)) emit({ kind: 'retry', jobId: j.id ?? '?', reason: e.message });
+  });
+  await worker.waitUntilReady();
+  return {
+    async close(force = false) {
+      await worker.close(force);
+      await pool.close();
+      await conn.quit().catch(() => undefined);
+    },
+  };
+}
