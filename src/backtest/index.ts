@@ -17,5 +17,5 @@ export { LatencyModel, recordedLatency, type LatencyDist, type OrderLatencyConfi
 export { parityReport, parityTable, parityHtml, markoutsBps, liveFills, MidPath, PARITY_CHECKED, type ParityReport, type ParityRow, type ParityFigures } from './parity.ts';
 export { SymbolLedger, feeSchedule, type BacktestFill, type FeeSchedule } from './ledger.ts';
 export { BacktestObserver, type QuoteTimes, type SymbolSeries } from './observer.ts';
-export { expandGrid, rankRows, runSweep, sweepCsv, sweepRow, RANK_KEYS, type GridAxis, type GridPoint, type RankKey, type SweepJob, type SweepRow } from './sweep.ts';
+export { expandGrid, rankRows, sweepCsv, sweepRow, RANK_KEYS, type GridAxis, type GridPoint, type RankKey, type SweepRow } from './sweep.ts';
 export { syntheticMarket, type SyntheticMarketOptions } from './synthetic-recording.ts';

@@ -1,7 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { MmError } from '../core/errors.ts';
 import type { BacktestReport } from './report.ts';
-import type { RunSpec } from './run-spec.ts';
 
 /** One grid axis: a dotted config path and the values to try. */
 export interface GridAxis {
@@ -90,63 +88,4 @@ export function sweepCsv(rows: readonly SweepRow[]): string {
     ),
   );
   return `${lines.join('\n')}\n`;
-}
-
-/** A job for a sweep worker. */
-export interface SweepJob {
-  readonly index: number;
-  readonly point: GridPoint;
-  readonly spec: RunSpec;
-}
-
-/** Messages between the sweep and its workers. */
-export type WorkerReply = { readonly index: number; readonly row: SweepRow };
-
-/**
- * Runs jobs across `workers` worker threads (each loads the recordings once, from the binary sidecar
- * in `cacheDir` when there is one, then takes jobs one
- * at a time). Workers load the TypeScript sources through tsx's register API. Results come back in grid order.
- */
-export async function runSweep(
-  jobs: readonly SweepJob[],
-  dataPaths: readonly string[],
-  workers: number,
-  baseDir: string,
-  cacheDir: string | null,
-  onRow?: (row: SweepRow, done: number) => void,
-): Promise<SweepRow[]> {
-  const rows: SweepRow[] = new Array<SweepRow>(jobs.length);
-  let next = 0;
-  let done = 0;
-  const n = Math.max(1, Math.min(workers, jobs.length));
-  // Workers load the TypeScript sources through tsx's API: a tiny bootstrap registers the loader,
-  // then imports the worker module (execArgv --import does not reach worker threads on Node 20).
-  const url = new URL('./sweep-worker.ts', import.meta.url);
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
-  await Promise.all(
-    Array.from({ length: n }, () => {
-      return new Promise<void>((resolve, reject) => {
-        const w = new Worker(boot, { eval: true, workerData: { dataPaths, baseDir, cacheDir } });
-        const feed = (): void => {
-          const job = jobs[next++];
-          if (!job) {
-            void w.terminate().then(() => resolve());
-            return;
-          }
-          w.postMessage(job);
-        };
-        w.on('message', (m: WorkerReply) => {
-          rows[m.index] = m.row;
-          done++;
-          onRow?.(m.row, done);
-          feed();
-        });
-        w.on('error', (e) => reject(new MmError('INVARIANT_BROKEN', `sweep worker failed: ${e.message}`, {}, { cause: e })));
-        w.on('exit', (code) => (code === 0 || code === 1 ? undefined : reject(new MmError('INVARIANT_BROKEN', `sweep worker exited with code ${code}`))));
-        feed();
-      });
-    }),
-  );
-  return rows;
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { MmError } from '../core/errors.ts';
-import { expandGrid, type GridPoint } from '../backtest/sweep.ts';
+import type { GridPoint } from '../backtest/sweep.ts';
 import { normalizeDataRef, resolveDataRef } from '../research/data-ref.ts';
 import { dataFingerprint } from '../research/fingerprint.ts';
 import { makeJob, type JobResult, type ResearchJob } from '../research/job.ts';
@@ -8,7 +8,6 @@ import { buildLeaderboard, type Leaderboard } from '../research/leaderboard.ts';
 import type { Objective } from '../research/objective.ts';
 import { dataSpan, splitWindows, type DataWindow } from '../research/windows.ts';
 import { loadBacktestSetup } from './commands/backtest.ts';
-import type { GridFile } from './grid-file.ts';
 
 /** What `mmbot sweep` keeps in sweep.json's meta, to resume and to write the same outputs. */
 export interface SweepMeta {
@@ -23,7 +22,7 @@ export interface SweepMeta {
 }
 
 /**
- * Plans a sweep: every grid point validated through the config loader (a bad value fails here with
+ * Plans a sweep: every candidate point validated through the config loader (a bad value fails here with
  * the config's own error), the data resolved (URLs downloaded), fingerprinted and split into
  * windows, one job per point × window.
  * @throws MmError from the config loader (naming the grid point), FILE_NOT_FOUND, USAGE.
@@ -31,12 +30,12 @@ export interface SweepMeta {
 export async function planSweep(
   configFile: string,
   gridFile: string,
-  grid: GridFile,
+  grid: { readonly points: readonly GridPoint[]; readonly axes: readonly string[]; readonly objective: Objective },
   dataFlags: readonly string[],
   windowCount: number,
   cacheDir: string,
 ): Promise<{ jobs: ResearchJob[]; meta: Omit<SweepMeta, 'backend'>; outDirParent: string }> {
-  const points = expandGrid(grid.axes);
+  const points = grid.points;
   const setups = [];
   for (const [index, point] of points.entries()) {
     try {
@@ -61,7 +60,7 @@ export async function planSweep(
   );
   return {
     jobs,
-    meta: { config: resolve(configFile), grid: resolve(gridFile), objective: grid.rankBy, axes: grid.axes.map((a) => a.path), points, data, windows },
+    meta: { config: resolve(configFile), grid: resolve(gridFile), objective: grid.objective, axes: grid.axes, points, data, windows },
     outDirParent: resolve(base.section.out_dir),
   };
 }

@@ -26,6 +26,7 @@ export interface JobPoolOptions {
 
 interface Slot {
   worker: Worker;
+  ready: Promise<void>;
   task: { readonly task: ThreadTask; readonly resolve: (r: JobResult) => void } | null;
 }
 
@@ -56,6 +57,12 @@ export class JobPool {
     });
   }
 
+  /** Starts every thread and resolves once each has loaded its modules (a worker warms up before it takes jobs). */
+  async warm(): Promise<void> {
+    while (this.#slots.length < this.threads) this.#spawn();
+    await Promise.all(this.#slots.map((s) => s.ready));
+  }
+
   /** Stops every thread; queued jobs resolve as transient errors. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -79,8 +86,10 @@ export class JobPool {
     const tsxApi = import.meta.resolve('tsx/esm/api');
     const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
     const worker = new Worker(boot, { eval: true, workerData: { cacheDir: this.opts.cacheDir, recordings: this.opts.recordingsPerThread ?? 2 } });
-    const slot: Slot = { worker, task: null };
-    worker.on('message', (m: ThreadReply) => {
+    let ready: () => void = () => undefined;
+    const slot: Slot = { worker, task: null, ready: new Promise<void>((r) => (ready = r)) };
+    worker.on('message', (m: ThreadReply | { readonly seq: 0; readonly ready: true }) => {
+      if (!('result' in m)) return ready();
       const t = slot.task;
       if (!t || t.task.seq !== m.seq) return;
       slot.task = null;
@@ -88,6 +97,7 @@ export class JobPool {
       this.#pump();
     });
     const die = (why: string): void => {
+      ready();
       const i = this.#slots.indexOf(slot);
       if (i < 0) return;
       this.#slots.splice(i, 1);

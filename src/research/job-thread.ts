@@ -11,6 +11,8 @@ const { cacheDir, recordings } = workerData as { cacheDir: string | null; record
 const cache = new RecordingCache(recordings, cacheDir);
 const port = parentPort!;
 
+port.postMessage({ seq: 0, ready: true }); // modules loaded: JobPool.warm() waits for this
+
 port.on('message', (task: ThreadTask) => {
   void executeJob(task.job, task.paths, cache).then((result) => port.postMessage({ seq: task.seq, result } satisfies ThreadReply));
 });

@@ -52,6 +52,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
   const queueName = opts.queueName ?? DEFAULT_QUEUE;
   const conn: Redis = await connectRedis(opts.url, opts.onError ? { onError: opts.onError } : {});
   const pool = new JobPool({ threads: opts.concurrency, cacheDir: opts.cacheDir });
+  await pool.warm(); // thread start-up (module loading) before the first job, not inside it
   const mine = codeVersion();
   const key = resultsKey(queueName);
   const emit = (e: WorkerEvent): void => opts.onEvent?.(e);

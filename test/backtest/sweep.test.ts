@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expandGrid, rankRows, runSweep, sweepCsv, type SweepRow } from '../../src/backtest/sweep.ts';
+import { expandGrid, rankRows, sweepCsv, type SweepRow } from '../../src/backtest/sweep.ts';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
-import { loadGrid } from '../../src/cli/commands/sweep.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-sweep-'));
@@ -36,16 +35,6 @@ describe('sweep grid and ranking', () => {
     expect(rankRows(rows, 'markout_60s').map((r) => r.index)).toEqual([1, 3, 0, 2]);
     expect(sweepCsv(rankRows(rows, 'markout_60s')).trim().split('\n').map((l) => l.split(',').at(-2))).toEqual(['markout_60s_bps', '1.0000', '0.0000', '-2.0000', '']);
   });
-
-  it('rejects a bad grid file naming the key', () => {
-    const f = join(dir, 'g.yaml');
-    writeFileSync(f, 'grid:\n  bot.strategies.0.params.size: []\n');
-    expect(() => loadGrid(f)).toThrow(/grid\.bot\.strategies\.0\.params\.size: expected a non-empty list/);
-    writeFileSync(f, 'grid: { a: [1] }\nrank_by: pnl\n');
-    expect(() => loadGrid(f)).toThrow(/rank_by: expected one of/);
-    writeFileSync(f, 'grids: {}\n');
-    expect(() => loadGrid(f)).toThrow(/unknown key "grids"/);
-  });
 });
 
 describe('backtest config loading', () => {
@@ -58,22 +47,4 @@ describe('backtest config loading', () => {
     await expect(loadBacktestSetup(join(ROOT, 'config/backtest.yaml'), [['backtest.order_latency.entry', -1]])).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
     await expect(loadBacktestSetup(join(ROOT, 'config/backtest.yaml'), [['bot.strategies.0.params.size', 'big']])).rejects.toThrow(/bot\.strategies\[0\]\.params\.size|params\.size/);
   });
-
-  it('runs grid points on a worker thread (TypeScript loaded through tsx) with results in grid order', async () => {
-    const file = join(ROOT, 'config/backtest.yaml');
-    const a = await loadBacktestSetup(file, [['bot.strategies.0.params.halfSpreadTicks', 1]]);
-    const b = await loadBacktestSetup(file, [['bot.strategies.0.params.halfSpreadTicks', 3]]);
-    const rows = await runSweep(
-      [
-        { index: 0, point: [['h', 1]], spec: a.spec },
-        { index: 1, point: [['h', 3]], spec: b.spec },
-      ],
-      a.dataPaths,
-      1,
-      a.config.source.dir,
-      null,
-    );
-    expect(rows.map((r) => r.error)).toEqual([null, null]);
-    expect(rows[0]!.fills).toBeGreaterThan(rows[1]!.fills); // a tighter quote trades more
-  }, 30_000);
 });

@@ -11,6 +11,8 @@ export const SYSTEM_DEPS = {
   prometheus: { debianPackage: 'prometheus', binaries: ['prometheus', 'promtool'] },
   // The HTML report's render check (headless, driven by playwright-core, which downloads no browser).
   chromium: { debianPackage: 'chromium', binaries: ['chromium'] },
+  // Distributed sweeps: a real Redis server behind BullMQ (coordinator + mmbot worker processes).
+  redis: { debianPackage: 'redis-server', binaries: ['redis-server'] },
 } as const;
 
 /** A system dependency's name (a key of SYSTEM_DEPS). */

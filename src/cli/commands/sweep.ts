@@ -13,13 +13,11 @@ import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../../research/redis-bac
 import { redisRunner } from '../../research/redis-runner.ts';
 import type { JobRunner } from '../../research/runner.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
-import { loadGrid } from '../grid-file.ts';
+import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
 import type { Command } from '../main.ts';
 import { formatDuration, progressBar } from '../progress.ts';
 import { planSweep, runsCsv, sweepLeaderboard, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
-
-export { loadGrid, type GridFile } from '../grid-file.ts';
 
 function printTable(lb: Leaderboard, limit: number): string {
   const axes = lb.axes.map((p) => p.split('.').at(-1)!);
@@ -53,7 +51,8 @@ writes, to --out (default: a new folder under backtest.out_dir):
 Jobs are content-addressed (config, parameters, window, data and code version): a job already done
 is never run again, a job retried after a worker died is counted once.
   grid.yaml:  grid: { bot.strategies.0.params.halfSpreadTicks: [1, 2, 3], backtest.queue_model.kind: [risk-averse, power2] }
-              rank_by: pnl_over_drawdown`;
+              objective: pnl_over_drawdown
+              (search: random with samples: n and distributions draws n points instead: see src/research/README.md)`;
 
 /** `mmbot sweep`. */
 export const command: Command = {
@@ -85,9 +84,11 @@ export const command: Command = {
       if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required (or --resume <dir>)');
       const backend = flagString(p, 'backend') ?? 'embedded';
       parseBackend(backend); // a bad URL fails before any planning
-      const grid = loadGrid(gridFile);
+      const search = loadSearchFile(gridFile);
+      if (search.search === 'halving') throw new MmError('USAGE', `${gridFile}: search: halving picks its own windows: mmbot sweep runs search: grid or random`);
       const objective = flagString(p, 'objective');
-      const planned = await planSweep(file, gridFile, objective === undefined ? grid : { ...grid, rankBy: parseObjective(objective, '--objective', 'USAGE') }, p.lists.get('data') ?? [], flagInt(p, 'windows', 1, 10_000) ?? 1, cacheDir);
+      const grid = { points: candidatePoints(search), axes: search.axes.map((a) => a.path), objective: objective === undefined ? search.objective : parseObjective(objective, '--objective', 'USAGE') };
+      const planned = await planSweep(file, gridFile, grid, p.lists.get('data') ?? [], flagInt(p, 'windows', 1, 10_000) ?? 1, cacheDir);
       meta = { ...planned.meta, backend };
       jobs = planned.jobs;
       const outFlag = flagString(p, 'out');

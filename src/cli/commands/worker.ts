@@ -43,12 +43,16 @@ export const command: Command = {
     const lockMs = flagInt(p, 'lock-ms', 200, 3_600_000);
     const stalledMs = flagInt(p, 'stalled-ms', 100, 3_600_000);
     const maxStalled = flagInt(p, 'max-stalled', 0, 1000);
+    const startedMs = new Map<string, number>();
     const onEvent = (e: WorkerEvent): void => {
+      if (e.kind === 'start') startedMs.set(e.job.id, Date.now());
+      const tookMs = e.kind === 'done' ? Date.now() - (startedMs.get(e.job.id) ?? Date.now()) : 0;
+      if (e.kind === 'done') startedMs.delete(e.job.id);
       if (e.kind === 'refused') say(`worker: refused ${short(e.jobId)}: ${e.reason}`);
       else if (e.kind === 'retry') say(`worker: job ${short(e.jobId)} failed, will be retried: ${e.reason}`);
       else if (quiet) return;
       else if (e.kind === 'start') say(`worker: start ${short(e.job.id)} point ${e.job.index + 1} ${e.job.window.id}`);
-      else say(`worker: done ${short(e.job.id)} point ${e.job.index + 1} ${e.job.window.id}${e.error ? ` (backtest error: ${e.error})` : ''}`);
+      else say(`worker: done ${short(e.job.id)} point ${e.job.index + 1} ${e.job.window.id} in ${tookMs} ms${e.error ? ` (backtest error: ${e.error})` : ''}`);
     };
     const worker = await startResearchWorker({
       url: backend.url,

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { command as sweep } from '../../src/cli/commands/sweep.ts';
+import { command as worker } from '../../src/cli/commands/worker.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MMBOT = join(ROOT, 'bin/mmbot.js');
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-sweep-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const GRID = join(dir, 'grid.yaml');
+writeFileSync(GRID, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]\n  bot.strategies.0.params.levels: [1, 2]\nrank_by: net\n');
+const CONFIG = join(ROOT, 'config/backtest.yaml');
+const journalLines = (out: string): number => (existsSync(join(out, 'results.jsonl')) ? readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).length : 0);
+
+function mmbot(args: readonly string[], onTick?: (kill: () => void) => void): Promise<{ code: number | null; signal: string | null; out: string }> {
+  const proc = spawn(process.execPath, [MMBOT, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const timer = onTick ? setInterval(() => onTick(() => proc.kill('SIGKILL')), 20) : null;
+  return new Promise((r) =>
+    proc.once('exit', (code, signal) => {
+      if (timer) clearInterval(timer);
+      r({ code, signal, out });
+    }),
+  );
+}
+
+describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => {
+  it('a coordinator SIGKILLed after k results resumes with only the rest, and ends with the uninterrupted leaderboard', async () => {
+    const full = await mmbot(['sweep', '--config', CONFIG, '--grid', GRID, '--windows', '2', '--workers', '1', '--out', join(dir, 'full')]);
+    expect(full.code, full.out).toBe(0);
+    expect(full.out).toMatch(/6 points × 2 window\(s\) = 12 jobs/);
+
+    const cut = join(dir, 'cut');
+    const killed = await mmbot(['sweep', '--config', CONFIG, '--grid', GRID, '--windows', '2', '--workers', '1', '--out', cut], (kill) => {
+      if (journalLines(cut) >= 4) kill();
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const k = journalLines(cut);
+    expect(k).toBeGreaterThanOrEqual(4);
+    expect(k).toBeLessThan(12);
+    expect(existsSync(join(cut, 'leaderboard.csv'))).toBe(false);
+
+    const resumed = await mmbot(['sweep', '--resume', cut, '--workers', '1']);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain(`${k} done already (journal)`);
+    expect(resumed.out).toContain(`${12 - k} jobs in`);
+    expect(journalLines(cut)).toBe(12);
+    for (const f of ['leaderboard.csv', 'sweep.csv']) expect(readFileSync(join(cut, f), 'utf8'), f).toBe(readFileSync(join(dir, 'full', f), 'utf8'));
+    const csv = readFileSync(join(cut, 'sweep.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('point,bot.strategies.0.params.halfSpreadTicks,bot.strategies.0.params.levels,window,job_id,net_usd,net_with_rewards_usd,sharpe,max_drawdown_usd,fills,maker_share,uptime_two_sided,inside_reward_spread,markout_60s_bps,duration_s,error');
+    expect(csv).toHaveLength(13);
+    expect(readFileSync(join(cut, 'leaderboard.csv'), 'utf8').split('\n')[0]).toContain('net@w1');
+  }, 120_000);
+
+  it('names a bad or unreachable --backend', async () => {
+    const base = ['--config', CONFIG, '--grid', GRID, '--out', join(dir, 'bad')];
+    await expect(sweep.run([...base, '--backend', 'redis://127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/cannot reach the backend redis:\/\/127\.0\.0\.1:1: ECONNREFUSED/) });
+    await expect(sweep.run([...base, '--backend', 'http://127.0.0.1:6379'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--backend http:\/\/127\.0\.0\.1:6379: unsupported scheme/) });
+    await expect(sweep.run([...base, '--backend', 'redis://:pw@'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/not a URL|no host/) });
+    await expect(worker.run(['--backend', 'redis://user:secret@127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/redis:\/\/user:\*\*\*@127\.0\.0\.1:1/) });
+    await expect(worker.run(['--backend', 'embedded'])).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(worker.run([])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--backend redis:\/\/host:port is required/) });
+    await expect(sweep.run(['--resume', join(dir, 'nowhere')])).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: expect.stringMatching(/cannot resume/) });
+  }, 30_000);
+});

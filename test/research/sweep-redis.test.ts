@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs } from '../setup/system-deps.ts';
+import { startRedis, type TestRedis } from '../support/redis-server.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const MMBOT = join(ROOT, 'bin/mmbot.js');
+const dir = mkdtempSync(join(tmpdir(), 'mmbot-sweep-redis-'));
+const GRID = join(dir, 'grid.yaml');
+// 3 × 2 × 2 × 2 = 24 points, on 3 windows of the 8-minute sample: 72 jobs of well under a second.
+writeFileSync(
+  GRID,
+  'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]\n  bot.strategies.0.params.levels: [1, 2]\n  bot.strategies.0.params.spacingTicks: [1, 2]\n  backtest.order_latency.entry: [5, 100]\n',
+);
+const SWEEP = ['sweep', '--config', join(ROOT, 'config/backtest.yaml'), '--grid', GRID, '--windows', '3'];
+
+interface Run {
+  readonly proc: ChildProcess;
+  readonly exit: Promise<number>;
+  readonly lines: string[];
+  onLine?: (line: string) => void;
+}
+
+function mmbot(args: readonly string[]): Run {
+  const proc = spawn(process.execPath, [MMBOT, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run: Run = { proc, lines: [], exit: new Promise((r) => proc.once('exit', (code) => r(code ?? -1))) };
+  let rest = '';
+  const feed = (chunk: Buffer): void => {
+    const parts = (rest + chunk.toString('utf8')).split('\n');
+    rest = parts.pop()!;
+    for (const l of parts) {
+      run.lines.push(l);
+      run.onLine?.(l);
+    }
+  };
+  proc.stdout!.on('data', feed);
+  proc.stderr!.on('data', feed);
+  return run;
+}
+
+const workerArgs = (url: string): string[] => ['worker', '--backend', url, '--concurrency', '1', '--lock-ms', '1000', '--stalled-ms', '500'];
+
+describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server, coordinator + 2 mmbot worker processes)', () => {
+  let redis: TestRedis;
+  const procs: ChildProcess[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 20_000);
+  afterAll(async () => {
+    for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('24 points × 3 windows give the embedded backend\'s leaderboard, with one worker SIGKILLed mid-job', async () => {
+    const embedded = mmbot([...SWEEP, '--workers', '2', '--out', join(dir, 'embedded')]);
+    expect(await embedded.exit, embedded.lines.join('\n')).toBe(0);
+
+    const w1 = mmbot(workerArgs(redis.url));
+    const w2 = mmbot(workerArgs(redis.url));
+    procs.push(w1.proc, w2.proc);
+    // Kill worker 1 (SIGKILL: no clean-up at all) right after it starts its 4th job.
+    const started: string[] = [];
+    const finished = new Set<string>();
+    let killedDuring: string | null = null;
+    w1.onLine = (line) => {
+      const m = /^worker: (start|done) ([0-9a-f]{12})/.exec(line);
+      if (!m || killedDuring !== null) return;
+      if (m[1] === 'done') finished.add(m[2]!);
+      else {
+        started.push(m[2]!);
+        if (started.length === 4) {
+          w1.proc.kill('SIGKILL');
+          killedDuring = m[2]!;
+        }
+      }
+    };
+    const coordinator = mmbot([...SWEEP, '--backend', redis.url, '--out', join(dir, 'redis')]);
+    procs.push(coordinator.proc);
+    const code = await coordinator.exit;
+    expect(code, coordinator.lines.join('\n')).toBe(0);
+    expect(killedDuring).not.toBeNull();
+    expect(finished.has(killedDuring!)).toBe(false); // it really died mid-job...
+    expect(w2.lines.some((l) => l.startsWith(`worker: done ${killedDuring}`))).toBe(true); // ...and the other worker ran it
+
+    for (const f of ['leaderboard.csv', 'leaderboard.json', 'sweep.csv'])
+      expect(readFileSync(join(dir, 'redis', f), 'utf8'), f).toBe(readFileSync(join(dir, 'embedded', f), 'utf8'));
+    const lb = readFileSync(join(dir, 'redis', 'leaderboard.csv'), 'utf8').trim().split('\n');
+    expect(lb).toHaveLength(25);
+    // Counted once: one journal line per job.
+    const journal = readFileSync(join(dir, 'redis', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { jobId: string }).jobId);
+    expect(journal).toHaveLength(72);
+    expect(new Set(journal).size).toBe(72);
+
+    // The same sweep again: every result is in Redis already, nothing is queued or run.
+    const doneBefore = w2.lines.filter((l) => l.startsWith('worker: done')).length;
+    const again = mmbot([...SWEEP, '--backend', redis.url, '--out', join(dir, 'again')]);
+    expect(await again.exit).toBe(0);
+    expect(readFileSync(join(dir, 'again', 'leaderboard.csv'), 'utf8')).toBe(readFileSync(join(dir, 'embedded', 'leaderboard.csv'), 'utf8'));
+    expect(w2.lines.filter((l) => l.startsWith('worker: done')).length).toBe(doneBefore);
+
+    // SIGTERM: the worker finishes what it runs and exits 0.
+    w2.proc.kill('SIGTERM');
+    expect(await w2.exit).toBe(0);
+    expect(w2.lines).toContain('worker: stopped');
+  }, 90_000);
+});
