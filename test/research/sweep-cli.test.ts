@@ -48,7 +48,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     const resumed = await mmbot(['sweep', '--resume', cut, '--workers', '1']);
     expect(resumed.code, resumed.out).toBe(0);
     expect(resumed.out).toContain(`${k} done already (journal)`);
-    expect(resumed.out).toContain(`${12 - k} jobs in`);
+    expect(resumed.out).toContain(`${12 - k} new result(s) in`);
     expect(journalLines(cut)).toBe(12);
     for (const f of ['leaderboard.csv', 'sweep.csv']) expect(readFileSync(join(cut, f), 'utf8'), f).toBe(readFileSync(join(dir, 'full', f), 'utf8'));
     const csv = readFileSync(join(cut, 'sweep.csv'), 'utf8').trim().split('\n');

@@ -3,20 +3,21 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MmError } from '../../core/errors.ts';
 import { codeVersion } from '../../research/code-version.ts';
-import { embeddedRunner } from '../../research/embedded-runner.ts';
-import type { JobResult } from '../../research/job.ts';
-import { Journal, readPlan, runJournaled, writePlan } from '../../research/journal.ts';
+import { isUrlRef } from '../../research/data-ref.ts';
+import { halvingHtml, halvingJson, halvingTable } from '../../research/halving-report.ts';
+import { heatAxes } from '../../research/heatmap.ts';
+import { Journal, readPlan, writePlan } from '../../research/journal.ts';
 import { writeLeaderboard } from '../../research/leaderboard-files.ts';
 import type { Leaderboard } from '../../research/leaderboard.ts';
 import { parseObjective } from '../../research/objective.ts';
-import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../../research/redis-backend.ts';
-import { redisRunner } from '../../research/redis-runner.ts';
-import type { JobRunner } from '../../research/runner.ts';
+import { pairRunner } from '../../research/pair-runner.ts';
+import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
+import { runSearch } from '../../research/search-run.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
-import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
 import type { Command } from '../main.ts';
 import { formatDuration, progressBar } from '../progress.ts';
-import { planSweep, runsCsv, sweepLeaderboard, type SweepMeta } from '../sweep-plan.ts';
+import { journaledRunner, openRunner } from '../research-runner.ts';
+import { prepareSweep, runsCsv, searchInput, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
 
 function printTable(lb: Leaderboard, limit: number): string {
@@ -32,40 +33,43 @@ function printTable(lb: Leaderboard, limit: number): string {
   return [`ranked by ${lb.objective} over ${lb.windows.length} window(s):`, line(head), ...body.map(line)].join('\n');
 }
 
-const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n>] [--backend embedded|redis://host:port] [--workers <n>] [--out <dir>] [--top <n>] [--objective <o>]
+const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n>] [--backend embedded|redis://host:port]
+                   [--workers <n>] [--queue <name>] [--out <dir>] [--top <n>] [--objective <o>] [--heatmap x,y]
        mmbot sweep --resume <out dir> [--backend …] [--workers <n>]
 
-Runs the backtest for every point of a parameter grid on every data window, ranks the points and
+Runs the backtest for every candidate of a grid file on every data window, ranks the candidates and
 writes, to --out (default: a new folder under backtest.out_dir):
-  leaderboard.csv / .json / .html   points ranked by the objective over all windows (heat map in the page)
+  leaderboard.csv / .json / .html   candidates ranked by the objective over all windows (heat map in the page)
   sweep.csv                         every run (point × window) with its figures
+  halving.json                      successive halving: every rung (search: halving)
   sweep.json, results.jsonl         the plan and the results journal (for --resume)
   --data      recordings: paths, file:// or http(s):// URLs (downloaded once into the cache); default backtest.data
-  --windows   split the data's time span into n equal consecutive windows (default 1)
+  --windows   split the data's time span into n equal consecutive windows (default 1; grid and random searches)
   --backend   embedded (default): worker threads on this machine (--workers, default cores - 1);
               redis://host:port: enqueue the jobs on Redis for \`mmbot worker --backend …\` processes on
               any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
   --resume    continue a sweep whose coordinator stopped: runs only the jobs its journal (and Redis) lack
   --objective pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
-              (default: the grid's rank_by)
+              (default: the grid file's objective / rank_by)
 Jobs are content-addressed (config, parameters, window, data and code version): a job already done
 is never run again, a job retried after a worker died is counted once.
   grid.yaml:  grid: { bot.strategies.0.params.halfSpreadTicks: [1, 2, 3], backtest.queue_model.kind: [risk-averse, power2] }
               objective: pnl_over_drawdown
-              (search: random with samples: n and distributions draws n points instead: see src/research/README.md)`;
+              (search: random | halving: see src/research/README.md)`;
 
 /** `mmbot sweep`. */
 export const command: Command = {
-  summary: 'run a parameter grid over data windows (worker threads or Redis workers) and rank it',
+  summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const resumeDir = flagString(p, 'resume');
     const cacheDir = replayCacheDir();
     let meta: SweepMeta;
-    let jobs;
     let out: string;
+    let plannedIds: ReadonlySet<string> | null = null;
+    const objectiveFlag = flagString(p, 'objective');
     if (resumeDir) {
       for (const f of ['config', 'grid', 'data', 'windows', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
@@ -73,68 +77,87 @@ export const command: Command = {
       if (plan.codeVersion !== codeVersion())
         throw new MmError('JOB_REFUSED', `${out}/sweep.json was planned by mmbot code ${plan.codeVersion}; this is ${codeVersion()}: results of different code must not mix (start a new sweep)`);
       meta = plan.meta as unknown as SweepMeta;
-      jobs = [...plan.jobs];
-      const backendFlag = flagString(p, 'backend');
-      if (backendFlag !== undefined) meta = { ...meta, backend: backendFlag };
-      const objective = flagString(p, 'objective');
-      if (objective !== undefined) meta = { ...meta, objective: parseObjective(objective, '--objective', 'USAGE') };
+      plannedIds = new Set(plan.jobs.map((j) => j.id));
+      const b = flagString(p, 'backend');
+      const q = flagString(p, 'queue');
+      meta = { ...meta, ...(b === undefined ? {} : { backend: b }), ...(q === undefined ? {} : { queue: q }), ...(objectiveFlag === undefined ? {} : { objective: parseObjective(objectiveFlag, '--objective', 'USAGE') }) };
     } else {
-      const file = flagString(p, 'config');
-      const gridFile = flagString(p, 'grid');
-      if (!file || !gridFile) throw new MmError('USAGE', '--config and --grid are required (or --resume <dir>)');
-      const backend = flagString(p, 'backend') ?? 'embedded';
-      parseBackend(backend); // a bad URL fails before any planning
-      const search = loadSearchFile(gridFile);
-      if (search.search === 'halving') throw new MmError('USAGE', `${gridFile}: search: halving picks its own windows: mmbot sweep runs search: grid or random`);
-      const objective = flagString(p, 'objective');
-      const grid = { points: candidatePoints(search), axes: search.axes.map((a) => a.path), objective: objective === undefined ? search.objective : parseObjective(objective, '--objective', 'USAGE') };
-      const planned = await planSweep(file, gridFile, grid, p.lists.get('data') ?? [], flagInt(p, 'windows', 1, 10_000) ?? 1, cacheDir);
-      meta = { ...planned.meta, backend };
-      jobs = planned.jobs;
-      const outFlag = flagString(p, 'out');
-      out = outFlag ? resolve(outFlag) : join(planned.outDirParent, `sweep-${Date.now()}`);
-      mkdirSync(out, { recursive: true });
-      writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs });
+      const config = flagString(p, 'config');
+      const grid = flagString(p, 'grid');
+      if (!config || !grid) throw new MmError('USAGE', '--config and --grid are required (or --resume <dir>)');
+      meta = {
+        config: resolve(config),
+        grid: resolve(grid),
+        data: (p.lists.get('data') ?? []).map((d) => (isUrlRef(d) ? d : resolve(d))),
+        windowCount: flagInt(p, 'windows', 1, 10_000) ?? 1,
+        objective: objectiveFlag === undefined ? null : parseObjective(objectiveFlag, '--objective', 'USAGE'),
+        backend: flagString(p, 'backend') ?? 'embedded',
+        queue: flagString(p, 'queue') ?? DEFAULT_QUEUE,
+      };
+      out = ''; // set once planned (the default folder is under the config's out_dir)
     }
-    const backend = parseBackend(meta.backend);
+    parseBackend(meta.backend); // a bad URL fails before any planning
+    const prep = await prepareSweep(meta, cacheDir);
+    if (plannedIds !== null && (prep.firstJobs.length !== plannedIds.size || prep.firstJobs.some((j) => !plannedIds.has(j.id))))
+      throw new MmError('CONFIG_INVALID', `cannot resume ${out}: the config, grid file or data changed since the sweep was planned (its jobs differ); start a new sweep`);
+    if (!resumeDir) {
+      const outFlag = flagString(p, 'out');
+      out = outFlag ? resolve(outFlag) : join(prep.outDirParent, `sweep-${Date.now()}`);
+      mkdirSync(out, { recursive: true });
+      writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
+    }
+    const heat = heatAxes(prep.axes, flagString(p, 'heatmap'));
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
-    const queue = flagString(p, 'queue') ?? DEFAULT_QUEUE;
-    const runner: JobRunner =
-      backend.kind === 'embedded'
-        ? embeddedRunner({ workers, cacheDir })
-        : await redisRunner({ url: backend.url, queueName: queue, onError: (e) => process.stderr.write(`\nsweep: backend ${redactUrl(backend.url)}: ${e.message} (reconnecting)\n`) });
+    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep' });
     const journal = new Journal(out);
-    const where = backend.kind === 'embedded' ? `${Math.min(workers, jobs.length)} worker thread(s)` : `${redactUrl(backend.url)} (queue ${queue})`;
-    const already = jobs.filter((j) => journal.done.has(j.id)).length;
-    process.stderr.write(`sweep: ${meta.points.length} points × ${meta.windows.length} window(s) = ${jobs.length} jobs on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\n`);
-    const bar = progressBar('sweep', process.stderr, already);
+    const runner = journaledRunner(inner, journal);
+    const already = journal.done.size;
+    const shape = prep.rungs === null ? `${prep.points.length} points × ${prep.windows.length} window(s) = ${prep.expectedJobs} jobs` : `successive halving: ${prep.points.length} candidates over ${prep.rungs.length} rungs, ≤ ${prep.expectedJobs} jobs`;
+    process.stderr.write(`sweep: ${shape} on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\n`);
+    const total = prep.expectedJobs;
+    const bar = progressBar('sweep', process.stderr, Math.min(already, total));
     const tty = process.stderr.isTTY === true;
     const startMs = Date.now();
+    let seen = 0; // jobs of earlier batches (halving rungs)
+    let batchTotal = 0;
+    let phaseNow = '';
+    let fresh = 0;
     let nextNote = 0.1;
     let failed = 0;
-    let results: Map<string, JobResult>;
+    let outcome;
     try {
-      results = await runJournaled(runner, jobs, journal, (r, done, total) => {
+      const run = pairRunner(runner, prep.points, prep.make, (phase, r, done, n) => {
+        if (phase !== phaseNow) {
+          seen += batchTotal;
+          phaseNow = phase;
+        }
+        batchTotal = n;
+        fresh++;
+        const all = Math.min(total, seen + done);
         if (r.row.error !== null) failed++;
-        bar.update(done, total, failed > 0 ? `${failed} failed` : '');
+        bar.update(all, total, `${phase === 'all' ? '' : `rung ${phase} `}${failed > 0 ? `${failed} failed` : ''}`);
         if (r.row.error !== null) process.stderr.write(`${tty ? '\n' : ''}  point ${r.row.index + 1} ${r.windowId} failed: ${r.row.error}\n`);
-        if (!tty && (done / total >= nextNote || done === total)) {
+        if (!tty && (all / total >= nextNote || all === total)) {
           // Without a terminal: a line per tenth, with the ETA from this session's pace.
-          while (done / total >= nextNote) nextNote += 0.1;
-          const fresh = done - already;
-          const etaS = fresh > 0 ? ((Date.now() - startMs) / 1000 / fresh) * (total - done) : NaN;
-          process.stderr.write(`  ${done}/${total}${Number.isFinite(etaS) && done < total ? ` ETA ${formatDuration(etaS)}` : ''}\n`);
+          while (all / total >= nextNote) nextNote += 0.1;
+          const etaS = ((Date.now() - startMs) / 1000 / fresh) * (total - all);
+          process.stderr.write(`  ${all}/${total}${all < total ? ` ETA ${formatDuration(etaS)}` : ''}\n`);
         }
       });
+      outcome = await runSearch(searchInput(prep), run);
     } finally {
       bar.end();
       await runner.close();
     }
-    const lb = sweepLeaderboard(meta, jobs, results);
-    const files = writeLeaderboard(out, lb, { title: 'mmbot sweep', heatmap: lb.axes.length === 0 ? null : [lb.axes[0]!, lb.axes[1] ?? null], notes: [`config ${meta.config}; grid ${meta.grid}; data ${meta.data.join(', ')}`] });
-    writeFileSync(join(out, 'sweep.csv'), runsCsv(meta, jobs, results));
+    const lb = outcome.leaderboard;
+    const notes = [`config ${meta.config}; grid ${meta.grid}; data ${prep.data.join(', ')}`];
+    const files = writeLeaderboard(out, lb, { title: 'mmbot sweep', heatmap: heat, notes, ...(outcome.rungs ? { sections: [halvingHtml(outcome.rungs, lb.objective)] } : {}) });
+    writeFileSync(join(out, 'sweep.csv'), runsCsv(prep.axes, runner.jobs, runner.results));
+    if (outcome.rungs) writeFileSync(join(out, 'halving.json'), halvingJson(outcome.rungs));
     const wallS = (Date.now() - startMs) / 1000;
-    process.stdout.write(`${printTable(lb, flagInt(p, 'top', 1, 100_000) ?? 20)}\n${jobs.length - already} jobs in ${wallS.toFixed(1)} s; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`);
-    return [...results.values()].every((r) => r.row.error === null) ? 0 : 1;
+    process.stdout.write(
+      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, flagInt(p, 'top', 1, 100_000) ?? 20)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
+    );
+    return [...runner.results.values()].every((r) => r.row.error === null) ? 0 : 1;
   },
 };

@@ -1,0 +1,38 @@
+import { embeddedRunner } from '../research/embedded-runner.ts';
+import type { JobResult, ResearchJob } from '../research/job.ts';
+import { Journal, runJournaled } from '../research/journal.ts';
+import { parseBackend, redactUrl } from '../research/redis-backend.ts';
+import { redisRunner } from '../research/redis-runner.ts';
+import type { JobRunner } from '../research/runner.ts';
+
+/**
+ * The JobRunner a `--backend` value names: `embedded` (worker threads here) or `redis://…` (jobs
+ * for `mmbot worker` processes). Commands share it, so every research command runs on either.
+ * @throws MmError USAGE (bad value), BACKEND_UNAVAILABLE (Redis unreachable).
+ */
+export async function openRunner(backend: string, opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string }): Promise<{ runner: JobRunner; where: string }> {
+  const b = parseBackend(backend);
+  if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir }), where: `${opts.workers} worker thread(s)` };
+  const runner = await redisRunner({ url: b.url, queueName: opts.queue, onError: (e) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${e.message} (reconnecting)\n`) });
+  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue})` };
+}
+
+/**
+ * A runner that journals every result in `journal` and skips jobs it already holds (resume), and
+ * remembers every job it was given in order with its result (the sweep's run table).
+ */
+export function journaledRunner(inner: JobRunner, journal: Journal): JobRunner & { readonly jobs: ResearchJob[]; readonly results: Map<string, JobResult> } {
+  const jobs: ResearchJob[] = [];
+  const results = new Map<string, JobResult>();
+  return {
+    jobs,
+    results,
+    async run(batch, onResult) {
+      const out = await runJournaled(inner, batch, journal, onResult);
+      for (const j of batch) if (!results.has(j.id)) jobs.push(j);
+      for (const [id, r] of out) results.set(id, r);
+      return out;
+    },
+    close: () => inner.close(),
+  };
+}
