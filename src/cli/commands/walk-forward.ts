@@ -15,7 +15,8 @@ import { pairRunner, type JobFactory } from '../../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
 import { planFolds, runWalkForward, summarise } from '../../research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../research/walk-forward-report.ts';
-import { dataSpan } from '../../research/windows.ts';
+import { dataSpan, type DataSpan } from '../../research/windows.ts';
+import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
@@ -24,16 +25,20 @@ import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtes
 export interface PreparedSearch {
   readonly points: readonly GridPoint[];
   readonly setups: readonly BacktestSetup[];
-  readonly dataPaths: readonly string[];
+  /** Data references as jobs carry them (absolute paths or URLs). */
+  readonly data: readonly string[];
+  /** The data's span, narrowed by the config's backtest.start_ms / end_ms. */
+  readonly span: DataSpan;
   readonly make: JobFactory;
 }
 
 /**
  * Loads the config once per candidate (so a bad value fails before anything runs, with the config's
- * own error and the point named), resolves the data (--data or backtest.data) and fingerprints it.
+ * own error and the point named), resolves the data (--data paths or URLs, else backtest.data;
+ * URLs downloaded once into the cache), fingerprints it and reads its span.
  * @throws MmError USAGE when there is no recording; the config's errors naming the grid point.
  */
-export async function prepareSearch(configFile: string, points: readonly GridPoint[], data: readonly string[], cacheDir: string): Promise<PreparedSearch> {
+export async function prepareSearch(configFile: string, points: readonly GridPoint[], dataFlags: readonly string[], cacheDir: string): Promise<PreparedSearch> {
   const setups: BacktestSetup[] = [];
   for (const [index, point] of points.entries()) {
     try {
@@ -44,16 +49,21 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
       throw e;
     }
   }
-  const dataPaths = data.length > 0 ? data.map((d) => resolve(d)) : setups[0]!.dataPaths;
-  if (dataPaths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${configFile}`);
-  const fingerprints = await Promise.all(dataPaths.map((p) => dataFingerprint(p, cacheDir)));
-  const baseDir = setups[0]!.config.source.dir;
-  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data: dataPaths, fingerprints, spec: setups[index]!.spec, baseDir });
-  return { points, setups, dataPaths, make };
+  const base = setups[0]!;
+  const data = (dataFlags.length > 0 ? dataFlags : base.dataPaths).map(normalizeDataRef);
+  if (data.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${configFile}`);
+  const local = await Promise.all(data.map((ref) => resolveDataRef(ref, cacheDir)));
+  const fingerprints = await Promise.all(local.map((p) => dataFingerprint(p, cacheDir)));
+  const full = await dataSpan(local, cacheDir);
+  const s = base.spec.settings;
+  const span = { startMs: Math.max(full.startMs, s.startMs ?? -Infinity), endMs: Math.min(full.endMs, s.endMs ?? Infinity) };
+  const baseDir = base.config.source.dir;
+  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir });
+  return { points, setups, data, span, make };
 }
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
-                          [--data <file>]... [--objective <name>] [--top-k <n>] [--workers <n>] [--out <dir>] [--heatmap x,y]
+                          [--data <path|url>]... [--objective <name>] [--top-k <n>] [--workers <n>] [--out <dir>] [--heatmap x,y]
 
 Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
 the objective, and scores that choice on the next, unseen test window; then rolls forward by --step
@@ -97,7 +107,7 @@ export const command: Command = {
     const heat = heatAxes(points[0]?.map(([k]) => k) ?? [], flagString(p, 'heatmap'));
     const cacheDir = replayCacheDir();
     const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir);
-    const span = await dataSpan(prep.dataPaths, cacheDir);
+    const span = prep.span;
     const folds = planFolds(span, { trainMs, testMs, stepMs, anchored });
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
