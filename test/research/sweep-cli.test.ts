@@ -57,6 +57,24 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     expect(readFileSync(join(cut, 'leaderboard.csv'), 'utf8').split('\n')[0]).toContain('net@w1');
   }, 120_000);
 
+  it('runs random and halving searches, and refuses to resume when the inputs changed', async () => {
+    const random = join(dir, 'random.yaml');
+    writeFileSync(random, 'search: random\nsamples: 3\nseed: 5\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: { int: [1, 3] }\n  bot.strategies.0.params.levels: [1, 2]\n');
+    const r = await mmbot(['sweep', '--config', CONFIG, '--grid', random, '--windows', '2', '--workers', '1', '--out', join(dir, 'random')]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/3 points × 2 window\(s\) = 6 jobs/);
+    const halving = join(dir, 'halving.yaml');
+    writeFileSync(halving, 'search: halving\neta: 2\nrungs: [2m, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3, 4]\n');
+    const h = await mmbot(['sweep', '--config', CONFIG, '--grid', halving, '--workers', '1', '--out', join(dir, 'halving')]);
+    expect(h.code, h.out).toBe(0);
+    expect(h.out).toMatch(/successive halving: 4 candidates over 2 rungs, ≤ 6 jobs/);
+    expect(JSON.parse(readFileSync(join(dir, 'halving', 'halving.json'), 'utf8'))).toHaveLength(2);
+    expect(readFileSync(join(dir, 'halving', 'sweep.csv'), 'utf8').trim().split('\n')).toHaveLength(7);
+    // The plan's grid file changed: its jobs differ, so resuming would mix two sweeps.
+    writeFileSync(halving, 'search: halving\neta: 2\nrungs: [2m, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3, 5]\n');
+    await expect(sweep.run(['--resume', join(dir, 'halving')])).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/changed since the sweep was planned/) });
+  }, 60_000);
+
   it('names a bad or unreachable --backend', async () => {
     const base = ['--config', CONFIG, '--grid', GRID, '--out', join(dir, 'bad')];
     await expect(sweep.run([...base, '--backend', 'redis://127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/cannot reach the backend redis:\/\/127\.0\.0\.1:1: ECONNREFUSED/) });

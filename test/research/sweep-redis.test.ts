@@ -3,6 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
+import { dataFingerprint } from '../../src/research/fingerprint.ts';
+import { makeJob } from '../../src/research/job.ts';
+import { redisRunner } from '../../src/research/redis-runner.ts';
 import { needs } from '../setup/system-deps.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 
@@ -15,6 +20,7 @@ writeFileSync(
   GRID,
   'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]\n  bot.strategies.0.params.levels: [1, 2]\n  bot.strategies.0.params.spacingTicks: [1, 2]\n  backtest.order_latency.entry: [5, 100]\n',
 );
+const SAMPLE = join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz');
 const SWEEP = ['sweep', '--config', join(ROOT, 'config/backtest.yaml'), '--grid', GRID, '--windows', '3'];
 
 interface Run {
@@ -46,10 +52,19 @@ const workerArgs = (url: string): string[] => ['worker', '--backend', url, '--co
 describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server, coordinator + 2 mmbot worker processes)', () => {
   let redis: TestRedis;
   const procs: ChildProcess[] = [];
+  // The Redis sweep names its data by URL: coordinator and workers download it (once) and find the
+  // same content fingerprint as the embedded sweep's local file.
+  let http: Server;
+  let dataUrl = '';
   beforeAll(async () => {
     redis = await startRedis();
+    const body = readFileSync(SAMPLE);
+    http = createServer((_req, res) => res.writeHead(200).end(body));
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    dataUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/eurusd-perp-local.jsonl.gz`;
   }, 20_000);
   afterAll(async () => {
+    await new Promise((r) => http?.close(r));
     for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -78,7 +93,7 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
         }
       }
     };
-    const coordinator = mmbot([...SWEEP, '--backend', redis.url, '--out', join(dir, 'redis')]);
+    const coordinator = mmbot([...SWEEP, '--data', dataUrl, '--backend', redis.url, '--out', join(dir, 'redis')]);
     procs.push(coordinator.proc);
     const code = await coordinator.exit;
     expect(code, coordinator.lines.join('\n')).toBe(0);
@@ -97,10 +112,20 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
 
     // The same sweep again: every result is in Redis already, nothing is queued or run.
     const doneBefore = w2.lines.filter((l) => l.startsWith('worker: done')).length;
-    const again = mmbot([...SWEEP, '--backend', redis.url, '--out', join(dir, 'again')]);
+    const again = mmbot([...SWEEP, '--data', SAMPLE, '--backend', redis.url, '--out', join(dir, 'again')]);
     expect(await again.exit).toBe(0);
     expect(readFileSync(join(dir, 'again', 'leaderboard.csv'), 'utf8')).toBe(readFileSync(join(dir, 'embedded', 'leaderboard.csv'), 'utf8'));
     expect(w2.lines.filter((l) => l.startsWith('worker: done')).length).toBe(doneBefore);
+
+    // A job planned by other code is refused by the worker, reported as a (transient) failure.
+    const setup = await loadBacktestSetup(join(ROOT, 'config/backtest.yaml'));
+    const alien = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: setup.spec, codeVersion: '0.0.0+other' });
+    const runner = await redisRunner({ url: redis.url });
+    const refused = (await runner.run([alien])).get(alien.id)!;
+    await runner.close();
+    expect(refused.transient).toBe(true);
+    expect(refused.row.error).toMatch(/^JOB_REFUSED: job [0-9a-f]{12} was planned by mmbot code 0\.0\.0\+other; this worker runs /);
+    expect(w2.lines.some((l) => l.startsWith(`worker: refused ${alien.id.slice(0, 12)}`))).toBe(true);
 
     // SIGTERM: the worker finishes what it runs and exits 0.
     w2.proc.kill('SIGTERM');
