@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { MmError } from '../../core/errors.ts';
 import type { GridPoint } from '../../backtest/sweep.ts';
 import { formatDurationMs, parseDurationMs } from '../../research/duration.ts';
-import { embeddedRunner } from '../../research/embedded-runner.ts';
 import { dataFingerprint } from '../../research/fingerprint.ts';
 import { heatAxes } from '../../research/heatmap.ts';
 import { makeJob } from '../../research/job.ts';
@@ -19,6 +18,8 @@ import { dataSpan, type DataSpan } from '../../research/windows.ts';
 import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
+import { openRunner } from '../research-runner.ts';
+import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
 
 /** Candidates with their validated setups, the data and a job factory: what every search needs before it runs. */
@@ -63,7 +64,8 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
 }
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
-                          [--data <path|url>]... [--objective <name>] [--top-k <n>] [--workers <n>] [--out <dir>] [--heatmap x,y]
+                          [--data <path|url>]... [--objective <name>] [--top-k <n>] [--backend embedded|redis://host:port]
+                          [--workers <n>] [--queue <name>] [--out <dir>] [--heatmap x,y]
 
 Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
 the objective, and scores that choice on the next, unseen test window; then rolls forward by --step
@@ -75,7 +77,10 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
   --grid         a grid file (search: grid, or random with samples/seed); objective: from it unless --objective
   --objective    pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
   --top-k        report how often the chosen point ranked within the top k out of sample (default 3)
-  --workers      worker threads (default: cores - 1)
+  --backend      embedded (default): worker threads here (--workers, default cores - 1); redis://host:port:
+                 jobs for \`mmbot worker --backend …\` processes (--queue <name>, default ${DEFAULT_QUEUE}); one batch
+                 for every train window, then one for every test window
+  --data         recordings: paths, file:// or http(s):// URLs; default backtest.data
   --out          output folder (default: a new folder under backtest.out_dir)
   --heatmap x,y  parameters of the out-of-sample leaderboard's heat map (default: the first two axes)
 Writes walk-forward.{json,csv,html} and oos-leaderboard.{csv,json,html} (every point over all test windows).`;
@@ -85,7 +90,7 @@ export const command: Command = {
   summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap'], boolean: ['anchored'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue'], boolean: ['anchored'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
@@ -98,6 +103,8 @@ export const command: Command = {
     const stepFlag = flagString(p, 'step');
     const stepMs = stepFlag === undefined ? testMs : parseDurationMs(stepFlag, '--step');
     const anchored = p.flags.has('anchored');
+    const backend = flagString(p, 'backend') ?? 'embedded';
+    parseBackend(backend); // a bad URL fails before any planning
     const grid = loadSearchFile(gridFile);
     if (grid.search === 'halving') throw new MmError('USAGE', `${gridFile}: search: halving is for sweeps; walk-forward runs every candidate on each train window (use search: grid or random)`);
     const objFlag = flagString(p, 'objective');
@@ -112,8 +119,9 @@ export const command: Command = {
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
-    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${points.length * folds.length} train + ${points.length * folds.length} test runs on ${workers} worker(s)\n`);
-    const runner = embeddedRunner({ workers, cacheDir });
+    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${points.length * folds.length} train + ${points.length * folds.length} test runs`);
+    const { runner, where } = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
+    process.stderr.write(` on ${where}\n`);
     let results;
     try {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
