@@ -11,6 +11,8 @@ import type { PnlBreakdown } from './types.ts';
  */
 export class PositionLedger {
   readonly #mult: Decimal;
+  /** Multiplier 1 (most contracts): `#perContract` skips the multiplication. */
+  readonly #multIsOne: boolean;
   readonly #tick: Decimal;
   qty = 0;
   /** Average entry price (Decimal price units), null when flat. */
@@ -26,7 +28,16 @@ export class PositionLedger {
 
   constructor(instrument: Instrument) {
     this.#mult = instrument.multiplier;
+    this.#multIsOne = instrument.multiplier.eq(1);
     this.#tick = instrument.grid.tickSize;
+  }
+
+  /**
+   * `x` × the multiplier. `x` is always the result of a Decimal operation, so already rounded to the
+   * precision: × 1 would return an equal copy, and is skipped (runs several times per fill).
+   */
+  #perContract(x: Decimal): Decimal {
+    return this.#multIsOne ? x : x.mul(this.#mult);
   }
 
   /** Seeds an existing position (from the venue at start-up); its entry price is the first mark seen. */
@@ -49,7 +60,7 @@ export class PositionLedger {
     const price = this.#tick.mul(priceTicks);
     const signed = side === 'buy' ? qty : -qty;
     if (midTicks !== null) {
-      const edge = this.#tick.mul(midTicks).minus(price).mul(signed).mul(this.#mult);
+      const edge = this.#perContract(this.#tick.mul(midTicks).minus(price).mul(signed));
       this.spreadCapture = this.spreadCapture.plus(edge);
     }
     const q0 = this.qty;
@@ -62,7 +73,8 @@ export class PositionLedger {
       return;
     }
     const closing = Math.min(Math.abs(q0), qty);
-    const pnl = price.minus(this.avgPrice).mul(closing).mul(Math.sign(q0)).mul(this.#mult);
+    // One multiplication by ±closing: rounding is symmetric in sign, so it equals × closing then × ±1.
+    const pnl = this.#perContract(price.minus(this.avgPrice).mul(closing * Math.sign(q0)));
     this.realized = this.realized.plus(pnl);
     this.qty = q0 + signed;
     if (this.qty === 0) this.avgPrice = null;
@@ -82,7 +94,7 @@ export class PositionLedger {
   /** Unrealized PnL at `markTicks` (zero when flat or unpriced). */
   unrealized(markTicks: number | null): Decimal {
     if (this.qty === 0 || this.avgPrice === null || markTicks === null) return ZERO;
-    return this.#tick.mul(markTicks).minus(this.avgPrice).mul(this.qty).mul(this.#mult);
+    return this.#perContract(this.#tick.mul(markTicks).minus(this.avgPrice).mul(this.qty));
   }
 
   /**
