@@ -179,8 +179,10 @@ function patchLevel(book: DenseBook, side: number, depth: number, last: readonly
     return out;
   }
   // Removed at k: shift up, and when the side was full bring in the next level below the last one.
-  const out: BookLevel[] = [];
-  for (let j = 0; j < n; j++) if (j !== k) out.push(last[j]!);
+  // (One copy of the exact size: the pop keeps its storage, so the push below does not grow it.)
+  const out = last.slice();
+  out.copyWithin(k, k + 1);
+  out.pop();
   if (n === depth) {
     const arr = side === BID ? book.bids : book.asks;
     const step = side === BID ? -1 : 1;
