@@ -15,6 +15,8 @@ export interface CalibratorOptions {
   readonly intensityHalfLifeMs?: number;
   /** Public trades before A and k are fitted (default 50). */
   readonly intensityMinTrades?: number;
+  /** Half-life of the fast volatility estimate that catches jumps and volatile spells (default 30 s). */
+  readonly fastVolHalfLifeMs?: number;
   /** Half-life of the observed touch spread (default 1 minute). */
   readonly spreadHalfLifeMs?: number;
 }
@@ -29,6 +31,10 @@ export interface CalibratorOptions {
  */
 export class MarketCalibrator {
   readonly vol: EwmaVolatility;
+  /** Short half-life σ: reacts within seconds to a jump or a volatile spell. */
+  readonly fastVol: EwmaVolatility;
+  /** Long-run σ (the intensity half-life): the market risk aversion is set against. */
+  readonly longVol: EwmaVolatility;
   readonly intensity: TradeIntensity;
   readonly spread: Ewma;
   #prevMid = Number.NaN;
@@ -36,6 +42,8 @@ export class MarketCalibrator {
 
   constructor(o: CalibratorOptions = {}) {
     this.vol = new EwmaVolatility(o.volHalfLifeMs ?? 300_000, o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
+    this.fastVol = new EwmaVolatility(o.fastVolHalfLifeMs ?? 30_000, o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
+    this.longVol = new EwmaVolatility(Math.max(o.intensityHalfLifeMs ?? 1_800_000, o.volHalfLifeMs ?? 300_000), o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
     // Half-tick bins: mids sit on the tick or half-tick grid, so each print distance gets its bin.
     this.intensity = new TradeIntensity({ halfLifeMs: o.intensityHalfLifeMs ?? 1_800_000, binTicks: 0.5, maxBins: 64, fitBins: 10, minBinCount: 3, minTrades: o.intensityMinTrades ?? 50 });
     this.spread = new Ewma(o.spreadHalfLifeMs ?? 60_000);
@@ -64,6 +72,8 @@ export class MarketCalibrator {
     if (!b || !a) return null;
     this.intensity.start(nowMs);
     this.vol.update(mid, nowMs);
+    this.fastVol.update(mid, nowMs);
+    this.longVol.update(mid, nowMs);
     this.spread.update(a.priceTicks - b.priceTicks, nowMs);
     this.#prevMid = mid;
     this.#prevHalf = (a.priceTicks - b.priceTicks) / 2;
@@ -73,6 +83,22 @@ export class MarketCalibrator {
   /** σ in ticks/√s, NaN until enough samples (or when the mid has not moved at all). */
   get sigma(): number {
     const s = this.vol.sigmaPerSqrtS;
+    return s > 0 ? s : Number.NaN;
+  }
+
+  /**
+   * σ now, ticks/√s: the larger of the regular and the fast estimate, so a jump or a volatile spell
+   * widens within seconds and the widening decays with the regular half-life (NaN until ready).
+   */
+  get sigmaNow(): number {
+    const s = this.sigma;
+    const f = this.fastVol.sigmaPerSqrtS;
+    return f > s ? f : s;
+  }
+
+  /** Long-run σ in ticks/√s (half-life: the intensity's), NaN until enough samples. */
+  get sigmaLong(): number {
+    const s = this.longVol.sigmaPerSqrtS;
     return s > 0 ? s : Number.NaN;
   }
 

@@ -5,6 +5,8 @@ import type { Strategy, StrategyContext } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
+import { TradeFlowImbalance } from './estimators/order-flow.ts';
+import { PredictiveRegression } from './estimators/predictive-regression.ts';
 import { buildQuotes } from './quote-builder.ts';
 
 /** Parameters every model quoter (avellaneda-stoikov, glft) shares; only size and maxPosition are required. */
@@ -43,7 +45,20 @@ export const modelBaseShape = {
     .number()
     .positive()
     .default(10)
-    .describe('Horizon of the markouts of our own maker fills, seconds: the half-spread is floored at the maker fee plus the mean adverse mid move this long after our recent fills.'),
+    .describe('Horizon of the markouts of our own maker fills, seconds: the half-spread is floored at the maker fee plus the mean adverse mid move this long after our recent fills. Also the horizon the trade-flow signal predicts over.'),
+  adverseSelection: z
+    .enum(['add', 'floor'])
+    .default('add')
+    .describe('How the measured adverse selection of a side enters its quote: add (Cartea–Jaimungal: the expected mid move against a fill is added to the model\'s depth, which is floored at the maker fee) or floor (the half-spread is at least fee + adverse move).'),
+  flowAlpha: z
+    .boolean()
+    .default(true)
+    .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
+  fastVolHalfLifeS: z
+    .number()
+    .positive()
+    .default(30)
+    .describe('Half-life of the fast σ estimate, seconds: the models price with max(fast σ, σ), so a jump widens within seconds and the widening decays with volHalfLifeS; γ is set against the long-run σ (intensityHalfLifeS).'),
 } as const;
 
 /** Fills of prior weight on "no adverse selection": the measured adverse move counts n/(n + this) of itself after n fills. */
@@ -65,8 +80,10 @@ export type ModelBaseParams = z.infer<typeof baseObject>;
 
 /** What a model sees at a refit: calibrated inputs in engine units. */
 export interface ModelCalibration {
-  /** σ in ticks/√s. */
+  /** σ now in ticks/√s (max of the fast and the regular estimate): what the quotes are priced with. */
   readonly sigma: number;
+  /** Long-run σ in ticks/√s: what a calibrated γ is set against, so σ changes move the quotes. */
+  readonly sigmaRisk: number;
   readonly fit: IntensityFit;
   /** maxPosition in lots. */
   readonly qMaxLots: number;
@@ -95,9 +112,14 @@ export interface QuoteModel {
  * levels, keeps post-only and enforces the hard cap counting in-flight orders.
  */
 export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean } {
-  const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000 });
+  const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000, fastVolHalfLifeMs: p.fastVolHalfLifeS * 1000 });
+  // Trade-flow imbalance (signal time scale: half the horizon it predicts over) and its measured
+  // predictive power for the mid move over adverseHorizonS.
+  const flow = p.flowAlpha ? new TradeFlowImbalance((p.adverseHorizonS * 1000) / 2) : null;
+  const flowReg = p.flowAlpha ? new PredictiveRegression({ horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000 }) : null;
   const micro = p.fairValue === 'microprice' ? new MicropriceEstimator() : null;
   const weighted = p.fairValue === 'weighted-mid';
+  const additive = p.adverseSelection === 'add';
   const qMaxLots = p.maxPosition / p.size;
   const levels = p.levels;
   const bidSizes = new Array<number>(levels).fill(p.size);
@@ -126,6 +148,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const f = fills[i]!;
         if (f.symbol === ctx.symbol && f.liquidity === 'maker' && prevMid > 0) (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
       }
+      if (flow) {
+        const trades = ctx.trades;
+        for (let i = 0; i < trades.length; i++) flow.onTrade(trades[i]!.qty, trades[i]!.aggressor === 'buy', now);
+      }
       if (mid === null) return (last = empty(ctx));
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
@@ -137,29 +163,46 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         micro.update(b.priceTicks, b.qty, a.priceTicks, a.qty, now);
         fair = micro.value(b.priceTicks, b.qty, a.priceTicks, a.qty);
       } else if (weighted && a.qty + b.qty > 0) fair = (b.priceTicks * a.qty + a.priceTicks * b.qty) / (a.qty + b.qty);
+      if (flow && flowReg) {
+        flowReg.observe(flow.value, mid, now);
+        fair += flowReg.predict(flow.value);
+      }
       if (now >= nextRefitMs) {
         nextRefitMs = now + p.refitIntervalMs;
-        const sigma = cal.sigma;
+        const sigma = cal.sigmaNow;
+        const sigmaLong = cal.sigmaLong;
+        const sigmaRisk = sigmaLong > 0 ? sigmaLong : sigma;
         const fit = cal.fit(now);
-        ready = sigma > 0 && fit !== null && model.refit({ sigma, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
+        ready = sigma > 0 && fit !== null && model.refit({ sigma, sigmaRisk, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
         adverseBidBps = adverseBps(buyMarkouts);
         adverseAskBps = adverseBps(sellMarkouts);
       }
       const q = ctx.position.qty;
       const qLots = q / p.size;
       const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
-      // A fill must at least pay the maker fee and the adverse move that follows our fills on its side.
-      const feeBps = ctx.fees.maker * 1e4;
-      const bidFloor = ((feeBps + adverseBidBps) / 1e4) * fair;
-      const askFloor = ((feeBps + adverseAskBps) / 1e4) * fair;
+      // A fill pays the maker fee and the adverse move that follows our fills on its side (ticks).
+      const feeTicks = ctx.fees.maker * fair;
+      const adverseBidTicks = (adverseBidBps / 1e4) * fair;
+      const adverseAskTicks = (adverseAskBps / 1e4) * fair;
       if (ready) {
         model.price(fair, qLots, now, px);
-        const r = (px.ask + px.bid) / 2;
-        const half = Math.max((px.ask - px.bid) / 2, p.minSpreadShare * marketHalf);
-        px.bid = r - Math.max(half, bidFloor);
-        px.ask = r + Math.max(half, askFloor);
+        // A model may leave the side that would grow the inventory past its bound unquoted
+        // (±Infinity): the reducing side then keeps the model's price (it is the exit).
+        if (Number.isFinite(px.bid) && Number.isFinite(px.ask)) {
+          const r = (px.ask + px.bid) / 2;
+          const half = Math.max((px.ask - px.bid) / 2, p.minSpreadShare * marketHalf);
+          if (additive) {
+            px.bid = r - Math.max(half, feeTicks) - adverseBidTicks;
+            px.ask = r + Math.max(half, feeTicks) + adverseAskTicks;
+          } else {
+            px.bid = r - Math.max(half, feeTicks + adverseBidTicks);
+            px.ask = r + Math.max(half, feeTicks + adverseAskTicks);
+          }
+        }
       } else {
         const half = p.fallbackWidth * marketHalf;
+        const bidFloor = feeTicks + adverseBidTicks;
+        const askFloor = feeTicks + adverseAskTicks;
         const r = fair - p.inventorySkew * (q / p.maxPosition) * Math.max(half, (bidFloor + askFloor) / 2);
         px.bid = r - Math.max(half, bidFloor);
         px.ask = r + Math.max(half, askFloor);

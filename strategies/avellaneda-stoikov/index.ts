@@ -3,6 +3,8 @@ import {
   asOptimalSpread,
   asReservationPrice,
   createModelQuoter,
+  inventoryRiskTicks,
+  turnoverS,
   modelBaseShape,
   z,
   type ModelCalibration,
@@ -49,9 +51,10 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
       k = c.fit.kPerTick;
-      horizonS = p.horizonS ?? Math.min(86_400, Math.max(1, c.qMaxLots / c.fit.aPerS));
-      // γ is set for the full horizon: in cycle mode the inventory term then shrinks toward T.
-      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, sigma, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k);
+      horizonS = p.horizonS ?? turnoverS(c.qMaxLots, c.fit.aPerS);
+      // γ is set for the full horizon against the long-run σ: in cycle mode the inventory term then
+      // shrinks toward T, and σ now above its long-run level widens the spread and steepens the skew (∝ σ²).
+      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k, inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS));
       return gamma > 0 && k > 0;
     },
     price(fair, qLots, nowMs, out): void {

@@ -1,6 +1,8 @@
 import {
   createModelQuoter,
   Ewma,
+  GlftBoundedSolution,
+  inventoryRiskTicks,
   glftCoefficients,
   glftDepths,
   glftGammaForSkew,
@@ -21,6 +23,10 @@ export const glftParams = z
     adj2: z.number().nonnegative().default(1).describe('Multiplier on the GLFT inventory skew (hftbacktest adj₂; raw GLFT skew is often strong).'),
     xi: z.number().nonnegative().optional().describe('ξ in 1/(tick·lot): ξ = γ (default) is the CARA objective, 0 the risk-neutral one with a running inventory penalty.'),
     driftTicksPerS: z.number().default(0).describe('Known drift μ of the fair value in ticks/s (GLFT trend term: shifts the inventory by −μ/(γσ²)).'),
+    inventoryModel: z
+      .enum(['bounded', 'closed-form'])
+      .default('closed-form')
+      .describe('bounded: the exact asymptotic GLFT quotes for inventory in [−maxPosition, maxPosition] (ground state of the GLFT matrix: skew steepening toward the bound, the growing side unquoted where a fill would pass it); closed-form: the c₁/c₂ approximation (linear skew).'),
     trendHalfLifeS: z.number().positive().optional().describe('Also estimate the drift online: EWMA of the mid\'s velocity with this half-life, seconds (unset = off).'),
   })
   .strict();
@@ -39,16 +45,22 @@ export function glftModel(p: GlftParams): QuoteModel {
   const trendDt = p.trendHalfLifeS !== undefined ? new Ewma(p.trendHalfLifeS * 1000) : null;
   let lastFair = Number.NaN;
   let lastMs = Number.NaN;
+  const bounded = p.inventoryModel === 'bounded' ? new GlftBoundedSolution() : null;
+  let useBounded = false;
+  /** μ in ticks/s: the known drift plus the online trend estimate when enabled. */
+  const drift = (): number => p.driftTicksPerS + (trendDx && trendDt && trendDt.value > 0 ? trendDx.value / trendDt.value : 0);
   return {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
-      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigma, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick);
+      // γ against the long-run σ: σ now above it widens the half-spread and steepens the skew (∝ σ).
+      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick, inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS));
       if (!(gamma > 0)) return false;
       coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
+      // The bounded solution is the ξ = γ (CARA) one; an explicit ξ keeps the closed form.
+      useBounded = bounded !== null && p.xi === undefined && bounded.solve(c.qMaxLots, sigma, c.fit.aPerS, c.fit.kPerTick, gamma, drift());
       return Number.isFinite(coef.c1) && Number.isFinite(coef.c2);
     },
     price(fair, qLots, nowMs, out): void {
-      let mu = p.driftTicksPerS;
       if (trendDx && trendDt) {
         if (Number.isNaN(lastMs)) {
           lastFair = fair;
@@ -59,9 +71,17 @@ export function glftModel(p: GlftParams): QuoteModel {
           lastFair = fair;
           lastMs = nowMs;
         }
-        if (trendDt.value > 0) mu += trendDx.value / trendDt.value;
       }
-      glftDepths(qLots, sigma, coef, gamma, depths, p.adj1, p.adj2, mu);
+      if (useBounded && bounded) {
+        bounded.depths(qLots, depths);
+        // adj₁ scales the half-spread and adj₂ the skew, as in the closed form.
+        if (Number.isFinite(depths.bidDepth) && Number.isFinite(depths.askDepth) && (p.adj1 !== 1 || p.adj2 !== 1)) {
+          const half = (p.adj1 * (depths.bidDepth + depths.askDepth)) / 2;
+          const skew = (p.adj2 * (depths.bidDepth - depths.askDepth)) / 2;
+          depths.bidDepth = half + skew;
+          depths.askDepth = half - skew;
+        }
+      } else glftDepths(qLots, sigma, coef, gamma, depths, p.adj1, p.adj2, drift());
       // Depths are the edge from the fair value (QuoteModel.price): inside the touch they join it.
       out.bid = fair - depths.bidDepth;
       out.ask = fair + depths.askDepth;

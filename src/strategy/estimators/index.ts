@@ -5,3 +5,4 @@ export * from './intensity.ts';
 export * from './order-flow.ts';
 export * from './microprice.ts';
 export * from './markout-tracker.ts';
+export * from './predictive-regression.ts';

@@ -13,18 +13,33 @@ export const asOptimalSpread = (gamma: number, sigma: number, tauS: number, k: n
   gamma * sigma * sigma * tauS + (2 / gamma) * Math.log1p(gamma / k);
 
 /**
- * The γ at which inventory `qMax` (lots) shifts the reservation price by `skew` half-spreads, the
- * half-spread being the model's plus `touchHalfSpread` (when the model's distances are measured
- * beyond the touch): qMax·γσ²τ = skew·(touchHalfSpread + ½(γσ²τ + (2/γ)ln(1 + γ/k))). A
- * dimensionless way to set risk
- * aversion; NaN when there is no positive root (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the
+ * The γ at which inventory `qMax` (lots) shifts the reservation price by `skew` times the larger of
+ * the half-spread (the model's plus `touchHalfSpread`, when the model's distances are measured
+ * beyond the touch) and `riskTicks` (e.g. {@link inventoryRiskTicks}):
+ * qMax·γσ²τ = skew·max(touchHalfSpread + ½(γσ²τ + (2/γ)ln(1 + γ/k)), riskTicks). A dimensionless
+ * way to set risk aversion; NaN when there is no positive root (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the
  * previous root) speeds the search.
  */
-export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, touchHalfSpread = 0, guess = k): number {
+export function asGammaForSkew(skew: number, qMax: number, sigma: number, tauS: number, k: number, touchHalfSpread = 0, guess = k, riskTicks = 0): number {
   const a = sigma * sigma * tauS;
   if (!(a > 0) || !(skew > 0) || !(k > 0) || !(qMax > skew / 2)) return Number.NaN;
-  // qMax·γa − skew·half(γ) is increasing in γ (qMax > skew/2), and so is qMax·γa − skew·h.
-  return solveIncreasing((g) => qMax * g * a - skew * (touchHalfSpread + 0.5 * (g * a + (2 / g) * Math.log1p(g / k))), guess);
+  // qMax·γa − skew·half(γ) is increasing in γ (qMax > skew/2), and so is qMax·γa − skew·R: so is
+  // their minimum, qMax·γa − skew·max(half(γ), R).
+  return solveIncreasing((g) => qMax * g * a - skew * Math.max(touchHalfSpread + 0.5 * (g * a + (2 / g) * Math.log1p(g / k)), riskTicks), guess);
+}
+
+/**
+ * The price risk scale of a full inventory, σ·√τ in ticks, τ = the time the trades at the touch take
+ * to turn over `qMaxLots` lots (qMaxLots / A, clamped to [1 s, 1 day]): a skew set in these units
+ * grows with volatility relative to the spread, so high-σ markets unload inventory harder.
+ */
+export function inventoryRiskTicks(sigma: number, qMaxLots: number, aPerS: number): number {
+  return sigma * Math.sqrt(turnoverS(qMaxLots, aPerS));
+}
+
+/** qMaxLots / A in seconds, clamped to [1 s, 1 day]: the time touch prints take to turn over the full inventory. */
+export function turnoverS(qMaxLots: number, aPerS: number): number {
+  return Math.min(86_400, Math.max(1, qMaxLots / aPerS));
 }
 
 /**

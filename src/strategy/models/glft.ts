@@ -56,16 +56,16 @@ export function glftDepths(
 }
 
 /**
- * The γ (with ξ = γ) at which inventory `qMax` (lots) skews the quotes by `skew` half-spreads, the
- * half-spread being the model's plus `touchHalfSpread` (when depths are measured beyond the touch):
- * σ·c₂(γ)·qMax = skew·(touchHalfSpread + c₁(γ) + ½σ·c₂(γ)). Increasing in γ, so the search finds
+ * The γ (with ξ = γ) at which inventory `qMax` (lots) skews the quotes by `skew` times the larger of
+ * the half-spread (the model's plus `touchHalfSpread`, when depths are measured beyond the touch)
+ * and `riskTicks`: σ·c₂(γ)·qMax = skew·max(touchHalfSpread + c₁(γ) + ½σ·c₂(γ), riskTicks). Increasing in γ, so the search finds
  * the unique root; NaN when there is none (qMax ≤ skew/2 or bad inputs). `guess` (e.g. the previous
  * root) speeds the search.
  */
-export function glftGammaForSkew(skew: number, qMax: number, sigma: number, aPerS: number, kPerTick: number, touchHalfSpread = 0, guess = kPerTick): number {
+export function glftGammaForSkew(skew: number, qMax: number, sigma: number, aPerS: number, kPerTick: number, touchHalfSpread = 0, guess = kPerTick, riskTicks = 0): number {
   if (!(qMax > skew / 2) || !(skew > 0) || !(sigma > 0) || !(aPerS > 0) || !(kPerTick > 0)) return Number.NaN;
   return solveIncreasing((g) => {
     const c = glftCoefficients(g, aPerS, kPerTick);
-    return sigma * c.c2 * qMax - skew * (touchHalfSpread + c.c1 + 0.5 * sigma * c.c2);
+    return sigma * c.c2 * qMax - skew * Math.max(touchHalfSpread + c.c1 + 0.5 * sigma * c.c2, riskTicks);
   }, guess);
 }
