@@ -201,11 +201,11 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         }
       } else {
         const half = p.fallbackWidth * marketHalf;
-        const bidFloor = feeTicks + adverseBidTicks;
-        const askFloor = feeTicks + adverseAskTicks;
-        const r = fair - p.inventorySkew * (q / p.maxPosition) * Math.max(half, (bidFloor + askFloor) / 2);
-        px.bid = r - Math.max(half, bidFloor);
-        px.ask = r + Math.max(half, askFloor);
+        const bidEdge = additive ? Math.max(half, feeTicks) + adverseBidTicks : Math.max(half, feeTicks + adverseBidTicks);
+        const askEdge = additive ? Math.max(half, feeTicks) + adverseAskTicks : Math.max(half, feeTicks + adverseAskTicks);
+        const r = fair - p.inventorySkew * (q / p.maxPosition) * ((bidEdge + askEdge) / 2);
+        px.bid = r - bidEdge;
+        px.ask = r + askEdge;
       }
       raw.bidTicks = px.bid;
       raw.askTicks = px.ask;
