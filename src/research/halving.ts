@@ -13,28 +13,45 @@ export interface RungPlan {
   readonly candidates: number;
 }
 
+/**
+ * The window a halving search cuts its rungs from: every rung starts where it starts and the last
+ * ends where it ends (null = the data's own start / end); `span` gives the same bounds in ms.
+ */
+export interface HalvingBase {
+  readonly idPrefix: string;
+  readonly startMs: number | null;
+  readonly endMs: number | null;
+  /** How errors name it ("the data", "the train window"). */
+  readonly label: string;
+}
+
+/** The whole data (a sweep's halving search). */
+export const WHOLE_BASE: HalvingBase = { idPrefix: '', startMs: null, endMs: null, label: 'the data' };
+
 /** Shortest rung window derived from the candidate count: shorter replays say too little. */
 const MIN_DERIVED_MS = 1000;
 
 /**
- * Plans the rungs of successive halving over `span`: windows all start with the data and grow
- * by eta, the last one being the whole data (or the explicit `rungsMs`, null = whole data). Without
- * min_window or rungs, the number of rungs is 1 + ⌊log_eta(candidates)⌋ (so the last rung holds
- * about eta candidates), fewer when the first window would be under 1 s.
- * @throws MmError CONFIG_INVALID naming `where` when a rung or min_window exceeds the data.
+ * Plans the rungs of successive halving over `span`: windows all start with it (`base`: the data
+ * by default, a fold's train window in a walk-forward) and grow by eta, the last one being all of
+ * it (or the explicit `rungsMs`, null = all of it). Without min_window or rungs, the number of
+ * rungs is 1 + ⌊log_eta(candidates)⌋ (so the last rung holds about eta candidates), fewer when the
+ * first window would be under 1 s.
+ * @throws MmError CONFIG_INVALID naming `where` when a rung or min_window exceeds the span.
  */
-export function halvingPlan(span: DataSpan, nCandidates: number, eta: number, minWindowMs: number | null, rungsMs: readonly (number | null)[] | null, where: string): RungPlan[] {
+export function halvingPlan(span: DataSpan, nCandidates: number, eta: number, minWindowMs: number | null, rungsMs: readonly (number | null)[] | null, where: string, base: HalvingBase = WHOLE_BASE): RungPlan[] {
   const spanMs = span.endMs - span.startMs;
+  const what = base.label;
   let lengths: number[];
   if (rungsMs !== null) {
     lengths = rungsMs.map((r, k) => {
-      if (r !== null && r > spanMs) throw new MmError('CONFIG_INVALID', `${where}: rungs.${k}: ${r} ms is longer than the data (${spanMs} ms)`);
+      if (r !== null && r > spanMs) throw new MmError('CONFIG_INVALID', `${where}: rungs.${k}: ${r} ms is longer than ${what} (${spanMs} ms)`);
       return r ?? spanMs;
     });
   } else {
     let rungs: number;
     if (minWindowMs !== null) {
-      if (minWindowMs >= spanMs) throw new MmError('CONFIG_INVALID', `${where}: min_window: ${minWindowMs} ms is not shorter than the data (${spanMs} ms)`);
+      if (minWindowMs >= spanMs) throw new MmError('CONFIG_INVALID', `${where}: min_window: ${minWindowMs} ms is not shorter than ${what} (${spanMs} ms)`);
       rungs = 1 + Math.floor(Math.log(spanMs / minWindowMs) / Math.log(eta) + 1e-9);
     } else {
       rungs = 1 + Math.floor(Math.log(Math.max(1, nCandidates)) / Math.log(eta) + 1e-9);
@@ -47,7 +64,7 @@ export function halvingPlan(span: DataSpan, nCandidates: number, eta: number, mi
     const candidates = n;
     n = Math.max(1, Math.floor(n / eta));
     const whole = lengthMs >= spanMs;
-    return { index, lengthMs, candidates, window: { id: `rung${index + 1}`, startMs: null, endMs: whole ? null : span.startMs + lengthMs } };
+    return { index, lengthMs, candidates, window: { id: `${base.idPrefix}rung${index + 1}`, startMs: base.startMs, endMs: whole ? base.endMs : span.startMs + lengthMs } };
   });
 }
 

@@ -15,6 +15,8 @@ export interface WalkForwardMeta {
   readonly points: number;
   /** The command line, shown on the page. */
   readonly command?: string;
+  /** How each train window was searched, when not every point ran on all of it (successive halving). */
+  readonly trainSearch?: string;
 }
 
 const pointText = (p: GridPoint | undefined): string => (p ? p.map(([k, v]) => `${k.split('.').at(-1)}=${valueText(v)}`).join(', ') : '—');
@@ -65,7 +67,7 @@ export function walkForwardTable(results: readonly FoldResult[], s: WalkForwardS
   const line = (c: readonly string[]): string => c.map((x, i) => (i === 3 || i === 10 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
   const sum = summaryLines(s, meta.objective);
   const w = Math.max(...sum.map(([k]) => k.length));
-  return [`objective: ${meta.objective} (${OBJECTIVE_HELP[meta.objective]})`, line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
+  return [`objective: ${meta.objective} (${OBJECTIVE_HELP[meta.objective]})`, ...(meta.trainSearch ? [`train search: ${meta.trainSearch}`] : []), line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
 }
 
 /** The fold table as CSV (full parameter values, one column per axis for chosen and best OOS). */
@@ -101,6 +103,7 @@ export function walkForwardJson(results: readonly FoldResult[], s: WalkForwardSu
     step_ms: meta.stepMs,
     anchored: meta.anchored,
     points: meta.points,
+    train_search: meta.trainSearch ?? 'every point on the whole train window',
     folds: results.map((r) => ({
       fold: r.fold.index + 1,
       train: { start_ms: r.fold.trainStartMs, end_ms: r.fold.testStartMs, start: new Date(r.fold.trainStartMs).toISOString(), end: new Date(r.fold.testStartMs).toISOString() },
@@ -110,6 +113,7 @@ export function walkForwardJson(results: readonly FoldResult[], s: WalkForwardSu
       out_of_sample: { objective: finite(r.chosenTest?.objective), net_usd: finite(r.chosenTest?.metrics.net), max_drawdown_usd: finite(r.chosenTest?.metrics.maxDrawdown), fills: r.chosenTest?.metrics.fills ?? null, rank: r.chosenTest?.rank ?? null },
       best_out_of_sample: r.test.entries[0] ? { params: Object.fromEntries(r.test.entries[0].point), objective: finite(r.test.entries[0].objective) } : null,
       rank_correlation: finite(r.rankCorrelation),
+      ...(r.rungs ? { train_rungs: r.rungs.map((g) => ({ rung: g.plan.index + 1, start_ms: r.fold.trainStartMs, end_ms: r.fold.trainStartMs + g.plan.lengthMs, candidates: g.leaderboard.entries.length, survivors: g.survivors.map((p) => Object.fromEntries(p)) })) } : {}),
       test_scores: r.test.entries.map((e) => ({ rank: e.rank, params: Object.fromEntries(e.point), objective: finite(e.objective), train_rank: r.train.entries.find((t) => t.pointIndex === e.pointIndex)?.rank ?? null, error: e.error })),
     })),
     summary: Object.fromEntries(Object.entries(s).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), typeof v === 'number' ? finite(v) : v])),
@@ -153,6 +157,7 @@ function barsSvg(results: readonly FoldResult[], o: Objective): string {
 export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSummary, meta: WalkForwardMeta): string {
   const parts = [pageStart('mmbot walk-forward report')];
   parts.push(`<p>Objective ${esc(meta.objective)}: ${esc(OBJECTIVE_HELP[meta.objective])}. ${meta.points} parameter points; train ${esc(formatDurationMs(meta.trainMs))}${meta.anchored ? ' (anchored: from the data start)' : ''}, test ${esc(formatDurationMs(meta.testMs))}, step ${esc(formatDurationMs(meta.stepMs))}. Windows are offsets from the data start (${esc(new Date(meta.dataStartMs).toISOString())}).</p>`);
+  if (meta.trainSearch) parts.push(`<p>Train search: ${esc(meta.trainSearch)}; the chosen point's IS score is on the last rung.</p>`);
   if (meta.command) parts.push(`<p class="note">${esc(meta.command)}</p>`);
   parts.push('<h2>Summary</h2>', `<table>${summaryLines(s, meta.objective).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
   parts.push(barsSvg(results, meta.objective));

@@ -2,8 +2,9 @@ import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { formatDurationMs } from './duration.ts';
 import type { DataSpan, DataWindow } from './windows.ts';
+import { halvingLeaderboard, halvingPlan, survivorCount, survivors, type RungPlan, type RungResult } from './halving.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
-import type { Objective } from './objective.ts';
+import { lowerIsBetter, type Objective } from './objective.ts';
 
 /** One walk-forward fold: parameters are chosen on `train`, then scored on the unseen `test` right after it. */
 export interface Fold {
@@ -77,31 +78,83 @@ export interface FoldResult {
   readonly chosenTest: LeaderboardEntry | null;
   /** Spearman rank correlation of the points' train and test objectives (null under 3 points). */
   readonly rankCorrelation: number | null;
+  /** When the train window was searched by successive halving: its rungs (null: every point ran on all of it). */
+  readonly rungs: readonly RungResult[] | null;
+}
+
+/** Successive halving as the in-sample search: rungs cut from each fold's train window. */
+export interface TrainHalving {
+  readonly eta: number;
+  readonly minWindowMs: number | null;
+  readonly rungsMs: readonly (number | null)[] | null;
+  /** Names the grid file in errors. */
+  readonly where: string;
+}
+
+/** The rungs of each fold's train window. */
+export function trainPlans(folds: readonly Fold[], nPoints: number, h: TrainHalving): RungPlan[][] {
+  return folds.map((f) =>
+    halvingPlan({ startMs: f.trainStartMs, endMs: f.testStartMs }, nPoints, h.eta, h.minWindowMs, h.rungsMs, h.where, { idPrefix: `${f.train.id}-`, startMs: f.train.startMs, endMs: f.train.endMs, label: 'the train window' }),
+  );
 }
 
 /**
- * Walk-forward: runs every point on every train window (one batch), chooses each fold's best by the
- * objective, then runs every point on every test window (one batch) so the chosen point's
- * out-of-sample score, its rank among all points, and the best out-of-sample point are known.
+ * Successive halving on every fold's train window at once: rung r of every fold is one batch
+ * (`train-rung<r>`), each fold keeping its own best 1/eta for its next rung.
  */
-export async function runWalkForward(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, run: RunPairs): Promise<FoldResult[]> {
-  const trainObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.train }))), 'train');
+async function halvingTrain(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, h: TrainHalving, run: RunPairs): Promise<{ train: Leaderboard; rungs: RungResult[] }[]> {
+  const plans = trainPlans(folds, points.length, h);
+  const current = folds.map(() => [...points]);
+  const rungs: RungResult[][] = folds.map(() => []);
+  const depth = Math.max(...plans.map((p) => p.length));
+  for (let r = 0; r < depth; r++) {
+    const active = folds.map((_, k) => k).filter((k) => r < plans[k]!.length && current[k]!.length > 0);
+    if (active.length === 0) break;
+    const obs = await run(active.flatMap((k) => current[k]!.map((point) => ({ point, window: plans[k]![r]!.window }))), `train-rung${r + 1}`);
+    for (const k of active) {
+      const plan = plans[k]![r]!;
+      const leaderboard = buildLeaderboard(current[k]!, obs.filter((o) => o.windowId === plan.window.id), objective);
+      const next = r === plans[k]!.length - 1 ? [] : survivors(leaderboard, survivorCount(current[k]!.length, h.eta));
+      rungs[k]!.push({ plan, leaderboard, survivors: next });
+      current[k] = next;
+    }
+  }
+  return folds.map((_, k) => ({ train: halvingLeaderboard(rungs[k]!, points, objective), rungs: rungs[k]! }));
+}
+
+/**
+ * Walk-forward: runs every point on every train window (one batch; or, with `halving`, successive
+ * halving inside each train window, one batch per rung), chooses each fold's best by the objective,
+ * then runs every point on every test window (one batch) so the chosen point's out-of-sample score,
+ * its rank among all points, and the best out-of-sample point are known.
+ */
+export async function runWalkForward(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, run: RunPairs, halving: TrainHalving | null = null): Promise<FoldResult[]> {
+  let trained: { train: Leaderboard; rungs: RungResult[] | null }[];
+  if (halving === null) {
+    const trainObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.train }))), 'train');
+    trained = folds.map((fold) => ({ train: buildLeaderboard(points, trainObs.filter((o) => o.windowId === fold.train.id), objective), rungs: null }));
+  } else trained = await halvingTrain(points, folds, objective, halving, run);
   const testObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.test }))), 'test');
-  return folds.map((fold) => {
-    const train = buildLeaderboard(points, trainObs.filter((o) => o.windowId === fold.train.id), objective);
+  return folds.map((fold, k) => {
+    const { train, rungs } = trained[k]!;
     const test = buildLeaderboard(points, testObs.filter((o) => o.windowId === fold.test.id), objective);
     const top = train.entries[0];
     const chosen = top && top.failed === 0 && Number.isFinite(top.objective) ? top : null;
     const chosenTest = chosen ? (test.entries.find((e) => pointKey(e.point) === pointKey(chosen.point)) ?? null) : null;
-    return { fold, train, test, chosen, chosenTest, rankCorrelation: spearman(train, test) };
+    // A halving ranking mixes rungs of different lengths: correlate its order, not its values.
+    return { fold, train, test, chosen, chosenTest, rankCorrelation: spearman(train, test, rungs !== null), rungs };
   });
 }
 
-/** Spearman correlation of two rankings of the same points (complete, finite entries only). */
-export function spearman(a: Leaderboard, b: Leaderboard): number | null {
+/**
+ * Spearman correlation of two rankings of the same points (complete, finite entries only), from
+ * their objective values (ties share a mean rank), or from `a`'s ranks when `aByRank`.
+ */
+export function spearman(a: Leaderboard, b: Leaderboard, aByRank = false): number | null {
   const ok = (e: LeaderboardEntry): boolean => e.failed === 0 && e.windows > 0 && Number.isFinite(e.objective);
   const rb = new Map(b.entries.filter(ok).map((e) => [pointKey(e.point), e.objective] as const));
-  const pairs = a.entries.filter((e) => ok(e) && rb.has(pointKey(e.point))).map((e) => [e.objective, rb.get(pointKey(e.point))!] as const);
+  const sign = lowerIsBetter(a.objective) ? -1 : 1; // ranks run best first: turn them into values that grow with quality
+  const pairs = a.entries.filter((e) => ok(e) && rb.has(pointKey(e.point))).map((e) => [aByRank ? -e.rank * sign : e.objective, rb.get(pointKey(e.point))!] as const);
   if (pairs.length < 3) return null;
   const ranks = (xs: readonly number[]): number[] => {
     const order = xs.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);

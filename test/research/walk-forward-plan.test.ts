@@ -75,6 +75,35 @@ describe('walk-forward over fake results', () => {
     expect(summarise(res, 3)).toMatchObject({ folds: 2, scored: 1 });
   });
 
+  it('searches each train window by successive halving, one batch per rung across folds', async () => {
+    const points: GridPoint[] = [1, 2, 3, 4, 5, 6, 7, 8].map((a) => [['p.a', a]]);
+    const folds = planFolds(span, { trainMs: 120_000, testMs: 60_000, stepMs: 120_000, anchored: false });
+    const batches: string[] = [];
+    const windows = new Map<string, string>();
+    // Short rungs favour large a; the whole train window favours a = 5 (a trap for greedy choice).
+    const run = async (pairs: readonly PointWindow[], phase: string): Promise<Observation[]> => {
+      batches.push(`${phase}:${pairs.length}`);
+      return pairs.map(({ point, window }) => {
+        windows.set(window.id, `${window.startMs}-${window.endMs}`);
+        const a = point[0]![1] as number;
+        const net = window.id.endsWith('rung2') ? (a === 5 ? 100 : a) : window.id.endsWith('rung3') ? -a : a;
+        return { point, windowId: window.id, metrics: { net, netWithRewards: net, sharpe: 0, maxDrawdown: 1, fills: 5, markout60sBps: 0, error: null } };
+      });
+    };
+    const res = await runWalkForward(points, folds, 'net', run, { eta: 2, minWindowMs: null, rungsMs: [30_000, 60_000, null], where: 'g.yaml' });
+    expect(folds).toHaveLength(3);
+    expect(batches).toEqual(['train-rung1:24', 'train-rung2:12', 'train-rung3:6', 'test:24']);
+    expect(windows.get('f2-train-rung1')).toBe(`${S + 120_000}-${S + 150_000}`); // rungs start with the train window
+    expect(windows.get('f2-train-rung3')).toBe(`${S + 120_000}-${S + 240_000}`); // and the last is all of it
+    // rung1 keeps 8,7,6,5; rung2 keeps 5 (100) and 8; on the whole window -a: 5 beats 8.
+    expect(res.map((r) => r.rungs!.map((g) => g.survivors.length))).toEqual([[4, 2, 0], [4, 2, 0], [4, 2, 0]]);
+    expect(res.map((r) => r.chosen!.point[0]![1])).toEqual([5, 5, 5]);
+    expect(res[0]!.chosen!.objective).toBe(-5); // the in-sample score is the last rung's
+    expect(res[0]!.train.entries.map((e) => e.point[0]![1])).toEqual([5, 8, 7, 6, 4, 3, 2, 1]);
+    expect(res[0]!.rankCorrelation).toBeCloseTo(0.857, 3); // halving order vs test net (a): only 5 is out of place
+    await expect(runWalkForward(points, folds, 'net', run, { eta: 2, minWindowMs: null, rungsMs: [30_000, 180_000], where: 'g.yaml' })).rejects.toThrow(/g\.yaml: rungs\.1: 180000 ms is longer than the train window \(120000 ms\)/);
+  });
+
   it('spearman handles ties and needs three points', () => {
     const pts: GridPoint[] = [1, 2, 3, 4].map((a) => [['a', a]]);
     const lb = (v: number[]) => buildLeaderboard(pts, pts.map((p, k) => ({ point: p, windowId: 'w', metrics: { net: v[k]!, netWithRewards: 0, sharpe: 0, maxDrawdown: 0, fills: 0, markout60sBps: 0, error: null } })), 'net');

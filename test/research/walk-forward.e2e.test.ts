@@ -69,7 +69,36 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', 'x'])).rejects.toThrow(/--step: expected a duration/);
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '7m', '--test', '2m'])).rejects.toThrow(/--train 7m \+ --test 2m is longer than the data \(7m58/);
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--test', '1m'])).rejects.toThrow(/--train and --test are required/);
-    writeFileSync(grid, 'search: halving\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n');
-    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m'])).rejects.toThrow(/search: halving is for sweeps/);
+    writeFileSync(grid, 'search: halving\nrungs: [1m, 3m]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n');
+    await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m'])).rejects.toThrow(/rungs\.1: 180000 ms is longer than the train window \(120000 ms\)/);
   }, 30_000);
+
+  it('with search: halving, chooses by successive halving inside each train window; the IS score is the whole train window\'s', async () => {
+    const grid = join(dir, 'halving.yaml');
+    writeFileSync(grid, 'search: halving\neta: 2\nrungs: [30s, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n  bot.strategies.0.params.levels: [1, 2]\nobjective: net\n');
+    const out = join(dir, 'halving');
+    const w = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let code: number;
+    try {
+      code = await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '3m', '--workers', '2', '--out', out]);
+    } finally {
+      w.mockRestore();
+      e.mockRestore();
+    }
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')) as { train_search: string; folds: (FoldJson & { train: { start_ms: number; end_ms: number }; train_rungs: { rung: number; end_ms: number; candidates: number; survivors: unknown[] }[] })[] };
+    expect(report.train_search).toMatch(/successive halving \(eta 2\) on rungs of 30s, 2m/);
+    expect(report.folds).toHaveLength(2); // tests at 2–3 and 5–6 min
+    for (const f of report.folds) {
+      expect(f.train_rungs.map((r) => [r.candidates, r.survivors.length])).toEqual([[4, 2], [2, 0]]);
+      expect(f.train_rungs[1]!.end_ms).toBe(f.train.end_ms);
+    }
+    // The chosen point's IS figure is that point replayed alone on the whole train window.
+    const f1 = report.folds[0]!;
+    const setup = await loadBacktestSetup(CONFIG, Object.entries(f1.chosen));
+    const spec = { ...setup.spec, settings: { ...setup.spec.settings, startMs: null, endMs: f1.train.end_ms } };
+    const direct = buildReport(await executeRunSpec(spec, await loadColumnar([SAMPLE]), setup.config.source.dir));
+    expect(Number(direct.total.pnl.net)).toBeCloseTo(f1.in_sample.net_usd, 9);
+  }, 90_000);
 });

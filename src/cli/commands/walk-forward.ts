@@ -12,7 +12,7 @@ import { buildLeaderboard } from '../../research/leaderboard.ts';
 import { parseObjective } from '../../research/objective.ts';
 import { pairRunner, type JobFactory } from '../../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
-import { planFolds, runWalkForward, summarise } from '../../research/walk-forward.ts';
+import { planFolds, runWalkForward, summarise, trainPlans } from '../../research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../research/walk-forward-report.ts';
 import { dataSpan, type DataSpan } from '../../research/windows.ts';
 import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
@@ -74,7 +74,9 @@ point's out-of-sample rank and the best out-of-sample point. Prints in-sample vs
 fold and a summary (means, walk-forward efficiency, how often the choice stayed in the top k).
   --train, --test, --step  durations: 90s, 2m, 1h30m, 500ms
   --anchored     every train window starts with the data (expanding) instead of rolling
-  --grid         a grid file (search: grid, or random with samples/seed); objective: from it unless --objective
+  --grid         a grid file: search: grid or random (every candidate on each train window) or halving
+                 (successive halving inside each train window: rungs from its start, eta, rungs/min_window);
+                 objective: from it unless --objective
   --objective    pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
   --top-k        report how often the chosen point ranked within the top k out of sample (default 3)
   --backend      embedded (default): worker threads here (--workers, default cores - 1); redis://host:port:
@@ -106,7 +108,6 @@ export const command: Command = {
     const backend = flagString(p, 'backend') ?? 'embedded';
     parseBackend(backend); // a bad URL fails before any planning
     const grid = loadSearchFile(gridFile);
-    if (grid.search === 'halving') throw new MmError('USAGE', `${gridFile}: search: halving is for sweeps; walk-forward runs every candidate on each train window (use search: grid or random)`);
     const objFlag = flagString(p, 'objective');
     const objective = objFlag === undefined ? grid.objective : parseObjective(objFlag, '--objective', 'USAGE');
     const topK = flagInt(p, 'top-k', 1, 1_000_000) ?? 3;
@@ -116,10 +117,14 @@ export const command: Command = {
     const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir);
     const span = prep.span;
     const folds = planFolds(span, { trainMs, testMs, stepMs, anchored });
+    const halving = grid.search === 'halving' ? { eta: grid.eta, minWindowMs: grid.minWindowMs, rungsMs: grid.rungsMs, where: gridFile } : null;
+    // Plans every fold's rungs now, so a rung longer than a train window fails before anything runs.
+    const rungLengths = halving ? trainPlans(folds, points.length, halving)[0]!.map((r) => formatDurationMs(r.lengthMs)) : null;
+    const trainSearch = halving && rungLengths ? `successive halving (eta ${halving.eta}) on rungs of ${rungLengths.join(', ')} from each train window's start` : undefined;
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
-    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${points.length * folds.length} train + ${points.length * folds.length} test runs`);
+    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
     const { runner, where } = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
     process.stderr.write(` on ${where}\n`);
     let results;
@@ -127,12 +132,12 @@ export const command: Command = {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
         if (done === total || r.row.error) process.stderr.write(`  ${phase}: ${done}/${total}${r.row.error ? ` (${r.windowId} point ${r.row.index + 1} failed: ${r.row.error})` : ''}\n`);
       });
-      results = await runWalkForward(points, folds, objective, run);
+      results = await runWalkForward(points, folds, objective, run, halving);
     } finally {
       await runner.close();
     }
     const summary = summarise(results, topK);
-    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, command: `mmbot walk-forward ${args.join(' ')}` };
+    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'walk-forward.json'), walkForwardJson(results, summary, meta));
     writeFileSync(join(out, 'walk-forward.csv'), walkForwardCsv(results, meta));
