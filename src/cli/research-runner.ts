@@ -1,7 +1,7 @@
 import { embeddedRunner } from '../research/embedded-runner.ts';
 import type { JobResult, ResearchJob } from '../research/job.ts';
 import { Journal, runJournaled } from '../research/journal.ts';
-import { parseBackend, redactUrl } from '../research/redis-backend.ts';
+import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../research/redis-backend.ts';
 import { redisRunner } from '../research/redis-runner.ts';
 import type { JobRunner } from '../research/runner.ts';
 
@@ -14,7 +14,9 @@ export async function openRunner(backend: string, opts: { readonly workers: numb
   const b = parseBackend(backend);
   if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir }), where: `${opts.workers} worker thread(s)` };
   const runner = await redisRunner({ url: b.url, queueName: opts.queue, onError: (e) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${e.message} (reconnecting)\n`) });
-  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue})` };
+  const workers = await runner.workerCount();
+  if (workers === 0) process.stderr.write(`${opts.label}: no mmbot worker serves queue ${opts.queue} on ${redactUrl(b.url)} yet: the jobs wait until one starts (mmbot worker --backend ${redactUrl(b.url)}${opts.queue === DEFAULT_QUEUE ? '' : ` --queue ${opts.queue}`})\n`);
+  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected)` };
 }
 
 /**

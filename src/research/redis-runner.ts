@@ -33,7 +33,7 @@ const CHUNK = 500;
  * job already done is never queued; a job that failed for good is retried when planned again.
  * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached.
  */
-export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner> {
+export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner & { workerCount(): Promise<number> }> {
   const queueName = opts.queueName ?? DEFAULT_QUEUE;
   const conn: Redis = await connectRedis(opts.url, opts.onError ? { onError: opts.onError } : {});
   const queue = new Queue<QueuedJob>(queueName, { connection: conn });
@@ -127,6 +127,8 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner> 
       await stopEvents();
       return results;
     },
+    /** `mmbot worker` processes connected to the queue now. */
+    workerCount: () => queue.getWorkersCount(),
     async close(): Promise<void> {
       await stopEvents();
       await queue.close();

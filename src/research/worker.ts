@@ -14,6 +14,7 @@ export type WorkerEvent =
   | { readonly kind: 'start'; readonly job: ResearchJob }
   | { readonly kind: 'done'; readonly job: ResearchJob; readonly error: string | null }
   | { readonly kind: 'retry'; readonly jobId: string; readonly reason: string }
+  /** Refused (other code or data), or failed on its last try. */
   | { readonly kind: 'refused'; readonly jobId: string; readonly reason: string };
 
 /** Options of a research worker. */
@@ -92,7 +93,9 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
   });
   worker.on('error', (e: Error) => opts.onError?.(e));
   worker.on('failed', (j, e) => {
-    if (j && !(e instanceof UnrecoverableError)) emit({ kind: 'retry', jobId: j.id ?? '?', reason: e.message });
+    if (!j || e instanceof UnrecoverableError) return;
+    if (j.attemptsMade < (j.opts.attempts ?? 1)) emit({ kind: 'retry', jobId: j.id ?? '?', reason: e.message });
+    else emit({ kind: 'refused', jobId: j.id ?? '?', reason: `failed ${j.attemptsMade} time(s), giving up: ${e.message}` });
   });
   await worker.waitUntilReady();
   return {

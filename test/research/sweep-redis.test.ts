@@ -130,6 +130,6 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
     // SIGTERM: the worker finishes what it runs and exits 0.
     w2.proc.kill('SIGTERM');
     expect(await w2.exit).toBe(0);
-    expect(w2.lines).toContain('worker: stopped');
+    expect(w2.lines.some((l) => /^worker: stopped \(\d+ job\(s\) done, [\d.]+ s of CPU\)$/.test(l))).toBe(true);
   }, 90_000);
 });

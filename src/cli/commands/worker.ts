@@ -44,11 +44,19 @@ export const command: Command = {
     const stalledMs = flagInt(p, 'stalled-ms', 100, 3_600_000);
     const maxStalled = flagInt(p, 'max-stalled', 0, 1000);
     const startedMs = new Map<string, number>();
+    let jobsDone = 0;
+    const summary = (): string => {
+      const c = process.cpuUsage(); // main thread and job threads together
+      return `${jobsDone} job(s) done, ${((c.user + c.system) / 1e6).toFixed(2)} s of CPU`;
+    };
     const onEvent = (e: WorkerEvent): void => {
       if (e.kind === 'start') startedMs.set(e.job.id, Date.now());
       const tookMs = e.kind === 'done' ? Date.now() - (startedMs.get(e.job.id) ?? Date.now()) : 0;
-      if (e.kind === 'done') startedMs.delete(e.job.id);
-      if (e.kind === 'refused') say(`worker: refused ${short(e.jobId)}: ${e.reason}`);
+      if (e.kind === 'done') {
+        startedMs.delete(e.job.id);
+        jobsDone++;
+      }
+      if (e.kind === 'refused') say(`worker: refused ${short(e.jobId)}: ${e.reason}`); // the test greps this line
       else if (e.kind === 'retry') say(`worker: job ${short(e.jobId)} failed, will be retried: ${e.reason}`);
       else if (quiet) return;
       else if (e.kind === 'start') say(`worker: start ${short(e.job.id)} point ${e.job.index + 1} ${e.job.window.id}`);
@@ -71,14 +79,20 @@ export const command: Command = {
       const stop = (signal: string): void => {
         if (stopping) {
           say(`worker: ${signal} again: leaving the running jobs to other workers`);
-          void worker.close(true).then(() => done(0), () => done(1));
+          void worker.close(true).then(
+            () => {
+              say(`worker: stopped (${summary()})`);
+              done(0);
+            },
+            () => done(1),
+          );
           return;
         }
         stopping = true;
         say(`worker: ${signal}: finishing the running jobs (again to abandon them)`);
         void worker.close(false).then(
           () => {
-            say('worker: stopped');
+            say(`worker: stopped (${summary()})`);
             done(0);
           },
           (e: unknown) => {
