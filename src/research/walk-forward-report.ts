@@ -47,12 +47,13 @@ function foldRows(results: readonly FoldResult[], meta: WalkForwardMeta): string
 const HEAD = ['fold', 'train', 'test', 'chosen in-sample', 'IS score', 'OOS score', 'IS net', 'OOS net', 'OOS rank', 'best OOS score', 'best OOS point', 'rank corr'];
 
 /** Summary lines shared by the terminal and the page. */
-function summaryLines(s: WalkForwardSummary, o: Objective): [string, string][] {
+function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta): [string, string][] {
+  const overlap = meta.stepMs < meta.testMs ? ' (test windows overlap: step < test, so overlapping minutes count more than once)' : '';
   return [
     ['folds (scored)', `${s.folds} (${s.scored})`],
     [`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}`],
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
-    ['out-of-sample net PnL over all test windows (USD)', fmt(s.totalOutOfSampleNet, 2)],
+    ['out-of-sample net PnL over all test windows (USD)', `${fmt(s.totalOutOfSampleNet, 2)}${overlap}`],
     ['walk-forward efficiency (mean OOS / mean IS score)', fmt(s.efficiency, 3)],
     ['walk-forward efficiency (OOS / IS PnL per minute)', fmt(s.pnlRateEfficiency, 3)],
     [`chosen point in the OOS top ${s.topK}`, `${fmt(s.topKShare * 100, 0)} % of scored folds (best OOS in ${s.stayedBest})`],
@@ -65,7 +66,7 @@ export function walkForwardTable(results: readonly FoldResult[], s: WalkForwardS
   const body = foldRows(results, meta);
   const widths = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (c: readonly string[]): string => c.map((x, i) => (i === 3 || i === 10 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
-  const sum = summaryLines(s, meta.objective);
+  const sum = summaryLines(s, meta.objective, meta);
   const w = Math.max(...sum.map(([k]) => k.length));
   return [`objective: ${meta.objective} (${OBJECTIVE_HELP[meta.objective]})`, ...(meta.trainSearch ? [`train search: ${meta.trainSearch}`] : []), line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
 }
@@ -159,7 +160,7 @@ export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSu
   parts.push(`<p>Objective ${esc(meta.objective)}: ${esc(OBJECTIVE_HELP[meta.objective])}. ${meta.points} parameter points; train ${esc(formatDurationMs(meta.trainMs))}${meta.anchored ? ' (anchored: from the data start)' : ''}, test ${esc(formatDurationMs(meta.testMs))}, step ${esc(formatDurationMs(meta.stepMs))}. Windows are offsets from the data start (${esc(new Date(meta.dataStartMs).toISOString())}).</p>`);
   if (meta.trainSearch) parts.push(`<p>Train search: ${esc(meta.trainSearch)}; the chosen point's IS score is on the last rung.</p>`);
   if (meta.command) parts.push(`<p class="note">${esc(meta.command)}</p>`);
-  parts.push('<h2>Summary</h2>', `<table>${summaryLines(s, meta.objective).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
+  parts.push('<h2>Summary</h2>', `<table>${summaryLines(s, meta.objective, meta).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
   parts.push(barsSvg(results, meta.objective));
   parts.push('<h2>Folds: in-sample vs out-of-sample</h2>');
   parts.push(`<table class="folds"><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${foldRows(results, meta).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</table>`);

@@ -61,6 +61,8 @@ describe('walk-forward over fake results', () => {
     expect(table).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score/);
     expect(table).toMatch(/walk-forward efficiency \(mean OOS \/ mean IS score\) +0\.333/);
     expect(walkForwardCsv(res, meta).trim().split('\n')).toHaveLength(4);
+    expect(table).not.toMatch(/overlap/);
+    expect(walkForwardTable(res, s, { ...meta, stepMs: 60_000 })).toMatch(/test windows overlap: step < test/);
     const json = JSON.parse(walkForwardJson(res, s, meta)) as { folds: { in_sample: { objective: number }; out_of_sample: { objective: number; rank: number } }[]; summary: Record<string, number> };
     expect(json.folds[0]).toMatchObject({ in_sample: { objective: 6 }, out_of_sample: { objective: 0, rank: 4 } });
     expect(json.summary['mean_out_of_sample']).toBe(2);

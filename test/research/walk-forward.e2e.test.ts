@@ -60,6 +60,19 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(Number(direct.total.pnl.net)).toBeCloseTo(f1.out_of_sample.net_usd, 9);
     for (const f of ['walk-forward.csv', 'walk-forward.html', 'oos-leaderboard.csv', 'oos-leaderboard.json', 'oos-leaderboard.html']) expect(readFileSync(join(out, f), 'utf8').length).toBeGreaterThan(100);
     expect(readFileSync(join(out, 'walk-forward.html'), 'utf8')).toContain('Folds: in-sample vs out-of-sample');
+    // The same --out again: every run comes from the journal, and the report is the same.
+    let stderr = '';
+    const w2 = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const e2 = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      expect(await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '2m', '--workers', '2', '--out', out])).toBe(0);
+    } finally {
+      w2.mockRestore();
+      e2.mockRestore();
+    }
+    expect(stderr).toMatch(/12 result\(s\) already in .*results\.jsonl/);
+    expect(stderr).not.toMatch(/train: \d+\/\d+/); // nothing ran
+    expect(JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')).folds).toEqual(report.folds);
   }, 90_000);
 
   it('rejects bad durations and folds that do not fit, naming the flag', async () => {

@@ -18,7 +18,8 @@ import { dataSpan, type DataSpan } from '../../research/windows.ts';
 import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
-import { openRunner } from '../research-runner.ts';
+import { journaledRunner, openRunner } from '../research-runner.ts';
+import { Journal } from '../../research/journal.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
 
@@ -85,7 +86,8 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
   --data         recordings: paths, file:// or http(s):// URLs; default backtest.data
   --out          output folder (default: a new folder under backtest.out_dir)
   --heatmap x,y  parameters of the out-of-sample leaderboard's heat map (default: the first two axes)
-Writes walk-forward.{json,csv,html} and oos-leaderboard.{csv,json,html} (every point over all test windows).`;
+Writes walk-forward.{json,csv,html}, oos-leaderboard.{csv,json,html} (every point over all test windows)
+and results.jsonl (every run by job id: the same --out again runs only the jobs it lacks).`;
 
 /** `mmbot walk-forward`. */
 export const command: Command = {
@@ -125,8 +127,12 @@ export const command: Command = {
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
     process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
-    const { runner, where } = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
-    process.stderr.write(` on ${where}\n`);
+    const { runner: inner, where } = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
+    // Results are journaled by job id in the output folder: the same --out again (after a crash,
+    // or with more points or folds) runs only the jobs it lacks.
+    const journal = new Journal(out);
+    const runner = journaledRunner(inner, journal);
+    process.stderr.write(` on ${where}${journal.done.size > 0 ? `; ${journal.done.size} result(s) already in ${journal.file}` : ''}\n`);
     let results;
     try {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
