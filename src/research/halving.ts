@@ -128,5 +128,5 @@ export function halvingLeaderboard(rungs: readonly RungResult[], candidates: rea
       entries.push({ ...e, rank: entries.length + 1, pointIndex: candidates.findIndex((p) => pointKey(p) === key), windows: perRung.get(key)!.filter((v) => v !== null).length, perWindow: perRung.get(key)! });
     }
   }
-  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries };
+  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries, staged: true };
 }

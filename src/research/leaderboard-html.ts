@@ -44,7 +44,7 @@ export function heatColor(v: number, min: number, max: number, o: Objective): st
 }
 
 /** The heat map as a table, with a sentence saying what each cell holds. */
-export function heatMapHtml(h: HeatMap, o: Objective): string {
+export function heatMapHtml(h: HeatMap, o: Objective, staged = false): string {
   const values = h.cells.flat().flatMap((c) => (c ? [c.value] : []));
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -64,9 +64,12 @@ export function heatMapHtml(h: HeatMap, o: Objective): string {
     parts.push('</tr>');
   });
   parts.push('</table>');
-  const notes: string[] = [`Each cell shows ${o} for its pair of values and (small) that point's rank.`];
+  const diverging = o !== 'max_drawdown' && o !== 'fills' && o !== 'uptime' && min < 0 && max > 0;
+  const scale = diverging ? 'red: below 0, green: above 0, deeper the further from 0' : `white: worst (${fmt(lowerIsBetter(o) ? max : min, 3)}) to green: best (${fmt(lowerIsBetter(o) ? min : max, 3)})`;
+  const notes: string[] = [`Each cell shows ${o} for its pair of values and (small) that point's rank; grey: no point ran there. Colour: ${scale}.`];
   if (h.others.length > 0) notes.push(`Other axes (${h.others.join(', ')}): each cell holds the best ${o} over them; hover a cell for the point.`);
   if (h.x.binned || h.y?.binned) notes.push('Numeric axes with many sampled values are grouped into ranges.');
+  if (staged) notes.push(`Successive halving: a cell's ${o} is from the last rung its point reached (the rank says how far it went), so colours compare only among points that reached the same rung.`);
   parts.push(`<p class="note">${esc(notes.join(' '))}</p>`);
   return parts.join('\n');
 }
@@ -104,7 +107,7 @@ export function leaderboardHtml(lb: Leaderboard, opts: LeaderboardPageOptions): 
   if (opts.heatmap) {
     const [x, y] = opts.heatmap;
     parts.push(`<h2>Heat map: ${esc(lb.objective)} by ${esc(x)}${y ? ` and ${esc(y)}` : ''}</h2>`);
-    parts.push(heatMapHtml(heatMap(lb, x, y), lb.objective));
+    parts.push(heatMapHtml(heatMap(lb, x, y), lb.objective, lb.staged === true));
   }
   parts.push('<h2>Ranking</h2>', rankedTableHtml(lb));
   parts.push(...(opts.sections ?? []));

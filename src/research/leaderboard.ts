@@ -36,6 +36,11 @@ export interface Leaderboard {
   /** Window ids, in first-seen order. */
   readonly windows: readonly string[];
   readonly entries: readonly LeaderboardEntry[];
+  /**
+   * Successive halving: entries are ranked by the last stage (rung) they reached, then within it,
+   * and their figures are that stage's, so values compare only within a stage.
+   */
+  readonly staged?: boolean;
 }
 
 /** A point's identity: the same path/value pairs in the same order give the same key. */
@@ -170,6 +175,7 @@ export function leaderboardJson(lb: Leaderboard): string {
     objective_definition: OBJECTIVE_HELP[lb.objective],
     axes: lb.axes,
     windows: lb.windows,
+    ...(lb.staged ? { staged: 'successive halving: entries ranked by the last rung they reached, figures from that rung' } : {}),
     entries: lb.entries.map((e) => ({
       rank: e.rank,
       point_index: e.pointIndex,

@@ -157,6 +157,9 @@ describe('successive halving', () => {
     expect(lb.entries[0]!.perWindow).toEqual([6, 100, 6]);
     expect(lb.entries[3]!.perWindow).toEqual([4, null, null]);
     expect(halvingTable(rungs).split('\n')).toHaveLength(4);
+    expect(lb.staged).toBe(true);
+    const { leaderboardHtml } = await import('../../src/research/leaderboard-html.ts');
+    expect(leaderboardHtml(lb, { heatmap: ['a', null] })).toMatch(/from the last rung its point reached/);
     expect(JSON.parse(halvingJson(rungs))[1].survivors).toEqual([{ a: 6 }]);
   });
 });
