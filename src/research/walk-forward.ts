@@ -6,6 +6,9 @@ import { halvingLeaderboard, halvingPlan, survivorCount, survivors, type RungPla
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
 import { lowerIsBetter, type Objective } from './objective.ts';
 
+/** More folds than this is a mistyped --step (each fold runs every point twice). */
+const MAX_FOLDS = 10_000;
+
 /** One walk-forward fold: parameters are chosen on `train`, then scored on the unseen `test` right after it. */
 export interface Fold {
   readonly index: number;
@@ -40,6 +43,7 @@ export function planFolds(span: DataSpan, spec: FoldSpec): Fold[] {
     const trainEnd = span.startMs + k * spec.stepMs + spec.trainMs;
     const testEnd = trainEnd + spec.testMs;
     if (testEnd > span.endMs) break;
+    if (k >= MAX_FOLDS) throw new MmError('USAGE', `walk-forward: --step ${formatDurationMs(spec.stepMs)} gives more than ${MAX_FOLDS} folds over ${formatDurationMs(spanMs)} of data: use a longer step`);
     const trainStart = spec.anchored ? span.startMs : trainEnd - spec.trainMs;
     const id = `f${k + 1}`;
     folds.push({

@@ -28,6 +28,7 @@ describe('walk-forward fold planning', () => {
 
   it('says when train + test do not fit in the data', () => {
     expect(() => planFolds(span, { trainMs: 420_000, testMs: 120_000, stepMs: 120_000, anchored: false })).toThrow(/--train 7m \+ --test 2m is longer than the data \(8m\)/);
+    expect(() => planFolds(span, { trainMs: 60_000, testMs: 1000, stepMs: 10, anchored: false })).toThrow(/--step 10ms gives more than 10000 folds/);
   });
 });
 
