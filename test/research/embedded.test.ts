@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,4 +89,19 @@ describe('sweep journal and resume', () => {
   it('rejects a folder without a plan', () => {
     expect(() => readPlan(join(dir, 'nope'))).toThrow(/cannot resume/);
   });
+});
+
+describe('job pool', () => {
+  it('answers the job of a thread that died with a transient error and serves the next job on a new thread', async () => {
+    const crash = join(dir, 'crash-strategy.mjs');
+    writeFileSync(crash, 'process.exit(7);\nexport default {};\n');
+    const bad = makeJob({ ...jobs[0]!, spec: { ...jobs[0]!.spec, strategies: [{ ...jobs[0]!.spec.strategies[0]!, strategy: crash }] } });
+    const runner = embeddedRunner({ workers: 1, cacheDir: dir });
+    const first = await runner.run([bad]);
+    const again = await runner.run([jobs[1]!]);
+    await runner.close();
+    expect(first.get(bad.id)!.transient).toBe(true);
+    expect(first.get(bad.id)!.row.error).toMatch(/worker thread died: exit code 7/);
+    expect(again.get(jobs[1]!.id)!.row).toEqual(full.get(jobs[1]!.id)!.row);
+  }, 30_000);
 });

@@ -113,7 +113,7 @@ export const command: Command = {
     const runner = journaledRunner(inner, journal);
     const already = journal.done.size;
     const shape = prep.rungs === null ? `${prep.points.length} points × ${prep.windows.length} window(s) = ${prep.expectedJobs} jobs` : `successive halving: ${prep.points.length} candidates over ${prep.rungs.length} rungs, ≤ ${prep.expectedJobs} jobs`;
-    process.stderr.write(`sweep: ${shape} on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\n`);
+    process.stderr.write(`sweep: ${shape} on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\nsweep: writing to ${out} (if this stops: mmbot sweep --resume ${out})\n`);
     const total = prep.expectedJobs;
     const bar = progressBar('sweep', process.stderr, Math.min(already, total));
     const tty = process.stderr.isTTY === true;
