@@ -1,21 +1,15 @@
-import type { ClientOrderId, Symbol } from '../core/ids.ts';
-import type { PlaceOrder } from '../domain/intents.ts';
+import type { Symbol } from '../core/ids.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
-import { checkIntent } from '../risk/intent-check.ts';
 import type { Strategy } from '../strategy/contract.ts';
 import type { EngineCore } from './engine-core.ts';
+import { FLATTEN_MAX_ORDERS, FLATTEN_REASON, sendFlattenOrder } from './flatten.ts';
 import type { FlattenResult } from './types.ts';
-import { checkedBookDepth, type SlotGroup, type SymbolSlot } from './symbol-slot.ts';
+import { checkedBookDepth, type SlotGroup } from './symbol-slot.ts';
+
+export { FLATTEN_MAX_ORDERS, FLATTEN_REASON, FLATTEN_RETRY_MS } from './flatten.ts';
 
 /** The reason shown for a strategy paused by the operator. */
 export const PAUSED_REASON = 'paused by operator';
-/** The reason shown for a symbol being flattened by the operator. */
-export const FLATTEN_REASON = 'flattened by operator';
-/** How many reducing IOCs one flatten may send before it gives up (an IOC that fills nothing, a thin book). */
-export const FLATTEN_MAX_ORDERS = 20;
-/** The least time between two IOCs of one flatten, so a lagging book is not hit again and again at a stale price. */
-export const FLATTEN_RETRY_MS = 250;
-
 /**
  * The strategy with this id.
  * @throws RangeError naming the known ids when there is none.
@@ -86,66 +80,6 @@ export function flattenSymbol(core: EngineCore, symbol: Symbol): FlattenResult {
   slot.flattenOrdersLeft = FLATTEN_MAX_ORDERS;
   slot.flattenNextMs = 0;
   return sendFlattenOrder(core, slot);
-}
-
-/**
- * The engine's follow-up of a flatten, at each evaluation of the symbol: the next reducing IOC
- * once the previous one is done and the position is not flat yet. Stops when flat, when the
- * operator resumed or paused the strategy, or when the flatten's orders are used up.
- */
-export function continueFlatten(core: EngineCore, slot: SymbolSlot, nowMs: number): void {
-  if (slot.operatorReason !== FLATTEN_REASON || slot.ledger.qty === 0) {
-    slot.flattenOrdersLeft = 0;
-    return;
-  }
-  if (nowMs < slot.flattenNextMs) return;
-  sendFlattenOrder(core, slot);
-}
-
-function sendFlattenOrder(core: EngineCore, slot: SymbolSlot): FlattenResult {
-  const symbol = slot.symbol;
-  const positionQty = slot.ledger.qty;
-  if (positionQty === 0) return { sent: false, reason: 'flat', positionQty };
-  const side = positionQty > 0 ? 'sell' : 'buy';
-  const priceTicks = side === 'sell' ? slot.market.bestBid() : slot.market.bestAsk();
-  if (priceTicks === null) return { sent: false, reason: 'no-book', positionQty };
-  // Reducing orders already out (an earlier flatten) count; the pulled quotes do not.
-  let buy = 0;
-  let sell = 0;
-  let n = 0;
-  for (const o of core.store.forSymbol(symbol)) {
-    if (o.cancelWanted && !o.hedge) continue;
-    n++;
-    if (o.side === 'buy') buy += o.qty - o.filledQty;
-    else sell += o.qty - o.filledQty;
-  }
-  const pending = side === 'sell' ? sell : buy;
-  const qty = Math.min(Math.abs(positionQty) - pending, slot.limits.maxOrderQty);
-  if (qty <= 0) return { sent: false, reason: 'already-reducing', positionQty };
-  const intent: PlaceOrder = {
-    kind: 'place',
-    symbol,
-    side,
-    priceTicks,
-    qty,
-    tif: 'IOC',
-    postOnly: false,
-    reprice: 'rej',
-    selfTrade: 'CancelIncoming',
-    clientOrderId: '' as ClientOrderId,
-    tag: 'flatten',
-  };
-  const view = { ...core.riskView(slot), tradingState: 'REDUCING' as const };
-  const why = checkIntent(intent, side, view, { buyQty: buy, sellQty: sell, orders: n }, slot.limits, 0);
-  if (why !== null) {
-    core.emit({ type: 'reject', source: 'risk', kind: 'place', symbol, clientOrderId: null, reason: why, text: `flatten refused by the risk gate: ${why}`, tsMs: core.deps.clock.nowMs() });
-    slot.flattenOrdersLeft = 0; // the same gate would refuse every retry: stop, the operator saw why
-    return { sent: false, reason: why, positionQty };
-  }
-  core.om.placeNew(symbol, side, priceTicks, qty, 'IOC', true);
-  slot.flattenOrdersLeft--;
-  slot.flattenNextMs = core.deps.clock.nowMs() + FLATTEN_RETRY_MS;
-  return { sent: true, side, qty, priceTicks, positionQty };
 }
 
 /** Cancels every order and pauses every strategy (so nothing is re-quoted until resumed). */
