@@ -1,3 +1,4 @@
+import { lineChart } from '../backtest/svg-chart.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { formatDurationMs } from './duration.ts';
 import { esc, fmt, pageStart, valueText } from './leaderboard-html.ts';
@@ -53,6 +54,7 @@ function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta
     ['folds (scored)', `${s.folds} (${s.scored})`],
     [`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}`],
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
+    [`out-of-sample, chosen vs every point's mean: ${o} / net`, `${fmt(s.meanOutOfSample, 3)} vs ${fmt(s.meanOutOfSampleAllPoints, 3)} / ${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`],
     ['out-of-sample net PnL over all test windows (USD)', `${fmt(s.totalOutOfSampleNet, 2)}${overlap}`],
     ['walk-forward efficiency (mean OOS / mean IS score)', fmt(s.efficiency, 3)],
     ['walk-forward efficiency (OOS / IS PnL per minute)', fmt(s.pnlRateEfficiency, 3)],
@@ -154,6 +156,25 @@ function barsSvg(results: readonly FoldResult[], o: Objective): string {
   return parts.join('');
 }
 
+/**
+ * Cumulative out-of-sample net PnL over the folds: the walk-forward's choice, the mean point (a
+ * random pick) and the best point of each fold in hindsight (an upper bound no method reaches).
+ */
+function equityChart(results: readonly FoldResult[]): string {
+  const x = [results[0]?.fold.testStartMs ?? 0, ...results.map((r) => r.fold.testEndMs)];
+  const cumulative = (net: (r: FoldResult) => number): number[] => {
+    let sum = 0;
+    return [0, ...results.map((r) => (sum += Number.isFinite(net(r)) ? net(r) : 0))];
+  };
+  const ok = (r: FoldResult) => r.test.entries.filter((e) => e.windows > 0 && e.failed === 0);
+  const series = [
+    { label: 'best per fold (hindsight)', color: '#2da44e', y: cumulative((r) => Math.max(...ok(r).map((e) => e.metrics.net))) },
+    { label: 'mean point', color: '#888', y: cumulative((r) => ok(r).reduce((t, e) => t + e.metrics.net, 0) / Math.max(1, ok(r).length)) },
+    { label: 'walk-forward', color: '#e16f24', y: cumulative((r) => r.chosenTest?.metrics.net ?? 0) },
+  ];
+  return lineChart('Cumulative out-of-sample net PnL (USD)', x, series);
+}
+
 /** walk-forward.html: a self-contained page with the settings, the IS vs OOS chart, the fold table and the summary. */
 export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSummary, meta: WalkForwardMeta): string {
   const parts = [pageStart('mmbot walk-forward report')];
@@ -162,6 +183,7 @@ export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSu
   if (meta.command) parts.push(`<p class="note">${esc(meta.command)}</p>`);
   parts.push('<h2>Summary</h2>', `<table>${summaryLines(s, meta.objective, meta).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
   parts.push(barsSvg(results, meta.objective));
+  if (results.length > 0) parts.push(equityChart(results));
   parts.push('<h2>Folds: in-sample vs out-of-sample</h2>');
   parts.push(`<table class="folds"><tr>${HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${foldRows(results, meta).map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</table>`);
   parts.push('<p class="note">IS score: the chosen point\'s objective on its train window (the best of all points there). OOS score: the same point on the next, unseen test window; OOS rank: its rank there among all points. A large IS − OOS gap, a low efficiency or a rank correlation near 0 are signs of overfitting.</p>');

@@ -205,7 +205,16 @@ export interface WalkForwardSummary {
   readonly stayedBest: number;
   /** Mean Spearman correlation of train vs test rankings (NaN when no fold had one). */
   readonly meanRankCorrelation: number;
+  /**
+   * The baseline: the mean over scored folds of every complete point's OOS objective / net (what
+   * picking a point at random would score). Choosing in-sample adds value only above it.
+   */
+  readonly meanOutOfSampleAllPoints: number;
+  readonly meanOutOfSampleNetAllPoints: number;
 }
+
+/** A leaderboard's entries that ran without failing and have a figure. */
+const complete = (lb: Leaderboard): LeaderboardEntry[] => lb.entries.filter((e) => e.windows > 0 && e.failed === 0 && Number.isFinite(e.objective));
 
 /** Summarises fold results (means over the folds that chose and scored a point). */
 export function summarise(results: readonly FoldResult[], topK: number): WalkForwardSummary {
@@ -233,5 +242,7 @@ export function summarise(results: readonly FoldResult[], topK: number): WalkFor
     topKShare: scored.length === 0 ? NaN : scored.filter((r) => r.chosenTest!.rank <= topK).length / scored.length,
     stayedBest: scored.filter((r) => r.chosenTest!.rank === 1).length,
     meanRankCorrelation: mean(corr),
+    meanOutOfSampleAllPoints: mean(scored.map((r) => mean(complete(r.test).map((e) => e.objective)))),
+    meanOutOfSampleNetAllPoints: mean(scored.map((r) => mean(complete(r.test).map((e) => e.metrics.net)))),
   };
 }

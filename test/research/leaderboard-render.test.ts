@@ -77,6 +77,8 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
     const heights = (await svg.locator('rect.in-sample, rect.out-of-sample').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))) as number[];
     for (const h of heights) expect(h).toBeGreaterThan(5);
     expect(await page.locator('table.folds tr').count()).toBe(7);
+    const equity = page.locator('svg[aria-label^="Cumulative out-of-sample net PnL"]');
+    expect(await equity.locator('path[fill="none"]').count()).toBe(3); // hindsight, mean point, walk-forward
     expect(await page.locator('body').innerText()).toMatch(/walk-forward efficiency \(mean OOS \/ mean IS score\)/);
     expect(problems).toEqual([]);
   }, 60_000);

@@ -57,6 +57,8 @@ describe('walk-forward over fake results', () => {
     expect(s.efficiency).toBeCloseTo(1 / 3);
     expect(s.topKShare).toBeCloseTo(2 / 3);
     expect(s.meanRankCorrelation).toBeCloseTo(1 / 3);
+    expect(s.meanOutOfSampleAllPoints).toBeCloseTo(1.5); // test nets 0..3 average 1.5 in every fold
+    expect(s.meanOutOfSampleNetAllPoints).toBeCloseTo(1.5);
     const meta = { objective: 'net' as const, dataStartMs: S, trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false, points: 4 };
     const table = walkForwardTable(res, s, meta);
     expect(table).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score/);
