@@ -6,6 +6,31 @@ import { redisRunner } from '../research/redis-runner.ts';
 import type { JobRunner } from '../research/runner.ts';
 
 /**
+ * Reports backend connection errors without flooding the log while Redis is down (the client
+ * retries every few hundred ms): the first of a kind at once, repeats at most every 30 s with a count.
+ */
+export function backendErrorLog(say: (line: string) => void, intervalMs = 30_000): (e: Error) => void {
+  let last = '';
+  let lastMs = 0;
+  let repeats = 0;
+  return (e) => {
+    const now = Date.now();
+    if (e.message === last && now - lastMs < intervalMs) {
+      repeats++;
+      return;
+    }
+    if (e.message === last) say(`${e.message} (reconnecting${repeats > 0 ? `; ${repeats} more since the last report` : ''})`);
+    else {
+      if (repeats > 0) say(`${last} (${repeats} more time(s))`);
+      say(`${e.message} (reconnecting)`);
+    }
+    last = e.message;
+    lastMs = now;
+    repeats = 0;
+  };
+}
+
+/**
  * The JobRunner a `--backend` value names: `embedded` (worker threads here) or `redis://…` (jobs
  * for `mmbot worker` processes). Commands share it, so every research command runs on either.
  * @throws MmError USAGE (bad value), BACKEND_UNAVAILABLE (Redis unreachable).
@@ -13,7 +38,7 @@ import type { JobRunner } from '../research/runner.ts';
 export async function openRunner(backend: string, opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string }): Promise<{ runner: JobRunner; where: string }> {
   const b = parseBackend(backend);
   if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir }), where: `${opts.workers} worker thread(s)` };
-  const runner = await redisRunner({ url: b.url, queueName: opts.queue, onError: (e) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${e.message} (reconnecting)\n`) });
+  const runner = await redisRunner({ url: b.url, queueName: opts.queue, onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
   const workers = await runner.workerCount();
   if (workers === 0) process.stderr.write(`${opts.label}: no mmbot worker serves queue ${opts.queue} on ${redactUrl(b.url)} yet: the jobs wait until one starts (mmbot worker --backend ${redactUrl(b.url)}${opts.queue === DEFAULT_QUEUE ? '' : ` --queue ${opts.queue}`})\n`);
   return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected)` };

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { backendErrorLog } from '../../src/cli/research-runner.ts';
 import { command as sweep } from '../../src/cli/commands/sweep.ts';
 import { command as worker } from '../../src/cli/commands/worker.ts';
 
@@ -85,4 +86,39 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     await expect(worker.run([])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--backend redis:\/\/host:port is required/) });
     await expect(sweep.run(['--resume', join(dir, 'nowhere')])).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: expect.stringMatching(/cannot resume/) });
   }, 30_000);
+});
+
+describe('backend error log', () => {
+  it('reports a repeated connection error once per 30 s with a count, a new error at once', () => {
+    vi.useFakeTimers();
+    try {
+      const lines: string[] = [];
+      const log = backendErrorLog((l) => lines.push(l));
+      const refused = new Error('connect ECONNREFUSED 127.0.0.1:6379');
+      for (let k = 0; k < 50; k++) {
+        log(refused);
+        vi.advanceTimersByTime(200);
+      }
+      log(new Error('WRONGPASS'));
+      vi.advanceTimersByTime(30_000);
+      log(refused);
+      expect(lines).toEqual([
+        'connect ECONNREFUSED 127.0.0.1:6379 (reconnecting)',
+        'connect ECONNREFUSED 127.0.0.1:6379 (49 more time(s))',
+        'WRONGPASS (reconnecting)',
+        'connect ECONNREFUSED 127.0.0.1:6379 (reconnecting)',
+      ]);
+      lines.length = 0;
+      for (let k = 0; k < 5; k++) {
+        log(refused);
+        vi.advanceTimersByTime(15_000);
+      }
+      expect(lines).toEqual([
+        'connect ECONNREFUSED 127.0.0.1:6379 (reconnecting; 2 more since the last report)',
+        'connect ECONNREFUSED 127.0.0.1:6379 (reconnecting; 1 more since the last report)',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

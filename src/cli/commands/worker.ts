@@ -6,6 +6,7 @@ import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../../research/redis-bac
 import { startResearchWorker, type WorkerEvent } from '../../research/worker.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
+import { backendErrorLog } from '../research-runner.ts';
 import { replayCacheDir } from './backtest.ts';
 
 const usage = `usage: mmbot worker --backend redis://host:port [--concurrency <n>] [--queue <name>] [--cache-dir <dir>]
@@ -71,7 +72,7 @@ export const command: Command = {
       ...(stalledMs === undefined ? {} : { stalledIntervalMs: stalledMs }),
       ...(maxStalled === undefined ? {} : { maxStalledCount: maxStalled }),
       onEvent,
-      onError: (e) => say(`worker: backend ${redactUrl(backend.url)}: ${e.message} (reconnecting)`),
+      onError: backendErrorLog((line) => say(`worker: backend ${redactUrl(backend.url)}: ${line}`)),
     });
     say(`worker: serving queue ${queueName} on ${redactUrl(backend.url)} with ${concurrency} thread(s), code ${codeVersion()} (pid ${process.pid})`);
     return new Promise<number>((done) => {
