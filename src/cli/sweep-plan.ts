@@ -9,7 +9,7 @@ import type { Objective } from '../research/objective.ts';
 import type { JobFactory } from '../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile, type SearchFile } from '../research/search-file.ts';
 import { searchPlan, type SearchRunInput } from '../research/search-run.ts';
-import { dataSpan, splitWindows, type DataSpan, type DataWindow } from '../research/windows.ts';
+import { dataSpan, explicitWindows, splitWindows, type DataSpan, type DataWindow } from '../research/windows.ts';
 import { loadBacktestSetup, type BacktestSetup } from './commands/backtest.ts';
 
 /** What `mmbot sweep` keeps in sweep.json's meta: enough to plan the same sweep again (--resume). */
@@ -20,6 +20,8 @@ export interface SweepMeta {
   readonly data: readonly string[];
   /** --windows (grid and random searches). */
   readonly windowCount: number;
+  /** --window from/to, as given (explicit windows instead of --windows; absent in older plans). */
+  readonly explicit?: readonly string[];
   /** --objective, when it overrides the grid file's. */
   readonly objective: Objective | null;
   readonly backend: string;
@@ -77,8 +79,10 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
   // The config's own backtest.start_ms / end_ms narrow the span the windows split.
   const s = base.spec.settings;
   const span = { startMs: Math.max(full.startMs, s.startMs ?? -Infinity), endMs: Math.min(full.endMs, s.endMs ?? Infinity) };
-  if (search.search === 'halving' && meta.windowCount !== 1) throw new MmError('USAGE', `--windows: ${meta.grid} runs successive halving, whose rungs are its windows`);
-  const windows = splitWindows(span, meta.windowCount);
+  const explicit = meta.explicit ?? [];
+  if (search.search === 'halving' && (meta.windowCount !== 1 || explicit.length > 0)) throw new MmError('USAGE', `--windows/--window: ${meta.grid} runs successive halving, whose rungs are its windows`);
+  if (explicit.length > 0 && meta.windowCount !== 1) throw new MmError('USAGE', 'give --windows n or --window from/to, not both');
+  const windows = explicit.length > 0 ? explicitWindows(explicit.map(parseWindowFlag)) : splitWindows(span, meta.windowCount);
   const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir: setups[index]!.config.source.dir });
   const objective = meta.objective ?? search.objective;
   const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };
@@ -87,6 +91,26 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
   const firstJobs = firstWindows.flatMap((w) => points.map((p, i) => make(p, i, w)));
   const expectedJobs = rungs === null ? points.length * windows.length : rungs.reduce((n, r) => n + r.candidates, 0);
   return { ...prepared, rungs, firstJobs, expectedJobs };
+}
+
+/** A time as epoch ms or an ISO-8601 date-time with a zone. */
+function parseTime(text: string, flag: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const ms = /(Z|[+-]\d\d:?\d\d)$/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(ms)) throw new MmError('USAGE', `--window ${flag}: "${text}" is not epoch ms or an ISO time with a zone (2026-11-18T15:56:00Z)`);
+  return ms;
+}
+
+/**
+ * Parses `--window [id=]from/to` (epoch ms or ISO times; an empty side = the data's own start/end).
+ * @throws MmError USAGE naming the value.
+ */
+export function parseWindowFlag(flag: string): { id?: string; startMs: number | null; endMs: number | null } {
+  const m = /^(?:([A-Za-z0-9_-]+)=)?([^/]*)\/([^/]*)$/.exec(flag);
+  if (!m) throw new MmError('USAGE', `--window ${flag}: expected [name=]from/to (epoch ms or ISO times, either side may be empty)`);
+  const startMs = m[2] === '' ? null : parseTime(m[2]!, flag);
+  const endMs = m[3] === '' ? null : parseTime(m[3]!, flag);
+  return { ...(m[1] ? { id: m[1] } : {}), startMs, endMs };
 }
 
 const cell = (v: unknown): string => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { backendErrorLog } from '../../src/cli/research-runner.ts';
+import { parseWindowFlag } from '../../src/cli/sweep-plan.ts';
 import { command as sweep } from '../../src/cli/commands/sweep.ts';
 import { command as worker } from '../../src/cli/commands/worker.ts';
 
@@ -75,6 +76,21 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     writeFileSync(halving, 'search: halving\neta: 2\nrungs: [2m, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3, 5]\n');
     await expect(sweep.run(['--resume', join(dir, 'halving')])).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/changed since the sweep was planned/) });
   }, 60_000);
+
+  it('takes explicit windows (--window name=from/to), ISO or epoch ms, open-ended', async () => {
+    expect(parseWindowFlag('first=/2026-11-18T16:00:00Z')).toEqual({ id: 'first', startMs: null, endMs: Date.parse('2026-11-18T16:00:00Z') });
+    expect(parseWindowFlag('1795017600000/')).toEqual({ startMs: 1795017600000, endMs: null });
+    expect(() => parseWindowFlag('yesterday')).toThrow(/expected \[name=\]from\/to/);
+    expect(() => parseWindowFlag('2026-11-18T16:00:00/')).toThrow(/not epoch ms or an ISO time with a zone/);
+    const one = join(dir, 'one.yaml');
+    writeFileSync(one, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [2]\n');
+    const r = await mmbot(['sweep', '--config', CONFIG, '--grid', one, '--window', 'before=/1795017600000', '--window', 'after=1795017600000/', '--workers', '1', '--out', join(dir, 'explicit')]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/1 points × 2 window\(s\) = 2 jobs/);
+    const runs = readFileSync(join(dir, 'explicit', 'sweep.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    expect(runs.map((c) => c[2])).toEqual(['before', 'after']);
+    expect(runs.map((c) => Math.round(Number(c[13])))).toEqual([237, 241]); // seconds of market either side of 16:00:00.000
+  }, 30_000);
 
   it('names a bad or unreachable --backend', async () => {
     const base = ['--config', CONFIG, '--grid', GRID, '--out', join(dir, 'bad')];

@@ -33,7 +33,7 @@ function printTable(lb: Leaderboard, limit: number): string {
   return [`ranked by ${lb.objective} over ${lb.windows.length} window(s):`, line(head), ...body.map(line)].join('\n');
 }
 
-const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n>] [--backend embedded|redis://host:port]
+const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n> | --window from/to ...] [--backend embedded|redis://host:port]
                    [--workers <n>] [--queue <name>] [--out <dir>] [--top <n>] [--objective <o>] [--heatmap x,y]
        mmbot sweep --resume <out dir> [--backend …] [--workers <n>]
 
@@ -45,6 +45,7 @@ writes, to --out (default: a new folder under backtest.out_dir):
   sweep.json, results.jsonl         the plan and the results journal (for --resume)
   --data      recordings: paths, file:// or http(s):// URLs (downloaded once into the cache); default backtest.data
   --windows   split the data's time span into n equal consecutive windows (default 1; grid and random searches)
+  --window    [name=]from/to: an explicit window instead (repeatable; epoch ms or ISO times, an empty side = the data's end)
   --backend   embedded (default): worker threads on this machine (--workers, default cores - 1);
               redis://host:port: enqueue the jobs on Redis for \`mmbot worker --backend …\` processes on
               any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
@@ -62,7 +63,7 @@ export const command: Command = {
   summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], repeated: ['data', 'window'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const resumeDir = flagString(p, 'resume');
     const cacheDir = replayCacheDir();
@@ -71,7 +72,7 @@ export const command: Command = {
     let plannedIds: ReadonlySet<string> | null = null;
     const objectiveFlag = flagString(p, 'objective');
     if (resumeDir) {
-      for (const f of ['config', 'grid', 'data', 'windows', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
+      for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
       const plan = readPlan(out);
       if (plan.codeVersion !== codeVersion())
@@ -90,6 +91,7 @@ export const command: Command = {
         grid: resolve(grid),
         data: (p.lists.get('data') ?? []).map((d) => (isUrlRef(d) ? d : resolve(d))),
         windowCount: flagInt(p, 'windows', 1, 10_000) ?? 1,
+        explicit: p.lists.get('window') ?? [],
         objective: objectiveFlag === undefined ? null : parseObjective(objectiveFlag, '--objective', 'USAGE'),
         backend: flagString(p, 'backend') ?? 'embedded',
         queue: flagString(p, 'queue') ?? DEFAULT_QUEUE,
