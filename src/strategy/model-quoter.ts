@@ -20,7 +20,7 @@ export const modelBaseShape = {
     .positive()
     .max(4)
     .default(1)
-    .describe('Dimensionless risk aversion: the quote shift at maxPosition, in half-spreads (the model\'s or the market\'s, whichever is wider). Sets γ from the calibrated σ, A, k unless gamma is given.'),
+    .describe('Dimensionless risk aversion: the quote shift at maxPosition, in units of the larger of the quoted half-spread (the market\'s plus the model\'s) and σ√τ, the long-run price risk of a full inventory over its turnover time τ = (maxPosition/size)/A. Sets γ from the calibrated σ, A, k unless gamma is given.'),
   gamma: z.number().positive().optional().describe('Risk aversion γ in 1/(tick·lot); overrides inventorySkew.'),
   fairValue: z
     .enum(['mid', 'weighted-mid', 'microprice'])
