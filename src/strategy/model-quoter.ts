@@ -3,6 +3,7 @@ import type { DesiredQuotes } from '../domain/intents.ts';
 import { MarketCalibrator } from './calibration.ts';
 import type { Strategy, StrategyContext } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
+import { Ewma } from './estimators/ewma.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
@@ -61,17 +62,19 @@ export const modelBaseShape = {
     .describe('Half-life of the fast σ estimate, seconds: the models price with max(fast σ, σ), so a jump widens within seconds and the widening decays with volHalfLifeS; γ is set against the long-run σ (intensityHalfLifeS).'),
 } as const;
 
-/** Fills of prior weight on "no adverse selection": the measured adverse move counts n/(n + this) of itself after n fills. */
+/** Fills of prior weight on "no adverse selection": the measured adverse move counts W/(W + this) of itself, W the decayed fill count. */
 const ADVERSE_PRIOR_FILLS = 10;
-/** Recent fills per side whose markouts make the adverse-selection estimate. */
-const ADVERSE_WINDOW = 50;
 
-/** Mean adverse move (bps, ≥ 0) after the recent fills of one side, shrunk toward 0 by the prior. */
-function adverseBps(t: MarkoutTracker): number {
-  const m = t.recentMeanBps(0);
-  if (!(m < 0)) return 0;
-  const n = Math.min(t.fills - t.pending, ADVERSE_WINDOW);
-  return (-m * n) / (n + ADVERSE_PRIOR_FILLS);
+/**
+ * Mean adverse move (bps, ≥ 0) after one side's maker fills: an EWMA of their markouts whose
+ * weights halve every half-life of time (not of fills), shrunk toward 0 by the prior. A side that
+ * stops being filled thus forgets its old adverse selection instead of staying widened for good.
+ */
+function adverseBps(m: Ewma, nowMs: number): number {
+  const v = m.value;
+  if (!(v < 0)) return 0;
+  const w = m.weightAt(nowMs);
+  return (-v * w) / (w + ADVERSE_PRIOR_FILLS);
 }
 
 const baseObject = z.object(modelBaseShape);
@@ -131,8 +134,12 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let last: DesiredQuotes | null = null;
   // Adverse selection of our own maker fills per side (a trend picks off one side), measured from
   // the mid in force while the orders rested.
-  const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: ADVERSE_WINDOW });
-  const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], recentWindow: ADVERSE_WINDOW });
+  // Their markouts are averaged with weights halving every volHalfLifeS (the regime time scale).
+  const buyAdverse = new Ewma(p.volHalfLifeS * 1000);
+  const sellAdverse = new Ewma(p.volHalfLifeS * 1000);
+  let clockMs = 0;
+  const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => buyAdverse.update(m.bps, clockMs) });
+  const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs) });
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -142,6 +149,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
     calibrated: () => ready,
     quote(ctx: StrategyContext): DesiredQuotes {
       const now = ctx.nowMs;
+      clockMs = now;
       const mid = cal.observe(ctx, now);
       const fills = ctx.fills;
       for (let i = 0; i < fills.length; i++) {
@@ -174,16 +182,18 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const sigmaRisk = sigmaLong > 0 ? sigmaLong : sigma;
         const fit = cal.fit(now);
         ready = sigma > 0 && fit !== null && model.refit({ sigma, sigmaRisk, fit, qMaxLots, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs: now });
-        adverseBidBps = adverseBps(buyMarkouts);
-        adverseAskBps = adverseBps(sellMarkouts);
+        adverseBidBps = adverseBps(buyAdverse, now);
+        adverseAskBps = adverseBps(sellAdverse, now);
       }
       const q = ctx.position.qty;
       const qLots = q / p.size;
       const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
       // A fill pays the maker fee and the adverse move that follows our fills on its side (ticks).
       const feeTicks = ctx.fees.maker * fair;
-      const adverseBidTicks = (adverseBidBps / 1e4) * fair;
-      const adverseAskTicks = (adverseAskBps / 1e4) * fair;
+      // Added to a depth, the adverse move counts in whole ticks (rounded): quotes snap outward, so
+      // a measured fraction of a tick would otherwise cost a full tick of priority.
+      const adverseBidTicks = additive ? Math.round((adverseBidBps / 1e4) * fair) : (adverseBidBps / 1e4) * fair;
+      const adverseAskTicks = additive ? Math.round((adverseAskBps / 1e4) * fair) : (adverseAskBps / 1e4) * fair;
       if (ready) {
         model.price(fair, qLots, now, px);
         // A model may leave the side that would grow the inventory past its bound unquoted

@@ -12,19 +12,19 @@ const quotes = (s: Strategy, ...args: Parameters<typeof ctxAt>): DesiredQuotes =
   return out;
 };
 
-/** Bid-side markouts of `adverseTicks` after each of 40 maker buys at the touch, then one quote on the original book. */
-function pickedOffBids(s: Strategy, adverseTicks: number): DesiredQuotes {
+/** Bid-side markouts of `adverseTicks` after each of 40 maker buys at the touch (book mid ± h), then one quote on the original book. */
+function pickedOffBids(s: Strategy, adverseTicks: number, h = 1): DesiredQuotes {
   let t = 0;
   const mid = 10_000;
   for (let i = 0; i < 40; i++) {
-    quotes(s, t, book(mid - 1, mid + 1));
-    const fill = { symbol: SYM, side: 'buy' as const, priceTicks: mid - 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
-    quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
-    quotes(s, t + 500, book(mid - 1 - adverseTicks, mid + 1 - adverseTicks));
-    quotes(s, t + 1500, book(mid - 1 - adverseTicks, mid + 1 - adverseTicks));
+    quotes(s, t, book(mid - h, mid + h));
+    const fill = { symbol: SYM, side: 'buy' as const, priceTicks: mid - h, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+    quotes(s, t + 20, book(mid - h, mid + h), 0, { fills: [fill] });
+    quotes(s, t + 500, book(mid - h - adverseTicks, mid + h - adverseTicks));
+    quotes(s, t + 1500, book(mid - h - adverseTicks, mid + h - adverseTicks));
     t += 2000;
   }
-  return quotes(s, t + 1000, book(mid - 1, mid + 1));
+  return quotes(s, t + 1000, book(mid - h, mid + h));
 }
 
 describe.each([
@@ -32,15 +32,26 @@ describe.each([
   ['glft', glft],
 ] as const)('%s adverse selection', (_n, def) => {
   it('add (default) puts the measured adverse move on top of the depth; floor only floors the half-spread with it', () => {
-    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1 }), 4);
-    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, adverseSelection: 'floor' }), 4);
-    // About 4 × 40/50 = 3.2 ticks of shrunk adverse move on the bid: floor gives a ≥ 3.2-tick
-    // half-spread (bid 4 below the mid after snapping), add gives the touch's 1 tick plus it (5).
+    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1 }), 4, 3);
+    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, adverseSelection: 'floor' }), 4, 3);
+    // About 4 × 0.79 = 3.1 ticks of shrunk adverse move on the bid (a prior worth 10 fills against
+    // ~37 decayed ones) on a ±3-tick book: floor gives a 3.1-tick half-spread (bid 4 below the mid
+    // after snapping down), add the touch's 3 ticks plus 3 whole ticks (6).
     expect(10_000 - floor.bids[0]!.priceTicks).toBe(4);
-    expect(10_000 - add.bids[0]!.priceTicks).toBe(5);
+    expect(10_000 - add.bids[0]!.priceTicks).toBe(6);
     // The ask side was never picked off: at the touch either way.
-    expect(add.asks[0]!.priceTicks).toBe(10_001);
-    expect(floor.asks[0]!.priceTicks).toBe(10_001);
+    expect(add.asks[0]!.priceTicks).toBe(10_003);
+    expect(floor.asks[0]!.priceTicks).toBe(10_003);
+  });
+});
+
+describe('adverse selection is forgotten in time, not only by newer fills', () => {
+  it('a side no longer filled comes back to the touch after a few volHalfLifeS', () => {
+    const s = make(glft, { size: 200, maxPosition: 1500, adverseHorizonS: 1, volHalfLifeS: 60 });
+    expect(10_000 - pickedOffBids(s, 4).bids[0]!.priceTicks).toBeGreaterThanOrEqual(3);
+    // 81 s of picked-off buys, then 10 minutes (10 half-lives) without a fill.
+    const later = quotes(s, 81_000 + 600_000, book(9_999, 10_001));
+    expect(later.bids[0]!.priceTicks).toBe(9_999);
   });
 });
 
