@@ -22,6 +22,10 @@ export const modelBaseShape = {
     .max(4)
     .default(1)
     .describe('Dimensionless risk aversion: the quote shift at maxPosition, in units of the larger of the quoted half-spread (the market\'s plus the model\'s) and σ√τ, the long-run price risk of a full inventory over its turnover time τ = (maxPosition/size)/A. Sets γ from the calibrated σ, A, k unless gamma is given.'),
+  inventoryRisk: z
+    .boolean()
+    .default(true)
+    .describe('Scale the inventory skew at maxPosition by at least σ√τ (the long-run price risk of a full inventory over its turnover time), not only by the half-spread: holds less inventory where σ is large against the spread; false = half-spreads only.'),
   gamma: z.number().positive().optional().describe('Risk aversion γ in 1/(tick·lot); overrides inventorySkew.'),
   fairValue: z
     .enum(['mid', 'weighted-mid', 'microprice'])

@@ -54,7 +54,7 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
       horizonS = p.horizonS ?? turnoverS(c.qMaxLots, c.fit.aPerS);
       // γ is set for the full horizon against the long-run σ: in cycle mode the inventory term then
       // shrinks toward T, and σ now above its long-run level widens the spread and steepens the skew (∝ σ²).
-      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k, inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS));
+      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k, p.inventoryRisk ? inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS) : 0);
       return gamma > 0 && k > 0;
     },
     price(fair, qLots, nowMs, out): void {

@@ -53,7 +53,7 @@ export function glftModel(p: GlftParams): QuoteModel {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
       // γ against the long-run σ: σ now above it widens the half-spread and steepens the skew (∝ σ).
-      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick, inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS));
+      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick, p.inventoryRisk ? inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS) : 0);
       if (!(gamma > 0)) return false;
       coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
       // The bounded solution is the ξ = γ (CARA) one; an explicit ξ keeps the closed form.

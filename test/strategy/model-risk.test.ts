@@ -112,6 +112,14 @@ describe('A–S and GLFT follow their own formulas', () => {
       expect(shift).toBeCloseTo(6, 9);
       expect(half).toBeLessThan(6);
     }
+    // inventoryRisk: false: the half-spread scale only (market half 1 + the model's half).
+    for (const m of [avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8, inventoryRisk: false })), glftModel(glftParams.parse({ size: 1, maxPosition: 8, inventoryRisk: false }))]) {
+      expect(m.refit(c)).toBe(true);
+      const flat = skewAt(m, 0);
+      const { shift } = skewAt(m, 8);
+      expect(shift).toBeCloseTo(1 + flat.half, 9);
+      expect(shift).toBeLessThan(6);
+    }
   });
 });
 
