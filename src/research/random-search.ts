@@ -1,6 +1,7 @@
 import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { pointKey } from './leaderboard.ts';
+import { seededRandomU32 } from '../core/ulid.ts';
 
 /** How one search axis draws its values. */
 export type AxisSpec =
@@ -9,14 +10,8 @@ export type AxisSpec =
 
 /** A seeded generator of uniform numbers in [0, 1) (mulberry32: small, fast, the same sequence on every platform). */
 export function seededUniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandomU32(seed);
+  return () => next() / 4_294_967_296;
 }
 
 /** Rounds to 6 significant digits, so sampled values read well in configs and reports. */
