@@ -24,7 +24,7 @@ export const ERROR_CATALOG = {
   ORDER_REJECTED: { kind: 'reject', summary: 'the venue rejected an order; the reject reason is kept' },
   CANCEL_REJECTED: { kind: 'reject', summary: 'the venue could not cancel an order (e.g. ORDER_NOT_FOUND)' },
   RISK_REJECTED: { kind: 'reject', summary: 'our pre-trade risk checks refused an intent' },
-  JOB_REFUSED: { kind: 'reject', summary: 'a research worker refused a job planned by other code or for other data' },
+  JOB_REFUSED: { kind: 'reject', summary: 'a research worker refused a job planned by other code, for other data or another strategy module file' },
   DECODE_FAILED: { kind: 'reject', summary: 'a message did not match the wire protocol; the JSON path is named' },
   CONFIG_INVALID: { kind: 'config', summary: 'a config file failed validation; file, path and value are named' },
   CONFIG_ENV_MISSING: { kind: 'config', summary: 'a ${ENV_VAR} reference in a config is not set' },

@@ -11,27 +11,44 @@ function walk(dir: string): string[] {
     .sort();
 }
 
+/** The folders whose files make up the code: the framework and the built-in strategies. */
+export const CODE_DIRS = ['src', 'strategies'] as const;
+
 /**
- * The running code's version: sha256 over every source file of `src/` (relative path and content)
- * and package.json's version, computed once per process (~300 files, a few ms). Two machines with
- * the same checkout agree; any edit changes it, so results of different code never mix.
+ * A version name for the code under `rootDir`: package.json's version plus sha256 over every source
+ * file of CODE_DIRS (relative path and content). Two checkouts of the same commit agree; any edit
+ * of the framework or of a built-in strategy changes it.
  */
-export function codeVersion(): string {
-  if (cached !== null) return cached;
-  const srcDir = fileURLToPath(new URL('..', import.meta.url));
+export function sourceTreeVersion(rootDir: string): string {
   const h = createHash('sha256');
   let version = '';
   try {
-    version = String((JSON.parse(readFileSync(join(srcDir, '..', 'package.json'), 'utf8')) as { version?: unknown }).version ?? '');
+    version = String((JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')) as { version?: unknown }).version ?? '');
   } catch {
     // A relocated tree without package.json: the sources alone name the version.
   }
   h.update(`mmbot ${version}\n`);
-  for (const f of walk(srcDir)) {
-    h.update(`${relative(srcDir, f).split('\\').join('/')}\n`);
-    h.update(readFileSync(f));
-    h.update('\n');
+  for (const dir of CODE_DIRS) {
+    let files: string[];
+    try {
+      files = walk(join(rootDir, dir));
+    } catch {
+      continue; // a tree without built-in strategies
+    }
+    for (const f of files) {
+      h.update(`${relative(rootDir, f).split('\\').join('/')}\n`);
+      h.update(readFileSync(f));
+      h.update('\n');
+    }
   }
-  cached = `${version}+${h.digest('hex').slice(0, 16)}`;
+  return `${version}+${h.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The running code's version (`sourceTreeVersion` of this checkout), computed once per process
+ * (~350 files, a few ms), so results of different code never mix.
+ */
+export function codeVersion(): string {
+  cached ??= sourceTreeVersion(fileURLToPath(new URL('../..', import.meta.url)));
   return cached;
 }

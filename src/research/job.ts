@@ -3,6 +3,7 @@ import type { RunSpec } from '../backtest/run-spec.ts';
 import { sweepRow, type GridPoint, type SweepRow } from '../backtest/sweep.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import { codeVersion } from './code-version.ts';
+import { strategyModuleHashes } from './strategy-modules.ts';
 import type { DataWindow } from './windows.ts';
 
 export type { DataWindow } from './windows.ts';
@@ -24,6 +25,8 @@ export interface ResearchJob {
   readonly fingerprints: readonly string[];
   /** `codeVersion()` of the planner; a worker running other code refuses the job. */
   readonly codeVersion: string;
+  /** Content hashes of strategies loaded from module paths (`strategyModuleHashes`); workers check theirs match. */
+  readonly modules: Readonly<Record<string, string>>;
   /** The run, with `settings.startMs/endMs` narrowed to the window. */
   readonly spec: RunSpec;
   /** Where relative strategy module paths resolve (the config's folder); not part of the id. */
@@ -43,9 +46,15 @@ export interface JobInput {
   readonly codeVersion?: string;
 }
 
-/** The id of a job: sha256 over a canonical JSON of what decides its result (never labels or paths). */
-export function jobId(spec: RunSpec, point: GridPoint, window: DataWindow, fingerprints: readonly string[], version: string): string {
-  return sha256Hex(canonicalJson({ kind: 'mmbot-research-job', v: 1, spec, point, window: [window.startMs, window.endMs], data: fingerprints, code: version }));
+/**
+ * The id of a job: sha256 over a canonical JSON of what decides its result (never labels or paths):
+ * the spec, the point, the window bounds, the data's fingerprints, the code version and the content
+ * of strategies loaded from module paths.
+ */
+export function jobId(spec: RunSpec, point: GridPoint, window: DataWindow, fingerprints: readonly string[], version: string, modules: Readonly<Record<string, string>> = {}): string {
+  const what: Record<string, unknown> = { kind: 'mmbot-research-job', v: 1, spec, point, window: [window.startMs, window.endMs], data: fingerprints, code: version };
+  if (Object.keys(modules).length > 0) what['modules'] = modules; // built-in strategies only: the ids stay what they were
+  return sha256Hex(canonicalJson(what));
 }
 
 /**
@@ -56,14 +65,16 @@ export function makeJob(input: JobInput): ResearchJob {
   const s = input.spec.settings;
   const spec: RunSpec = { ...input.spec, settings: { ...s, startMs: input.window.startMs ?? s.startMs, endMs: input.window.endMs ?? s.endMs } };
   const version = input.codeVersion ?? codeVersion();
+  const modules = strategyModuleHashes(spec, input.baseDir ?? null);
   return {
-    id: jobId(spec, input.point, input.window, input.fingerprints, version),
+    id: jobId(spec, input.point, input.window, input.fingerprints, version, modules),
     index: input.index,
     point: input.point,
     window: input.window,
     data: input.data,
     fingerprints: input.fingerprints,
     codeVersion: version,
+    modules,
     spec,
     baseDir: input.baseDir ?? null,
   };

@@ -4,6 +4,7 @@ import { decodeJson, encodeJson } from './canonical.ts';
 import { codeVersion } from './code-version.ts';
 import { resolveDataRef } from './data-ref.ts';
 import { dataFingerprint } from './fingerprint.ts';
+import { strategyModuleHash, strategyModulePath } from './strategy-modules.ts';
 import type { ResearchJob } from './job.ts';
 import { JobPool } from './job-pool.ts';
 import { connectRedis, DEFAULT_QUEUE, resultsKey } from './redis-backend.ts';
@@ -65,6 +66,15 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
       const reason = `JOB_REFUSED: job ${job.id.slice(0, 12)} was planned by mmbot code ${job.codeVersion}; this worker runs ${mine} (deploy the same checkout on the coordinator and every worker)`;
       emit({ kind: 'refused', jobId: job.id, reason });
       throw new UnrecoverableError(reason);
+    }
+    for (const [name, planned] of Object.entries(job.modules ?? {})) {
+      const file = strategyModulePath(name, job.baseDir)!;
+      const here = strategyModuleHash(file);
+      if (here !== planned) {
+        const reason = `JOB_REFUSED: strategy module ${name} here (${file}) is ${here === 'unreadable' ? 'missing or unreadable' : `another file (${here})`}; the sweep planned ${planned} (deploy the same strategy file on every worker)`;
+        emit({ kind: 'refused', jobId: job.id, reason });
+        throw new UnrecoverableError(reason);
+      }
     }
     emit({ kind: 'start', job });
     const paths = await Promise.all(job.data.map((ref) => resolveDataRef(ref, opts.cacheDir)));

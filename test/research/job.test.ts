@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../src/backtest/settings.ts';
 import type { RunSpec } from '../../src/backtest/run-spec.ts';
 import { canonicalJson, decodeJson, encodeJson } from '../../src/research/canonical.ts';
-import { codeVersion } from '../../src/research/code-version.ts';
+import { codeVersion, sourceTreeVersion } from '../../src/research/code-version.ts';
 import { dataFingerprint } from '../../src/research/fingerprint.ts';
 import { makeJob } from '../../src/research/job.ts';
 
@@ -85,8 +85,39 @@ describe('data fingerprints and code version', () => {
     await expect(dataFingerprint(join(dir, 'missing.gz'))).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
   });
 
-  it('names the code: package version plus a hash of src/', () => {
+  it('names the code: package version plus a hash of src/ and the built-in strategies', () => {
     expect(codeVersion()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{16}$/);
     expect(codeVersion()).toBe(codeVersion());
+    expect(codeVersion()).toBe(sourceTreeVersion(ROOT));
+    const tree = join(dir, 'tree');
+    mkdirSync(join(tree, 'src'), { recursive: true });
+    mkdirSync(join(tree, 'strategies', 'mine'), { recursive: true });
+    writeFileSync(join(tree, 'package.json'), '{"version":"1.2.3"}');
+    writeFileSync(join(tree, 'src', 'a.ts'), 'export const a = 1;');
+    writeFileSync(join(tree, 'strategies', 'mine', 'index.ts'), 'export const k = 1;');
+    const v1 = sourceTreeVersion(tree);
+    expect(v1).toMatch(/^1\.2\.3\+/);
+    writeFileSync(join(tree, 'strategies', 'mine', 'index.ts'), 'export const k = 2;');
+    const v2 = sourceTreeVersion(tree);
+    writeFileSync(join(tree, 'src', 'a.ts'), 'export const a = 2;');
+    expect(new Set([v1, v2, sourceTreeVersion(tree)]).size).toBe(3);
+  });
+
+  it('a strategy loaded by path is part of the job id by content; built-ins are not listed', () => {
+    const file = join(dir, 'my-strategy.ts');
+    writeFileSync(file, 'export default 1;');
+    const byPath = (s: RunSpec): RunSpec => ({ ...s, strategies: s.strategies.map((x) => ({ ...x, strategy: './my-strategy.ts' })) });
+    const a = makeJob({ ...base, spec: byPath(spec()), baseDir: dir });
+    expect(makeJob(base).modules).toEqual({});
+    expect(a.modules['./my-strategy.ts']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(a.id).not.toBe(makeJob(base).id);
+    // The same content elsewhere gives the same id; an edit gives another.
+    const other = join(dir, 'elsewhere');
+    mkdirSync(other, { recursive: true });
+    copyFileSync(file, join(other, 'my-strategy.ts'));
+    expect(makeJob({ ...base, spec: byPath(spec()), baseDir: other }).id).toBe(a.id);
+    writeFileSync(file, 'export default 2;');
+    utimesSync(file, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
+    expect(makeJob({ ...base, spec: byPath(spec()), baseDir: dir }).id).not.toBe(a.id);
   });
 });

@@ -120,12 +120,19 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
     // A job planned by other code is refused by the worker, reported as a (transient) failure.
     const setup = await loadBacktestSetup(join(ROOT, 'config/backtest.yaml'));
     const alien = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: setup.spec, codeVersion: '0.0.0+other' });
+    // So is a job whose strategy module (loaded by path) is another file on the worker than the planner hashed.
+    const byPath = join(ROOT, 'strategies/fixed-spread/index.ts');
+    const planned = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: { ...setup.spec, strategies: setup.spec.strategies.map((x) => ({ ...x, strategy: byPath })) } });
+    expect(planned.modules[byPath]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const stale = { ...planned, modules: { [byPath]: `sha256:${'0'.repeat(64)}` } };
     const runner = await redisRunner({ url: redis.url });
-    const refused = (await runner.run([alien])).get(alien.id)!;
+    const results = await runner.run([alien, stale]);
     await runner.close();
+    const refused = results.get(alien.id)!;
     expect(refused.transient).toBe(true);
     expect(refused.row.error).toMatch(/^JOB_REFUSED: job [0-9a-f]{12} was planned by mmbot code 0\.0\.0\+other; this worker runs /);
     expect(w2.lines.some((l) => l.startsWith(`worker: refused ${alien.id.slice(0, 12)}`))).toBe(true);
+    expect(results.get(stale.id)!.row.error).toMatch(/^JOB_REFUSED: strategy module .*fixed-spread\/index\.ts here .* is another file \(sha256:[0-9a-f]{64}\); the sweep planned sha256:0{64}/);
 
     // SIGTERM: the worker finishes what it runs and exits 0.
     w2.proc.kill('SIGTERM');
