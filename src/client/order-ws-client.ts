@@ -115,6 +115,17 @@ export class OrderWsClient {
         return d.ok && !('t' in d.value) && d.value.rid === 0 && !!d.value.res && 'li' in d.value.res;
       },
       onOldFrame: (text) => this.#onFrame(text),
+      inFlightAtSwitch: () => {
+        const rids = this.#rids.pendingRids();
+        return {
+          settled: () => rids.every((rid) => !this.#rids.isPending(rid)),
+          abandon: () => {
+            for (const rid of rids) {
+              this.#rids.reject(rid, new MmError('TIMEOUT', `the order session rolled over before the reply to rid ${rid}; the outcome is unknown`, { rid, sent: true }));
+            }
+          },
+        };
+      },
       onRolled: () => undefined,
       atFraction: opts.rolloverAtFraction,
       loginTimeoutMs: opts.loginTimeoutMs ?? 5_000,

@@ -7,7 +7,7 @@
  * the venue's cancel-on-disconnect this relies on).
  */
 import type { Clock } from '../core/clock.ts';
-import type { ReconnectingSocket } from './reconnecting-socket.ts';
+import type { InFlight, ReconnectingSocket } from './reconnecting-socket.ts';
 import type { BearerUpgrade } from './ws-bearer.ts';
 
 /** Options of the session rollover. */
@@ -29,7 +29,12 @@ export interface SessionRolloverOptions {
   readonly loginTimeoutMs: number;
   /** How long the old connection drains before its clean close, ms (default 1000). */
   readonly drainMs?: number | undefined;
+  /** The requests in flight at the switch: the old connection drains on until they are answered (see RolloverOptions). */
+  readonly inFlightAtSwitch?: () => InFlight;
 }
+
+/** Margin kept between the end of the longest drain and the old token's expiry, ms. */
+const EXPIRY_MARGIN_MS = 2_000;
 
 /** Retry delay after a failed rollover while the token still has time left, ms. */
 const RETRY_MS = 2_000;
@@ -111,6 +116,10 @@ export class SessionRollover {
         onOldFrame: this.#o.onOldFrame,
         timeoutMs: this.#o.loginTimeoutMs,
         drainMs,
+        // Replies in flight may take longer than drainMs on a loaded machine: wait for them while the
+        // old token is valid (the venue would close that connection at expiry and cancel its orders).
+        maxDrainMs: Math.max(drainMs, expiresAtMs - this.#o.clock.nowMs() - EXPIRY_MARGIN_MS),
+        ...(this.#o.inFlightAtSwitch ? { inFlightAtSwitch: this.#o.inFlightAtSwitch } : {}),
       })
       .finally(() => {
         this.#running = false;

@@ -30,6 +30,21 @@ export interface RolloverOptions {
   readonly timeoutMs: number;
   /** The old connection is closed cleanly (code 1000) this long after the switch, so replies in flight on it arrive, ms. */
   readonly drainMs: number;
+  /**
+   * What was in flight on the old connection at the switch (called then). The old connection stays
+   * open past `drainMs` until `settled()` (every reply arrived), at most `maxDrainMs`; requests
+   * still unanswered then are `abandon()`ed as it closes, so they fail at once instead of at their
+   * deadline.
+   */
+  readonly inFlightAtSwitch?: () => InFlight;
+  /** The longest drain while replies are awaited, ms (default `drainMs`). */
+  readonly maxDrainMs?: number;
+}
+
+/** Requests in flight on a connection being retired. */
+export interface InFlight {
+  settled(): boolean;
+  abandon(): void;
 }
 
 /** Options of a reconnecting socket. */
@@ -215,17 +230,30 @@ export class ReconnectingSocket {
     });
   }
 
-  /** Lets the old connection's late frames through for `drainMs`, then closes it cleanly. */
+  /**
+   * Lets the old connection's late frames through for `drainMs`, and on until the replies in flight
+   * on it have arrived (at most `maxDrainMs`), then closes it cleanly.
+   */
   #drain(gen: number, socket: SocketLike, o: RolloverOptions): void {
     this.#draining = { gen, socket, onFrame: o.onOldFrame };
-    this.#o.clock.setTimer(o.drainMs, () => {
+    const inFlight = o.inFlightAtSwitch?.();
+    const { clock } = this.#o;
+    const untilMs = clock.nowMs() + Math.max(o.drainMs, o.maxDrainMs ?? o.drainMs);
+    const close = (): void => {
       if (this.#draining?.socket === socket) this.#draining = undefined;
+      if (inFlight && !inFlight.settled()) inFlight.abandon();
       try {
         socket.close(1000, 'session rollover');
       } catch {
         socket.terminate();
       }
-    });
+    };
+    const check = (): void => {
+      if (this.#draining?.socket !== socket) return; // stopped meanwhile: closed already
+      if (!inFlight || inFlight.settled() || clock.nowMs() >= untilMs) close();
+      else clock.setTimer(Math.max(1, o.drainMs / 4), check);
+    };
+    clock.setTimer(o.drainMs, check);
   }
 
   /** Stops for good: closes the socket and cancels timers. Resolves once closed. */

@@ -30,6 +30,16 @@ export class RidCorrelator<R> {
     return rid;
   }
 
+  /** The rids awaiting a reply now. */
+  pendingRids(): number[] {
+    return [...this.#pending.keys()];
+  }
+
+  /** True while `rid` awaits its reply. */
+  isPending(rid: number): boolean {
+    return this.#pending.has(rid);
+  }
+
   /** Number of requests awaiting a reply. */
   get size(): number {
     return this.#pending.size;

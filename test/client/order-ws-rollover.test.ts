@@ -21,7 +21,8 @@ import { flush } from '../support/drive-clock.ts';
 const EUR = asSymbol('EURUSD-PERP');
 const LIFETIME_S = 60;
 
-function venue() {
+/** `replyDelayMs(t)`: how long the fake venue takes to answer a request of type `t` (null: never). */
+function venue(replyDelayMs: (t: string) => number | null = () => 20) {
   const clock = new VirtualClock(1_790_000_000_000);
   const issued = new Map<string, number>();
   let n = 0;
@@ -43,7 +44,8 @@ function venue() {
       const m = JSON.parse(text) as { rid: number; t: string };
       if (m.t === 'h') return;
       // Answer on the same connection a little later; the reply may arrive after a switch.
-      clock.setTimer(20, () => !s.closed && s.receive(JSON.stringify({ rid: m.rid, res: { oid: `O-${m.rid}` } })));
+      const delay = replyDelayMs(m.t);
+      if (delay !== null) clock.setTimer(delay, () => !s.closed && s.receive(JSON.stringify({ rid: m.rid, res: { oid: `O-${m.rid}` } })));
     },
   });
   const open = async (): Promise<void> => {
@@ -142,6 +144,42 @@ describe('order session rollover (make-before-break)', () => {
       await v.open();
     }
     expect(client.rollovers.done).toBe(1);
+    expect(v.stats().codFired).toBe(0);
+    await client.stop();
+  });
+
+  it('the old connection drains until the replies in flight on it arrive; one that never comes fails when it closes, before its deadline', async () => {
+    // Places are answered after 3 s (3× the 1 s drain); status requests ('s') never.
+    const v = venue((t) => (t === 'p' ? 3_000 : t === 's' ? null : 20));
+    const client = new OrderWsClient({ wsUrl: 'ws://venue:1', clock: v.clock, tokens: v.tokens, instruments: fixtureCatalog(), socketFactory: v.fake.factory, random: () => 0.5, requestTimeoutMs: 30_000 });
+    client.start();
+    await v.open();
+    await flush();
+    // Just before the rollover (75 % of the 60 s lifetime), one request of each kind goes out on the first connection.
+    v.clock.advanceBy(44_900);
+    await flush();
+    expect(client.rollovers.done).toBe(0);
+    const placed = client.place({ kind: 'place', symbol: EUR, side: 'buy', priceTicks: 11283, qty: 200, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(7), tag: null });
+    const status = client.status({ clientOrderId: asClientOrderId(7) }).then(
+      () => 'answered',
+      (e: Error) => ({ at: v.clock.nowMs(), message: e.message }),
+    );
+    const t0 = v.clock.nowMs();
+    for (let t = 0; t < 20_000; t += 100) {
+      await v.open();
+      v.clock.advanceBy(100);
+      await flush();
+    }
+    expect(client.rollovers.done).toBe(1);
+    // The place reply came 3 s later on the old connection, which was still open for it.
+    await expect(placed).resolves.toMatchObject({ orderId: expect.stringMatching(/^O-\d+$/) });
+    // The status reply never came: the old connection closed 2 s before its token's expiry and
+    // failed it then (outcome unknown), 25 s before its own deadline.
+    const st = await status;
+    expect(st).toMatchObject({ message: expect.stringMatching(/rolled over before the reply.*outcome is unknown/) });
+    const at = (st as { at: number }).at - t0;
+    expect(at).toBeGreaterThan(12_000);
+    expect(at).toBeLessThan(15_200);
     expect(v.stats().codFired).toBe(0);
     await client.stop();
   });
