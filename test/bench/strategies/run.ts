@@ -8,9 +8,16 @@
  * `--real <recording>` (repeatable) adds recordings of real markets (e.g. made by `mmbot import
  * tardis`): every single-symbol built-in runs on the recording's first symbol with size = 10 × its
  * minimum order and maxPosition = 8 × size.
+ *
+ * `--seeds 11,12,13` (or `--seeds N`: N consecutive seeds from --seed) runs every strategy on one
+ * recording per (preset, seed) and writes the multi-seed table instead (seeds.ts: mean ± sample SD
+ * across seeds, net USD min … max, and on how many seeds each strategy beat fixed-spread on the same
+ * recording) to test/bench/strategies-seeds-results.json and between the BENCH-SEEDS markers of
+ * strategies/README.md. A --real recording has no venue seed: there the seed is the backtest's
+ * (latency draws). Without --seeds the single-seed run and table are unchanged.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,15 +28,24 @@ import { builtinStrategies } from '../../../src/strategy/registry.ts';
 import { legs, scenarios, type Leg, type Scenario } from './scenarios.ts';
 import { hedgeFigures } from './net-delta.ts';
 import { formatTable, rowOf, type BenchRow } from './table.ts';
+import { formatSeedTable, parseSeeds, summarize, type SeededRow } from './seeds.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
-const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh'] });
+const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'seeds', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh'] });
 const minutes = flagNumber(args, 'minutes') ?? 30;
 const seed = flagInt(args, 'seed', 0, 2 ** 31) ?? 11;
 const speed = flagNumber(args, 'clock-speed') ?? 60;
 const only = flagString(args, 'only')?.split(',');
 const presets = flagString(args, 'presets')?.split(',');
+const seedsSpec = flagString(args, 'seeds');
+let seedList: number[] | null = null;
+try {
+  if (seedsSpec !== undefined) seedList = parseSeeds(seedsSpec, seed);
+} catch (e) {
+  process.stderr.write(`${(e as Error).message}\n`);
+  process.exit(2);
+}
 const work = join(ROOT, '.tmp/strategy-bench');
 mkdirSync(work, { recursive: true });
 
@@ -43,12 +59,14 @@ async function record(s: Scenario): Promise<string> {
   // `default`: the venue's own default market, no preset key (venues from before presets).
   writeFileSync(venue, stringify(s.preset === 'default' ? { seed: s.seed } : { seed: s.seed, market: { preset: s.preset } }));
   process.stderr.write(`recording ${s.preset} (seed ${s.seed}, ${s.durationS} venue s at ${speed}×)...\n`);
-  await mmbot(['record', '--local', '--venue-config', venue, '--seed', String(s.seed), '--clock-speed', String(speed), '--symbols', s.symbols.join(','), '--duration', String(s.durationS), '--out', out]);
+  // Written under another name first: an interrupted recording must not be cached as a whole one.
+  await mmbot(['record', '--local', '--venue-config', venue, '--seed', String(s.seed), '--clock-speed', String(speed), '--symbols', s.symbols.join(','), '--duration', String(s.durationS), '--out', `${out}.part`]);
+  renameSync(`${out}.part`, out);
   return out;
 }
 
-/** A backtest config running one built-in with only size and maxPosition. */
-function configFor(leg: Leg): string {
+/** A backtest config running one built-in with only size and maxPosition (backtest seed 1 unless given). */
+function configFor(leg: Leg, backtestSeed = 1): string {
   const [primary, ...others] = leg.symbols;
   const entry: Record<string, unknown> = { id: 'bench', strategy: leg.strategy, params: { size: leg.size, maxPosition: leg.maxPosition } };
   if (others.length > 0) entry['symbols'] = leg.symbols;
@@ -61,15 +79,15 @@ function configFor(leg: Leg): string {
     monitoring: { enabled: false },
     // The local venue's default account (the venue sandbox's rates, rules.md §7): maker 0, taker 2 bps.
     // A recording of a real market (--real) carries its source's rates, which then apply instead.
-    backtest: { seed: 1, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
+    backtest: { seed: backtestSeed, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
   });
 }
 
 /** Backtests one leg on one recording; a failure becomes a row saying so. */
-async function backtest(scenario: string, leg: Leg, data: string, dir: string): Promise<BenchRow> {
+async function backtest(scenario: string, leg: Leg, data: string, dir: string, backtestSeed = 1): Promise<BenchRow> {
   mkdirSync(dir, { recursive: true });
   const cfg = join(dir, 'config.yaml');
-  writeFileSync(cfg, configFor(leg));
+  writeFileSync(cfg, configFor(leg, backtestSeed));
   try {
     await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
@@ -84,43 +102,80 @@ async function backtest(scenario: string, leg: Leg, data: string, dir: string): 
 }
 
 const builtins = builtinStrategies.map((d) => d.name).filter((n) => only === undefined || only.includes(n));
-const rows: BenchRow[] = [];
-for (const s of scenarios(Math.round(minutes * 60), seed, presets)) {
-  const data = await record(s);
-  for (const leg of legs(builtins)) {
-    rows.push(await backtest(s.preset, leg, data, join(work, 'runs', `${s.preset}-${leg.strategy}-${leg.symbols[0]}`)));
+const reals = args.lists.get('real') ?? [];
+
+/** Every leg on every scenario of `runSeed`; run directories are named by seed when several run. */
+async function venueRows(runSeed: number, multi: boolean): Promise<BenchRow[]> {
+  const out: BenchRow[] = [];
+  for (const s of scenarios(Math.round(minutes * 60), runSeed, presets)) {
+    const data = await record(s);
+    for (const leg of legs(builtins)) {
+      out.push(await backtest(s.preset, leg, data, join(work, 'runs', `${s.preset}${multi ? `-seed${runSeed}` : ''}-${leg.strategy}-${leg.symbols[0]}`)));
+    }
   }
+  return out;
 }
 
-for (const path of args.lists.get('real') ?? []) {
-  const rec = await openRecording(resolve(path));
-  await rec.close();
-  const ins = rec.instruments[0]!;
-  const size = ins.minOrderSize * 10;
-  for (const leg of legs(builtins).filter((l) => l.symbols.length === 1 && l.symbols[0] === 'EURUSD-PERP')) {
-    const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8, venueFees: false };
-    const name = `real:${basename(path).replace(/\.jsonl(\.gz)?$/, '')}`;
-    const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${leg.strategy}`);
-    rows.push(await backtest(name, real, resolve(path), dir));
+/** The single-symbol built-ins on each --real recording (backtest seed `btSeed`; in the dir name when several run). */
+async function realRows(btSeed: number, multi: boolean): Promise<BenchRow[]> {
+  const out: BenchRow[] = [];
+  for (const path of reals) {
+    const rec = await openRecording(resolve(path));
+    await rec.close();
+    const ins = rec.instruments[0]!;
+    const size = ins.minOrderSize * 10;
+    for (const leg of legs(builtins).filter((l) => l.symbols.length === 1 && l.symbols[0] === 'EURUSD-PERP')) {
+      const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8, venueFees: false };
+      const name = `real:${basename(path).replace(/\.jsonl(\.gz)?$/, '')}`;
+      const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}${multi ? `-seed${btSeed}` : ''}-${leg.strategy}`);
+      out.push(await backtest(name, real, resolve(path), dir, btSeed));
+    }
   }
+  return out;
 }
 
-const table = formatTable(rows);
-process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${minutes} venue min per preset, seed ${seed}\n${table}\n`);
-writeFileSync(join(ROOT, 'test/bench/strategies-results.json'), `${JSON.stringify({ minutes, seed, rows }, null, 2)}\n`);
-const readme = join(ROOT, 'strategies/README.md');
-if (existsSync(readme) && only === undefined) {
+/** Replaces the text between `<!-- NAME:BEGIN -->` and `<!-- NAME:END -->` of strategies/README.md. */
+function writeReadme(marker: string, body: string): void {
+  const readme = join(ROOT, 'strategies/README.md');
+  if (!existsSync(readme) || only !== undefined) return;
   const text = readFileSync(readme, 'utf8');
-  const begin = '<!-- BENCH:BEGIN -->';
-  const end = '<!-- BENCH:END -->';
+  const begin = `<!-- ${marker}:BEGIN -->`;
   const i = text.indexOf(begin);
-  const j = text.indexOf(end);
-  if (i >= 0 && j > i) {
-    const reals = args.lists.get('real') ?? [];
-    const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay recordings of real markets made by \`mmbot import\` (${reals.map((r) => basename(r)).join(', ')}), at their source's fees` : '';
-    const body = `\n${minutes} venue minutes per preset, seed ${seed}, \`npm run bench:strategies${reals.map((r) => ` -- --real ${basename(r)}`).join('')}\` (${new Date().toISOString().slice(0, 10)})${realNote}:\n\n${table}\n`;
-    writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
-    process.stdout.write('updated the table in strategies/README.md\n');
-  }
+  const j = text.indexOf(`<!-- ${marker}:END -->`);
+  if (i < 0 || j < i) return;
+  writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
+  process.stdout.write('updated the table in strategies/README.md\n');
 }
-process.exit(rows.some((r) => 'error' in r && r.error) ? 1 : 0);
+
+const machine = `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}`;
+const realArgs = reals.map((r) => ` --real ${basename(r)}`).join('');
+const date = new Date().toISOString().slice(0, 10);
+let failed: boolean;
+if (seedList === null) {
+  const rows = [...(await venueRows(seed, false)), ...(await realRows(1, false))];
+  const table = formatTable(rows);
+  process.stdout.write(`\n${machine}; ${minutes} venue min per preset, seed ${seed}\n${table}\n`);
+  writeFileSync(join(ROOT, 'test/bench/strategies-results.json'), `${JSON.stringify({ minutes, seed, rows }, null, 2)}\n`);
+  const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay recordings of real markets made by \`mmbot import\` (${reals.map((r) => basename(r)).join(', ')}), at their source's fees` : '';
+  writeReadme('BENCH', `\n${minutes} venue minutes per preset, seed ${seed}, \`npm run bench:strategies${reals.map((r) => ` -- --real ${basename(r)}`).join('')}\` (${date})${realNote}:\n\n${table}\n`);
+  failed = rows.some((r) => 'error' in r && r.error);
+} else {
+  const rows: SeededRow[] = [];
+  for (const s of seedList) for (const r of await venueRows(s, true)) rows.push({ ...r, seed: s });
+  for (const s of seedList) for (const r of await realRows(s, true)) rows.push({ ...r, seed: s });
+  const summaries = summarize(rows);
+  const table = formatSeedTable(summaries);
+  const seedsText = seedList.join(', ');
+  process.stdout.write(`\n${machine}; ${minutes} venue min per preset, seeds ${seedsText}\n${table}\n`);
+  writeFileSync(join(ROOT, 'test/bench/strategies-seeds-results.json'), `${JSON.stringify({ minutes, seeds: seedList, rows, summaries }, null, 2)}\n`);
+  const presetText = presets === undefined ? 'every preset' : `presets ${presets.join(', ')}`;
+  const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay one recording of a real market (${reals.map((r) => basename(r)).join(', ')}) at its source's fees, where the seed only changes the backtest's latency draws` : '';
+  writeReadme(
+    'BENCH-SEEDS',
+    `\n${minutes} venue minutes per preset, ${seedList.length} seeds (${seedsText}), ${presetText}, \`npm run bench:strategies -- --minutes ${minutes} --seeds ${seedList.join(',')}${presets === undefined ? '' : ` --presets ${presets.join(',')}`}${realArgs}\` (${date})${realNote}. ` +
+      'Mean ± sample standard deviation across seeds; min … max of net USD; the last three columns count the seeds on which the strategy did strictly better than fixed-spread on the same recording and symbol (higher net USD, higher PnL/maxDD, lower p95 |inv|):\n\n' +
+      `${table}\n`,
+  );
+  failed = rows.some((r) => r.error);
+}
+process.exit(failed ? 1 : 0);

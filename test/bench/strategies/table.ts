@@ -60,7 +60,7 @@ const f = (v: number | null, digits = 2): string => (v === null || Number.isNaN(
 
 /** A Markdown table, grouped by preset. */
 export function formatTable(rows: readonly BenchRow[]): string {
-  const head = ['preset', 'strategy', 'symbol', 'net USD', 'PnL/maxDD', 'p95 |inv|', 'fills', 'mk 1s', 'mk 10s', 'mk 60s', 'reward share', 'hedge cost USD', 'Δ in band'];
+  const head = ['preset', 'strategy', 'symbol', 'net USD', 'PnL/maxDD', 'p95 \\|inv\\|', 'fills', 'mk 1s', 'mk 10s', 'mk 60s', 'reward share', 'hedge cost USD', 'Δ in band'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const r of rows) {
     if (r.error) {
