@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { MmError } from '../core/errors.ts';
+import { canonicalJson } from './canonical.ts';
 import { expandGrid, type GridPoint } from '../backtest/sweep.ts';
 import { parseDurationMs } from './duration.ts';
 import { DEFAULT_OBJECTIVE, parseObjective, type Objective } from './objective.ts';
@@ -38,6 +39,13 @@ function parseAxis(file: string, path: string, v: unknown, search: SearchMode): 
   if (!PATH_RE.test(path)) throw new MmError('CONFIG_INVALID', `${where}: expected a dotted path like bot.strategies.0.params.size`, { file, path: `grid.${path}` });
   if (Array.isArray(v)) {
     if (v.length === 0) throw new MmError('CONFIG_INVALID', `${where}: expected a non-empty list of values`, { file, path: `grid.${path}` });
+    // A repeated value would plan the same point twice (one job id): a typo, never a wish.
+    const seen = new Set<string>();
+    for (const x of v) {
+      const key = canonicalJson(x);
+      if (seen.has(key)) throw new MmError('CONFIG_INVALID', `${where}: value ${key} appears more than once`, { file, path: `grid.${path}` });
+      seen.add(key);
+    }
     return { path, kind: 'list', values: v };
   }
   const keys = typeof v === 'object' && v !== null ? Object.keys(v) : [];
@@ -70,12 +78,17 @@ function positiveInt(file: string, o: Record<string, unknown>, key: string, min:
  * @throws MmError FILE_NOT_FOUND or CONFIG_INVALID naming the file and key.
  */
 export function loadSearchFile(file: string): SearchFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MmError('FILE_NOT_FOUND', `cannot read grid ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file });
+  }
   let raw: unknown;
   try {
-    raw = parse(readFileSync(file, 'utf8'));
+    raw = parse(text);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code) throw new MmError('FILE_NOT_FOUND', `cannot read grid ${file}: ${code}`, { file });
+    // The yaml package's errors carry a code too (BAD_INDENT...): a syntax error, not a missing file.
     throw new MmError('CONFIG_INVALID', `${file}: not YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { file });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MmError('CONFIG_INVALID', `${file}: expected a mapping with grid: at the top level`, { file });

@@ -111,6 +111,9 @@ describe('grid files', () => {
       ['grid: { a: [] }\n', /b1\.yaml: grid\.a: expected a non-empty list/],
       ['grids: {}\n', /b1\.yaml: unknown key "grids"/],
       ['- 1\n', /b1\.yaml: expected a mapping/],
+      ['grid: { a: [1, 2, 1] }\n', /b1\.yaml: grid\.a: value 1 appears more than once/],
+      ['grid: { a: [{ x: 1, y: 2 }, { y: 2, x: 1 }] }\n', /grid\.a: value \{"x":1,"y":2\} appears more than once/],
+      ['grid: [\n', /b1\.yaml: not YAML: .*line 2/],
     ];
     for (const [text, re] of cases) expect(() => loadSearchFile(file('b1.yaml', text)), text).toThrow(re);
     expect(() => loadSearchFile(join(dir, 'missing.yaml'))).toThrow(/cannot read grid .*missing\.yaml: ENOENT/);
