@@ -83,6 +83,11 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
   if (search.search === 'halving' && (meta.windowCount !== 1 || explicit.length > 0)) throw new MmError('USAGE', `--windows/--window: ${meta.grid} runs successive halving, whose rungs are its windows`);
   if (explicit.length > 0 && meta.windowCount !== 1) throw new MmError('USAGE', 'give --windows n or --window from/to, not both');
   const windows = explicit.length > 0 ? explicitWindows(explicit.map(parseWindowFlag)) : splitWindows(span, meta.windowCount);
+  for (const [k, w] of explicit.length > 0 ? windows.entries() : []) {
+    // A window that misses the data would fail every job of it at run time: say so now, with the span.
+    if ((w.startMs ?? -Infinity) > span.endMs || (w.endMs ?? Infinity) <= span.startMs)
+      throw new MmError('USAGE', `--window ${explicit[k]}: outside the data, which spans ${new Date(span.startMs).toISOString()} to ${new Date(span.endMs).toISOString()} (${span.startMs}/${span.endMs + 1})`);
+  }
   const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir: setups[index]!.config.source.dir });
   const objective = meta.objective ?? search.objective;
   const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };

@@ -17,8 +17,13 @@ writeFileSync(GRID, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]
 const CONFIG = join(ROOT, 'config/backtest.yaml');
 const journalLines = (out: string): number => (existsSync(join(out, 'results.jsonl')) ? readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).length : 0);
 
+const pids = new Map<string, number>();
+const pidOf = (out: string): number => pids.get(out)!;
+
 function mmbot(args: readonly string[], onTick?: (kill: () => void) => void): Promise<{ code: number | null; signal: string | null; out: string }> {
   const proc = spawn(process.execPath, [MMBOT, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const outAt = args.indexOf('--out');
+  if (outAt >= 0 && proc.pid !== undefined) pids.set(args[outAt + 1]!, proc.pid);
   let out = '';
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -90,6 +95,42 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     const runs = readFileSync(join(dir, 'explicit', 'sweep.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
     expect(runs.map((c) => c[2])).toEqual(['before', 'after']);
     expect(runs.map((c) => Math.round(Number(c[13])))).toEqual([237, 241]); // seconds of market either side of 16:00:00.000
+  }, 30_000);
+
+  it('Ctrl-C (SIGINT) stops with the journal intact, exits 130 and says how to resume', async () => {
+    const cut = join(dir, 'sigint');
+    let sent = false;
+    const r = await mmbot(['sweep', '--config', CONFIG, '--grid', GRID, '--windows', '2', '--workers', '1', '--out', cut], () => {
+      if (!sent && journalLines(cut) >= 2) {
+        sent = true;
+        process.kill(pidOf(cut), 'SIGINT');
+      }
+    });
+    const k = journalLines(cut);
+    expect(r.code, r.out).toBe(130);
+    expect(r.out).toContain(`sweep: SIGINT: stopped with ${k} of 12 results in ${join(cut, 'results.jsonl')}`);
+    expect(r.out).toContain(`continue with: mmbot sweep --resume ${cut}`);
+    expect(r.out).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+    const resumed = await mmbot(['sweep', '--resume', cut, '--workers', '1']);
+    expect(resumed.code, resumed.out).toBe(0);
+    expect(resumed.out).toContain(`${k} done already (journal)`);
+    expect(journalLines(cut)).toBe(12);
+  }, 60_000);
+
+  it('checks every flag and window before planning: nothing is written or run for a bad one', async () => {
+    const base = ['--config', CONFIG, '--grid', GRID];
+    const cases: [string[], RegExp][] = [
+      [['--top', '0'], /--top must be an integer/],
+      [['--workers', '0'], /--workers must be an integer/],
+      [['--heatmap', 'nope,levels'], /--heatmap: "nope" is not a grid axis/],
+      [['--window', 'early=1/2'], /--window early=1\/2: outside the data, which spans 2026-11-18T15:56:02\.686Z to 2026-11-18T16:04:01\.526Z/],
+      [['--window', '2026-11-18T16:10:00Z/'], /--window 2026-11-18T16:10:00Z\/: outside the data/],
+    ];
+    for (const [flags, re] of cases) {
+      const out = join(dir, `early-${flags.join('')}`.replace(/[^A-Za-z0-9-]/g, '_'));
+      await expect(sweep.run([...base, ...flags, '--out', out]), flags.join(' ')).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(re) });
+      expect(existsSync(out), flags.join(' ')).toBe(false);
+    }
   }, 30_000);
 
   it('names a bad or unreachable --backend', async () => {

@@ -71,6 +71,9 @@ export const command: Command = {
     let out: string;
     let plannedIds: ReadonlySet<string> | null = null;
     const objectiveFlag = flagString(p, 'objective');
+    // Every flag is checked before anything is planned, written or run.
+    const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
+    const top = flagInt(p, 'top', 1, 100_000) ?? 20;
     if (resumeDir) {
       for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
@@ -102,14 +105,13 @@ export const command: Command = {
     const prep = await prepareSweep(meta, cacheDir);
     if (plannedIds !== null && (prep.firstJobs.length !== plannedIds.size || prep.firstJobs.some((j) => !plannedIds.has(j.id))))
       throw new MmError('CONFIG_INVALID', `cannot resume ${out}: the config, grid file or data changed since the sweep was planned (its jobs differ); start a new sweep`);
+    const heat = heatAxes(prep.axes, flagString(p, 'heatmap'));
     if (!resumeDir) {
       const outFlag = flagString(p, 'out');
       out = outFlag ? resolve(outFlag) : join(prep.outDirParent, `sweep-${Date.now()}`);
       mkdirSync(out, { recursive: true });
       writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
     }
-    const heat = heatAxes(prep.axes, flagString(p, 'heatmap'));
-    const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep' });
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
@@ -124,9 +126,20 @@ export const command: Command = {
     let batchTotal = 0;
     let phaseNow = '';
     let fresh = 0;
-    let nextNote = 0.1;
+    // Without a terminal, a line per tenth of the jobs: the first one past what the journal held.
+    let nextNote = (Math.floor((Math.min(already, total) / total) * 10) + 1) / 10;
     let failed = 0;
     let outcome;
+    // Ctrl-C / SIGTERM: every result so far is in the journal (appended synchronously as it
+    // arrives); say how to continue and stop. A second signal kills as usual.
+    const onSignal = (signal: NodeJS.Signals): void => {
+      bar.end();
+      const redis = meta.backend !== 'embedded' ? ' (jobs already queued stay on the backend; its workers keep running them)' : '';
+      process.stderr.write(`${tty ? '\n' : ''}sweep: ${signal}: stopped with ${journal.done.size} of ${total} results in ${journal.file}${redis}\nsweep: continue with: mmbot sweep --resume ${out}\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     try {
       const run = pairRunner(runner, prep.points, prep.make, (phase, r, done, n) => {
         if (phase !== phaseNow) {
@@ -148,6 +161,8 @@ export const command: Command = {
       });
       outcome = await runSearch(searchInput(prep), run);
     } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       bar.end();
       await runner.close();
     }
@@ -158,7 +173,7 @@ export const command: Command = {
     if (outcome.rungs) writeFileSync(join(out, 'halving.json'), halvingJson(outcome.rungs));
     const wallS = (Date.now() - startMs) / 1000;
     process.stdout.write(
-      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, flagInt(p, 'top', 1, 100_000) ?? 20)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
+      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
     );
     return [...runner.results.values()].every((r) => r.row.error === null) ? 0 : 1;
   },
