@@ -89,7 +89,7 @@ export function loadSearchFile(file: string): SearchFile {
     raw = parse(text);
   } catch (e) {
     // The yaml package's errors carry a code too (BAD_INDENT...): a syntax error, not a missing file.
-    throw new MmError('CONFIG_INVALID', `${file}: not YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { file });
+    throw new MmError('CONFIG_INVALID', `${file}: not YAML: ${e instanceof Error ? e.message.split('\n')[0]!.replace(/:$/, '') : String(e)}`, { file });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MmError('CONFIG_INVALID', `${file}: expected a mapping with grid: at the top level`, { file });
   const o = raw as Record<string, unknown>;

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -75,6 +76,36 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')).folds).toEqual(report.folds);
   }, 90_000);
 
+  it('Ctrl-C (SIGINT) stops with the runs journaled, exits 130, and the same command continues', async () => {
+    const grid = join(dir, 'g-int.yaml');
+    writeFileSync(grid, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]\n');
+    const out = join(dir, 'int');
+    const journal = join(out, 'results.jsonl');
+    const lines = (): number => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.endsWith('}')).length : 0);
+    const args = [join(ROOT, 'bin/mmbot.js'), 'walk-forward', '--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--workers', '1', '--out', out];
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    proc.stderr.on('data', (c: Buffer) => (text += c.toString()));
+    const timer = setInterval(() => {
+      if (lines() >= 2) {
+        clearInterval(timer);
+        proc.kill('SIGINT');
+      }
+    }, 20);
+    const code = await new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
+    clearInterval(timer);
+    expect(code, text).toBe(130);
+    expect(text).toContain(`walk-forward: SIGINT: stopped with ${lines()} run(s) in ${journal}`);
+    expect(text).toContain(`continue with the same command and --out ${out}`);
+    const quiet = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
+    try {
+      expect(await command.run(args.slice(2)).catch((e: unknown) => e)).toBe(0);
+    } finally {
+      for (const q of quiet) q.mockRestore();
+    }
+    expect(lines()).toBe(30);
+  }, 60_000);
+
   it('rejects bad durations and folds that do not fit, naming the flag', async () => {
     const grid = join(dir, 'g2.yaml');
     writeFileSync(grid, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1]\n');
@@ -82,6 +113,15 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', 'x'])).rejects.toThrow(/--step: expected a duration/);
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '7m', '--test', '2m'])).rejects.toThrow(/--train 7m \+ --test 2m is longer than the data \(7m58/);
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--test', '1m'])).rejects.toThrow(/--train and --test are required/);
+    // An unreachable backend: the error starts its own line (not glued to the plan's line).
+    let err = '';
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+    try {
+      await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--backend', 'redis://127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
+    } finally {
+      e.mockRestore();
+    }
+    expect(err).toMatch(/^walk-forward: 1 point\(s\) × 5 fold\(s\) .*\+ 5 test runs\n$/);
     writeFileSync(grid, 'search: halving\nrungs: [1m, 3m]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n');
     await expect(command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m'])).rejects.toThrow(/rungs\.1: 180000 ms is longer than the train window \(120000 ms\)/);
   }, 30_000);

@@ -127,12 +127,27 @@ export const command: Command = {
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
     process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
-    const { runner: inner, where } = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
+    let opened;
+    try {
+      opened = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
+    } catch (e) {
+      process.stderr.write('\n'); // ends the line above, so the error gets its own
+      throw e;
+    }
+    const { runner: inner, where } = opened;
     // Results are journaled by job id in the output folder: the same --out again (after a crash,
     // or with more points or folds) runs only the jobs it lacks.
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
     process.stderr.write(` on ${where}${journal.done.size > 0 ? `; ${journal.done.size} result(s) already in ${journal.file}` : ''}\n`);
+    // Ctrl-C / SIGTERM: every run so far is journaled (appended synchronously as it arrives): say
+    // how to go on and stop. A second signal kills as usual.
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.stderr.write(`walk-forward: ${signal}: stopped with ${journal.done.size} run(s) in ${journal.file}\nwalk-forward: continue with the same command and --out ${out} (it runs only the jobs the journal lacks)\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     let results;
     try {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
@@ -140,6 +155,8 @@ export const command: Command = {
       });
       results = await runWalkForward(points, folds, objective, run, halving);
     } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       await runner.close();
     }
     const summary = summarise(results, topK);
