@@ -1,16 +1,15 @@
 import { resolve } from 'node:path';
 import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
-import { normalizeDataRef, resolveDataRef } from '../research/data-ref.ts';
-import { dataFingerprint } from '../research/fingerprint.ts';
 import type { RungPlan } from '../research/halving.ts';
-import { makeJob, type JobResult, type ResearchJob } from '../research/job.ts';
+import type { JobResult, ResearchJob } from '../research/job.ts';
 import type { Objective } from '../research/objective.ts';
 import type { JobFactory } from '../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile, type SearchFile } from '../research/search-file.ts';
 import { searchPlan, type SearchRunInput } from '../research/search-run.ts';
-import { dataSpan, explicitWindows, splitWindows, type DataSpan, type DataWindow } from '../research/windows.ts';
-import { loadBacktestSetup, type BacktestSetup } from './commands/backtest.ts';
+import { explicitWindows, splitWindows, type DataSpan, type DataWindow } from '../research/windows.ts';
+import type { BacktestSetup } from './commands/backtest.ts';
+import { prepareSearch } from './commands/walk-forward.ts';
 
 /** What `mmbot sweep` keeps in sweep.json's meta: enough to plan the same sweep again (--resume). */
 export interface SweepMeta {
@@ -60,25 +59,8 @@ export const searchInput = (s: PreparedSweep): SearchRunInput => ({ search: s.se
 export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<PreparedSweep> {
   const search = loadSearchFile(meta.grid);
   const points = candidatePoints(search);
-  const setups: BacktestSetup[] = [];
-  for (const [index, point] of points.entries()) {
-    try {
-      setups.push(await loadBacktestSetup(meta.config, point));
-    } catch (e) {
-      const where = point.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-      if (e instanceof MmError) throw new MmError(e.code, `grid point ${index + 1} (${where}): ${e.message}`, { ...e.details });
-      throw e;
-    }
-  }
+  const { setups, data, span, make } = await prepareSearch(meta.config, points, meta.data, cacheDir);
   const base = setups[0]!;
-  const data = (meta.data.length > 0 ? meta.data : base.dataPaths).map(normalizeDataRef);
-  if (data.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${meta.config}`);
-  const local = await Promise.all(data.map((ref) => resolveDataRef(ref, cacheDir)));
-  const fingerprints = await Promise.all(local.map((p) => dataFingerprint(p, cacheDir)));
-  const full = await dataSpan(local, cacheDir);
-  // The config's own backtest.start_ms / end_ms narrow the span the windows split.
-  const s = base.spec.settings;
-  const span = { startMs: Math.max(full.startMs, s.startMs ?? -Infinity), endMs: Math.min(full.endMs, s.endMs ?? Infinity) };
   const explicit = meta.explicit ?? [];
   if (search.search === 'halving' && (meta.windowCount !== 1 || explicit.length > 0)) throw new MmError('USAGE', `--windows/--window: ${meta.grid} runs successive halving, whose rungs are its windows`);
   if (explicit.length > 0 && meta.windowCount !== 1) throw new MmError('USAGE', 'give --windows n or --window from/to, not both');
@@ -88,7 +70,6 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
     if ((w.startMs ?? -Infinity) > span.endMs || (w.endMs ?? Infinity) <= span.startMs)
       throw new MmError('USAGE', `--window ${explicit[k]}: outside the data, which spans ${new Date(span.startMs).toISOString()} to ${new Date(span.endMs).toISOString()} (${span.startMs}/${span.endMs + 1})`);
   }
-  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir: setups[index]!.config.source.dir });
   const objective = meta.objective ?? search.objective;
   const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };
   const rungs = searchPlan({ search, points, windows, span, objective });

@@ -11,7 +11,8 @@ export const DEFAULT_QUEUE = 'mmbot-research';
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (u.password) u.password = '***';
+    if (!u.password) return url; // nothing to hide: show the value as given (URL() rewrites "redis://" as "redis:/")
+    u.password = '***';
     return u.toString().replace(/\/$/, '');
   } catch {
     return url;

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { MmError } from '../core/errors.ts';
+import { RECORDING_FORMAT } from '../record/format.ts';
 import { cachedByStat } from './stat-cache.ts';
 
 /** A slice of the data a job replays: receive times in [startMs, endMs); null = the data's own start / end. */
@@ -31,7 +32,18 @@ const receiveTime = (path: string, line: string, where: string): number => {
   return r;
 };
 
-/** Reads one file's first and last receive times, parsing only those two lines' JSON. */
+/** Line 1 must be a recording header: anything else is not a recording at all (say so, not "no events"). */
+function checkHeader(path: string, line: string): void {
+  let format: unknown;
+  try {
+    format = (JSON.parse(line) as { format?: unknown }).format;
+  } catch {
+    format = undefined;
+  }
+  if (format !== RECORDING_FORMAT) throw new MmError('RECORDING_INVALID', `${path}:1: not an mmbot recording (line 1 must be its header, {"format":"mmbot-recording",...}; import other data with mmbot import)`, { file: path, line: 1 });
+}
+
+/** Reads one file's first and last receive times, parsing only those two lines' JSON (and the header's). */
 async function fileSpan(path: string): Promise<string> {
   const raw = createReadStream(path);
   const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
@@ -50,6 +62,7 @@ async function fileSpan(path: string): Promise<string> {
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
         if (nl > start && !(nl === start + 1 && text.charCodeAt(start) === 13)) {
           lineNo++;
+          if (lineNo === 1) checkHeader(path, text.slice(start, nl));
           if (lineNo === 2) first = text.slice(start, nl);
           lastStart = start;
           lastEnd = nl;
@@ -65,6 +78,7 @@ async function fileSpan(path: string): Promise<string> {
   rest += decoder.end();
   if (rest.trim().length > 0) {
     lineNo++;
+    if (lineNo === 1) checkHeader(path, rest);
     if (lineNo === 2) first = rest;
     if (lineNo >= 2) last = rest;
   }

@@ -133,11 +133,23 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     }
   }, 30_000);
 
+  it('names the grid point whose value the config rejects, and only then', async () => {
+    const bad = join(dir, 'bad-value.yaml');
+    writeFileSync(bad, 'grid:\n  bot.strategies.0.params.levels: [1, 0]\n');
+    await expect(sweep.run(['--config', CONFIG, '--grid', bad, '--out', join(dir, 'bad-value')])).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringMatching(/^grid point 2 \(bot\.strategies\.0\.params\.levels=0\): .*backtest\.yaml: bot\.strategies\[0\]\.params\.levels: Too small/),
+    });
+    // A config that cannot be read is the config's problem whatever the point.
+    await expect(sweep.run(['--config', join(dir, 'missing.yaml'), '--grid', GRID])).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: `cannot read config ${join(dir, 'missing.yaml')}: ENOENT` });
+  }, 30_000);
+
   it('names a bad or unreachable --backend', async () => {
     const base = ['--config', CONFIG, '--grid', GRID, '--out', join(dir, 'bad')];
     await expect(sweep.run([...base, '--backend', 'redis://127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/cannot reach the backend redis:\/\/127\.0\.0\.1:1: ECONNREFUSED/) });
     await expect(sweep.run([...base, '--backend', 'http://127.0.0.1:6379'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--backend http:\/\/127\.0\.0\.1:6379: unsupported scheme/) });
     await expect(sweep.run([...base, '--backend', 'redis://:pw@'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/not a URL|no host/) });
+    await expect(sweep.run([...base, '--backend', 'redis://'])).rejects.toMatchObject({ code: 'USAGE', message: '--backend redis://: no host (expected redis://host:port)' });
     await expect(worker.run(['--backend', 'redis://user:secret@127.0.0.1:1'])).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/redis:\/\/user:\*\*\*@127\.0\.0\.1:1/) });
     await expect(worker.run(['--backend', 'embedded'])).rejects.toMatchObject({ code: 'USAGE' });
     await expect(worker.run([])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/--backend redis:\/\/host:port is required/) });

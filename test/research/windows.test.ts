@@ -21,6 +21,10 @@ describe('data windows', () => {
     expect(await dataSpan([plain, gz], dir)).toEqual({ startMs: 10, endMs: 90 });
     writeFileSync(join(dir, 'h.jsonl'), head);
     await expect(dataSpan([join(dir, 'h.jsonl')])).rejects.toThrow(/no events after the header/);
+    writeFileSync(join(dir, 'g.jsonl.gz'), gzipSync('garbage\n{"t":"t","r":1}\n'));
+    await expect(dataSpan([join(dir, 'g.jsonl.gz')])).rejects.toMatchObject({ code: 'RECORDING_INVALID', message: expect.stringMatching(/g\.jsonl\.gz:1: not an mmbot recording/) });
+    writeFileSync(join(dir, 'one.jsonl'), '{"t":"t","r":1}');
+    await expect(dataSpan([join(dir, 'one.jsonl')])).rejects.toThrow(/one\.jsonl:1: not an mmbot recording/);
     await expect(dataSpan([join(dir, 'none.jsonl')])).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
   });
 

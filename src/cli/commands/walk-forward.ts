@@ -46,9 +46,16 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
     try {
       setups.push(await loadBacktestSetup(configFile, point));
     } catch (e) {
+      if (!(e instanceof MmError)) throw e;
+      // An error the config has without any grid value (a missing file, bad YAML...) is the
+      // config's own: naming a grid point would send the user looking in the wrong place.
+      const plain = await loadBacktestSetup(configFile).then(
+        () => null,
+        (b: unknown) => b,
+      );
+      if (plain instanceof MmError && plain.message === e.message) throw e;
       const where = point.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-      if (e instanceof MmError) throw new MmError(e.code, `grid point ${index + 1} (${where}): ${e.message}`, { ...e.details });
-      throw e;
+      throw new MmError(e.code, `grid point ${index + 1} (${where}): ${e.message}`, { ...e.details });
     }
   }
   const base = setups[0]!;
