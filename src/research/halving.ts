@@ -1,5 +1,6 @@
 import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
+import { formatDurationMs } from './duration.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
 import type { Objective } from './objective.ts';
 import type { DataSpan, DataWindow } from './windows.ts';
@@ -45,13 +46,13 @@ export function halvingPlan(span: DataSpan, nCandidates: number, eta: number, mi
   let lengths: number[];
   if (rungsMs !== null) {
     lengths = rungsMs.map((r, k) => {
-      if (r !== null && r > spanMs) throw new MmError('CONFIG_INVALID', `${where}: rungs.${k}: ${r} ms is longer than ${what} (${spanMs} ms)`);
+      if (r !== null && r > spanMs) throw new MmError('CONFIG_INVALID', `${where}: rungs.${k}: ${formatDurationMs(r)} is longer than ${what} (${formatDurationMs(spanMs)})`);
       return r ?? spanMs;
     });
   } else {
     let rungs: number;
     if (minWindowMs !== null) {
-      if (minWindowMs >= spanMs) throw new MmError('CONFIG_INVALID', `${where}: min_window: ${minWindowMs} ms is not shorter than ${what} (${spanMs} ms)`);
+      if (minWindowMs >= spanMs) throw new MmError('CONFIG_INVALID', `${where}: min_window: ${formatDurationMs(minWindowMs)} is not shorter than ${what} (${formatDurationMs(spanMs)})`);
       rungs = 1 + Math.floor(Math.log(spanMs / minWindowMs) / Math.log(eta) + 1e-9);
     } else {
       rungs = 1 + Math.floor(Math.log(Math.max(1, nCandidates)) / Math.log(eta) + 1e-9);

@@ -106,7 +106,7 @@ describe('walk-forward over fake results', () => {
     expect(res[0]!.chosen!.objective).toBe(-5); // the in-sample score is the last rung's
     expect(res[0]!.train.entries.map((e) => e.point[0]![1])).toEqual([5, 8, 7, 6, 4, 3, 2, 1]);
     expect(res[0]!.rankCorrelation).toBeCloseTo(0.857, 3); // halving order vs test net (a): only 5 is out of place
-    await expect(runWalkForward(points, folds, 'net', run, { eta: 2, minWindowMs: null, rungsMs: [30_000, 180_000], where: 'g.yaml' })).rejects.toThrow(/g\.yaml: rungs\.1: 180000 ms is longer than the train window \(120000 ms\)/);
+    await expect(runWalkForward(points, folds, 'net', run, { eta: 2, minWindowMs: null, rungsMs: [30_000, 180_000], where: 'g.yaml' })).rejects.toThrow(/g\.yaml: rungs\.1: 3m is longer than the train window \(2m\)/);
   });
 
   it('spearman handles ties and needs three points', () => {
