@@ -72,6 +72,8 @@ export function parseInstrumentDef(raw: unknown, where: string): InstrumentDef {
     const lines = r.error.issues.map((i) => {
       const key = i.path.join('.') || '(root)';
       const got = i.path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), raw);
+      // zod says "Invalid input" for an absent key of a union type: name it.
+      if (got === undefined && i.path.length > 0 && (i.code === 'invalid_union' || i.code === 'invalid_type')) return `${key}: missing (required)`;
       return `${key}: ${i.message}${got === undefined ? '' : ` (got ${JSON.stringify(got)})`}`;
     });
     throw new MmError('CONFIG_INVALID', `${where}: ${lines.join('; ')}`, { path: where });

@@ -1,3 +1,4 @@
+import { MmError } from '../../core/errors.ts';
 import type { Symbol } from '../../core/ids.ts';
 import type { Side } from '../../domain/enums.ts';
 import type { BookUpdated, TradePrinted } from '../../domain/events.ts';
@@ -202,7 +203,7 @@ async function* rowReader(src: LineSource, kind: 'book' | 'trade', scale: UnitSc
       const missing = wanted.filter((c) => !(c in col!));
       if (missing.length > 0) {
         issues.report('malformed', src.path, line, `header lacks column(s) ${missing.join(', ')} (got ${text})`);
-        throw new Error(`${src.path}:${line}: not a Tardis ${kind === 'book' ? 'incremental_book_L2' : 'trades'} CSV: missing column(s) ${missing.join(', ')}`);
+        throw new MmError('RECORDING_INVALID', `${src.path}:${line}: not a Tardis ${kind === 'book' ? 'incremental_book_L2' : 'trades'} CSV: missing column(s) ${missing.join(', ')}`, { file: src.path, line });
       }
       continue;
     }

@@ -139,13 +139,14 @@ describe('Tardis importer', () => {
     const p = join(dir, 'wrong.csv');
     writeFileSync(p, 'a,b,c\n1,2,3\n');
     const err = await importTardis({ book: openLines(p), def, depth: 5, clock: 'exchange', feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: () => undefined }) }).catch((e: unknown) => e);
-    expect(String(err)).toMatch(/wrong\.csv:1: not a Tardis incremental_book_L2 CSV: missing column\(s\) timestamp, local_timestamp, is_snapshot, side, price, amount/);
+    expect(err).toMatchObject({ code: 'RECORDING_INVALID', message: expect.stringMatching(/wrong\.csv:1: not a Tardis incremental_book_L2 CSV: missing column\(s\) timestamp, local_timestamp, is_snapshot, side, price, amount/) });
   });
 });
 
 describe('instrument definition', () => {
   it('names the key and value of a bad field', () => {
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: 'abc' }, 'x.yaml')).toThrow(/x\.yaml: tick_size: expected a decimal string.*got "abc"/);
+    expect(() => parseInstrumentDef({ symbol: 'X' }, 'x.yaml')).toThrow(/^x\.yaml: tick_size: missing \(required\)$/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0.1', lots: 1 }, 'x.yaml')).toThrow(/x\.yaml: .*lots/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0', lot_size: '1' }, 'x.yaml')).toThrow(/tick_size: must be > 0/);
   });
