@@ -45,15 +45,27 @@ writes, to --out (default: a new folder under backtest.out_dir):
   sweep.json, results.jsonl         the plan and the results journal (for --resume)
   --data      recordings: paths, file:// or http(s):// URLs (downloaded once into the cache); default backtest.data
   --windows   split the data's time span into n equal consecutive windows (default 1; grid and random searches)
-  --window    [name=]from/to: an explicit window instead (repeatable; epoch ms or ISO times, an empty side = the data's end)
+  --window    [name=]from/to: an explicit window instead (repeatable; epoch ms or ISO times, an empty side = the data's start or end)
   --backend   embedded (default): worker threads on this machine (--workers, default cores - 1);
               redis://host:port: enqueue the jobs on Redis for \`mmbot worker --backend …\` processes on
               any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
+  --workers   embedded backend: worker threads (default cores - 1)
+  --queue     redis backend: the BullMQ queue (default ${DEFAULT_QUEUE}; workers must serve the same one)
+  --out       output folder (default: a new sweep-<time> folder under backtest.out_dir); an existing
+              sweep folder's results.jsonl is reused for the jobs it holds
   --resume    continue a sweep whose coordinator stopped: runs only the jobs its journal (and Redis) lack
+              (takes everything from the folder's sweep.json; --backend, --queue, --workers, --objective,
+              --top and --heatmap may be given again)
   --objective pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
               (default: the grid file's objective / rank_by)
+  --top       rows of the ranking printed (default 20; the files hold every point)
+  --heatmap   x,y: the two grid axes of the page's heat map (default the first two; an axis's last
+              segment is enough, e.g. halfSpreadTicks,levels)
 Jobs are content-addressed (config, parameters, window, data and code version): a job already done
-is never run again, a job retried after a worker died is counted once.
+is never run again, a job retried after a worker died is counted once. Ctrl-C (or SIGTERM) stops,
+keeping every result so far in results.jsonl, and prints the --resume command; exit codes: 0 all
+runs ok, 1 a run failed (the ranking names it) or the backend/data was unreachable, 2 bad input
+(flags, grid, config), 130 interrupted.
   grid.yaml:  grid: { bot.strategies.0.params.halfSpreadTicks: [1, 2, 3], backtest.queue_model.kind: [risk-averse, power2] }
               objective: pnl_over_drawdown
               (search: random | halving: see src/research/README.md)`;

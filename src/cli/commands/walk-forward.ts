@@ -93,8 +93,12 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
   --data         recordings: paths, file:// or http(s):// URLs; default backtest.data
   --out          output folder (default: a new folder under backtest.out_dir)
   --heatmap x,y  parameters of the out-of-sample leaderboard's heat map (default: the first two axes)
+  --workers      embedded backend: worker threads (default cores - 1)
 Writes walk-forward.{json,csv,html}, oos-leaderboard.{csv,json,html} (every point over all test windows)
-and results.jsonl (every run by job id: the same --out again runs only the jobs it lacks).`;
+and results.jsonl (every run by job id: the same --out again runs only the jobs it lacks). Ctrl-C (or
+SIGTERM) stops with every run so far journaled and prints how to continue. Exit codes: 0 every fold
+scored; 1 a fold could not be scored (no train run succeeded, or the chosen point failed its test) or
+the backend or data was unreachable; 2 bad input (flags, durations, grid, config); 130 interrupted.`;
 
 /** `mmbot walk-forward`. */
 export const command: Command = {
