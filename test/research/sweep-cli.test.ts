@@ -5,7 +5,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { backendErrorLog } from '../../src/cli/research-runner.ts';
 import { parseWindowFlag } from '../../src/cli/sweep-plan.ts';
-import { command as sweep } from '../../src/cli/commands/sweep.ts';
+import { command as sweep, printTable } from '../../src/cli/commands/sweep.ts';
+import type { GridPoint } from '../../src/backtest/sweep.ts';
+import { buildLeaderboard } from '../../src/research/leaderboard.ts';
+import type { Objective } from '../../src/research/objective.ts';
 import { command as worker } from '../../src/cli/commands/worker.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -189,5 +192,16 @@ describe('backend error log', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('the printed ranking', () => {
+  it('shows the objective once: a figure that is the objective gets no second column', () => {
+    const point: GridPoint = [['bot.strategies.0.params.levels', 2]];
+    const metrics = { net: 5, netWithRewards: 5.5, sharpe: 1.5, maxDrawdown: 0.5, fills: 40, markout60sBps: 1, error: null };
+    const head = (objective: Objective): string => printTable(buildLeaderboard([point], [{ point, windowId: 'w1', metrics }], objective), 10).split('\n')[1]!.trim();
+    expect(head('net').split(/\s+/)).toEqual(['#', 'levels', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
+    expect(head('fills').split(/\s+/)).toEqual(['#', 'levels', 'fills', 'net', 'maxDD', 'sharpe', 'windows']);
+    expect(head('pnl_over_drawdown').split(/\s+/)).toEqual(['#', 'levels', 'pnl_over_drawdown', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
   });
 });

@@ -20,13 +20,22 @@ import { journaledRunner, openRunner } from '../research-runner.ts';
 import { prepareSweep, runsCsv, searchInput, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
 
-function printTable(lb: Leaderboard, limit: number): string {
+/** The ranking as a terminal table: axes, the objective, then the figures (the objective's own column once, not twice). */
+export function printTable(lb: Leaderboard, limit: number): string {
   const axes = lb.axes.map((p) => p.split('.').at(-1)!);
-  const head = ['#', ...axes, lb.objective, 'net', 'maxDD', 'fills', 'sharpe', 'windows'];
+  type Fig = readonly [objective: string, head: string, cell: (e: Leaderboard['entries'][number]) => string];
+  const figures: readonly Fig[] = [
+    ['net', 'net', (e) => e.metrics.net.toFixed(2)],
+    ['max_drawdown', 'maxDD', (e) => e.metrics.maxDrawdown.toFixed(2)],
+    ['fills', 'fills', (e) => String(e.metrics.fills)],
+    ['sharpe', 'sharpe', (e) => e.metrics.sharpe.toFixed(2)],
+  ];
+  const shown = figures.filter(([o]) => o !== lb.objective);
+  const head = ['#', ...axes, lb.objective, ...shown.map(([, h]) => h), 'windows'];
   const body = lb.entries.slice(0, limit).map((e) => [
     String(e.rank),
     ...e.point.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
-    ...(e.windows === 0 && e.error ? [`error: ${e.error.slice(0, 60)}`] : [Number.isFinite(e.objective) ? e.objective.toFixed(3) : '—', e.metrics.net.toFixed(2), e.metrics.maxDrawdown.toFixed(2), String(e.metrics.fills), e.metrics.sharpe.toFixed(2), `${e.windows}${e.failed > 0 ? ` (${e.failed} failed: ${(e.error ?? '').slice(0, 40)})` : ''}`]),
+    ...(e.windows === 0 && e.error ? [`error: ${e.error.slice(0, 60)}`] : [Number.isFinite(e.objective) ? e.objective.toFixed(3) : '—', ...shown.map(([, , cell]) => cell(e)), `${e.windows}${e.failed > 0 ? ` (${e.failed} failed: ${(e.error ?? '').slice(0, 40)})` : ''}`]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (c: string[]): string => c.map((x, i) => x.padStart(widths[i] ?? 0)).join('  ');
