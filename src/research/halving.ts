@@ -60,6 +60,9 @@ export function halvingPlan(span: DataSpan, nCandidates: number, eta: number, mi
     }
     lengths = Array.from({ length: rungs }, (_, r) => Math.round(spanMs / eta ** (rungs - 1 - r)));
   }
+  // A rung no longer than the one before (rungs: [1m, 3m, all] on a 3-minute walk-forward train
+  // window) would replay the same window and rank the survivors again: it is dropped.
+  lengths = lengths.filter((l, k) => k === 0 || l > lengths[k - 1]!);
   let n = nCandidates;
   return lengths.map((lengthMs, index) => {
     const candidates = n;

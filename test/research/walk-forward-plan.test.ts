@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import type { Observation } from '../../src/research/leaderboard.ts';
-import { planFolds, runWalkForward, spearman, summarise, type PointWindow } from '../../src/research/walk-forward.ts';
+import { planFolds, runWalkForward, spearman, summarise, trainPlans, type PointWindow } from '../../src/research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../src/research/walk-forward-report.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 
@@ -107,6 +107,15 @@ describe('walk-forward over fake results', () => {
     expect(res[0]!.train.entries.map((e) => e.point[0]![1])).toEqual([5, 8, 7, 6, 4, 3, 2, 1]);
     expect(res[0]!.rankCorrelation).toBeCloseTo(0.857, 3); // halving order vs test net (a): only 5 is out of place
     await expect(runWalkForward(points, folds, 'net', run, { eta: 2, minWindowMs: null, rungsMs: [30_000, 180_000], where: 'g.yaml' })).rejects.toThrow(/g\.yaml: rungs\.1: 3m is longer than the train window \(2m\)/);
+  });
+
+  it('drops a rung that would replay the window before it (rungs: [1m, 2m, all] on 2-minute train windows)', () => {
+    const S = 1_000_000;
+    const folds = planFolds({ startMs: S, endMs: S + 480_000 }, { trainMs: 120_000, testMs: 60_000, stepMs: 120_000, anchored: true });
+    const plans = trainPlans(folds, 8, { eta: 2, minWindowMs: null, rungsMs: [60_000, 120_000, null], where: 'g.yaml' });
+    expect(plans[0]!.map((r) => r.lengthMs)).toEqual([60_000, 120_000]); // "all" = 2m = the rung before
+    expect(plans[0]!.map((r) => r.candidates)).toEqual([8, 4]);
+    expect(plans[1]!.map((r) => r.lengthMs)).toEqual([60_000, 120_000, 240_000]); // anchored: the next train window is 4m
   });
 
   it('spearman handles ties and needs three points', () => {

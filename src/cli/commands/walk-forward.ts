@@ -132,8 +132,9 @@ export const command: Command = {
     const folds = planFolds(span, { trainMs, testMs, stepMs, anchored });
     const halving = grid.search === 'halving' ? { eta: grid.eta, minWindowMs: grid.minWindowMs, rungsMs: grid.rungsMs, where: gridFile } : null;
     // Plans every fold's rungs now, so a rung longer than a train window fails before anything runs.
-    const rungLengths = halving ? trainPlans(folds, points.length, halving)[0]!.map((r) => formatDurationMs(r.lengthMs)) : null;
-    const trainSearch = halving && rungLengths ? `successive halving (eta ${halving.eta}) on rungs of ${rungLengths.join(', ')} from each train window's start` : undefined;
+    // Anchored train windows grow, and so may their rungs: every distinct set is named.
+    const rungLengths = halving ? [...new Set(trainPlans(folds, points.length, halving).map((plan) => plan.map((r) => formatDurationMs(r.lengthMs)).join(', ')))] : null;
+    const trainSearch = halving && rungLengths ? `successive halving (eta ${halving.eta}) on rungs of ${rungLengths.join(' / ')} from each train window's start` : undefined;
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
