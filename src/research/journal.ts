@@ -75,7 +75,7 @@ export class Journal {
       try {
         r = decodeJson<JobResult>(line);
       } catch {
-        throw new MmError('CONFIG_INVALID', `${this.file}:${k + 1}: not a result line`, { file: this.file, line: k + 1 });
+        throw new MmError('CONFIG_INVALID', `${this.file}:${k + 1}: not a result line (a damaged journal: delete that line and the job it held runs again)`, { file: this.file, line: k + 1 });
       }
       if (typeof r?.jobId === 'string' && !r.transient) this.done.set(r.jobId, r);
     }

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,13 @@ describe('sweep journal and resume', () => {
 
   it('rejects a folder without a plan', () => {
     expect(() => readPlan(join(dir, 'nope'))).toThrow(/cannot resume/);
+  });
+
+  it('a damaged line inside the journal is named with the way out (deleting it reruns its job)', () => {
+    const out = join(dir, 'damaged');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, JOURNAL_FILE), '{"jobId":"a","transient":false}\ngarbage\n{"jobId":"b","transient":false}\n');
+    expect(() => new Journal(out)).toThrow(`${join(out, JOURNAL_FILE)}:2: not a result line (a damaged journal: delete that line and the job it held runs again)`);
   });
 });
 
