@@ -2,14 +2,28 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-/** Resident set size of process `pid` in MB (null when it cannot be read, e.g. it exited). */
-export function rssMb(pid: number): number | null {
+/** Resident memory of a process in MB: all of it, and its anonymous part (malloc, JS heap...) when known. */
+export interface ResidentMb {
+  readonly rss: number;
+  /** Anonymous resident pages (Linux `RssAnon`): excludes mapped files (node's code, libraries). */
+  readonly anon: number | null;
+}
+
+/** Reads `VmRSS` and `RssAnon` (kB) from the text of a Linux `/proc/<pid>/status` (null without VmRSS). */
+export function parseProcStatus(text: string): ResidentMb | null {
+  const kb = (key: string): number | null => {
+    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text);
+    return m ? Number(m[1]) / 1024 : null;
+  };
+  const rss = kb('VmRSS');
+  return rss === null ? null : { rss, anon: kb('RssAnon') };
+}
+
+/** Resident memory of process `pid` (null when it cannot be read, e.g. it exited). */
+export function residentMb(pid: number): ResidentMb | null {
   try {
-    if (existsSync(`/proc/${pid}/status`)) {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      return m ? Number(m[1]) / 1024 : null;
-    }
-    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+    if (existsSync(`/proc/${pid}/status`)) return parseProcStatus(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return { rss: Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024, anon: null };
   } catch {
     return null;
   }

@@ -1,12 +1,16 @@
 /**
- * `npm run soak -- --minutes N [--speed 20] [--config config/demo.yaml] [--sample-s 10] [--gc-every-s 60]`:
+ * `npm run soak -- --minutes N [--speed 20] [--config config/demo.yaml] [--sample-s 10] [--gc-every-s 60]
+ * [--malloc-arena-max N] [--no-record]`:
  * runs the local venue (`mmbot sim`, its own process, at clock speed `--speed`) and the demo daemon
  * (`mmbot run`, remote mode against it) for N wall minutes. Samples both processes' resident memory
  * and, through the heap probe (src/cli/heap-probe.ts: SIGUSR2 + --expose-gc), their heap after a
- * full GC. Reports per process the RSS slope and heap-after-GC slope (least squares over the samples
- * after the warm-up, MB per 10 min), then stops both with SIGTERM (daemon first) and checks they
- * exit 0. Figures go into test/bench/results.json under `soak.*` (merged: other benches' figures
- * stay; a failed soak removes its old figures instead of leaving stale ones).
+ * full GC, with what lies outside it (V8's heap pages, external/ArrayBuffer memory, V8's own
+ * malloc). Reports per process the slopes (least squares over the samples after the warm-up, MB per
+ * 10 min) of RSS, anonymous RSS, heap after GC and those outside parts, then stops both with
+ * SIGTERM (daemon first) and checks they exit 0. Figures go into test/bench/results.json under
+ * `soak.*` (merged: other benches' figures stay; a failed soak removes its old figures instead of
+ * leaving stale ones; `--no-record` leaves the file alone, for experiments). `--malloc-arena-max N`
+ * runs both processes with glibc's MALLOC_ARENA_MAX=N (allocator experiments).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,10 +22,16 @@ import { flagNumber, flagString, parseArgs } from '../../src/cli/args.ts';
 import { HEAP_PROBE_MARK } from '../../src/cli/heap-probe.ts';
 import type { Metric } from './bench-kit.ts';
 import { mergeResults } from './results-file.ts';
-import { linearSlope, rssMb } from './soak-kit.ts';
+import { linearSlope, residentMb } from './soak-kit.ts';
+import type { HeapProbeReport } from '../../src/cli/heap-probe.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'config', 'sample-s', 'speed', 'gc-every-s', 'warmup-min', 'retention'] });
+const args = parseArgs(process.argv.slice(2), {
+  valued: ['minutes', 'config', 'sample-s', 'speed', 'gc-every-s', 'warmup-min', 'retention', 'malloc-arena-max'],
+  boolean: ['no-record'],
+});
+const arenaMax = flagNumber(args, 'malloc-arena-max');
+const record = !args.flags.has('no-record');
 const minutes = flagNumber(args, 'minutes') ?? 10;
 const speed = flagNumber(args, 'speed') ?? 20;
 const sampleS = flagNumber(args, 'sample-s') ?? Math.min(10, Math.max(1, (minutes * 60) / 30));
@@ -66,12 +76,33 @@ writeFileSync(
 );
 const credsPath = join(dir, 'creds.json');
 
+/** One sample: minutes since the start, MB. */
+interface Sample {
+  readonly t: number;
+  readonly mb: number;
+}
+
+/** What the heap probe reports, sampled: the series the soak fits a slope to. */
+const PROBE_SERIES = {
+  heap_after_gc: 'heap_used_mb',
+  heap_total_after_gc: 'heap_total_mb',
+  external_after_gc: 'external_mb',
+  array_buffers_after_gc: 'array_buffers_mb',
+  v8_malloced_after_gc: 'v8_malloced_mb',
+  old_space_after_gc: 'old_space_mb',
+  new_space_after_gc: 'new_space_mb',
+  other_spaces_after_gc: 'other_spaces_mb',
+} as const satisfies Record<string, keyof HeapProbeReport>;
+
 interface Proc {
   readonly name: 'daemon' | 'venue';
   readonly child: ChildProcess;
   readonly exited: Promise<number>;
-  readonly rss: { t: number; mb: number }[];
-  readonly heap: { t: number; mb: number }[];
+  readonly rss: Sample[];
+  readonly anon: Sample[];
+  readonly probe: Record<keyof typeof PROBE_SERIES, Sample[]>;
+  /** RSS at the probe minus the JS heap pages and external memory: malloc, code, thread stacks. */
+  readonly other: Sample[];
   errors: number;
 }
 
@@ -81,7 +112,7 @@ const tMin = (): number => (Date.now() - t0) / 60_000;
 function start(name: Proc['name'], argv: string[], onLine: (l: string) => void): Proc {
   const child = spawn('nice', ['-n', '10', process.execPath, '--expose-gc', join(ROOT, 'bin/mmbot.js'), ...argv], {
     cwd: ROOT,
-    env: { ...process.env, MMBOT_HEAP_PROBE: '1' },
+    env: { ...process.env, MMBOT_HEAP_PROBE: '1', ...(arenaMax !== undefined ? { MALLOC_ARENA_MAX: String(arenaMax) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const p: Proc = {
@@ -89,20 +120,27 @@ function start(name: Proc['name'], argv: string[], onLine: (l: string) => void):
     child,
     exited: new Promise<number>((r) => child.on('exit', (code, sig) => r(code ?? (sig ? 128 : -1)))),
     rss: [],
-    heap: [],
+    anon: [],
+    probe: Object.fromEntries(Object.keys(PROBE_SERIES).map((k) => [k, []])) as unknown as Proc['probe'],
+    other: [],
     errors: 0,
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', (l) => {
     if (l.startsWith(HEAP_PROBE_MARK)) {
-      const r = JSON.parse(l.slice(HEAP_PROBE_MARK.length)) as { heap_used_mb: number };
-      p.heap.push({ t: tMin(), mb: r.heap_used_mb });
+      const r = JSON.parse(l.slice(HEAP_PROBE_MARK.length)) as HeapProbeReport;
+      const t = tMin();
+      for (const [series, key] of Object.entries(PROBE_SERIES) as [keyof typeof PROBE_SERIES, keyof HeapProbeReport][]) p.probe[series].push({ t, mb: r[key] });
+      p.other.push({ t, mb: r.rss_mb - r.heap_total_mb - r.external_mb });
     } else if (l.trim()) process.stderr.write(`  ${name} stderr: ${l}\n`);
   });
   return p;
 }
 
-process.stderr.write(`soak: ${minutes} min, venue clock ×${speed}, ${retentionMode} retention, ${source} (rss every ${sampleS} s, heap after GC every ${gcEveryS} s)\n`);
+process.stderr.write(
+  `soak: ${minutes} min, venue clock ×${speed}, ${retentionMode} retention, ${source} (rss every ${sampleS} s, heap after GC every ${gcEveryS} s)` +
+    `${arenaMax !== undefined ? `, MALLOC_ARENA_MAX=${arenaMax}` : ''}\n`,
+);
 const venue = start('venue', ['sim', '--config', venuePath, '--credentials-out', credsPath], () => {});
 for (let i = 0; !existsSync(credsPath) || readFileSync(credsPath, 'utf8').trim() === ''; i++) {
   // A loaded machine can take a minute or more to start it: wait up to five.
@@ -146,9 +184,14 @@ while (Date.now() < endAt && procs.every((p) => p.child.exitCode === null)) {
   await new Promise((r) => setTimeout(r, Math.min(sampleS * 1000, Math.max(0, endAt - Date.now()))));
   const line: string[] = [];
   for (const p of procs) {
-    const mb = rssMb(p.child.pid!);
-    if (mb !== null) p.rss.push({ t: tMin(), mb });
-    line.push(`${p.name} rss=${mb?.toFixed(1) ?? '?'} heap=${p.heap.at(-1)?.mb.toFixed(1) ?? '?'} MB`);
+    const r = residentMb(p.child.pid!);
+    if (r !== null) p.rss.push({ t: tMin(), mb: r.rss });
+    if (r?.anon != null) p.anon.push({ t: tMin(), mb: r.anon });
+    const last = (xs: Sample[]): string => xs.at(-1)?.mb.toFixed(1) ?? '?';
+    line.push(
+      `${p.name} rss=${r?.rss.toFixed(1) ?? '?'} anon=${r?.anon?.toFixed(1) ?? '?'} heap=${last(p.probe.heap_after_gc)}/${last(p.probe.heap_total_after_gc)} ` +
+        `(old ${last(p.probe.old_space_after_gc)} new ${last(p.probe.new_space_after_gc)}) ext=${last(p.probe.external_after_gc)} ab=${last(p.probe.array_buffers_after_gc)} other=${last(p.other)} MB`,
+    );
   }
   if (Date.now() >= nextGc || Date.now() >= endAt - 1000) {
     nextGc = Date.now() + gcEveryS * 1000;
@@ -168,19 +211,36 @@ rmSync(dir, { recursive: true, force: true });
 
 const metrics: Record<string, Metric> = {};
 for (const p of procs) {
-  const steady = <T extends { t: number }>(xs: T[]): T[] => xs.filter((s) => s.t >= warmupMin);
-  const rs = steady(p.rss);
-  const hs = steady(p.heap);
+  const steady = (xs: Sample[]): Sample[] => xs.filter((s) => s.t >= warmupMin);
+  const slope = (xs: Sample[]): number => {
+    const s = steady(xs);
+    return linearSlope(s.map((x) => x.t), s.map((x) => x.mb)) * 10;
+  };
   const k = `soak.${p.name}`;
-  metrics[`${k}.rss_slope_mb_per_10min`] = { value: linearSlope(rs.map((s) => s.t), rs.map((s) => s.mb)) * 10, unit: 'MB/10min', target: `< ${SLOPE_TARGET}` };
-  metrics[`${k}.heap_after_gc_slope_mb_per_10min`] = { value: linearSlope(hs.map((s) => s.t), hs.map((s) => s.mb)) * 10, unit: 'MB/10min', target: `< ${SLOPE_TARGET}` };
-  metrics[`${k}.rss_mb_end`] = { value: p.rss.at(-1)?.mb ?? NaN, unit: 'MB' };
+  const series: [string, Sample[], boolean][] = [
+    ['rss', p.rss, true],
+    ['rss_anon', p.anon, false],
+    ['heap_after_gc', p.probe.heap_after_gc, true],
+    ['heap_total_after_gc', p.probe.heap_total_after_gc, false],
+    ['external_after_gc', p.probe.external_after_gc, false],
+    ['array_buffers_after_gc', p.probe.array_buffers_after_gc, false],
+    ['v8_malloced_after_gc', p.probe.v8_malloced_after_gc, false],
+    ['old_space_after_gc', p.probe.old_space_after_gc, false],
+    ['new_space_after_gc', p.probe.new_space_after_gc, false],
+    ['other_spaces_after_gc', p.probe.other_spaces_after_gc, false],
+    ['other_after_gc', p.other, false],
+  ];
+  for (const [name, xs, targeted] of series) {
+    if (xs.length === 0) continue;
+    metrics[`${k}.${name}_slope_mb_per_10min`] = { value: slope(xs), unit: 'MB/10min', ...(targeted ? { target: `< ${SLOPE_TARGET}` } : {}) };
+    metrics[`${k}.${name}_mb_start`] = { value: steady(xs)[0]?.mb ?? NaN, unit: 'MB' };
+    metrics[`${k}.${name}_mb_end`] = { value: xs.at(-1)?.mb ?? NaN, unit: 'MB' };
+  }
   metrics[`${k}.rss_mb_peak`] = { value: Math.max(...p.rss.map((s) => s.mb)), unit: 'MB' };
-  metrics[`${k}.heap_after_gc_mb_start`] = { value: hs[0]?.mb ?? NaN, unit: 'MB' };
-  metrics[`${k}.heap_after_gc_mb_end`] = { value: p.heap.at(-1)?.mb ?? NaN, unit: 'MB' };
 }
 metrics['soak.minutes'] = { value: minutes, unit: 'min' };
 metrics['soak.clock_speed'] = { value: speed, unit: '×' };
+if (arenaMax !== undefined) metrics['soak.malloc_arena_max'] = { value: arenaMax, unit: 'arenas' };
 metrics['soak.daemon.fills'] = { value: fills, unit: 'fills' };
 metrics['soak.daemon.error_lines'] = { value: daemon.errors, unit: 'lines', target: '0' };
 metrics['soak.daemon.exit_code'] = { value: daemonCode, unit: 'code', target: '0' };
@@ -189,7 +249,7 @@ metrics['soak.daemon.stop_s'] = { value: stopS, unit: 's' };
 
 process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}\n`);
 for (const [k, m] of Object.entries(metrics)) {
-  process.stdout.write(`${k.padEnd(44)} ${m.value.toFixed(m.unit.startsWith('MB') || m.unit === 's' ? 2 : 0).padStart(9)} ${m.unit}${m.target ? `  (target ${m.target})` : ''}\n`);
+  process.stdout.write(`${k.padEnd(56)} ${m.value.toFixed(m.unit.startsWith('MB') || m.unit === 's' ? 2 : 0).padStart(9)} ${m.unit}${m.target ? `  (target ${m.target})` : ''}\n`);
 }
 if (lastStatus) process.stdout.write(`last status: ${lastStatus}\n`);
 
@@ -199,11 +259,11 @@ if (daemonCode !== 0) failures.push(`daemon exit code ${daemonCode}`);
 if (venueCode !== 0) failures.push(`venue exit code ${venueCode}`);
 if (procs.some((p) => p.rss.length < 3)) failures.push('too few RSS samples');
 const resultsPath = join(import.meta.dirname, 'results.json');
-mergeResults(resultsPath, 'soak', failures.length === 0 ? metrics : null);
+if (record) mergeResults(resultsPath, 'soak', failures.length === 0 ? metrics : null);
 if (failures.length > 0) {
-  process.stdout.write(`soak FAILED: ${failures.join('; ')} (its figures were removed from test/bench/results.json)\n`);
+  process.stdout.write(`soak FAILED: ${failures.join('; ')}${record ? ' (its figures were removed from test/bench/results.json)' : ''}\n`);
   process.exit(1);
 }
 const over = Object.entries(metrics).filter(([k, m]) => k.endsWith('rss_slope_mb_per_10min') && !(m.value < SLOPE_TARGET));
-process.stdout.write(`merged ${Object.keys(metrics).length} soak metrics into test/bench/results.json${over.length ? `; over target: ${over.map(([k]) => k).join(', ')}` : ''}\n`);
+process.stdout.write(`${record ? `merged ${Object.keys(metrics).length} soak metrics into test/bench/results.json` : 'not recorded (--no-record)'}${over.length ? `; over target: ${over.map(([k]) => k).join(', ')}` : ''}\n`);
 process.exit(over.length > 0 ? 1 : 0);
