@@ -56,8 +56,8 @@ function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
     [`out-of-sample, chosen vs every point's mean: ${o} / net`, `${fmt(s.meanOutOfSample, 3)} vs ${fmt(s.meanOutOfSampleAllPoints, 3)} / ${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`],
     ['out-of-sample net PnL over all test windows (USD)', `${fmt(s.totalOutOfSampleNet, 2)}${overlap}`],
-    ['walk-forward efficiency (mean OOS / mean IS score)', fmt(s.efficiency, 3)],
-    ['walk-forward efficiency (OOS / IS PnL per minute)', fmt(s.pnlRateEfficiency, 3)],
+    ['walk-forward efficiency (mean OOS / mean IS score)', s.scored > 0 && !Number.isFinite(s.efficiency) ? `— (undefined: the mean in-sample ${o} is not positive)` : fmt(s.efficiency, 3)],
+    ['walk-forward efficiency (OOS / IS PnL per minute)', s.scored > 0 && !Number.isFinite(s.pnlRateEfficiency) ? '— (undefined: the in-sample PnL is not positive)' : fmt(s.pnlRateEfficiency, 3)],
     [`chosen point in the OOS top ${s.topK}`, `${fmt(s.topKShare * 100, 0)} % of scored folds (best OOS in ${s.stayedBest})`],
     ['mean rank correlation, train vs test (Spearman)', fmt(s.meanRankCorrelation, 3)],
   ];

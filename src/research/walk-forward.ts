@@ -194,9 +194,9 @@ export interface WalkForwardSummary {
   readonly meanOutOfSampleNet: number;
   /** Net PnL summed over the test windows: the walk-forward equity's end. */
   readonly totalOutOfSampleNet: number;
-  /** Mean OOS objective / mean IS objective (NaN when IS is 0). */
+  /** Mean OOS objective / mean IS objective (`efficiencyRatio`: NaN unless IS > 0; inverted for lower-is-better objectives). */
   readonly efficiency: number;
-  /** OOS PnL per minute / IS PnL per minute (train and test windows differ in length). */
+  /** OOS PnL per minute / IS PnL per minute (train and test windows differ in length; NaN unless IS > 0). */
   readonly pnlRateEfficiency: number;
   /** Folds where the chosen point ranked within the top `topK` out of sample, as a share of scored folds. */
   readonly topK: number;
@@ -215,6 +215,18 @@ export interface WalkForwardSummary {
 
 /** A leaderboard's entries that ran without failing and have a figure. */
 const complete = (lb: Leaderboard): LeaderboardEntry[] => lb.entries.filter((e) => e.windows > 0 && e.failed === 0 && Number.isFinite(e.objective));
+
+/**
+ * Out-of-sample over in-sample performance, 1 = kept all of it: OOS / IS for a higher-is-better
+ * objective, IS / OOS for a lower-is-better one (drawdown). NaN when the in-sample figure is not
+ * positive: a loss kept out of sample is not 100% efficiency, and −1 / −2 = 0.5 would read as a
+ * decay when OOS did better.
+ */
+export function efficiencyRatio(inSample: number, outOfSample: number, objective: Objective): number {
+  if (!(inSample > 0)) return NaN;
+  if (lowerIsBetter(objective)) return outOfSample > 0 ? inSample / outOfSample : NaN;
+  return outOfSample / inSample;
+}
 
 /** Summarises fold results (means over the folds that chose and scored a point). */
 export function summarise(results: readonly FoldResult[], topK: number): WalkForwardSummary {
@@ -236,8 +248,8 @@ export function summarise(results: readonly FoldResult[], topK: number): WalkFor
     meanInSampleNet: isNet,
     meanOutOfSampleNet: oosNet,
     totalOutOfSampleNet: scored.reduce((s, r) => s + r.chosenTest!.metrics.net, 0),
-    efficiency: is === 0 ? NaN : oos / is,
-    pnlRateEfficiency: isRate === 0 ? NaN : oosRate / isRate,
+    efficiency: efficiencyRatio(is, oos, results[0]?.train.objective ?? 'net'),
+    pnlRateEfficiency: efficiencyRatio(isRate, oosRate, 'net'),
     topK,
     topKShare: scored.length === 0 ? NaN : scored.filter((r) => r.chosenTest!.rank <= topK).length / scored.length,
     stayedBest: scored.filter((r) => r.chosenTest!.rank === 1).length,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import type { Observation } from '../../src/research/leaderboard.ts';
-import { planFolds, runWalkForward, spearman, summarise, trainPlans, type PointWindow } from '../../src/research/walk-forward.ts';
+import { efficiencyRatio, planFolds, runWalkForward, spearman, summarise, trainPlans, type PointWindow } from '../../src/research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../src/research/walk-forward-report.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 
@@ -116,6 +116,13 @@ describe('walk-forward over fake results', () => {
     expect(plans[0]!.map((r) => r.lengthMs)).toEqual([60_000, 120_000]); // "all" = 2m = the rung before
     expect(plans[0]!.map((r) => r.candidates)).toEqual([8, 4]);
     expect(plans[1]!.map((r) => r.lengthMs)).toEqual([60_000, 120_000, 240_000]); // anchored: the next train window is 4m
+  });
+
+  it('walk-forward efficiency is defined only for a positive in-sample figure (a kept loss is not 100%)', () => {
+    expect(efficiencyRatio(4, 1, 'net')).toBe(0.25);
+    expect(efficiencyRatio(-0.216, -0.09, 'net')).toBeNaN(); // was 0.415: OOS lost less, yet it read as a decay
+    expect(efficiencyRatio(0, 1, 'net')).toBeNaN();
+    expect(efficiencyRatio(0.1, 0.4, 'max_drawdown')).toBe(0.25); // lower is better: a drawdown 4× worse OOS
   });
 
   it('spearman handles ties and needs three points', () => {
