@@ -52,9 +52,12 @@ function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta
   const overlap = meta.stepMs < meta.testMs ? ' (test windows overlap: step < test, so overlapping minutes count more than once)' : '';
   return [
     ['folds (scored)', `${s.folds} (${s.scored})`],
-    [`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}`],
+    // Ranked by net, the objective's lines are the net lines: shown once.
+    ...(o === 'net' ? [] : [[`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}`] as [string, string]]),
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
-    [`out-of-sample, chosen vs every point's mean: ${o} / net`, `${fmt(s.meanOutOfSample, 3)} vs ${fmt(s.meanOutOfSampleAllPoints, 3)} / ${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`],
+    o === 'net'
+      ? ["out-of-sample net PnL (USD), chosen vs every point's mean", `${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`]
+      : [`out-of-sample, chosen vs every point's mean: ${o} / net`, `${fmt(s.meanOutOfSample, 3)} vs ${fmt(s.meanOutOfSampleAllPoints, 3)} / ${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`],
     ['out-of-sample net PnL over all test windows (USD)', `${fmt(s.totalOutOfSampleNet, 2)}${overlap}`],
     ['walk-forward efficiency (mean OOS / mean IS score)', s.scored > 0 && !Number.isFinite(s.efficiency) ? `— (undefined: the mean in-sample ${o} is not positive)` : fmt(s.efficiency, 3)],
     ['walk-forward efficiency (OOS / IS PnL per minute)', s.scored > 0 && !Number.isFinite(s.pnlRateEfficiency) ? '— (undefined: the in-sample PnL is not positive)' : fmt(s.pnlRateEfficiency, 3)],

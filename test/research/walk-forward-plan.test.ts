@@ -65,6 +65,10 @@ describe('walk-forward over fake results', () => {
     expect(table).toMatch(/walk-forward efficiency \(mean OOS \/ mean IS score\) +0\.333/);
     expect(walkForwardCsv(res, meta).trim().split('\n')).toHaveLength(4);
     expect(table).not.toMatch(/overlap/);
+    // Ranked by net (meta.objective): the net lines once, not an objective line repeating them.
+    expect(table).not.toMatch(/mean net: in-sample/);
+    expect(table).toMatch(/mean net PnL \(USD\): in-sample \/ out-of-sample +6\.00 \/ 2\.00/);
+    expect(table).toMatch(/out-of-sample net PnL \(USD\), chosen vs every point's mean +2\.00 vs 1\.50/);
     expect(walkForwardTable(res, s, { ...meta, stepMs: 60_000 })).toMatch(/test windows overlap: step < test/);
     const json = JSON.parse(walkForwardJson(res, s, meta)) as { folds: { in_sample: { objective: number }; out_of_sample: { objective: number; rank: number } }[]; summary: Record<string, number> };
     expect(json.folds[0]).toMatchObject({ in_sample: { objective: 6 }, out_of_sample: { objective: 0, rank: 4 } });
