@@ -42,7 +42,7 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score +IS net +OOS net +OOS rank/);
     expect(stdout).toMatch(/^ +1 +0s–2m +2m–3m +halfSpreadTicks=\d/m);
-    expect(stdout).toMatch(/mean net: in-sample \/ out-of-sample +-?\d+\.\d{3} \/ -?\d+\.\d{3}/);
+    expect(stdout).toMatch(/mean net PnL \(USD\): in-sample \/ out-of-sample +-?\d+\.\d{2} \/ -?\d+\.\d{2}/); // objective net: its line once
     const report = JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')) as { folds: FoldJson[]; summary: Record<string, number | null> };
     expect(report.folds).toHaveLength(3); // tests at 2–3, 4–5 and 6–7 min of the 8-minute sample
     for (const f of report.folds) {
