@@ -203,5 +203,8 @@ describe('the printed ranking', () => {
     expect(head('net').split(/\s+/)).toEqual(['#', 'levels', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
     expect(head('fills').split(/\s+/)).toEqual(['#', 'levels', 'fills', 'net', 'maxDD', 'sharpe', 'windows']);
     expect(head('pnl_over_drawdown').split(/\s+/)).toEqual(['#', 'levels', 'pnl_over_drawdown', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
+    const lb = buildLeaderboard([point], [{ point, windowId: 'rung1', metrics }], 'net');
+    expect(printTable(lb, 10).split('\n')[0]).toBe('ranked by net over 1 window(s):');
+    expect(printTable(lb, 10, true).split('\n')[0]).toBe("ranked by net: points that reached a later rung first, then by their last rung's net (figures of that rung):");
   });
 });

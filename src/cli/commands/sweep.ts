@@ -21,7 +21,7 @@ import { prepareSweep, runsCsv, searchInput, type SweepMeta } from '../sweep-pla
 import { replayCacheDir } from './backtest.ts';
 
 /** The ranking as a terminal table: axes, the objective, then the figures (the objective's own column once, not twice). */
-export function printTable(lb: Leaderboard, limit: number): string {
+export function printTable(lb: Leaderboard, limit: number, halving = false): string {
   const axes = lb.axes.map((p) => p.split('.').at(-1)!);
   type Fig = readonly [objective: string, head: string, cell: (e: Leaderboard['entries'][number]) => string];
   const figures: readonly Fig[] = [
@@ -39,7 +39,9 @@ export function printTable(lb: Leaderboard, limit: number): string {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (c: string[]): string => c.map((x, i) => x.padStart(widths[i] ?? 0)).join('  ');
-  return [`ranked by ${lb.objective} over ${lb.windows.length} window(s):`, line(head), ...body.map(line)].join('\n');
+  // Halving's "windows" are its nested rungs: the ranking is by the last rung each point reached.
+  const title = halving ? `ranked by ${lb.objective}: points that reached a later rung first, then by their last rung's ${lb.objective} (figures of that rung):` : `ranked by ${lb.objective} over ${lb.windows.length} window(s):`;
+  return [title, line(head), ...body.map(line)].join('\n');
 }
 
 const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n> | --window from/to ...] [--backend embedded|redis://host:port]
@@ -194,7 +196,7 @@ export const command: Command = {
     if (outcome.rungs) writeFileSync(join(out, 'halving.json'), halvingJson(outcome.rungs));
     const wallS = (Date.now() - startMs) / 1000;
     process.stdout.write(
-      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
+      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top, outcome.rungs !== undefined && outcome.rungs !== null)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
     );
     return [...runner.results.values()].every((r) => r.row.error === null) ? 0 : 1;
   },
