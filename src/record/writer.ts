@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip, type Gzip } from 'node:zlib';
+import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
 import type { BookLevel } from '../domain/book.ts';
 import type { MarketEvent } from '../domain/events.ts';
@@ -178,10 +179,12 @@ export function createRecordingWriter(path: string, opts: RecordingWriterOptions
     stats: encoder.stats,
     symbols: new Set(opts.instruments.map((i) => i.symbol as string)),
     async close() {
-      const done = once(file, 'close');
+      // A file that failed to open (missing folder, no permission) has closed already: waiting for
+      // its 'close' would never end (the process exited 13 with no message).
+      const done = file.closed ? Promise.resolve() : once(file, 'close');
       gzip.end();
       await done.catch(() => undefined);
-      if (failure) throw failure;
+      if (failure) throw new MmError('FILE_NOT_FOUND', `cannot write recording ${path}: ${failure.message}`, { file: path }, { cause: failure });
     },
   };
 }

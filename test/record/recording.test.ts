@@ -91,6 +91,15 @@ describe('recording writer and reader', () => {
   });
 });
 
+describe('recording writer errors', () => {
+  it('a recording that cannot be created fails on close naming the path (it used to wait forever)', async () => {
+    const path = join(dir, 'no-such-folder', 'x.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 1000, source: 'test' });
+    await new Promise((r) => setTimeout(r, 20)); // the open fails and the file closes before close() is called
+    await expect(w.close()).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: expect.stringContaining(`cannot write recording ${path}: ENOENT`) });
+  }, 5_000);
+});
+
 describe('own-order lines (o)', () => {
   it('round-trip, decode into level rows, and extend the price range; version 1 files stay readable', async () => {
     const path = join(dir, 'own.jsonl.gz');

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { MmError } from '../../core/errors.ts';
 import { createRecordingWriter } from '../../record/index.ts';
 import { importLobster, importTardis, loadInstrumentDef, midnightInZone, openLines, RowIssues, type ClockMode, type ImportSink, type ImportStats } from '../../record/import/index.ts';
@@ -57,6 +58,12 @@ export const command: Command = {
     };
     const def = loadInstrumentDef(resolve(need('instrument')));
     const out = resolve(need('out'));
+    // The output's folder is made now, as backtest and sweep make theirs: not found out after every row was read.
+    try {
+      mkdirSync(dirname(out), { recursive: true });
+    } catch (e) {
+      throw new MmError('FILE_NOT_FOUND', `--out ${out}: cannot create its folder: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file: out });
+    }
     const issues = new RowIssues(p.flags.has('strict'));
     const depth = flagInt(p, 'depth', 1, 5000);
     const feedLatencyMs = flagNumber(p, 'feed-latency-ms') ?? 0;

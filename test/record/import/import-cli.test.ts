@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -88,6 +88,12 @@ describe('mmbot import → mmbot backtest (Tardis: 30 s of real Binance BTCUSDT;
     // The source's rates from the instrument file (a rebate for makers) apply.
     expect(report.fees['AAPL']).toMatchObject({ source: 'recording', maker: -0.00002 });
   }, 90_000);
+
+  it('--out in a folder that does not exist yet: the folder is made', async () => {
+    const out = join(dir, 'new', 'deeper', 'btc.jsonl.gz');
+    await mmbot(['import', 'tardis', '--book', join(FIX, 'btcusdt-book-30s.csv.gz'), '--instrument', join(FIX, 'btcusdt.yaml'), '--out', out, '--json']);
+    expect(existsSync(out)).toBe(true);
+  }, 30_000);
 
   it('a missing instrument file is a clear error, exit code non-zero', async () => {
     const err = (await mmbot(['import', 'tardis', '--book', join(FIX, 'btcusdt-book-30s.csv.gz'), '--instrument', join(dir, 'nope.yaml'), '--out', join(dir, 'x.jsonl.gz')]).catch((e: unknown) => e)) as { code: number; stderr: string };
