@@ -13,8 +13,8 @@
  * recording per (preset, seed) and writes the multi-seed table instead (seeds.ts: mean ± sample SD
  * across seeds, net USD min … max, and on how many seeds each strategy beat fixed-spread on the same
  * recording) to test/bench/strategies-seeds-results.json and between the BENCH-SEEDS markers of
- * strategies/README.md. A --real recording has no venue seed: there the seed is the backtest's
- * (latency draws). Without --seeds the single-seed run and table are unchanged.
+ * strategies/README.md. A --real recording has no venue seed and replays deterministically: its
+ * rows are run once, as without --seeds. Without --seeds the single-seed run and table are unchanged.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -65,8 +65,8 @@ async function record(s: Scenario): Promise<string> {
   return out;
 }
 
-/** A backtest config running one built-in with only size and maxPosition (backtest seed 1 unless given). */
-function configFor(leg: Leg, backtestSeed = 1): string {
+/** A backtest config running one built-in with only size and maxPosition. */
+function configFor(leg: Leg): string {
   const [primary, ...others] = leg.symbols;
   const entry: Record<string, unknown> = { id: 'bench', strategy: leg.strategy, params: { size: leg.size, maxPosition: leg.maxPosition } };
   if (others.length > 0) entry['symbols'] = leg.symbols;
@@ -79,15 +79,15 @@ function configFor(leg: Leg, backtestSeed = 1): string {
     monitoring: { enabled: false },
     // The local venue's default account (the venue sandbox's rates, rules.md §7): maker 0, taker 2 bps.
     // A recording of a real market (--real) carries its source's rates, which then apply instead.
-    backtest: { seed: backtestSeed, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
+    backtest: { seed: 1, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
   });
 }
 
 /** Backtests one leg on one recording; a failure becomes a row saying so. */
-async function backtest(scenario: string, leg: Leg, data: string, dir: string, backtestSeed = 1): Promise<BenchRow> {
+async function backtest(scenario: string, leg: Leg, data: string, dir: string): Promise<BenchRow> {
   mkdirSync(dir, { recursive: true });
   const cfg = join(dir, 'config.yaml');
-  writeFileSync(cfg, configFor(leg, backtestSeed));
+  writeFileSync(cfg, configFor(leg));
   try {
     await mmbot(['backtest', '--config', cfg, '--data', data, '--out', dir, '--quiet']);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
@@ -116,8 +116,8 @@ async function venueRows(runSeed: number, multi: boolean): Promise<BenchRow[]> {
   return out;
 }
 
-/** The single-symbol built-ins on each --real recording (backtest seed `btSeed`; in the dir name when several run). */
-async function realRows(btSeed: number, multi: boolean): Promise<BenchRow[]> {
+/** The single-symbol built-ins on each --real recording. */
+async function realRows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   for (const path of reals) {
     const rec = await openRecording(resolve(path));
@@ -127,8 +127,8 @@ async function realRows(btSeed: number, multi: boolean): Promise<BenchRow[]> {
     for (const leg of legs(builtins).filter((l) => l.symbols.length === 1 && l.symbols[0] === 'EURUSD-PERP')) {
       const real: Leg = { strategy: leg.strategy, symbols: [ins.symbol], size, maxPosition: size * 8, venueFees: false };
       const name = `real:${basename(path).replace(/\.jsonl(\.gz)?$/, '')}`;
-      const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}${multi ? `-seed${btSeed}` : ''}-${leg.strategy}`);
-      out.push(await backtest(name, real, resolve(path), dir, btSeed));
+      const dir = join(work, 'runs', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${leg.strategy}`);
+      out.push(await backtest(name, real, resolve(path), dir));
     }
   }
   return out;
@@ -152,7 +152,7 @@ const realArgs = reals.map((r) => ` --real ${basename(r)}`).join('');
 const date = new Date().toISOString().slice(0, 10);
 let failed: boolean;
 if (seedList === null) {
-  const rows = [...(await venueRows(seed, false)), ...(await realRows(1, false))];
+  const rows = [...(await venueRows(seed, false)), ...(await realRows())];
   const table = formatTable(rows);
   process.stdout.write(`\n${machine}; ${minutes} venue min per preset, seed ${seed}\n${table}\n`);
   writeFileSync(join(ROOT, 'test/bench/strategies-results.json'), `${JSON.stringify({ minutes, seed, rows }, null, 2)}\n`);
@@ -162,14 +162,15 @@ if (seedList === null) {
 } else {
   const rows: SeededRow[] = [];
   for (const s of seedList) for (const r of await venueRows(s, true)) rows.push({ ...r, seed: s });
-  for (const s of seedList) for (const r of await realRows(s, true)) rows.push({ ...r, seed: s });
+  // A real recording is replayed deterministically (latency draws included): one run, seed column 1.
+  for (const r of await realRows()) rows.push({ ...r, seed: 1 });
   const summaries = summarize(rows);
   const table = formatSeedTable(summaries);
   const seedsText = seedList.join(', ');
   process.stdout.write(`\n${machine}; ${minutes} venue min per preset, seeds ${seedsText}\n${table}\n`);
   writeFileSync(join(ROOT, 'test/bench/strategies-seeds-results.json'), `${JSON.stringify({ minutes, seeds: seedList, rows, summaries }, null, 2)}\n`);
   const presetText = presets === undefined ? 'every preset' : `presets ${presets.join(', ')}`;
-  const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay one recording of a real market (${reals.map((r) => basename(r)).join(', ')}) at its source's fees, where the seed only changes the backtest's latency draws` : '';
+  const realNote = reals.length > 0 ? `; \`real:<name>\` rows replay one recording of a real market (${reals.map((r) => basename(r)).join(', ')}) at its source's fees, run once (a backtest of one recording is deterministic: there is no seed to vary)` : '';
   writeReadme(
     'BENCH-SEEDS',
     `\n${minutes} venue minutes per preset, ${seedList.length} seeds (${seedsText}), ${presetText}, \`npm run bench:strategies -- --minutes ${minutes} --seeds ${seedList.join(',')}${presets === undefined ? '' : ` --presets ${presets.join(',')}`}${realArgs}\` (${date})${realNote}. ` +
