@@ -45,3 +45,18 @@ export function formatDuration(s: number): string {
   if (t >= 60) return `${Math.floor(t / 60)}m${String(t % 60).padStart(2, '0')}s`;
   return `${t}s`;
 }
+
+/**
+ * Progress for a log (stderr not a terminal): a line per tenth of `total`, the first one past the
+ * `baseDone` units done before this session (a resumed sweep), each with an ETA paced on the units
+ * this session did (`fresh`), so a resume does not extrapolate its first result over the rest.
+ */
+export function tenthsLog(total: number, baseDone: number, startMs: number): (done: number, fresh: number, nowMs: number) => string | null {
+  let next = (Math.floor((Math.min(baseDone, total) / Math.max(1, total)) * 10) + 1) / 10;
+  return (done, fresh, nowMs) => {
+    if (!(done / total >= next || done === total)) return null;
+    while (done / total >= next) next += 0.1;
+    const etaS = ((nowMs - startMs) / 1000 / Math.max(1, fresh)) * (total - done);
+    return `  ${done}/${total}${done < total ? ` ETA ${formatDuration(etaS)}` : ''}`;
+  };
+}

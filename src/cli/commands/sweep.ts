@@ -15,7 +15,7 @@ import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { runSearch } from '../../research/search-run.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
-import { formatDuration, progressBar } from '../progress.ts';
+import { progressBar, tenthsLog } from '../progress.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { prepareSweep, runsCsv, searchInput, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
@@ -149,8 +149,7 @@ export const command: Command = {
     let batchTotal = 0;
     let phaseNow = '';
     let fresh = 0;
-    // Without a terminal, a line per tenth of the jobs: the first one past what the journal held.
-    let nextNote = (Math.floor((Math.min(already, total) / total) * 10) + 1) / 10;
+    const log = tenthsLog(total, already, startMs);
     let failed = 0;
     let outcome;
     // Ctrl-C / SIGTERM: every result so far is in the journal (appended synchronously as it
@@ -175,12 +174,9 @@ export const command: Command = {
         if (r.row.error !== null) failed++;
         bar.update(all, total, `${phase === 'all' ? '' : `rung ${phase} `}${failed > 0 ? `${failed} failed` : ''}`);
         if (r.row.error !== null) process.stderr.write(`${tty ? '\n' : ''}  point ${r.row.index + 1} ${r.windowId} failed: ${r.row.error}\n`);
-        if (!tty && (all / total >= nextNote || all === total)) {
-          // Without a terminal: a line per tenth, with the ETA from this session's pace.
-          while (all / total >= nextNote) nextNote += 0.1;
-          const etaS = ((Date.now() - startMs) / 1000 / fresh) * (total - all);
-          process.stderr.write(`  ${all}/${total}${all < total ? ` ETA ${formatDuration(etaS)}` : ''}\n`);
-        }
+        // Without a terminal: a line per tenth, with the ETA from this session's pace.
+        const note = tty ? null : log(all, fresh, Date.now());
+        if (note !== null) process.stderr.write(`${note}\n`);
       });
       outcome = await runSearch(searchInput(prep), run);
     } finally {
