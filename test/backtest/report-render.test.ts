@@ -6,6 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { needs, which } from '../setup/system-deps.ts';
 import { runSample } from './golden-summary.ts';
+import { pageProblems } from '../support/page-problems.ts';
 
 /** Flags for a headless Chromium that touches nothing outside the page. */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
@@ -53,10 +54,7 @@ describe.skipIf(!needs('chromium'))('report.html in a real browser (headless Chr
 
   it('renders every chart, and the markout curve draws its lines in their colours', async () => {
     const page = await browser!.newPage({ viewport: { width: 1100, height: 900 } });
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`network request: ${r.url()}`));
+    const problems = pageProblems(page);
     await page.goto(pathToFileURL(join(dir, 'report.html')).href);
     const charts = await page.locator('svg').count();
     expect(charts).toBeGreaterThanOrEqual(4); // equity, markout curve, price and quotes, inventory

@@ -10,6 +10,7 @@ import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 import { planFolds, runWalkForward, summarise } from '../../src/research/walk-forward.ts';
 import { walkForwardHtml } from '../../src/research/walk-forward-report.ts';
 import { needs, which } from '../setup/system-deps.ts';
+import { pageProblems } from '../support/page-problems.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
@@ -45,10 +46,7 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
 
   it('renders the heat map in colour (gains green, losses red) and the ranked table', async () => {
     const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`network request: ${r.url()}`));
+    const problems = pageProblems(page);
     await page.goto(pathToFileURL(join(dir, 'leaderboard.html')).href);
     const cells = (await page.evaluate(CELLS)) as { text: string; bg: string; w: number }[];
     expect(cells).toHaveLength(6); // 3 spreads × 2 queue models
@@ -66,9 +64,7 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
 
   it('renders the walk-forward page: paired IS/OOS bars per fold and the fold table', async () => {
     const page = await browser!.newPage({ viewport: { width: 1200, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && problems.push(`network request: ${r.url()}`));
+    const problems = pageProblems(page);
     await page.goto(pathToFileURL(join(dir, 'walk-forward.html')).href);
     const svg = page.locator('svg[aria-label^="In-sample vs out-of-sample"]');
     expect((await svg.boundingBox())!.width).toBeGreaterThan(600);

@@ -24,21 +24,28 @@ interface FoldJson {
   test_scores: { rank: number; params: Record<string, unknown>; objective: number }[];
 }
 
+/** Runs `mmbot walk-forward` in this process with its output captured: exit code, stdout, stderr. */
+async function runCaptured(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const w = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  try {
+    const code = await command.run([...args]);
+    return { code, stdout, stderr };
+  } finally {
+    w.mockRestore();
+    e.mockRestore();
+  }
+}
+
 describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
   it('reports in-sample and out-of-sample side by side, and the OOS figure is the chosen point replayed on the test window', async () => {
     const grid = join(dir, 'grid.yaml');
     writeFileSync(grid, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 3]\nobjective: net\n');
     const out = join(dir, 'out');
-    let stdout = '';
-    const w = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let code: number;
-    try {
-      code = await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '2m', '--workers', '2', '--out', out]);
-    } finally {
-      w.mockRestore();
-      e.mockRestore();
-    }
+    const args = ['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '2m', '--workers', '2', '--out', out];
+    const { code, stdout } = await runCaptured(args);
     expect(code).toBe(0);
     expect(stdout).toMatch(/fold +train +test +chosen in-sample +IS score +OOS score +IS net +OOS net +OOS rank/);
     expect(stdout).toMatch(/^ +1 +0s–2m +2m–3m +halfSpreadTicks=\d/m);
@@ -62,15 +69,9 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     for (const f of ['walk-forward.csv', 'walk-forward.html', 'oos-leaderboard.csv', 'oos-leaderboard.json', 'oos-leaderboard.html']) expect(readFileSync(join(out, f), 'utf8').length).toBeGreaterThan(100);
     expect(readFileSync(join(out, 'walk-forward.html'), 'utf8')).toContain('Folds: in-sample vs out-of-sample');
     // The same --out again: every run comes from the journal, and the report is the same.
-    let stderr = '';
-    const w2 = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const e2 = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-    try {
-      expect(await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '2m', '--workers', '2', '--out', out])).toBe(0);
-    } finally {
-      w2.mockRestore();
-      e2.mockRestore();
-    }
+    const again = await runCaptured(args);
+    expect(again.code).toBe(0);
+    const stderr = again.stderr;
     expect(stderr).toMatch(/12 result\(s\) already in .*results\.jsonl/);
     expect(stderr).not.toMatch(/train: \d+\/\d+/); // nothing ran
     expect(JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')).folds).toEqual(report.folds);
@@ -97,12 +98,7 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(code, text).toBe(130);
     expect(text).toContain(`walk-forward: SIGINT: stopped with ${lines()} run(s) in ${journal}`);
     expect(text).toContain(`continue with the same command and --out ${out}`);
-    const quiet = [vi.spyOn(process.stdout, 'write').mockImplementation(() => true), vi.spyOn(process.stderr, 'write').mockImplementation(() => true)];
-    try {
-      expect(await command.run(args.slice(2)).catch((e: unknown) => e)).toBe(0);
-    } finally {
-      for (const q of quiet) q.mockRestore();
-    }
+    expect((await runCaptured(args.slice(2))).code).toBe(0);
     expect(lines()).toBe(30);
   }, 60_000);
 
@@ -130,15 +126,7 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     const grid = join(dir, 'halving.yaml');
     writeFileSync(grid, 'search: halving\neta: 2\nrungs: [30s, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2]\n  bot.strategies.0.params.levels: [1, 2]\nobjective: net\n');
     const out = join(dir, 'halving');
-    const w = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let code: number;
-    try {
-      code = await command.run(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '3m', '--workers', '2', '--out', out]);
-    } finally {
-      w.mockRestore();
-      e.mockRestore();
-    }
+    const { code } = await runCaptured(['--config', CONFIG, '--grid', grid, '--train', '2m', '--test', '1m', '--step', '3m', '--workers', '2', '--out', out]);
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')) as { train_search: string; folds: (FoldJson & { train: { start_ms: number; end_ms: number }; train_rungs: { rung: number; end_ms: number; candidates: number; survivors: unknown[] }[] })[] };
     expect(report.train_search).toMatch(/successive halving \(eta 2\) on rungs of 30s, 2m/);
