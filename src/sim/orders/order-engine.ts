@@ -81,18 +81,16 @@ export class OrderEngine {
    * handed over to a newer connection (make-before-break token rollover).
    */
   moveConnection(from: string, to: string): void {
-    if (from !== to) this.#connAlias.set(from, to);
+    if (from === to) return;
+    // Every connection handed to `from` earlier goes straight to `to`: one hop per lookup, however
+    // many rollovers a session lives through (a chain would grow by one per token lifetime).
+    for (const [k, v] of this.#connAlias) if (v === from) this.#connAlias.set(k, to);
+    this.#connAlias.set(from, to);
   }
 
   /** The connection an order placed on `connId` is bound to now (after hand-overs), null for REST. */
   connectionOf(connId: string | null): string | null {
-    let c = connId;
-    for (let hops = 0; c !== null && hops < 1_000; hops++) {
-      const next = this.#connAlias.get(c);
-      if (next === undefined) return c;
-      c = next;
-    }
-    return c;
+    return connId === null ? null : (this.#connAlias.get(connId) ?? connId);
   }
 
   /** Cancels every open order of the account (optionally one symbol, optionally one connection). Returns how many. */
