@@ -2,14 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { needs, which } from '../setup/system-deps.ts';
+import { needs } from '../setup/system-deps.ts';
 import { runSample } from './golden-summary.ts';
-import { pageProblems } from '../support/page-problems.ts';
+import { launchChromium, pageProblems } from '../support/browser.ts';
 
 /** Flags for a headless Chromium that touches nothing outside the page. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 /**
  * Runs in the page (a string: the project compiles without DOM types): rasterises the markout chart
@@ -45,7 +44,7 @@ describe.skipIf(!needs('chromium'))('report.html in a real browser (headless Chr
   let browser: Browser | null = null;
   beforeAll(async () => {
     await runSample(dir);
-    browser = await chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
+    browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {
     await browser?.close();

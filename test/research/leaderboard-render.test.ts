@@ -2,17 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import { writeLeaderboard } from '../../src/research/leaderboard-files.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 import { planFolds, runWalkForward, summarise } from '../../src/research/walk-forward.ts';
 import { walkForwardHtml } from '../../src/research/walk-forward-report.ts';
-import { needs, which } from '../setup/system-deps.ts';
-import { pageProblems } from '../support/page-problems.ts';
+import { needs } from '../setup/system-deps.ts';
+import { launchChromium, pageProblems } from '../support/browser.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 /** Runs in the page: each heat-map cell's text and computed background colour. */
 const CELLS = `[...document.querySelectorAll('table.heat td')].map((td) => ({ text: td.textContent, bg: getComputedStyle(td).backgroundColor, w: td.getBoundingClientRect().width }))`;
@@ -37,7 +36,7 @@ describe.skipIf(!needs('chromium'))('leaderboard.html in a real browser (headles
       }),
     );
     writeFileSync(join(dir, 'walk-forward.html'), walkForwardHtml(res, summarise(res, 3), { objective: 'net', dataStartMs: 0, trainMs: 120_000, testMs: 60_000, stepMs: 60_000, anchored: false, points: 3 }));
-    browser = await chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
+    browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type Daemon } from '../../../src/cli/live/daemon.ts';
 import { builtinLookup } from '../../../src/cli/live/strategies.ts';
@@ -10,7 +10,8 @@ import { loadConfig } from '../../../src/config/index.ts';
 import { LiveClock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/obs/logger.ts';
 import { venueRest, type VenueRest } from '../../e2e/venue-rest.ts';
-import { needs, which } from '../../setup/system-deps.ts';
+import { needs } from '../../setup/system-deps.ts';
+import { launchChromium } from '../../support/browser.ts';
 
 /*
  * The console page in headless Chromium against an in-process daemon on the local venue: it shows
@@ -19,7 +20,6 @@ import { needs, which } from '../../setup/system-deps.ts';
  * MMBOT_CONSOLE_SCREENSHOT=<file> also saves a screenshot (docs/console.png comes from here).
  */
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 const TOKEN = 'browser-test-token-7d2e';
 const CONFIG = `venue:
   mode: embedded-sim
@@ -74,7 +74,7 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
     daemon = await startDaemon({ config: loadConfig(file, { env: process.env, strategies }), log: createLogger({ destination: sink, pretty: false, level: 'info' }), clock: new LiveClock(), strategies });
     venue = await venueRest(daemon.venue.baseUrl, { api_key: daemon.venue.credentials.apiKey, api_secret: daemon.venue.credentials.apiSecret });
     await until('the strategy to quote at the venue', async () => (await ours()) === 4, 20_000);
-    browser = await chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const origin = new URL(daemon.metricsUrl!).origin;
     page.on('console', (m) => m.type() === 'error' && !m.text().includes('401') && problems.push(m.text()));

@@ -1,4 +1,12 @@
-import type { Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { which } from '../setup/system-deps.ts';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+
+/** Starts the system's headless Chromium (Debian's package; tests guard with `needs('chromium')`). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: which('chromium')!, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
 
 /**
  * Collects what should never happen on a self-contained report page: console errors, uncaught
