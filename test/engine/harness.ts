@@ -170,3 +170,22 @@ export async function harness(
     of: <T extends EngineEvent['type']>(type: T) => events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type),
   };
 }
+
+/**
+ * Two scripted strategies quoting one level each side, `a` on EURUSD (11000/11010 around a
+ * 11004/11006 book) and `b` on XAU (20000/20010 around 20004/20006), settled: 4 orders out.
+ */
+export async function twoStrategies(): Promise<{ a: ScriptedStrategy; b: ScriptedStrategy; h: Harness }> {
+  const a = new ScriptedStrategy();
+  const b = new ScriptedStrategy();
+  const h = await harness([
+    { id: 'a', symbol: EURUSD, strategy: a },
+    { id: 'b', symbol: XAU, strategy: b },
+  ]);
+  a.next = quotes(EURUSD, 11000, 11010);
+  b.next = quotes(XAU, 20000, 20010);
+  h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+  h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
+  await h.settle();
+  return { a, b, h };
+}

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MmError } from '../../src/core/index.ts';
 import { DEFAULT_RISK_CONFIG, type RiskConfig } from '../../src/engine/index.ts';
-import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes, tickerEv } from './harness.ts';
+import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes, tickerEv, twoStrategies } from './harness.ts';
 
 const risk = (ks: Partial<RiskConfig['killSwitch']>): RiskConfig => ({ ...DEFAULT_RISK_CONFIG, killSwitch: { ...DEFAULT_RISK_CONFIG.killSwitch, ...ks } });
 
 describe('strategy isolation', () => {
   it('a strategy that throws has its quotes pulled while the others keep quoting', async () => {
-    const a = new ScriptedStrategy();
-    const b = new ScriptedStrategy();
-    const h = await harness([
-      { id: 'a', symbol: EURUSD, strategy: a },
-      { id: 'b', symbol: XAU, strategy: b },
-    ]);
-    a.next = quotes(EURUSD, 11000, 11010);
-    b.next = quotes(XAU, 20000, 20010);
-    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
-    h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
-    await h.settle();
+    const { a, b, h } = await twoStrategies();
     expect(h.gw.open()).toHaveLength(4);
     b.throwWith = new Error('boom');
     h.market$.next(bookEv(XAU, 20005, 20007, h.clock.nowMs()));

@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RISK_CONFIG, FLATTEN_REASON, FLATTEN_RETRY_MS, PAUSED_REASON } from '../../src/engine/index.ts';
-import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes } from './harness.ts';
-
-async function twoStrategies() {
-  const a = new ScriptedStrategy();
-  const b = new ScriptedStrategy();
-  const h = await harness([
-    { id: 'a', symbol: EURUSD, strategy: a },
-    { id: 'b', symbol: XAU, strategy: b },
-  ]);
-  a.next = quotes(EURUSD, 11000, 11010);
-  b.next = quotes(XAU, 20000, 20010);
-  h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
-  h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
-  await h.settle();
-  return { a, b, h };
-}
+import { EURUSD, ScriptedStrategy, XAU, bookEv, harness, quotes, twoStrategies } from './harness.ts';
 
 describe('operator controls', () => {
   it('pause pulls only that strategy\'s quotes; resume brings them back', async () => {
