@@ -10,6 +10,7 @@ import { loadConfig } from '../../../src/config/index.ts';
 import { LiveClock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/obs/logger.ts';
 import { venueRest, type VenueRest } from '../../e2e/venue-rest.ts';
+import { controlledDaemonConfig } from './daemon-config.ts';
 
 /*
  * The control API over real sockets: an in-process daemon (embedded local venue, fixed-spread on
@@ -18,22 +19,7 @@ import { venueRest, type VenueRest } from '../../e2e/venue-rest.ts';
  */
 
 const TOKEN = 'test-token-5f1c9a';
-const config = (halfSpread: number, seed = 7): string => `venue:
-  mode: embedded-sim
-  sim: { seed: ${seed}, synthetic_market: true }
-bot:
-  status_interval_ms: 0
-  strategies:
-    - id: eurusd
-      symbol: EURUSD-PERP
-      strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: ${halfSpread}, spacingTicks: 1, size: 100, maxPosition: 1000 }
-risk: { max_position: 2000, max_order_qty: 500, max_open_orders: 10 }
-monitoring:
-  port: 0
-  control: { token: "\${TEST_CONTROL_TOKEN}" }
-rewards: { enabled: false }
-`;
+const config = (halfSpreadTicks: number, seed = 7): string => controlledDaemonConfig({ tokenEnv: 'TEST_CONTROL_TOKEN', halfSpreadTicks, seed });
 
 let dir: string;
 let file: string;

@@ -12,6 +12,7 @@ import { createLogger } from '../../../src/obs/logger.ts';
 import { venueRest, type VenueRest } from '../../e2e/venue-rest.ts';
 import { needs } from '../../setup/system-deps.ts';
 import { launchChromium } from '../../support/browser.ts';
+import { controlledDaemonConfig } from './daemon-config.ts';
 
 /*
  * The console page in headless Chromium against an in-process daemon on the local venue: it shows
@@ -21,22 +22,7 @@ import { launchChromium } from '../../support/browser.ts';
  */
 
 const TOKEN = 'browser-test-token-7d2e';
-const CONFIG = `venue:
-  mode: embedded-sim
-  sim: { seed: 7, synthetic_market: true }
-bot:
-  status_interval_ms: 0
-  strategies:
-    - id: eurusd
-      symbol: EURUSD-PERP
-      strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: 1, spacingTicks: 1, size: 100, maxPosition: 1000 }
-risk: { max_position: 2000, max_order_qty: 500, max_open_orders: 10 }
-monitoring:
-  port: 0
-  control: { token: "\${BROWSER_TEST_CONTROL_TOKEN}" }
-rewards: { enabled: false }
-`;
+const CONFIG = controlledDaemonConfig({ tokenEnv: 'BROWSER_TEST_CONTROL_TOKEN' });
 
 /** The page's document, typed just enough (the project compiles without DOM types). */
 interface MiniElement {
