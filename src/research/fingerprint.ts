@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { MmError } from '../core/errors.ts';
 import { cachedByStat } from './stat-cache.ts';
 
-async function hashFile(path: string): Promise<string> {
+/** `sha256:<hex>` of a file's bytes, streamed (the event loop stays free). */
+export async function sha256OfFile(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) h.update(chunk);
   return `sha256:${h.digest('hex')}`;
@@ -17,7 +18,7 @@ async function hashFile(path: string): Promise<string> {
  */
 export async function dataFingerprint(path: string, cacheDir: string | null = null): Promise<string> {
   try {
-    return await cachedByStat('sha256', path, cacheDir, hashFile);
+    return await cachedByStat('sha256', path, cacheDir, sha256OfFile);
   } catch (e) {
     throw new MmError('FILE_NOT_FOUND', `cannot read recording ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { file: path });
   }

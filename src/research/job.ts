@@ -3,7 +3,6 @@ import type { RunSpec } from '../backtest/run-spec.ts';
 import { sweepRow, type GridPoint, type SweepRow } from '../backtest/sweep.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
 import { codeVersion } from './code-version.ts';
-import { strategyModuleHashes } from './strategy-modules.ts';
 import type { DataWindow } from './windows.ts';
 
 export type { DataWindow } from './windows.ts';
@@ -42,6 +41,8 @@ export interface JobInput {
   readonly fingerprints: readonly string[];
   readonly spec: RunSpec;
   readonly baseDir?: string | null;
+  /** `strategyModuleHashes(spec, baseDir)`, computed by the planner (default: none, every strategy a built-in). */
+  readonly modules?: Readonly<Record<string, string>>;
   /** Defaults to this process's `codeVersion()`. */
   readonly codeVersion?: string;
 }
@@ -65,7 +66,7 @@ export function makeJob(input: JobInput): ResearchJob {
   const s = input.spec.settings;
   const spec: RunSpec = { ...input.spec, settings: { ...s, startMs: input.window.startMs ?? s.startMs, endMs: input.window.endMs ?? s.endMs } };
   const version = input.codeVersion ?? codeVersion();
-  const modules = strategyModuleHashes(spec, input.baseDir ?? null);
+  const modules = input.modules ?? {};
   return {
     id: jobId(spec, input.point, input.window, input.fingerprints, version, modules),
     index: input.index,

@@ -69,7 +69,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
     }
     for (const [name, planned] of Object.entries(job.modules ?? {})) {
       const file = strategyModulePath(name, job.baseDir)!;
-      const here = strategyModuleHash(file);
+      const here = await strategyModuleHash(file);
       if (here !== planned) {
         const reason = `JOB_REFUSED: strategy module ${name} here (${file}) is ${here === 'unreadable' ? 'missing or unreadable' : `another file (${here})`}; the sweep planned ${planned} (deploy the same strategy file on every worker)`;
         emit({ kind: 'refused', jobId: job.id, reason });

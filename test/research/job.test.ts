@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,8 @@ import { canonicalJson, decodeJson, encodeJson } from '../../src/research/canoni
 import { codeVersion, sourceTreeVersion } from '../../src/research/code-version.ts';
 import { dataFingerprint } from '../../src/research/fingerprint.ts';
 import { makeJob } from '../../src/research/job.ts';
+import { prepareSearch } from '../../src/cli/commands/walk-forward.ts';
+import { strategyModuleHashes } from '../../src/research/strategy-modules.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLE = join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz');
@@ -70,6 +72,20 @@ describe('research job ids', () => {
   });
 });
 
+describe('the planner', () => {
+  it('hands each grid point its strategy module hashes (a strategy by path in the config)', async () => {
+    const cfg = join(dir, 'by-path.yaml');
+    const text = readFileSync(join(ROOT, 'config/backtest.yaml'), 'utf8')
+      .replace('strategy: fixed-spread', `strategy: ${join(ROOT, 'strategies/fixed-spread/index.ts')}`)
+      .replace(/- \.\.\/data\/sample\/eurusd-perp-local\.jsonl\.gz/, `- ${SAMPLE}`);
+    writeFileSync(cfg, text);
+    const prep = await prepareSearch(cfg, [[['bot.strategies.0.params.halfSpreadTicks', 1]]], [SAMPLE], dir);
+    const job = prep.make(prep.points[0]!, 0, { id: 'w1', startMs: null, endMs: null });
+    expect(Object.keys(job.modules)).toEqual([join(ROOT, 'strategies/fixed-spread/index.ts')]);
+    expect(Object.values(job.modules)[0]).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
 describe('data fingerprints and code version', () => {
   it('hash content, not names; a changed file gets a new fingerprint', async () => {
     const a = join(dir, 'a.jsonl.gz');
@@ -103,11 +119,13 @@ describe('data fingerprints and code version', () => {
     expect(new Set([v1, v2, sourceTreeVersion(tree)]).size).toBe(3);
   });
 
-  it('a strategy loaded by path is part of the job id by content; built-ins are not listed', () => {
+  it('a strategy loaded by path is part of the job id by content; built-ins are not listed', async () => {
     const file = join(dir, 'my-strategy.ts');
     writeFileSync(file, 'export default 1;');
     const byPath = (s: RunSpec): RunSpec => ({ ...s, strategies: s.strategies.map((x) => ({ ...x, strategy: './my-strategy.ts' })) });
-    const a = makeJob({ ...base, spec: byPath(spec()), baseDir: dir });
+    const jobIn = async (baseDir: string) => makeJob({ ...base, spec: byPath(spec()), baseDir, modules: await strategyModuleHashes(byPath(spec()), baseDir) });
+    const a = await jobIn(dir);
+    expect(await strategyModuleHashes(spec(), dir)).toEqual({});
     expect(makeJob(base).modules).toEqual({});
     expect(a.modules['./my-strategy.ts']).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(a.id).not.toBe(makeJob(base).id);
@@ -115,9 +133,10 @@ describe('data fingerprints and code version', () => {
     const other = join(dir, 'elsewhere');
     mkdirSync(other, { recursive: true });
     copyFileSync(file, join(other, 'my-strategy.ts'));
-    expect(makeJob({ ...base, spec: byPath(spec()), baseDir: other }).id).toBe(a.id);
+    expect((await jobIn(other)).id).toBe(a.id);
     writeFileSync(file, 'export default 2;');
     utimesSync(file, new Date(2_000_000_000_000), new Date(2_000_000_000_000));
-    expect(makeJob({ ...base, spec: byPath(spec()), baseDir: dir }).id).not.toBe(a.id);
+    expect((await jobIn(dir)).id).not.toBe(a.id);
+    expect(await strategyModuleHashes(byPath(spec()), join(dir, 'missing'))).toEqual({ './my-strategy.ts': 'unreadable' });
   });
 });

@@ -10,6 +10,7 @@ import { makeJob } from '../../src/research/job.ts';
 import { redisRunner } from '../../src/research/redis-runner.ts';
 import { needs } from '../setup/system-deps.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
+import { strategyModuleHashes } from '../../src/research/strategy-modules.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MMBOT = join(ROOT, 'bin/mmbot.js');
@@ -122,7 +123,8 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
     const alien = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: setup.spec, codeVersion: '0.0.0+other' });
     // So is a job whose strategy module (loaded by path) is another file on the worker than the planner hashed.
     const byPath = join(ROOT, 'strategies/fixed-spread/index.ts');
-    const planned = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: { ...setup.spec, strategies: setup.spec.strategies.map((x) => ({ ...x, strategy: byPath })) } });
+    const pathSpec = { ...setup.spec, strategies: setup.spec.strategies.map((x) => ({ ...x, strategy: byPath })) };
+    const planned = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: pathSpec, modules: await strategyModuleHashes(pathSpec, null) });
     expect(planned.modules[byPath]).toMatch(/^sha256:[0-9a-f]{64}$/);
     const stale = { ...planned, modules: { [byPath]: `sha256:${'0'.repeat(64)}` } };
     const runner = await redisRunner({ url: redis.url });

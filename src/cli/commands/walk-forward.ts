@@ -7,6 +7,7 @@ import { formatDurationMs, parseDurationMs } from '../../research/duration.ts';
 import { dataFingerprint } from '../../research/fingerprint.ts';
 import { heatAxes } from '../../research/heatmap.ts';
 import { makeJob } from '../../research/job.ts';
+import { strategyModuleHashes } from '../../research/strategy-modules.ts';
 import { writeLeaderboard } from '../../research/leaderboard-files.ts';
 import { buildLeaderboard } from '../../research/leaderboard.ts';
 import { parseObjective } from '../../research/objective.ts';
@@ -67,7 +68,8 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
   const s = base.spec.settings;
   const span = { startMs: Math.max(full.startMs, s.startMs ?? -Infinity), endMs: Math.min(full.endMs, s.endMs ?? Infinity) };
   const baseDir = base.config.source.dir;
-  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir });
+  const modules = await Promise.all(setups.map((s) => strategyModuleHashes(s.spec, baseDir)));
+  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir, modules: modules[index]! });
   return { points, setups, data, span, make };
 }
 
