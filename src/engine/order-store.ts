@@ -1,6 +1,7 @@
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Side } from '../domain/enums.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
+import type { Exposure } from '../risk/intent-check.ts';
 import type { WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
 
 /**
@@ -157,6 +158,18 @@ export class OrderStore {
   /** Live list for a symbol (do not mutate). */
   forSymbol(symbol: string): readonly LocalOrder[] {
     return this.#bySymbol.get(symbol) ?? [];
+  }
+
+  /** A symbol's working exposure for the risk checks: order count and total size per side (every tracked order, in flight or resting). */
+  exposure(symbol: string): Exposure {
+    let buyQty = 0;
+    let sellQty = 0;
+    const orders = this.forSymbol(symbol);
+    for (const o of orders) {
+      if (o.side === 'buy') buyQty += o.qty;
+      else sellQty += o.qty;
+    }
+    return { buyQty, sellQty, orders: orders.length };
   }
 
   all(): LocalOrder[] {

@@ -75,14 +75,6 @@ function sendHedge(host: PlanHost, g: SlotGroup, h: HedgeOrder, nowMs: number): 
   let reason: string | null = null;
   if (host.awaitingResync) reason = 'awaiting-resync';
   else {
-    let buy = 0;
-    let sell = 0;
-    let n = 0;
-    for (const w of host.store.forSymbol(slot.symbol)) {
-      n++;
-      if (w.side === 'buy') buy += w.qty;
-      else sell += w.qty;
-    }
     const probe: PlaceOrder = {
       kind: 'place',
       symbol: slot.symbol,
@@ -96,7 +88,7 @@ function sendHedge(host: PlanHost, g: SlotGroup, h: HedgeOrder, nowMs: number): 
       clientOrderId: '' as PlaceOrder['clientOrderId'],
       tag: null,
     };
-    reason = checkIntent(probe, h.side, host.riskView(slot), { buyQty: buy, sellQty: sell, orders: n }, slot.limits, 0);
+    reason = checkIntent(probe, h.side, host.riskView(slot), host.store.exposure(slot.symbol), slot.limits, 0);
   }
   const base = { type: 'hedge', strategyId: g.id, symbol: slot.symbol, side: h.side, qty: h.qty, limitTicks: h.limitTicks, tsMs: nowMs } as const;
   if (reason !== null) {

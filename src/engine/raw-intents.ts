@@ -47,15 +47,7 @@ export function handleRawIntents(core: RawIntentHost, g: SlotGroup, intents: rea
       continue;
     }
     const side = it.kind === 'place' ? it.side : o!.side;
-    let buy = 0;
-    let sell = 0;
-    let n = 0;
-    for (const w of core.store.forSymbol(slot.symbol)) {
-      n++;
-      if (w.side === 'buy') buy += w.qty;
-      else sell += w.qty;
-    }
-    const why = checkIntent(it, side, core.riskView(slot), { buyQty: buy, sellQty: sell, orders: n }, slot.limits, o ? o.qty : 0);
+    const why = checkIntent(it, side, core.riskView(slot), core.store.exposure(slot.symbol), slot.limits, o ? o.qty : 0);
     if (why !== null) {
       core.emit({ type: 'reject', source: 'risk', kind: it.kind, symbol: slot.symbol, clientOrderId: it.clientOrderId, reason: why, text: `risk gate: ${why}`, tsMs: now });
       continue;
