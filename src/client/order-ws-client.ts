@@ -53,7 +53,12 @@ export interface OrderWsStats {
   heartbeatsSent: number;
   logins: number;
   requests: number;
+  /** Queries asked again on the new session because a rollover closed the old one before their reply. */
+  rolloverRetries: number;
 }
+
+/** Requests that change nothing at the venue, so sending them again is safe. */
+const READ_ONLY_OPS: ReadonlySet<OrderOp> = new Set<OrderOp>(['status', 'open-orders', 'estimated-funding']);
 
 type Reply = WireOrderWsReply;
 /** Requests the client builds: the wire request without rid. */
@@ -65,7 +70,7 @@ type RequestBody = DistributiveOmit<WireOrderWsRequest, 'rid'>;
  * open orders) after every login. Requests while not logged in fail fast with DISCONNECTED.
  */
 export class OrderWsClient {
-  readonly stats: OrderWsStats = { framesIn: 0, malformed: 0, unmapped: 0, lateReplies: 0, heartbeatsSent: 0, logins: 0, requests: 0 };
+  readonly stats: OrderWsStats = { framesIn: 0, malformed: 0, unmapped: 0, lateReplies: 0, heartbeatsSent: 0, logins: 0, requests: 0, rolloverRetries: 0 };
   readonly #o: OrderWsClientOptions;
   readonly #socket: ReconnectingSocket;
   readonly #rids: RidCorrelator<Reply>;
@@ -121,7 +126,7 @@ export class OrderWsClient {
           settled: () => rids.every((rid) => !this.#rids.isPending(rid)),
           abandon: () => {
             for (const rid of rids) {
-              this.#rids.reject(rid, new MmError('TIMEOUT', `the order session rolled over before the reply to rid ${rid}; the outcome is unknown`, { rid, sent: true }));
+              this.#rids.reject(rid, new MmError('TIMEOUT', `the order session rolled over before the reply to rid ${rid}; the outcome is unknown`, { rid, sent: true, rolledOver: true }));
             }
           },
         };
@@ -243,6 +248,19 @@ export class OrderWsClient {
   }
 
   async #request(op: OrderOp, body: RequestBody, ids: Record<string, unknown> = {}): Promise<unknown> {
+    try {
+      return await this.#requestOnce(op, body, ids);
+    } catch (e) {
+      // A query that lost its reply to a session rollover changes nothing at the venue: ask again on
+      // the new session instead of failing the caller (a mutation's outcome stays unknown: the engine
+      // reconciles it).
+      if (!READ_ONLY_OPS.has(op) || !(e instanceof MmError) || e.details?.['rolledOver'] !== true || !this.#loggedIn) throw e;
+      this.stats.rolloverRetries++;
+      return this.#requestOnce(op, body, ids);
+    }
+  }
+
+  async #requestOnce(op: OrderOp, body: RequestBody, ids: Record<string, unknown>): Promise<unknown> {
     if (!this.#loggedIn) {
       throw new MmError('DISCONNECTED', `${op}: the order session is not connected; nothing was sent`, { op, ...ids });
     }

@@ -21,8 +21,8 @@ import { flush } from '../support/drive-clock.ts';
 const EUR = asSymbol('EURUSD-PERP');
 const LIFETIME_S = 60;
 
-/** `replyDelayMs(t)`: how long the fake venue takes to answer a request of type `t` (null: never). */
-function venue(replyDelayMs: (t: string) => number | null = () => 20) {
+/** `replyDelayMs(t, connection)`: how long the fake venue takes to answer a request of type `t` on its `connection`-th socket (null: never). */
+function venue(replyDelayMs: (t: string, connection: number) => number | null = () => 20) {
   const clock = new VirtualClock(1_790_000_000_000);
   const issued = new Map<string, number>();
   let n = 0;
@@ -44,8 +44,8 @@ function venue(replyDelayMs: (t: string) => number | null = () => 20) {
       const m = JSON.parse(text) as { rid: number; t: string };
       if (m.t === 'h') return;
       // Answer on the same connection a little later; the reply may arrive after a switch.
-      const delay = replyDelayMs(m.t);
-      if (delay !== null) clock.setTimer(delay, () => !s.closed && s.receive(JSON.stringify({ rid: m.rid, res: { oid: `O-${m.rid}` } })));
+      const delay = replyDelayMs(m.t, fake.sockets.indexOf(s));
+      if (delay !== null) clock.setTimer(delay, () => !s.closed && s.receive(JSON.stringify({ rid: m.rid, res: m.t === 'o' ? { orders: [] } : { oid: `O-${m.rid}` } })));
     },
   });
   const open = async (): Promise<void> => {
@@ -148,9 +148,10 @@ describe('order session rollover (make-before-break)', () => {
     await client.stop();
   });
 
-  it('the old connection drains until the replies in flight on it arrive; one that never comes fails when it closes, before its deadline', async () => {
-    // Places are answered after 3 s (3× the 1 s drain); status requests ('s') never.
-    const v = venue((t) => (t === 'p' ? 3_000 : t === 's' ? null : 20));
+  it('the old connection drains until the replies in flight on it arrive; a mutation never answered fails when it closes, a query is asked again on the new session', async () => {
+    // Places are answered after 3 s (3× the 1 s drain); cancels ('x') never; open-orders queries ('o')
+    // never on the first connection, at once on the next.
+    const v = venue((t, connection) => (t === 'p' ? 3_000 : t === 'x' ? null : t === 'o' && connection === 0 ? null : 20));
     const client = new OrderWsClient({ wsUrl: 'ws://venue:1', clock: v.clock, tokens: v.tokens, instruments: fixtureCatalog(), socketFactory: v.fake.factory, random: () => 0.5, requestTimeoutMs: 30_000 });
     client.start();
     await v.open();
@@ -160,10 +161,13 @@ describe('order session rollover (make-before-break)', () => {
     await flush();
     expect(client.rollovers.done).toBe(0);
     const placed = client.place({ kind: 'place', symbol: EUR, side: 'buy', priceTicks: 11283, qty: 200, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(7), tag: null });
-    const status = client.status({ clientOrderId: asClientOrderId(7) }).then(
-      () => 'answered',
-      (e: Error) => ({ at: v.clock.nowMs(), message: e.message }),
-    );
+    const settledAt = (p: Promise<unknown>) =>
+      p.then(
+        () => ({ at: v.clock.nowMs(), message: 'answered' }),
+        (e: Error) => ({ at: v.clock.nowMs(), message: e.message }),
+      );
+    const canceled = settledAt(client.cancel({ orderId: 'O-1' as never, clientOrderId: asClientOrderId(7) }));
+    const query = settledAt(client.openOrders());
     const t0 = v.clock.nowMs();
     for (let t = 0; t < 20_000; t += 100) {
       await v.open();
@@ -173,13 +177,17 @@ describe('order session rollover (make-before-break)', () => {
     expect(client.rollovers.done).toBe(1);
     // The place reply came 3 s later on the old connection, which was still open for it.
     await expect(placed).resolves.toMatchObject({ orderId: expect.stringMatching(/^O-\d+$/) });
-    // The status reply never came: the old connection closed 2 s before its token's expiry and
+    // The cancel reply never came: the old connection closed 2 s before its token's expiry and
     // failed it then (outcome unknown), 25 s before its own deadline.
-    const st = await status;
-    expect(st).toMatchObject({ message: expect.stringMatching(/rolled over before the reply.*outcome is unknown/) });
-    const at = (st as { at: number }).at - t0;
-    expect(at).toBeGreaterThan(12_000);
-    expect(at).toBeLessThan(15_200);
+    const cx = await canceled;
+    expect(cx.message).toMatch(/rolled over before the reply.*outcome is unknown/);
+    expect(cx.at - t0).toBeGreaterThan(12_000);
+    expect(cx.at - t0).toBeLessThan(15_200);
+    // The open-orders query lost its reply the same way, and was asked again on the new session.
+    const st = await query;
+    expect(st.message).toBe('answered');
+    expect(st.at - cx.at).toBeLessThan(200);
+    expect(client.stats.rolloverRetries).toBe(1);
     expect(v.stats().codFired).toBe(0);
     await client.stop();
   });

@@ -28,8 +28,10 @@ describe('order session rollover against the local venue', () => {
     const clock = new ScaledClock(new LiveClock(), SPEED);
     v = await testVenue({ clock });
     rest = testRest(v.baseUrl, clock, { instruments: v.venue.catalog, tokenLifetimeS: 60, requestTimeoutMs: 40_000 });
-    // Deadlines in venue ms: 40 s of venue time is 2 s of wall time.
-    ws = testOrderWs(v.wsUrl, rest, clock, { cancelOnDisconnect: true, requestTimeoutMs: 40_000, loginTimeoutMs: 40_000, clientHeartbeatTimeoutS: 0 });
+    // Deadlines in venue ms: 40 s of venue time is 2 s of wall time. Rolling over at half the token's
+    // life (not the default three quarters) leaves 1.5 s of wall time, not 0.75 s, before the venue
+    // closes the old socket: at 20× a loaded 2-core CI box can stall the event loop that long.
+    ws = testOrderWs(v.wsUrl, rest, clock, { cancelOnDisconnect: true, requestTimeoutMs: 40_000, loginTimeoutMs: 40_000, clientHeartbeatTimeoutS: 0, rolloverAtFraction: 0.5 });
     ws.events$.subscribe((e) => events.push(e));
     ws.start();
     await until(() => ws.connected, 5_000, 'login');
