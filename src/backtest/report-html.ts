@@ -73,7 +73,7 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second}/s` : 'off'} / ${report.venue.rate_limited_429}`],
       ['net PnL (USD)', t.pnl.net],
       ['net with estimated rewards (USD)', t.pnl.net_with_rewards],
-      ['Sharpe (one day, from per-minute PnL)', `${t.sharpe} (${t.pnl_periods} minutes)`],
+      ['Sharpe (one day, from per-minute PnL)', `${t.sharpe ?? '— (needs 2 minutes of varying PnL)'} (${t.pnl_periods} minutes)`],
       ['Sortino (one day, from per-minute PnL)', orDash(t.sortino)],
       ['max drawdown (USD) / duration', `${t.max_drawdown_usd} / ${t.max_drawdown_duration_s} s${t.max_drawdown_recovered ? '' : ' (not recovered)'}`],
       ['orders placed / cancels', `${t.orders.placed} / ${t.orders.cancels}`],

@@ -11,8 +11,8 @@ const PERIODS_PER_DAY = 86_400_000 / RATIO_PERIOD_MS;
 
 /** Sharpe and Sortino of per-period PnL changes, scaled to one day. */
 export interface PnlRatios {
-  /** mean / sd × √(periods per day); 0 with fewer than 2 periods or no variation. */
-  readonly sharpe: number;
+  /** mean / sd × √(periods per day); null (undefined, not 0) with fewer than 2 periods or no variation. */
+  readonly sharpe: number | null;
   /** mean / downside deviation × √(periods per day), downside deviation = √(Σ min(r, 0)² / n); null when no period lost (unbounded) or fewer than 2 periods. */
   readonly sortino: number | null;
   /** Number of PnL changes (periods) behind the figures. */
@@ -27,7 +27,7 @@ export interface PnlRatios {
  */
 export function pnlRatios(equity: readonly number[]): PnlRatios {
   const n = equity.length - 1;
-  if (n < 2) return { sharpe: 0, sortino: null, periods: Math.max(0, n) };
+  if (n < 2) return { sharpe: null, sortino: null, periods: Math.max(0, n) };
   let mean = 0;
   for (let k = 1; k <= n; k++) mean += equity[k]! - equity[k - 1]!;
   mean /= n;
@@ -41,7 +41,7 @@ export function pnlRatios(equity: readonly number[]): PnlRatios {
   const sd = Math.sqrt(v / (n - 1));
   const dd = Math.sqrt(down / n);
   const scale = Math.sqrt(PERIODS_PER_DAY);
-  return { sharpe: sd > 1e-12 ? (mean / sd) * scale : 0, sortino: dd > 1e-12 ? (mean / dd) * scale : null, periods: n };
+  return { sharpe: sd > 1e-12 ? (mean / sd) * scale : null, sortino: dd > 1e-12 ? (mean / dd) * scale : null, periods: n };
 }
 
 /** The largest fall of equity from a previous peak, and how long it lasted. */

@@ -56,8 +56,8 @@ export interface OrderActivity {
 
 /** Risk figures of the total. */
 export interface TotalRisk {
-  /** One-day Sharpe of per-minute net PnL changes (see `sharpe_basis`). */
-  readonly sharpe: number;
+  /** One-day Sharpe of per-minute net PnL changes (see `sharpe_basis`); null when undefined (under 2 minutes, or PnL never varied), not 0. */
+  readonly sharpe: number | null;
   /** The period of the PnL changes behind sharpe and sortino (ms). */
   readonly sharpe_sample_ms: number;
   readonly sharpe_basis: string;
@@ -157,7 +157,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const cancels = sent('cancel') + sent('replace') + sent('cancel-all');
   const filledOrders = new Set(run.fills.map((f) => f.orderId)).size;
   const risk: TotalRisk = {
-    sharpe: num(ratios.sharpe),
+    sharpe: ratios.sharpe === null ? null : num(ratios.sharpe),
     sharpe_sample_ms: RATIO_PERIOD_MS,
     sharpe_basis: `per-minute changes of net PnL (USD, at UTC minute boundaries), mean / sd × √1440: a one-day Sharpe, no risk-free rate; ${ratios.periods} minutes`,
     sortino: ratios.sortino === null ? null : num(ratios.sortino),

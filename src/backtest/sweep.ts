@@ -29,6 +29,7 @@ export interface SweepRow {
   readonly point: GridPoint;
   readonly net: number;
   readonly netWithRewards: number;
+  /** One-day Sharpe; NaN when the run had none (under 2 minutes, or PnL never varied). */
   readonly sharpe: number;
   readonly maxDrawdown: number;
   readonly fills: number;
@@ -53,7 +54,7 @@ export function sweepRow(index: number, point: GridPoint, r: BacktestReport): Sw
     point,
     net: Number(t.pnl.net),
     netWithRewards: Number(t.pnl.net_with_rewards),
-    sharpe: t.sharpe,
+    sharpe: t.sharpe ?? NaN,
     maxDrawdown: Number(t.max_drawdown_usd),
     fills: t.fills.count,
     makerShare: t.fills.maker_share,
@@ -84,7 +85,7 @@ export function sweepCsv(rows: readonly SweepRow[]): string {
   const lines = [head.join(',')];
   rows.forEach((r, k) =>
     lines.push(
-      [k + 1, ...r.point.map(([, v]) => cell(v)), r.net.toFixed(6), r.netWithRewards.toFixed(6), r.sharpe.toFixed(4), r.maxDrawdown.toFixed(6), r.fills, r.makerShare.toFixed(4), r.uptimeTwoSided.toFixed(4), r.insideRewardSpread.toFixed(4), Number.isNaN(r.markout60sBps) ? '' : r.markout60sBps.toFixed(4), cell(r.error ?? '')].join(','),
+      [k + 1, ...r.point.map(([, v]) => cell(v)), r.net.toFixed(6), r.netWithRewards.toFixed(6), Number.isNaN(r.sharpe) ? '' : r.sharpe.toFixed(4), r.maxDrawdown.toFixed(6), r.fills, r.makerShare.toFixed(4), r.uptimeTwoSided.toFixed(4), r.insideRewardSpread.toFixed(4), Number.isNaN(r.markout60sBps) ? '' : r.markout60sBps.toFixed(4), cell(r.error ?? '')].join(','),
     ),
   );
   return `${lines.join('\n')}\n`;

@@ -113,7 +113,7 @@ export function runsCsv(axes: readonly string[], jobs: readonly ResearchJob[], r
     const m = r?.row;
     const fig =
       m && m.error === null
-        ? [m.net.toFixed(6), m.netWithRewards.toFixed(6), m.sharpe.toFixed(4), m.maxDrawdown.toFixed(6), m.fills, m.makerShare.toFixed(4), m.uptimeTwoSided.toFixed(4), m.insideRewardSpread.toFixed(4), Number.isNaN(m.markout60sBps) ? '' : m.markout60sBps.toFixed(4), r!.durationS]
+        ? [m.net.toFixed(6), m.netWithRewards.toFixed(6), Number.isNaN(m.sharpe) ? '' : m.sharpe.toFixed(4), m.maxDrawdown.toFixed(6), m.fills, m.makerShare.toFixed(4), m.uptimeTwoSided.toFixed(4), m.insideRewardSpread.toFixed(4), Number.isNaN(m.markout60sBps) ? '' : m.markout60sBps.toFixed(4), r!.durationS]
         : ['', '', '', '', '', '', '', '', '', ''];
     lines.push([j.index + 1, ...j.point.map(([, v]) => cell(v)), j.window.id, j.id.slice(0, 16), ...fig, cell(r ? (m!.error ?? '') : 'not run')].join(','));
   }

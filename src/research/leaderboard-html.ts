@@ -74,6 +74,12 @@ export function heatMapHtml(h: HeatMap, o: Objective, staged = false): string {
   return parts.join('\n');
 }
 
+/** The mean Sharpe, with how many windows had one when some did not (too short, or a flat PnL). */
+export const sharpeCell = (e: Leaderboard['entries'][number], digits = 2): string => {
+  const ran = e.windows - e.failed;
+  return `${fmt(e.metrics.sharpe, digits)}${e.sharpeWindows < ran ? ` (${e.sharpeWindows}/${ran})` : ''}`;
+};
+
 /** The ranked table: rank, parameters, objective, aggregated figures, the objective per window. */
 export function rankedTableHtml(lb: Leaderboard, limit = 500): string {
   const head = ['#', ...lb.axes.map((a) => a.split('.').at(-1)!), lb.objective, 'net (USD)', 'net+rewards', 'worst DD', 'mean Sharpe', 'fills', 'mk60 bps', 'windows', ...lb.windows.map((w) => `${lb.objective}@${w}`)];
@@ -81,7 +87,7 @@ export function rankedTableHtml(lb: Leaderboard, limit = 500): string {
     const m = e.metrics;
     const cells = [String(e.rank), ...e.point.map(([, v]) => valueText(v))];
     if (e.windows === e.failed) cells.push(`error: ${e.error ?? ''}`);
-    else cells.push(fmt(e.objective), fmt(m.net), fmt(m.netWithRewards), fmt(m.maxDrawdown), fmt(m.sharpe, 2), String(m.fills), fmt(m.markout60sBps, 3), e.failed > 0 ? `${e.windows - e.failed}/${e.windows} (${e.error ?? ''})` : String(e.windows), ...e.perWindow.map((v) => fmt(v)));
+    else cells.push(fmt(e.objective), fmt(m.net), fmt(m.netWithRewards), fmt(m.maxDrawdown), sharpeCell(e), String(m.fills), fmt(m.markout60sBps, 3), e.failed > 0 ? `${e.windows - e.failed}/${e.windows} (${e.error ?? ''})` : String(e.windows), ...e.perWindow.map((v) => fmt(v)));
     return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
   });
   const more = lb.entries.length > limit ? `<p class="note">${lb.entries.length - limit} more rows in the CSV and JSON files.</p>` : '';

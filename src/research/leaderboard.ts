@@ -22,6 +22,8 @@ export interface LeaderboardEntry {
   /** Windows that ran / failed. */
   readonly windows: number;
   readonly failed: number;
+  /** Windows whose run had a Sharpe (under 2 minutes or a flat PnL has none): the mean Sharpe is over these. */
+  readonly sharpeWindows: number;
   /** Per window id (in the leaderboard's window order): that window's objective, null when it did not run. */
   readonly perWindow: readonly (number | null)[];
   /** The first error message, null when nothing failed. */
@@ -49,8 +51,9 @@ export const pointKey = (p: GridPoint): string => JSON.stringify(p);
 /**
  * Aggregates runs of the same point over several windows: net, net with rewards and fills are
  * summed, the drawdown is the worst window's (a bound: windows are scored separately, so a loss
- * spread over two windows is not joined), Sharpe and uptime are means over windows, the 60 s markout
- * and the maker share are fill-weighted means. Failed runs are left out of every figure.
+ * spread over two windows is not joined), Sharpe and uptime are means over the windows that have one
+ * (a window too short for a Sharpe is left out, not averaged in as 0; NaN when none has), the 60 s
+ * markout and the maker share are fill-weighted means. Failed runs are left out of every figure.
  */
 export function aggregateMetrics(runs: readonly RunMetrics[]): RunMetrics {
   const ok = runs.filter((r) => r.error === null);
@@ -58,6 +61,7 @@ export function aggregateMetrics(runs: readonly RunMetrics[]): RunMetrics {
   let net = 0;
   let netWithRewards = 0;
   let sharpe = 0;
+  let sharpeN = 0;
   let maxDrawdown = 0;
   let fills = 0;
   let mkSum = 0;
@@ -68,7 +72,7 @@ export function aggregateMetrics(runs: readonly RunMetrics[]): RunMetrics {
   for (const r of ok) {
     net += r.net;
     netWithRewards += r.netWithRewards;
-    sharpe += r.sharpe;
+    if (Number.isFinite(r.sharpe)) ((sharpe += r.sharpe), sharpeN++);
     maxDrawdown = Math.max(maxDrawdown, r.maxDrawdown);
     fills += r.fills;
     if (!Number.isNaN(r.markout60sBps) && r.fills > 0) ((mkSum += r.markout60sBps * r.fills), (mkFills += r.fills));
@@ -78,7 +82,7 @@ export function aggregateMetrics(runs: readonly RunMetrics[]): RunMetrics {
   return {
     net,
     netWithRewards,
-    sharpe: sharpe / ok.length,
+    sharpe: sharpeN > 0 ? sharpe / sharpeN : NaN,
     maxDrawdown,
     fills,
     markout60sBps: mkFills > 0 ? mkSum / mkFills : NaN,
@@ -115,6 +119,7 @@ export function buildLeaderboard(points: readonly GridPoint[], observations: rea
       metrics,
       windows: runs.length,
       failed,
+      sharpeWindows: runs.filter((r) => r.error === null && Number.isFinite(r.sharpe)).length,
       perWindow: windows.map((w) => {
         const r = byPoint[pointIndex]!.get(w);
         return r === undefined ? null : objectiveValue(r, objective);
@@ -140,7 +145,7 @@ const num = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFix
  * window counts, one objective column per window (`objective@<window id>`), then the error.
  */
 export function leaderboardCsv(lb: Leaderboard): string {
-  const head = ['rank', ...lb.axes, lb.objective, 'net_usd', 'net_with_rewards_usd', 'max_drawdown_usd', 'sharpe_mean', 'fills', 'markout_60s_bps', 'windows', 'failed', ...lb.windows.map((w) => `${lb.objective}@${w}`), 'error'];
+  const head = ['rank', ...lb.axes, lb.objective, 'net_usd', 'net_with_rewards_usd', 'max_drawdown_usd', 'sharpe_mean', 'sharpe_windows', 'fills', 'markout_60s_bps', 'windows', 'failed', ...lb.windows.map((w) => `${lb.objective}@${w}`), 'error'];
   const lines = [head.map(cell).join(',')];
   for (const e of lb.entries) {
     const m = e.metrics;
@@ -153,6 +158,7 @@ export function leaderboardCsv(lb: Leaderboard): string {
         num(m.netWithRewards, 6),
         num(m.maxDrawdown, 6),
         num(m.sharpe, 4),
+        e.sharpeWindows,
         m.fills,
         num(m.markout60sBps, 4),
         e.windows,
@@ -185,6 +191,7 @@ export function leaderboardJson(lb: Leaderboard): string {
       net_with_rewards_usd: finite(e.metrics.netWithRewards),
       max_drawdown_usd: finite(e.metrics.maxDrawdown),
       sharpe_mean: finite(e.metrics.sharpe),
+      sharpe_windows: e.sharpeWindows,
       fills: e.metrics.fills,
       markout_60s_bps: finite(e.metrics.markout60sBps),
       windows: e.windows,

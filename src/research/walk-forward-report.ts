@@ -47,13 +47,17 @@ function foldRows(results: readonly FoldResult[], meta: WalkForwardMeta): string
 
 const HEAD = ['fold', 'train', 'test', 'chosen in-sample', 'IS score', 'OOS score', 'IS net', 'OOS net', 'OOS rank', 'best OOS score', 'best OOS point', 'rank corr'];
 
+/** Says over how many folds the objective's means are, when some test windows had no figure. */
+const undefinedNote = (s: WalkForwardSummary, o: Objective): string =>
+  s.objectiveFolds < s.scored ? ` (over the ${s.objectiveFolds} of ${s.scored} scored folds whose test window has a ${o}; ${o === 'sharpe' ? 'a Sharpe needs 2 minutes of varying PnL' : 'the others have none'})` : '';
+
 /** Summary lines shared by the terminal and the page. */
 function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta): [string, string][] {
   const overlap = meta.stepMs < meta.testMs ? ' (test windows overlap: step < test, so overlapping minutes count more than once)' : '';
   return [
     ['folds (scored)', `${s.folds} (${s.scored})`],
     // Ranked by net, the objective's lines are the net lines: shown once.
-    ...(o === 'net' ? [] : [[`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}`] as [string, string]]),
+    ...(o === 'net' ? [] : [[`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}${undefinedNote(s, o)}`] as [string, string]]),
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
     o === 'net'
       ? ["out-of-sample net PnL (USD), chosen vs every point's mean", `${fmt(s.meanOutOfSampleNet, 2)} vs ${fmt(s.meanOutOfSampleNetAllPoints, 2)}`]

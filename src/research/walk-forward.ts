@@ -188,6 +188,12 @@ export interface WalkForwardSummary {
   readonly folds: number;
   /** Folds where a point was chosen and scored out of sample. */
   readonly scored: number;
+  /**
+   * Scored folds whose out-of-sample objective is defined (a test window too short for a Sharpe, or
+   * without a matured fill for markout_60s, has none): the objective's means and efficiency are over
+   * these, never averaging an undefined figure in as 0.
+   */
+  readonly objectiveFolds: number;
   readonly meanInSample: number;
   readonly meanOutOfSample: number;
   readonly meanInSampleNet: number;
@@ -231,9 +237,15 @@ export function efficiencyRatio(inSample: number, outOfSample: number, objective
 /** Summarises fold results (means over the folds that chose and scored a point). */
 export function summarise(results: readonly FoldResult[], topK: number): WalkForwardSummary {
   const scored = results.filter((r) => r.chosen !== null && r.chosenTest !== null && r.chosenTest.failed === 0 && r.chosenTest.windows > 0);
-  const mean = (v: readonly number[]): number => (v.length === 0 ? NaN : v.reduce((s, x) => s + x, 0) / v.length);
-  const is = mean(scored.map((r) => r.chosen!.objective));
-  const oos = mean(scored.map((r) => r.chosenTest!.objective));
+  // Undefined figures (NaN) are left out of a mean, never counted as 0.
+  const mean = (v: readonly number[]): number => {
+    const ok = v.filter(Number.isFinite);
+    return ok.length === 0 ? NaN : ok.reduce((s, x) => s + x, 0) / ok.length;
+  };
+  // IS and OOS objective over the same folds (those with both defined), so their ratio compares like with like.
+  const paired = scored.filter((r) => Number.isFinite(r.chosen!.objective) && Number.isFinite(r.chosenTest!.objective));
+  const is = mean(paired.map((r) => r.chosen!.objective));
+  const oos = mean(paired.map((r) => r.chosenTest!.objective));
   const isNet = mean(scored.map((r) => r.chosen!.metrics.net));
   const oosNet = mean(scored.map((r) => r.chosenTest!.metrics.net));
   const minutes = (ms: number): number => ms / 60_000;
@@ -243,6 +255,7 @@ export function summarise(results: readonly FoldResult[], topK: number): WalkFor
   return {
     folds: results.length,
     scored: scored.length,
+    objectiveFolds: paired.length,
     meanInSample: is,
     meanOutOfSample: oos,
     meanInSampleNet: isNet,

@@ -25,7 +25,7 @@ export interface GoldenSummary {
   readonly funding_settlements: number;
   readonly markouts_bps: Readonly<Record<string, number | null>>;
   readonly inventory_p95_abs: number;
-  readonly sharpe: number;
+  readonly sharpe: number | null;
   readonly max_drawdown_usd: string;
   readonly orders_placed: number;
 }

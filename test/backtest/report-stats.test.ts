@@ -13,10 +13,10 @@ describe('report statistics', () => {
     expect(r.sortino).toBeCloseTo((mean / Math.sqrt(1 / 5)) * Math.sqrt(1440), 10);
   });
 
-  it('gives 0 Sharpe and no Sortino where they are undefined', () => {
-    expect(pnlRatios([1, 1, 1, 1])).toEqual({ sharpe: 0, sortino: null, periods: 3 });
-    expect(pnlRatios([0, 1])).toEqual({ sharpe: 0, sortino: null, periods: 1 });
-    expect(pnlRatios([])).toEqual({ sharpe: 0, sortino: null, periods: 0 });
+  it('gives no Sharpe (null, not 0) and no Sortino where they are undefined', () => {
+    expect(pnlRatios([1, 1, 1, 1])).toEqual({ sharpe: null, sortino: null, periods: 3 });
+    expect(pnlRatios([0, 1])).toEqual({ sharpe: null, sortino: null, periods: 1 });
+    expect(pnlRatios([])).toEqual({ sharpe: null, sortino: null, periods: 0 });
     expect(pnlRatios([0, 1, 3, 4]).sortino).toBeNull(); // never lost a period: unbounded
   });
 

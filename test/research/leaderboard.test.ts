@@ -31,6 +31,21 @@ describe('leaderboard aggregation and ranking', () => {
     expect(a.markout60sBps).toBeCloseTo(-1);
   });
 
+  it('leaves windows without a Sharpe out of the mean Sharpe (not averaged in as 0) and counts the ones with one', () => {
+    const runs = [m(1, 1, { sharpe: 4 }), m(1, 1, { sharpe: NaN }), m(1, 1, { sharpe: 2 })];
+    expect(aggregateMetrics(runs).sharpe).toBe(3); // (4 + 2) / 2, not (4 + 0 + 2) / 3
+    expect(aggregateMetrics([m(1, 1, { sharpe: NaN })]).sharpe).toBeNaN();
+    const lb = buildLeaderboard(points.slice(0, 2), [obs(points[0]!, 'w1', runs[0]!), obs(points[0]!, 'w2', runs[1]!), obs(points[0]!, 'w3', runs[2]!), obs(points[1]!, 'w1', m(1, 1, { sharpe: NaN }))], 'sharpe');
+    expect(lb.entries.map((e) => [e.pointIndex, e.objective, e.sharpeWindows])).toEqual([[0, 3, 2], [1, NaN, 0]]);
+    expect(lb.entries[0]!.perWindow).toEqual([4, NaN, 2]);
+    const csv = leaderboardCsv(lb).trim().split('\n');
+    expect(csv[0]).toMatch(/,sharpe_mean,sharpe_windows,fills,/);
+    expect(csv[1]).toMatch(/,3\.0000,2,30,/);
+    const json = JSON.parse(leaderboardJson(lb)) as { entries: { sharpe_mean: number | null; sharpe_windows: number }[] };
+    expect(json.entries.map((e) => [e.sharpe_mean, e.sharpe_windows])).toEqual([[3, 2], [null, 0]]);
+    expect(leaderboardHtml(lb, { heatmap: null })).toContain('<td>3.00 (2/3)</td>');
+  });
+
   it('ranks by the objective on the aggregate, ties in point order, failures after complete points', () => {
     const o = [
       obs(points[0]!, 'w1', m(4, 2)), obs(points[0]!, 'w2', m(2, 1)), // 6 / 2 = 3
@@ -52,8 +67,8 @@ describe('leaderboard aggregation and ranking', () => {
   it('writes CSV with one column per axis and per window, and JSON with nulls for missing figures', () => {
     const lb = buildLeaderboard(points.slice(0, 2), [obs(points[0]!, 'w1', m(1, 0.5, { markout60sBps: NaN })), obs(points[1]!, 'w1', m(-1, 2))], 'net');
     const csv = leaderboardCsv(lb).trim().split('\n');
-    expect(csv[0]).toBe('rank,bot.strategies.0.params.halfSpreadTicks,backtest.queue_model.kind,net,net_usd,net_with_rewards_usd,max_drawdown_usd,sharpe_mean,fills,markout_60s_bps,windows,failed,net@w1,error');
-    expect(csv[1]).toBe('1,1,x,1.000000,1.000000,2.000000,0.500000,1.0000,10,,1,0,1.000000,');
+    expect(csv[0]).toBe('rank,bot.strategies.0.params.halfSpreadTicks,backtest.queue_model.kind,net,net_usd,net_with_rewards_usd,max_drawdown_usd,sharpe_mean,sharpe_windows,fills,markout_60s_bps,windows,failed,net@w1,error');
+    expect(csv[1]).toBe('1,1,x,1.000000,1.000000,2.000000,0.500000,1.0000,1,10,,1,0,1.000000,');
     const json = JSON.parse(leaderboardJson(lb)) as { entries: { params: Record<string, unknown>; markout_60s_bps: unknown; per_window: Record<string, number> }[] };
     expect(json.entries[0]!.params).toEqual({ 'bot.strategies.0.params.halfSpreadTicks': 1, 'backtest.queue_model.kind': 'x' });
     expect(json.entries[0]!.markout_60s_bps).toBeNull();

@@ -76,6 +76,25 @@ describe('walk-forward over fake results', () => {
     expect(walkForwardHtml(res, s, meta)).not.toMatch(/<script|https?:/);
   });
 
+  it('leaves a fold whose test window has no Sharpe out of the objective means (not a 0), and says so', async () => {
+    const points: GridPoint[] = [1, 2, 3].map((a) => [['p.a', a]]);
+    const folds = planFolds(span, { trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false });
+    // Train Sharpe a; test Sharpe a + 1, except fold 2's test window, which is too short for one.
+    const res = await runWalkForward(points, folds, 'sharpe', async (pairs) =>
+      pairs.map(({ point, window }) => {
+        const a = point[0]![1] as number;
+        const sharpe = window.id.endsWith('train') ? a : window.id === 'f2-test' ? NaN : a + 1;
+        return { point, windowId: window.id, metrics: { net: 1, netWithRewards: 1, sharpe, maxDrawdown: 1, fills: 1, markout60sBps: 0, error: null } };
+      }),
+    );
+    const s = summarise(res, 3);
+    expect(s).toMatchObject({ folds: 3, scored: 3, objectiveFolds: 2, meanInSample: 3, meanOutOfSample: 4 }); // not (4 + 0 + 4) / 3
+    expect(s.efficiency).toBeCloseTo(4 / 3);
+    expect(s.meanOutOfSampleAllPoints).toBeCloseTo(3); // folds 1 and 3: mean of 2, 3, 4
+    const meta = { objective: 'sharpe' as const, dataStartMs: S, trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false, points: 3 };
+    expect(walkForwardTable(res, s, meta)).toMatch(/mean sharpe: in-sample \/ out-of-sample +3\.000 \/ 4\.000 \(over the 2 of 3 scored folds whose test window has a sharpe; a Sharpe needs 2 minutes of varying PnL\)/);
+  });
+
   it('a fold whose train runs all fail chooses nothing and is left out of the means', async () => {
     const points: GridPoint[] = [[['p.a', 1]]];
     const folds = planFolds(span, { trainMs: 240_000, testMs: 120_000, stepMs: 120_000, anchored: false });

@@ -9,6 +9,7 @@ import { heatAxes } from '../../research/heatmap.ts';
 import { Journal, readPlan, writePlan } from '../../research/journal.ts';
 import { writeLeaderboard } from '../../research/leaderboard-files.ts';
 import type { Leaderboard } from '../../research/leaderboard.ts';
+import { sharpeCell } from '../../research/leaderboard-html.ts';
 import { parseObjective } from '../../research/objective.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
@@ -28,7 +29,7 @@ export function printTable(lb: Leaderboard, limit: number, halving = false): str
     ['net', 'net', (e) => e.metrics.net.toFixed(2)],
     ['max_drawdown', 'maxDD', (e) => e.metrics.maxDrawdown.toFixed(2)],
     ['fills', 'fills', (e) => String(e.metrics.fills)],
-    ['sharpe', 'sharpe', (e) => e.metrics.sharpe.toFixed(2)],
+    ['sharpe', 'sharpe', (e) => sharpeCell(e)],
   ];
   const shown = figures.filter(([o]) => o !== lb.objective);
   const head = ['#', ...axes, lb.objective, ...shown.map(([, h]) => h), 'windows'];
