@@ -114,7 +114,8 @@ export async function runHalving(candidates: readonly GridPoint[], plan: readonl
 /**
  * The overall ranking of a halving search: points that reached a later rung rank above those
  * eliminated earlier; within a rung, by that rung's ranking. Each entry carries its figures on the
- * last rung it ran and its objective on every rung (per-window columns, one per rung).
+ * last rung it ran (`rung`) and its objective on every rung (per-window columns, one per rung); the
+ * rungs' own rankings are kept as `stages` (like-with-like comparisons, for the heat maps).
  */
 export function halvingLeaderboard(rungs: readonly RungResult[], candidates: readonly GridPoint[], objective: Objective): Leaderboard {
   const windows = rungs.map((r) => r.plan.window.id);
@@ -129,8 +130,9 @@ export function halvingLeaderboard(rungs: readonly RungResult[], candidates: rea
       const key = pointKey(e.point);
       if (placed.has(key)) continue;
       placed.add(key);
-      entries.push({ ...e, rank: entries.length + 1, pointIndex: candidates.findIndex((p) => pointKey(p) === key), windows: perRung.get(key)!.filter((v) => v !== null).length, perWindow: perRung.get(key)! });
+      entries.push({ ...e, rank: entries.length + 1, pointIndex: candidates.findIndex((p) => pointKey(p) === key), windows: perRung.get(key)!.filter((v) => v !== null).length, perWindow: perRung.get(key)!, rung: k + 1 });
     }
   }
-  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries, staged: true };
+  const stages = rungs.map((r, k) => ({ index: k + 1, label: `rung ${k + 1} (first ${formatDurationMs(r.plan.lengthMs)})`, leaderboard: r.leaderboard }));
+  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries, staged: true, stages };
 }

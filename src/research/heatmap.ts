@@ -90,10 +90,12 @@ function axisOf(path: string, points: readonly GridPoint[]): { axis: HeatAxis; s
 /**
  * The heat map of two parameters: each cell holds the best-ranked point among those with the cell's
  * two values (the best over every other axis, which the page says), so the map and the table agree.
+ * Only a leaderboard whose values compare like with like belongs in one map: one halving rung's.
  */
-export function heatMap(lb: Leaderboard, xPath: string, yPath: string | null): HeatMap {
-  // Columns in the candidates' order (grid order), not the ranking's.
-  const points = [...lb.entries].sort((a, b) => a.pointIndex - b.pointIndex).map((e) => e.point);
+export function heatMap(lb: Leaderboard, xPath: string, yPath: string | null, columnsFrom?: readonly GridPoint[]): HeatMap {
+  // Columns in the candidates' order (grid order), not the ranking's; `columnsFrom` (every candidate)
+  // keeps the columns of a halving rung's map, where fewer points ran, aligned with the others.
+  const points = columnsFrom ?? [...lb.entries].sort((a, b) => a.pointIndex - b.pointIndex).map((e) => e.point);
   const x = axisOf(xPath, points);
   const y = yPath === null ? null : axisOf(yPath, points);
   const rows = y === null ? 1 : y.axis.labels.length;

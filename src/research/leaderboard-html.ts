@@ -43,8 +43,8 @@ export function heatColor(v: number, min: number, max: number, o: Objective): st
   return mix(WHITE, GOOD, 0.1 + 0.8 * (lowerIsBetter(o) ? 1 - t : t));
 }
 
-/** The heat map as a table, with a sentence saying what each cell holds. */
-export function heatMapHtml(h: HeatMap, o: Objective, staged = false): string {
+/** The heat map as a table, with a sentence saying what each cell holds (`stageNote`: what a halving rung's map shows). */
+export function heatMapHtml(h: HeatMap, o: Objective, stageNote?: string): string {
   const values = h.cells.flat().flatMap((c) => (c ? [c.value] : []));
   const min = Math.min(...values);
   const max = Math.max(...values);
@@ -69,7 +69,7 @@ export function heatMapHtml(h: HeatMap, o: Objective, staged = false): string {
   const notes: string[] = [`Each cell shows ${o} for its pair of values and (small) that point's rank; grey: no point ran there. Colour: ${scale}.`];
   if (h.others.length > 0) notes.push(`Other axes (${h.others.join(', ')}): each cell holds the best ${o} over them; hover a cell for the point.`);
   if (h.x.binned || h.y?.binned) notes.push('Numeric axes with many sampled values are grouped into ranges.');
-  if (staged) notes.push(`Successive halving: a cell's ${o} is from the last rung its point reached (the rank says how far it went), so colours compare only among points that reached the same rung.`);
+  if (stageNote !== undefined) notes.push(stageNote);
   parts.push(`<p class="note">${esc(notes.join(' '))}</p>`);
   return parts.join('\n');
 }
@@ -82,10 +82,10 @@ export const sharpeCell = (e: Leaderboard['entries'][number], digits = 2): strin
 
 /** The ranked table: rank, parameters, objective, aggregated figures, the objective per window. */
 export function rankedTableHtml(lb: Leaderboard, limit = 500): string {
-  const head = ['#', ...lb.axes.map((a) => a.split('.').at(-1)!), lb.objective, 'net (USD)', 'net+rewards', 'worst DD', 'mean Sharpe', 'fills', 'mk60 bps', 'windows', ...lb.windows.map((w) => `${lb.objective}@${w}`)];
+  const head = ['#', ...lb.axes.map((a) => a.split('.').at(-1)!), ...(lb.staged ? ['rung'] : []), lb.objective, 'net (USD)', 'net+rewards', 'worst DD', 'mean Sharpe', 'fills', 'mk60 bps', 'windows', ...lb.windows.map((w) => `${lb.objective}@${w}`)];
   const rows = lb.entries.slice(0, limit).map((e) => {
     const m = e.metrics;
-    const cells = [String(e.rank), ...e.point.map(([, v]) => valueText(v))];
+    const cells = [String(e.rank), ...e.point.map(([, v]) => valueText(v)), ...(lb.staged ? [String(e.rung ?? '—')] : [])];
     if (e.windows === e.failed) cells.push(`error: ${e.error ?? ''}`);
     else cells.push(fmt(e.objective), fmt(m.net), fmt(m.netWithRewards), fmt(m.maxDrawdown), sharpeCell(e), String(m.fills), fmt(m.markout60sBps, 3), e.failed > 0 ? `${e.windows - e.failed}/${e.windows} (${e.error ?? ''})` : String(e.windows), ...e.perWindow.map((v) => fmt(v)));
     return `<tr>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
@@ -105,15 +105,36 @@ export interface LeaderboardPageOptions {
   readonly sections?: readonly string[];
 }
 
+/**
+ * Successive halving's heat maps: one per rung, the last (the decisive one, on the longest window)
+ * first. Scores of different rungs come from windows of different lengths and never share a map or
+ * a colour scale; each map holds only the points that ran on its rung, with the columns of every
+ * candidate so the maps line up (grey: eliminated earlier).
+ */
+function stageHeatMaps(lb: Leaderboard, [x, y]: readonly [string, string | null]): string[] {
+  const all = [...lb.entries].sort((a, b) => a.pointIndex - b.pointIndex).map((e) => e.point);
+  const parts = [
+    `<h2>Heat maps: ${esc(lb.objective)} by ${esc(x)}${y ? ` and ${esc(y)}` : ''}, one per rung</h2>`,
+    `<p class="note">${esc(`Successive halving scores each rung on a window of its own length, so rungs are never mixed: each map holds the points that ran on that rung, scored on its window, coloured on its own scale, with ranks within the rung. The last rung (the longest window) comes first; the first rung is the only one where every candidate ran.`)}</p>`,
+  ];
+  for (const s of [...lb.stages!].reverse()) {
+    const n = s.leaderboard.entries.filter((e) => e.windows > 0).length;
+    parts.push(`<h3>${esc(s.label)}: ${n} point(s)</h3>`);
+    parts.push(heatMapHtml(heatMap(s.leaderboard, x, y, all), lb.objective, `Rung ${s.index}: ${lb.objective} on this rung's window only; grey cells were eliminated on an earlier rung (or failed); #n is the rank within the rung.`));
+  }
+  return parts;
+}
+
 /** leaderboard.html: a self-contained page with the objective, the heat map and the ranked table. */
 export function leaderboardHtml(lb: Leaderboard, opts: LeaderboardPageOptions): string {
   const parts = [pageStart(opts.title ?? 'mmbot leaderboard')];
   const lines = [`Ranked by ${lb.objective}: ${OBJECTIVE_HELP[lb.objective]}.`, `${lb.entries.length} parameter points over ${lb.windows.length} data window(s): ${lb.windows.join(', ')}.`, ...(opts.notes ?? [])];
   parts.push(...lines.map((l) => `<p>${esc(l)}</p>`));
-  if (opts.heatmap) {
+  if (opts.heatmap && lb.stages) parts.push(...stageHeatMaps(lb, opts.heatmap));
+  else if (opts.heatmap) {
     const [x, y] = opts.heatmap;
     parts.push(`<h2>Heat map: ${esc(lb.objective)} by ${esc(x)}${y ? ` and ${esc(y)}` : ''}</h2>`);
-    parts.push(heatMapHtml(heatMap(lb, x, y), lb.objective, lb.staged === true));
+    parts.push(heatMapHtml(heatMap(lb, x, y), lb.objective));
   }
   parts.push('<h2>Ranking</h2>', rankedTableHtml(lb));
   parts.push(...(opts.sections ?? []));

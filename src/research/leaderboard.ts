@@ -28,6 +28,17 @@ export interface LeaderboardEntry {
   readonly perWindow: readonly (number | null)[];
   /** The first error message, null when nothing failed. */
   readonly error: string | null;
+  /** Successive halving: the last rung (1-based) the point ran on; its figures are that rung's. */
+  readonly rung?: number;
+}
+
+/** One stage of a staged search (a halving rung): every point that ran on one window, ranked there. */
+export interface LeaderboardStage {
+  /** 1-based stage number. */
+  readonly index: number;
+  /** What the stage ran on ("first 1m of the data"). */
+  readonly label: string;
+  readonly leaderboard: Leaderboard;
 }
 
 /** A ranked leaderboard. */
@@ -43,6 +54,8 @@ export interface Leaderboard {
    * and their figures are that stage's, so values compare only within a stage.
    */
   readonly staged?: boolean;
+  /** The stages (rungs), each comparing like with like: the heat maps are drawn from these. */
+  readonly stages?: readonly LeaderboardStage[];
 }
 
 /** A point's identity: the same path/value pairs in the same order give the same key. */
@@ -145,7 +158,7 @@ const num = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFix
  * window counts, one objective column per window (`objective@<window id>`), then the error.
  */
 export function leaderboardCsv(lb: Leaderboard): string {
-  const head = ['rank', ...lb.axes, lb.objective, 'net_usd', 'net_with_rewards_usd', 'max_drawdown_usd', 'sharpe_mean', 'sharpe_windows', 'fills', 'markout_60s_bps', 'windows', 'failed', ...lb.windows.map((w) => `${lb.objective}@${w}`), 'error'];
+  const head = ['rank', ...lb.axes, ...(lb.staged ? ['rung'] : []), lb.objective, 'net_usd', 'net_with_rewards_usd', 'max_drawdown_usd', 'sharpe_mean', 'sharpe_windows', 'fills', 'markout_60s_bps', 'windows', 'failed', ...lb.windows.map((w) => `${lb.objective}@${w}`), 'error'];
   const lines = [head.map(cell).join(',')];
   for (const e of lb.entries) {
     const m = e.metrics;
@@ -153,6 +166,7 @@ export function leaderboardCsv(lb: Leaderboard): string {
       [
         e.rank,
         ...e.point.map(([, v]) => cell(v)),
+        ...(lb.staged ? [e.rung ?? ''] : []),
         num(e.objective, 6),
         num(m.net, 6),
         num(m.netWithRewards, 6),
@@ -181,11 +195,12 @@ export function leaderboardJson(lb: Leaderboard): string {
     objective_definition: OBJECTIVE_HELP[lb.objective],
     axes: lb.axes,
     windows: lb.windows,
-    ...(lb.staged ? { staged: 'successive halving: entries ranked by the last rung they reached, figures from that rung' } : {}),
+    ...(lb.staged ? { staged: 'successive halving: entries ranked by the last rung they reached (rung), figures from that rung' } : {}),
     entries: lb.entries.map((e) => ({
       rank: e.rank,
       point_index: e.pointIndex,
       params: Object.fromEntries(e.point),
+      ...(lb.staged ? { rung: e.rung ?? null } : {}),
       objective: finite(e.objective),
       net_usd: finite(e.metrics.net),
       net_with_rewards_usd: finite(e.metrics.netWithRewards),

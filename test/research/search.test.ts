@@ -7,7 +7,7 @@ import { formatDurationMs, parseDurationMs } from '../../src/research/duration.t
 import { halvingLeaderboard, halvingPlan, runHalving } from '../../src/research/halving.ts';
 import type { DataWindow } from '../../src/research/windows.ts';
 import { halvingJson, halvingTable } from '../../src/research/halving-report.ts';
-import type { Observation } from '../../src/research/leaderboard.ts';
+import { leaderboardCsv, type Observation } from '../../src/research/leaderboard.ts';
 import { sampleRandom, seededUniform, type AxisSpec } from '../../src/research/random-search.ts';
 import { candidatePoints, loadSearchFile } from '../../src/research/search-file.ts';
 
@@ -161,8 +161,21 @@ describe('successive halving', () => {
     expect(lb.entries[3]!.perWindow).toEqual([4, null, null]);
     expect(halvingTable(rungs).split('\n')).toHaveLength(4);
     expect(lb.staged).toBe(true);
+    expect(lb.entries.map((e) => e.rung)).toEqual([3, 2, 2, 1, 1, 1, 1, 1, 1]);
+    expect(leaderboardCsv(lb).split('\n')[0]).toMatch(/^rank,a,rung,net,/);
+    expect(leaderboardCsv(lb).split('\n')[1]).toMatch(/^1,6,3,6\.000000,/);
+    // Heat maps: one per rung, the last first, each holding only that rung's points and scores
+    // (a=6 scored 100 on rung 2 and 6 on rung 3: the two never share a map or a colour scale).
     const { leaderboardHtml } = await import('../../src/research/leaderboard-html.ts');
-    expect(leaderboardHtml(lb, { heatmap: ['a', null] })).toMatch(/from the last rung its point reached/);
+    const html = leaderboardHtml(lb, { heatmap: ['a', null] });
+    const maps = html.split('<table class="heat"').slice(1).map((t) => [...t.split('</table>')[0]!.matchAll(/<td[^>]*>([^<]*)/g)].map((m) => m[1]));
+    expect(maps).toEqual([
+      ['—', '—', '—', '—', '—', '—', '6.000', '—', '—'],
+      ['—', '—', '—', '—', '—', '5.000', '100.000', '7.000', '—'],
+      ['0.000', '1.000', '2.000', '3.000', '4.000', '5.000', '6.000', '7.000', '—'],
+    ]);
+    expect(html).toMatch(/<h3>rung 3 \(first 8m\): 1 point\(s\)<\/h3>[^]*<h3>rung 2 \(first 2m40s\): 3 point\(s\)<\/h3>[^]*<h3>rung 1 \(first 53\.333s\): 9 point\(s\)<\/h3>/);
+    expect(html).not.toMatch(/last rung its point reached/);
     expect(JSON.parse(halvingJson(rungs))[1].survivors).toEqual([{ a: 6 }]);
   });
 });

@@ -205,6 +205,7 @@ describe('the printed ranking', () => {
     expect(head('pnl_over_drawdown').split(/\s+/)).toEqual(['#', 'levels', 'pnl_over_drawdown', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
     const lb = buildLeaderboard([point], [{ point, windowId: 'rung1', metrics }], 'net');
     expect(printTable(lb, 10).split('\n')[0]).toBe('ranked by net over 1 window(s):');
-    expect(printTable(lb, 10, true).split('\n')[0]).toBe("ranked by net: points that reached a later rung first, then by their last rung's net (figures of that rung):");
+    expect(printTable(lb, 10, true).split('\n')[0]).toBe("ranked by net: points that reached a later rung first, then by their last rung's net (figures of that rung; compare values only within a rung):");
+    expect(printTable(lb, 10, true).split('\n')[1]!.trim().split(/\s+/)).toEqual(['#', 'levels', 'rung', 'net', 'maxDD', 'fills', 'sharpe', 'windows']);
   });
 });

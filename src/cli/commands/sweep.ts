@@ -32,16 +32,17 @@ export function printTable(lb: Leaderboard, limit: number, halving = false): str
     ['sharpe', 'sharpe', (e) => sharpeCell(e)],
   ];
   const shown = figures.filter(([o]) => o !== lb.objective);
-  const head = ['#', ...axes, lb.objective, ...shown.map(([, h]) => h), 'windows'];
+  const head = ['#', ...axes, ...(halving ? ['rung'] : []), lb.objective, ...shown.map(([, h]) => h), 'windows'];
   const body = lb.entries.slice(0, limit).map((e) => [
     String(e.rank),
     ...e.point.map(([, v]) => (typeof v === 'string' ? v : JSON.stringify(v))),
+    ...(halving ? [String(e.rung ?? '—')] : []),
     ...(e.windows === 0 && e.error ? [`error: ${e.error.slice(0, 60)}`] : [Number.isFinite(e.objective) ? e.objective.toFixed(3) : '—', ...shown.map(([, , cell]) => cell(e)), `${e.windows}${e.failed > 0 ? ` (${e.failed} failed: ${(e.error ?? '').slice(0, 40)})` : ''}`]),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (c: string[]): string => c.map((x, i) => x.padStart(widths[i] ?? 0)).join('  ');
   // Halving's "windows" are its nested rungs: the ranking is by the last rung each point reached.
-  const title = halving ? `ranked by ${lb.objective}: points that reached a later rung first, then by their last rung's ${lb.objective} (figures of that rung):` : `ranked by ${lb.objective} over ${lb.windows.length} window(s):`;
+  const title = halving ? `ranked by ${lb.objective}: points that reached a later rung first, then by their last rung's ${lb.objective} (figures of that rung; compare values only within a rung):` : `ranked by ${lb.objective} over ${lb.windows.length} window(s):`;
   return [title, line(head), ...body.map(line)].join('\n');
 }
 
