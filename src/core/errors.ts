@@ -29,6 +29,7 @@ export const ERROR_CATALOG = {
   CONFIG_INVALID: { kind: 'config', summary: 'a config file failed validation; file, path and value are named' },
   CONFIG_ENV_MISSING: { kind: 'config', summary: 'a ${ENV_VAR} reference in a config is not set' },
   FILE_NOT_FOUND: { kind: 'config', summary: 'a file named by the user does not exist or cannot be read (or, for an output, written)' },
+  OUTPUT_IN_USE: { kind: 'config', summary: 'an output folder holds another run (a sweep plan or journal); --force replaces it' },
   USAGE: { kind: 'config', summary: 'a CLI command or flag is unknown or malformed' },
   STRATEGY_INVALID: { kind: 'config', summary: 'a strategy is unknown, fails to load or has bad parameters' },
   RECORDING_INVALID: { kind: 'config', summary: 'a recording file is malformed; file and line are named' },

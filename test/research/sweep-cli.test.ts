@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import type { GridPoint } from '../../src/backtest/sweep.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 import type { Objective } from '../../src/research/objective.ts';
 import { command as worker } from '../../src/cli/commands/worker.ts';
+import { command as wf } from '../../src/cli/commands/walk-forward.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MMBOT = join(ROOT, 'bin/mmbot.js');
@@ -99,6 +100,47 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     expect(runs.map((c) => c[2])).toEqual(['before', 'after']);
     expect(runs.map((c) => Math.round(Number(c[13])))).toEqual([237, 241]); // seconds of market either side of 16:00:00.000
   }, 30_000);
+
+  it('refuses an --out that holds another sweep or a walk-forward (OUTPUT_IN_USE, exit 2) unless --force, and never mixes journals', async () => {
+    const a = join(dir, 'grid-a.yaml');
+    const b = join(dir, 'grid-b.yaml');
+    writeFileSync(a, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [2]\n');
+    writeFileSync(b, 'grid:\n  bot.strategies.0.params.halfSpreadTicks: [3]\n');
+    const out = join(dir, 'taken');
+    const first = await mmbot(['sweep', '--config', CONFIG, '--grid', a, '--workers', '1', '--out', out]);
+    expect(first.code, first.out).toBe(0);
+    const plan = readFileSync(join(out, 'sweep.json'), 'utf8');
+    const journal = readFileSync(join(out, 'results.jsonl'), 'utf8');
+    // Another grid into the same folder: refused before anything is written, naming the folder and the sweep it holds.
+    const other = await mmbot(['sweep', '--config', CONFIG, '--grid', b, '--workers', '1', '--out', out]);
+    expect(other.code, other.out).toBe(2);
+    expect(other.out).toContain(`--out ${out} holds a sweep of ${a} on ${CONFIG} (1 job(s) planned by code`);
+    expect(other.out).toMatch(/with 1 journaled result\(s\): writing this sweep there would mix two journals .* continue it with mmbot sweep --resume .* or pass --force/);
+    expect(readFileSync(join(out, 'sweep.json'), 'utf8')).toBe(plan);
+    expect(readFileSync(join(out, 'results.jsonl'), 'utf8')).toBe(journal);
+    // The same sweep again is no conflict (its journal is reused), and it stays resumable.
+    const again = await mmbot(['sweep', '--config', CONFIG, '--grid', a, '--workers', '1', '--out', out]);
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain('1 done already (journal)');
+    // A walk-forward into a sweep's folder is refused too (checked before anything runs).
+    await expect(wf.run(['--config', CONFIG, '--grid', b, '--train', '2m', '--test', '1m', '--out', out])).rejects.toMatchObject({ code: 'OUTPUT_IN_USE', message: expect.stringContaining(`--out ${out} holds a sweep of ${a}`) });
+    await expect(sweep.run(['--resume', out, '--force'])).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/drop --force/) });
+    // --force replaces it: the old plan, journal and reports go; only the new sweep's results remain.
+    const forced = await mmbot(['sweep', '--config', CONFIG, '--grid', b, '--workers', '1', '--out', out, '--force']);
+    expect(forced.code, forced.out).toBe(0);
+    expect(forced.out).toContain(`sweep: --force: replaced a sweep of ${a}`);
+    expect(forced.out).not.toMatch(/done already/);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(readFileSync(join(out, 'leaderboard.csv'), 'utf8')).toMatch(/\n1,3,/);
+    // A walk-forward's folder (journal, no sweep plan) is refused to a sweep.
+    const wfDir = join(dir, 'wf-taken');
+    mkdirSync(wfDir);
+    writeFileSync(join(wfDir, 'results.jsonl'), journal);
+    writeFileSync(join(wfDir, 'walk-forward.json'), '{}');
+    await expect(sweep.run(['--config', CONFIG, '--grid', a, '--out', wfDir])).rejects.toMatchObject({ code: 'OUTPUT_IN_USE', message: expect.stringContaining(`--out ${wfDir} holds a walk-forward with 1 journaled result(s)`) });
+    expect(existsSync(join(wfDir, 'sweep.json'))).toBe(false);
+  }, 60_000);
 
   it('Ctrl-C (SIGINT) stops with the journal intact, exits 130 and says how to resume', async () => {
     const cut = join(dir, 'sigint');

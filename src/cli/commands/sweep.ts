@@ -11,6 +11,7 @@ import { writeLeaderboard } from '../../research/leaderboard-files.ts';
 import type { Leaderboard } from '../../research/leaderboard.ts';
 import { sharpeCell } from '../../research/leaderboard-html.ts';
 import { parseObjective } from '../../research/objective.ts';
+import { claimOutDir } from '../../research/out-dir.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { runSearch } from '../../research/search-run.ts';
@@ -47,7 +48,7 @@ export function printTable(lb: Leaderboard, limit: number, halving = false): str
 }
 
 const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n> | --window from/to ...] [--backend embedded|redis://host:port]
-                   [--workers <n>] [--queue <name>] [--out <dir>] [--top <n>] [--objective <o>] [--heatmap x,y]
+                   [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--top <n>] [--objective <o>] [--heatmap x,y]
        mmbot sweep --resume <out dir> [--backend …] [--workers <n>]
 
 Runs the backtest for every candidate of a grid file on every data window, ranks the candidates and
@@ -64,8 +65,10 @@ writes, to --out (default: a new folder under backtest.out_dir):
               any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
   --workers   embedded backend: worker threads (default cores - 1)
   --queue     redis backend: the BullMQ queue (default ${DEFAULT_QUEUE}; workers must serve the same one)
-  --out       output folder (default: a new sweep-<time> folder under backtest.out_dir); an existing
-              sweep folder's results.jsonl is reused for the jobs it holds
+  --out       output folder (default: a new sweep-<time> folder under backtest.out_dir); the same
+              sweep's folder again reuses its results.jsonl; a folder holding another sweep (other
+              jobs) or a walk-forward is refused (exit 2, OUTPUT_IN_USE) unless --force
+  --force     replace the other run an --out folder holds (its plan, journal and reports are deleted)
   --resume    continue a sweep whose coordinator stopped: runs only the jobs its journal (and Redis) lack
               (takes everything from the folder's sweep.json; --backend, --queue, --workers, --objective,
               --top and --heatmap may be given again)
@@ -88,7 +91,7 @@ export const command: Command = {
   summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], repeated: ['data', 'window'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], boolean: ['force'], repeated: ['data', 'window'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const resumeDir = flagString(p, 'resume');
     const cacheDir = replayCacheDir();
@@ -100,7 +103,7 @@ export const command: Command = {
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const top = flagInt(p, 'top', 1, 100_000) ?? 20;
     if (resumeDir) {
-      for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
+      for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out', 'force']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
       const plan = readPlan(out);
       if (plan.codeVersion !== codeVersion())
@@ -135,6 +138,9 @@ export const command: Command = {
       const outFlag = flagString(p, 'out');
       out = outFlag ? resolve(outFlag) : join(prep.outDirParent, `sweep-${Date.now()}`);
       mkdirSync(out, { recursive: true });
+      // Another sweep's folder (or a walk-forward's) is refused: its journal must not mix with ours.
+      const replaced = claimOutDir(out, new Set(prep.firstJobs.map((j) => j.id)), p.flags.has('force'), 'this sweep');
+      if (replaced !== null) process.stderr.write(`sweep: --force: replaced ${replaced} in ${out}\n`);
       writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
     }
     const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep' });

@@ -21,6 +21,7 @@ import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { Journal } from '../../research/journal.ts';
+import { claimOutDir } from '../../research/out-dir.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
 
@@ -75,7 +76,7 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
                           [--data <path|url>]... [--objective <name>] [--top-k <n>] [--backend embedded|redis://host:port]
-                          [--workers <n>] [--queue <name>] [--out <dir>] [--heatmap x,y]
+                          [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--heatmap x,y]
 
 Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
 the objective, and scores that choice on the next, unseen test window; then rolls forward by --step
@@ -93,7 +94,9 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
                  jobs for \`mmbot worker --backend …\` processes (--queue <name>, default ${DEFAULT_QUEUE}); one batch
                  for every train window, then one for every test window
   --data         recordings: paths, file:// or http(s):// URLs; default backtest.data
-  --out          output folder (default: a new folder under backtest.out_dir)
+  --out          output folder (default: a new folder under backtest.out_dir); a walk-forward's folder again
+                 reuses its journal; a sweep's folder is refused (exit 2, OUTPUT_IN_USE) unless --force,
+                 which deletes that sweep's plan, journal and reports first
   --heatmap x,y  parameters of the out-of-sample leaderboard's heat map (default: the first two axes)
   --workers      embedded backend: worker threads (default cores - 1)
 Writes walk-forward.{json,csv,html}, oos-leaderboard.{csv,json,html} (every point over all test windows)
@@ -107,7 +110,7 @@ export const command: Command = {
   summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue'], boolean: ['anchored'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue'], boolean: ['anchored', 'force'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
@@ -140,6 +143,9 @@ export const command: Command = {
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
+    // A sweep's folder is refused before anything runs: its journal must not mix with ours (a
+    // walk-forward's own folder is reused: the same --out again runs only what its journal lacks).
+    const replaced = claimOutDir(out, null, p.flags.has('force'), 'this walk-forward');
     process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
     let opened;
     try {
@@ -154,6 +160,7 @@ export const command: Command = {
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
     process.stderr.write(` on ${where}${journal.done.size > 0 ? `; ${journal.done.size} result(s) already in ${journal.file}` : ''}\n`);
+    if (replaced !== null) process.stderr.write(`walk-forward: --force: replaced ${replaced} in ${out}\n`);
     // Ctrl-C / SIGTERM: every run so far is journaled (appended synchronously as it arrives): say
     // how to go on and stop. A second signal kills as usual.
     const onSignal = (signal: NodeJS.Signals): void => {
