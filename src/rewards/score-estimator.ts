@@ -1,6 +1,6 @@
 import type { BookSide } from '../domain/book.ts';
 import type { Side } from '../domain/enums.ts';
-import { epochShares, scoreMinute, type RewardScoreParams, type ScoredOrder } from '../domain/reward-score.ts';
+import { EpochScoreAccumulator, scoreMinute, type RewardScoreParams, type ScoredOrder } from '../domain/reward-score.ts';
 import { QueueAgeTracker, type AgedOrder } from './queue-age.ts';
 
 /** One of our working orders as the estimator needs it. */
@@ -92,7 +92,8 @@ export class RewardScoreEstimator {
   readonly #ages = new Map<string, QueueAgeTracker>();
   readonly #history = new Map<string, BookVersion[]>();
   readonly #ownPrice = new Map<string, { priceTicks: number; sinceMs: number }>();
-  readonly #epochs = new Map<string, Map<number, { weight: number; shares: Map<string, number> }[]>>();
+  // Per symbol and epoch start, running sums (not a row per minute: a 16-epoch memory costs the same at minute 1 and minute 23 040).
+  readonly #epochs = new Map<string, Map<number, EpochScoreAccumulator>>();
   readonly #last = new Map<string, MinuteEstimate>();
 
   constructor(options: ScoreEstimatorOptions) {
@@ -188,7 +189,7 @@ export class RewardScoreEstimator {
     const mine = scores.get(SELF);
     const est: MinuteEstimate = { tsMs: atMs, epochStartMs, score: mine?.q ?? 0, share: mine?.share ?? 0, scored: true };
     const weight = this.#o.bonusWeight?.(atMs, symbol) ?? 1;
-    this.#minutes(symbol, epochStartMs).push({ weight, shares: new Map([[SELF, est.share]]) });
+    this.#epoch(symbol, epochStartMs).add(weight, new Map([[SELF, est.share]]));
     this.#last.set(symbol, est);
     return est;
   }
@@ -208,30 +209,30 @@ export class RewardScoreEstimator {
 
   /** Our estimated share over an epoch (bonus-weighted average of minute shares), null when no minute was scored. */
   epochShare(symbol: string, epochStartMs: number): number | null {
-    const minutes = this.#epochs.get(symbol)?.get(epochStartMs);
-    if (!minutes || minutes.length === 0) return null;
-    return epochShares(minutes, this.#o.params).get(SELF) ?? 0;
+    const acc = this.#epochs.get(symbol)?.get(epochStartMs);
+    if (!acc || acc.minutes === 0) return null;
+    return acc.shares(this.#o.params).get(SELF) ?? 0;
   }
 
   /** Scored minutes recorded for an epoch. */
   scoredMinutes(symbol: string, epochStartMs: number): number {
-    return this.#epochs.get(symbol)?.get(epochStartMs)?.length ?? 0;
+    return this.#epochs.get(symbol)?.get(epochStartMs)?.minutes ?? 0;
   }
 
-  #minutes(symbol: string, epochStartMs: number): { weight: number; shares: Map<string, number> }[] {
+  #epoch(symbol: string, epochStartMs: number): EpochScoreAccumulator {
     let bySym = this.#epochs.get(symbol);
     if (!bySym) {
       bySym = new Map();
       this.#epochs.set(symbol, bySym);
     }
-    let list = bySym.get(epochStartMs);
-    if (!list) {
-      list = [];
-      bySym.set(epochStartMs, list);
+    let acc = bySym.get(epochStartMs);
+    if (!acc) {
+      acc = new EpochScoreAccumulator();
+      bySym.set(epochStartMs, acc);
       const keep = this.#o.keepEpochs ?? 16;
       while (bySym.size > keep) bySym.delete(Math.min(...bySym.keys()));
     }
-    return list;
+    return acc;
   }
 
   /** Our orders with rest time restarted whenever an order's price changed since we last saw it. */

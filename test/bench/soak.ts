@@ -1,6 +1,6 @@
 /**
  * `npm run soak -- --minutes N [--speed 20] [--config config/demo.yaml] [--sample-s 10] [--gc-every-s 60]
- * [--malloc-arena-max N] [--no-record]`:
+ * [--malloc-arena-max N] [--retention small|default] [--snapshots] [--no-record]`:
  * runs the local venue (`mmbot sim`, its own process, at clock speed `--speed`) and the demo daemon
  * (`mmbot run`, remote mode against it) for N wall minutes. Samples both processes' resident memory
  * and, through the heap probe (src/cli/heap-probe.ts: SIGUSR2 + --expose-gc), their heap after a
@@ -10,10 +10,13 @@
  * SIGTERM (daemon first) and checks they exit 0. Figures go into test/bench/results.json under
  * `soak.*` (merged: other benches' figures stay; a failed soak removes its old figures instead of
  * leaving stale ones; `--no-record` leaves the file alone, for experiments). `--malloc-arena-max N`
- * runs both processes with glibc's MALLOC_ARENA_MAX=N (allocator experiments).
+ * runs both processes with glibc's MALLOC_ARENA_MAX=N (allocator experiments). `--snapshots` takes
+ * a heap snapshot of each process at the end of the warm-up and a tenth of the run before its end
+ * and prints which owners' live objects grew in between (test/bench/heap-diff.ts); a snapshot
+ * costs a process tens of MB of RSS, so such a run's slopes are not recorded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,6 +24,7 @@ import { parse, stringify } from 'yaml';
 import { flagNumber, flagString, parseArgs } from '../../src/cli/args.ts';
 import { HEAP_PROBE_MARK } from '../../src/cli/heap-probe.ts';
 import type { Metric } from './bench-kit.ts';
+import { formatHeapGrowth, heapGrowthByOwner, readHeapSnapshot } from './heap-diff.ts';
 import { mergeResults } from './results-file.ts';
 import { linearSlope, residentMb } from './soak-kit.ts';
 import type { HeapProbeReport } from '../../src/cli/heap-probe.ts';
@@ -28,10 +32,11 @@ import type { HeapProbeReport } from '../../src/cli/heap-probe.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = parseArgs(process.argv.slice(2), {
   valued: ['minutes', 'config', 'sample-s', 'speed', 'gc-every-s', 'warmup-min', 'retention', 'malloc-arena-max'],
-  boolean: ['no-record'],
+  boolean: ['no-record', 'snapshots'],
 });
+const snapshots = args.flags.has('snapshots');
 const arenaMax = flagNumber(args, 'malloc-arena-max');
-const record = !args.flags.has('no-record');
+const record = !args.flags.has('no-record') && !args.flags.has('snapshots');
 const minutes = flagNumber(args, 'minutes') ?? 10;
 const speed = flagNumber(args, 'speed') ?? 20;
 const sampleS = flagNumber(args, 'sample-s') ?? Math.min(10, Math.max(1, (minutes * 60) / 30));
@@ -40,22 +45,29 @@ const gcEveryS = flagNumber(args, 'gc-every-s') ?? Math.max(sampleS, Math.min(60
 const warmupMin = flagNumber(args, 'warmup-min') ?? minutes / 4;
 const source = resolve(flagString(args, 'config') ?? join(ROOT, 'config/demo.yaml'));
 const SLOPE_TARGET = 2;
-// The venue's histories are ring buffers (venue config `retention`). With the defaults (50 000
-// fills, 100 000 orders per account...) they take hours at the demo's pace to fill, so memory
-// climbs legitimately for the whole soak; `--retention small` (the default here) sizes them to fill
-// during the warm-up, so what the slope measures is leaks, not retention. `--retention default`
+// Every history of both processes is bounded, by count (venue `retention`, `md.*_history`) or by a
+// time window (the console's `monitoring.control.history_ms`). With the shipped sizes (50 000 fills,
+// 100 000 orders per account, 2 000 candles per width, two days of underlying prices, an hour of
+// console chart...) they take hours at the demo's pace to fill, so memory climbs legitimately for
+// the whole soak; `--retention small` (the default here) sizes them to fill within a few minutes,
+// well inside the warm-up, so what the slope measures is leaks, not filling. `--retention default`
 // keeps the shipped sizes.
 const retentionMode = flagString(args, 'retention') ?? 'small';
 const SMALL_RETENTION = {
-  fills_per_account: 2_000,
-  ledger_per_account: 4_000,
+  fills_per_account: 1_000,
+  ledger_per_account: 2_000,
   liquidations_per_account: 100,
-  orders_per_account: 2_000,
-  funding_rates: 500,
-  funding_transactions: 1_000,
-  funding_slot_days: 2,
-  reward_rows: 1_000,
+  orders_per_account: 1_000,
+  funding_rates: 20,
+  funding_transactions: 50,
+  funding_slot_days: 1,
+  reward_rows: 50,
 };
+// At ×20 a venue minute lasts 3 s: 60 candles of 5 minutes fill in 15 wall minutes, 200 one-minute
+// underlying rows in 10 (wider candles add a few KB an hour).
+const SMALL_MD = { trade_history: 500, candle_history: 60, underlying_history: 200 };
+// The console's chart window (its minimum, a minute; one point per 50 ms at most).
+const SMALL_CONSOLE_HISTORY_MS = 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-soak-'));
 const bot = parse(readFileSync(source, 'utf8')) as Record<string, Record<string, unknown>>;
@@ -71,7 +83,7 @@ writeFileSync(
     clock_speed: speed,
     instruments: { only: symbols },
     market: { enabled: true, symbols },
-    ...(retentionMode === 'small' ? { retention: SMALL_RETENTION } : {}),
+    ...(retentionMode === 'small' ? { retention: SMALL_RETENTION, md: SMALL_MD } : {}),
   }),
 );
 const credsPath = join(dir, 'creds.json');
@@ -110,7 +122,8 @@ const t0 = Date.now();
 const tMin = (): number => (Date.now() - t0) / 60_000;
 
 function start(name: Proc['name'], argv: string[], onLine: (l: string) => void): Proc {
-  const child = spawn('nice', ['-n', '10', process.execPath, '--expose-gc', join(ROOT, 'bin/mmbot.js'), ...argv], {
+  const heapFlags = snapshots ? ['--heapsnapshot-signal=SIGTTIN', `--diagnostic-dir=${dir}`] : [];
+  const child = spawn('nice', ['-n', '10', process.execPath, '--expose-gc', ...heapFlags, join(ROOT, 'bin/mmbot.js'), ...argv], {
     cwd: ROOT,
     env: { ...process.env, MMBOT_HEAP_PROBE: '1', ...(arenaMax !== undefined ? { MALLOC_ARENA_MAX: String(arenaMax) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,7 +168,11 @@ const creds = JSON.parse(readFileSync(credsPath, 'utf8')) as Record<string, stri
 const botCfg = {
   ...bot,
   venue: { mode: 'remote', base_url: creds['base_url'], ws_url: creds['ws_url'], api_key: creds['api_key'], api_secret: creds['api_secret'], account_id: creds['account_id'] },
-  monitoring: { ...bot['monitoring'], port: 0 },
+  monitoring: {
+    ...bot['monitoring'],
+    port: 0,
+    ...(retentionMode === 'small' ? { control: { ...(bot['monitoring']?.['control'] as object), history_ms: SMALL_CONSOLE_HISTORY_MS } } : {}),
+  },
   logging: { ...bot['logging'], pretty: false, level: 'info' },
 };
 const botPath = join(dir, 'bot.yaml');
@@ -180,6 +197,8 @@ const procs = [daemon, venue];
 
 const endAt = t0 + minutes * 60_000;
 let nextGc = Date.now() + gcEveryS * 1000;
+// Heap snapshots (--snapshots): at the end of the warm-up and a tenth of the run before its end.
+const snapshotAtMin = snapshots ? [warmupMin, minutes * 0.9] : [];
 while (Date.now() < endAt && procs.every((p) => p.child.exitCode === null)) {
   await new Promise((r) => setTimeout(r, Math.min(sampleS * 1000, Math.max(0, endAt - Date.now()))));
   const line: string[] = [];
@@ -192,6 +211,11 @@ while (Date.now() < endAt && procs.every((p) => p.child.exitCode === null)) {
       `${p.name} rss=${r?.rss.toFixed(1) ?? '?'} anon=${r?.anon?.toFixed(1) ?? '?'} heap=${last(p.probe.heap_after_gc)}/${last(p.probe.heap_total_after_gc)} ` +
         `(old ${last(p.probe.old_space_after_gc)} new ${last(p.probe.new_space_after_gc)}) ext=${last(p.probe.external_after_gc)} ab=${last(p.probe.array_buffers_after_gc)} other=${last(p.other)} MB`,
     );
+  }
+  if (snapshotAtMin.length > 0 && tMin() >= snapshotAtMin[0]!) {
+    snapshotAtMin.shift();
+    for (const p of procs) p.child.kill('SIGTTIN');
+    process.stderr.write(`  t=${tMin().toFixed(1)} min: heap snapshots requested\n`);
   }
   if (Date.now() >= nextGc || Date.now() >= endAt - 1000) {
     nextGc = Date.now() + gcEveryS * 1000;
@@ -207,6 +231,17 @@ const daemonCode = await daemon.exited;
 const stopS = (Date.now() - stopT) / 1000;
 venue.child.kill('SIGTERM');
 const venueCode = await venue.exited;
+if (snapshots) {
+  for (const p of procs) {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot') && f.includes(`.${p.child.pid}.`)).sort();
+    if (files.length < 2) {
+      process.stderr.write(`${p.name}: ${files.length} heap snapshot(s), need 2\n`);
+      continue;
+    }
+    const r = heapGrowthByOwner(readHeapSnapshot(join(dir, files[0]!)), readHeapSnapshot(join(dir, files.at(-1)!)));
+    process.stdout.write(`\n${p.name}: live-heap growth by owner between the snapshots\n${formatHeapGrowth(r, 12)}\n`);
+  }
+}
 rmSync(dir, { recursive: true, force: true });
 
 const metrics: Record<string, Metric> = {};

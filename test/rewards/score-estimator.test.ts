@@ -111,4 +111,20 @@ describe('RewardScoreEstimator', () => {
     expect(est.epochShare('S', 300_000)).toBeCloseTo(a.share, 12);
     expect(est.epochShare('S', 900_000)).toBeNull();
   });
+
+  it('remembers `keepEpochs` epochs as running sums: same shares, bounded however long it runs', () => {
+    const est = new RewardScoreEstimator({ params: P, epochMs: 300_000, keepEpochs: 3 });
+    est.observeBook('S', book, 0);
+    const input = { ...book, ownOrders: own, priceOf, multiplier: 1, open: true };
+    const shares: number[] = [];
+    // 20 epochs of 5 minutes, quoting every other minute.
+    for (let m = 1; m <= 100; m++) shares.push(est.sample('S', { ...input, ownOrders: m % 2 ? own : [] }, m * 60_000).share);
+    expect(est.scoredMinutes('S', 0)).toBe(0); // dropped
+    expect(est.epochShare('S', 17 * 300_000)).toBeNull(); // dropped
+    for (const e of [18, 19, 20]) {
+      const minutes = shares.slice(e * 5 - 1, e * 5 + 4);
+      expect(est.scoredMinutes('S', e * 300_000)).toBe(minutes.length);
+      expect(est.epochShare('S', e * 300_000)).toBeCloseTo(minutes.reduce((x, y) => x + y, 0) / minutes.length, 12);
+    }
+  });
 });

@@ -30,10 +30,13 @@ export interface ConsoleAlert {
 
 const MAX_FILLS = 100;
 const MAX_ALERTS = 100;
+/** Points per symbol series at most: one per `historyMs / MAX_SERIES_POINTS` bucket (3 s for an hour). */
+export const MAX_SERIES_POINTS = 1_200;
 
 /**
  * What the console remembers beyond the engine snapshot: per symbol a position/PnL series over the
- * last `historyMs` (a point per `sample` call and per fill), the last fills and alerts.
+ * last `historyMs` (a point per `sample` call and per fill, the latest per time bucket, so a busy
+ * bot's series stays at most MAX_SERIES_POINTS long), the last fills and alerts.
  */
 export class ConsoleHistory {
   readonly #series = new Map<string, HistoryPoint[]>();
@@ -82,7 +85,11 @@ export class ConsoleHistory {
   #push(symbol: string, p: HistoryPoint): void {
     let xs = this.#series.get(symbol);
     if (!xs) this.#series.set(symbol, (xs = []));
-    xs.push(p);
+    const bucketMs = Math.max(1, Math.floor(this.historyMs / MAX_SERIES_POINTS));
+    const last = xs.at(-1);
+    // The latest point of a bucket replaces the previous one: a fill per millisecond costs one point per bucket.
+    if (last && Math.floor(last.tsMs / bucketMs) === Math.floor(p.tsMs / bucketMs) && p.tsMs >= last.tsMs) xs[xs.length - 1] = p;
+    else xs.push(p);
     const cutoff = p.tsMs - this.historyMs;
     let drop = 0;
     while (drop < xs.length && xs[drop]!.tsMs < cutoff) drop++;

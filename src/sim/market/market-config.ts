@@ -103,6 +103,8 @@ const mdSchema = z.strictObject({
   book_depth: z.number().int().min(1).max(1000).default(20),
   /** Trades kept per symbol for REST. */
   trade_history: z.number().int().min(1).default(1000),
+  /** Completed candles kept per symbol and width, trade and BBO candles each (default: 33 hours of 1-minute candles). */
+  candle_history: z.number().int().min(1).default(2_000),
   /** Rows of underlying prices kept per symbol for /api/underlying-prices (default two days of minutes). */
   underlying_history: z.number().int().min(1).default(2_880),
   /** One underlying row per this many venue ms (the bucket's latest observation); 0 = every observation (about one a second). */

@@ -1,4 +1,5 @@
 import type { Side } from '../../domain/enums.ts';
+import { RingBuffer } from '../history/ring-buffer.ts';
 
 /** Candle widths the venue serves (protocol.md §5). */
 export const CANDLE_WIDTHS = ['1s', '5s', '1m', '5m', '15m', '1h', '1d'] as const;
@@ -80,15 +81,21 @@ function touch(o: Ohlc | undefined, value: number | undefined): Ohlc | undefined
  */
 export class CandleAggregator {
   readonly #current = new Map<CandleWidth, TradeCandle>();
-  readonly #history = new Map<CandleWidth, TradeCandle[]>();
+  readonly #history = new Map<CandleWidth, RingBuffer<TradeCandle>>();
   readonly #bboCurrent = new Map<CandleWidth, BboCandle>();
-  readonly #bboHistory = new Map<CandleWidth, BboCandle[]>();
+  readonly #bboHistory = new Map<CandleWidth, RingBuffer<BboCandle>>();
 
-  constructor(private readonly maxHistory = 2_000) {
+  /** @param maxHistory completed candles kept per width, trade and BBO each (`md.candle_history`). */
+  constructor(maxHistory = 2_000) {
     for (const w of CANDLE_WIDTHS) {
-      this.#history.set(w, []);
-      this.#bboHistory.set(w, []);
+      this.#history.set(w, new RingBuffer(maxHistory));
+      this.#bboHistory.set(w, new RingBuffer(maxHistory));
     }
+  }
+
+  /** Completed candles held for `width` (trade, BBO). */
+  held(width: CandleWidth): { trade: number; bbo: number } {
+    return { trade: this.#history.get(width)!.length, bbo: this.#bboHistory.get(width)!.length };
   }
 
   /** Adds a trade; returns the in-progress candles it updated (one per width). */
@@ -100,7 +107,7 @@ export class CandleAggregator {
       const start = bucketStart(tsMs, w);
       let c = this.#current.get(w);
       if (c && c.startMs !== start) {
-        this.#archive(this.#history.get(w)!, c);
+        this.#history.get(w)!.push(c);
         c = undefined;
       }
       if (!c) {
@@ -125,7 +132,7 @@ export class CandleAggregator {
       const start = bucketStart(tsMs, w);
       let c = this.#bboCurrent.get(w);
       if (c && c.startMs !== start) {
-        this.#archive(this.#bboHistory.get(w)!, c);
+        this.#bboHistory.get(w)!.push(c);
         c = undefined;
       }
       if (!c) {
@@ -151,8 +158,7 @@ export class CandleAggregator {
     const start = bucketStart(nowMs, width);
     const c = this.#current.get(width);
     if (c && c.startMs < start) return c;
-    const h = this.#history.get(width)!;
-    return h[h.length - 1];
+    return this.#history.get(width)!.last();
   }
 
   /** Candles with fromMs ≤ start ≤ toMs, ascending (the in-progress one included). */
@@ -169,10 +175,5 @@ export class CandleAggregator {
     const c = this.#bboCurrent.get(width);
     if (c) all.push(c);
     return all.filter((x) => x.startMs >= fromMs && x.startMs <= toMs);
-  }
-
-  #archive<T>(list: T[], c: T): void {
-    list.push(c);
-    if (list.length > this.maxHistory) list.splice(0, list.length - this.maxHistory);
   }
 }

@@ -24,7 +24,7 @@ export class MarketDataService {
     /** Real clock for heartbeats and the ticker throttle. */
     ioClock: Clock = venue.clock,
   ) {
-    for (const ins of venue.catalog.all()) this.history.set(ins.symbol, new SymbolHistory(cfg.trade_history, cfg.underlying_history, cfg.underlying_bucket_ms));
+    for (const ins of venue.catalog.all()) this.history.set(ins.symbol, new SymbolHistory(cfg.trade_history, cfg.underlying_history, cfg.underlying_bucket_ms, cfg.candle_history));
     const source: MdSource = {
       hasSymbol: (s) => venue.markets.has(s),
       grid: (s) => venue.markets.get(s)!.instrument.grid,

@@ -137,11 +137,12 @@ export class UnderlyingHistory {
 export class SymbolHistory {
   readonly trades: Ring<StoredTrade>;
   readonly underlying: UnderlyingHistory;
-  readonly candles = new CandleAggregator();
+  readonly candles: CandleAggregator;
   readonly session: SessionStats = { dayStartMs: 0, openTicks: null, highTicks: null, lowTicks: null };
 
-  constructor(tradeCapacity: number, underlyingCapacity: number, underlyingBucketMs = 60_000) {
+  constructor(tradeCapacity: number, underlyingCapacity: number, underlyingBucketMs = 60_000, candleCapacity = 2_000) {
     this.trades = new Ring(tradeCapacity);
+    this.candles = new CandleAggregator(candleCapacity);
     this.underlying = new UnderlyingHistory(underlyingCapacity, underlyingBucketMs);
   }
 

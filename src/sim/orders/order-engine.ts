@@ -86,6 +86,25 @@ export class OrderEngine {
     // many rollovers a session lives through (a chain would grow by one per token lifetime).
     for (const [k, v] of this.#connAlias) if (v === from) this.#connAlias.set(k, to);
     this.#connAlias.set(from, to);
+    // Every alias key is a closed connection whose requests were all submitted when it closed (a
+    // request becomes a PENDING order at once): once none of its orders is live, its alias is dead.
+    // Without this a session living through many rollovers keeps one entry per token lifetime.
+    const live = new Set<string>();
+    for (const o of this.#store.orders.values()) if (o.connId !== null && isCancelable(o.state)) live.add(o.connId);
+    for (const k of this.#connAlias.keys()) if (k !== from && !live.has(k)) this.#connAlias.delete(k);
+  }
+
+  /**
+   * Forgets the hand-overs that ended at connection `connId`, closed with no successor (its orders
+   * were just cancelled on disconnect): nothing can be bound to it any more.
+   */
+  releaseConnection(connId: string): void {
+    for (const [k, v] of this.#connAlias) if (v === connId) this.#connAlias.delete(k);
+  }
+
+  /** Number of live hand-over aliases (tests: bounded by the connections still owning live orders). */
+  get connectionAliases(): number {
+    return this.#connAlias.size;
   }
 
   /** The connection an order placed on `connId` is bound to now (after hand-overs), null for REST. */

@@ -157,7 +157,10 @@ class OrderWsSession {
     if (!this.#params.cod) return;
     const next = code === 1000 && !this.#serverClosing ? this.#successor() : undefined;
     if (next) this.#p.venue.engine.moveConnection(this.#connId, next.#connId);
-    else this.#p.venue.cancelAll(this.#params.access.accountId, { connId: this.#connId }, '', 'cancel on disconnect');
+    else {
+      this.#p.venue.cancelAll(this.#params.access.accountId, { connId: this.#connId }, '', 'cancel on disconnect');
+      this.#p.venue.engine.releaseConnection(this.#connId);
+    }
   }
 
   #onMessage(text: string): void {

@@ -44,6 +44,21 @@ describe('candle aggregation', () => {
     expect([w.bid_open, w.ask_close, w.mid_open, w.mid_high, w.mid_close]).toEqual(['1.1400', '1.1403', '1.14015', '1.1402', '1.1402']);
   });
 
+  it('keeps at most `maxHistory` completed candles per width, the newest, trade and BBO alike', () => {
+    const c = new CandleAggregator(5);
+    for (let s = 0; s < 50; s++) {
+      c.onTrade(s * 1_000, 100 + s, 1, 'buy');
+      c.onBbo(s * 1_000, 99 + s, 101 + s);
+    }
+    // 49 completed 1 s buckets (the 50th is in progress), 5 kept: seconds 44..48, then the current one.
+    expect(c.held('1s')).toEqual({ trade: 5, bbo: 5 });
+    expect(c.range('1s', 0, 60_000).map((x) => x.startMs / 1_000)).toEqual([44, 45, 46, 47, 48, 49]);
+    expect(c.bboRange('1s', 0, 60_000).map((x) => x.bid!.open)).toEqual([143, 144, 145, 146, 147, 148]);
+    expect(c.last('1s', 49_500)!.startMs).toBe(48_000);
+    expect(c.held('5s')).toEqual({ trade: 5, bbo: 5 });
+    expect(c.held('1m')).toEqual({ trade: 0, bbo: 0 });
+  });
+
   it('aligns buckets to UTC multiples', () => {
     expect(bucketStart(Date.parse('2026-09-24T10:07:31Z'), '5m')).toBe(Date.parse('2026-09-24T10:05:00Z'));
     expect(bucketStart(Date.parse('2026-09-24T10:07:31Z'), '1d')).toBe(Date.parse('2026-09-24T00:00:00Z'));
