@@ -1,8 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { RunSpec } from '../backtest/run-spec.ts';
 import { builtinStrategies } from '../strategy/registry.ts';
-import { sha256OfFile } from './fingerprint.ts';
-import { cachedByStat } from './stat-cache.ts';
+import { moduleGraphHash } from './module-graph.ts';
 
 /** The file a strategy named by path loads from (relative to the config's folder); null for a built-in. */
 export function strategyModulePath(nameOrPath: string, baseDir: string | null): string | null {
@@ -10,10 +9,14 @@ export function strategyModulePath(nameOrPath: string, baseDir: string | null): 
   return isAbsolute(nameOrPath) ? nameOrPath : resolve(baseDir ?? process.cwd(), nameOrPath);
 }
 
-/** sha256 of a strategy module's file (memoized by path, size and mtime like data fingerprints); `unreadable` when it cannot be read. */
+/**
+ * sha256 of a strategy module's file and of every file it imports by relative path, transitively
+ * (`moduleGraphHash`), so editing a helper the strategy imports changes the hash too; `unreadable`
+ * when the module cannot be read.
+ */
 export async function strategyModuleHash(file: string): Promise<string> {
   try {
-    return await cachedByStat('sha256', file, null, sha256OfFile);
+    return await moduleGraphHash(file);
   } catch {
     return 'unreadable';
   }

@@ -71,7 +71,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
       const file = strategyModulePath(name, job.baseDir)!;
       const here = await strategyModuleHash(file);
       if (here !== planned) {
-        const reason = `JOB_REFUSED: strategy module ${name} here (${file}) is ${here === 'unreadable' ? 'missing or unreadable' : `another file (${here})`}; the sweep planned ${planned} (deploy the same strategy file on every worker)`;
+        const reason = `JOB_REFUSED: strategy module ${name} here (${file}) is ${here === 'unreadable' ? 'missing or unreadable' : `another file, or imports other helper files (${here})`}; the sweep planned ${planned} (deploy the same strategy folder on every worker)`;
         emit({ kind: 'refused', jobId: job.id, reason });
         throw new UnrecoverableError(reason);
       }

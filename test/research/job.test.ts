@@ -139,4 +139,42 @@ describe('data fingerprints and code version', () => {
     expect((await jobIn(dir)).id).not.toBe(a.id);
     expect(await strategyModuleHashes(byPath(spec()), join(dir, 'missing'))).toEqual({ './my-strategy.ts': 'unreadable' });
   });
+
+  it("a strategy module's local imports are hashed with it, transitively: editing a helper changes the job id", async () => {
+    const tree = join(dir, 'graph');
+    mkdirSync(join(tree, 'lib'), { recursive: true });
+    const write = (f: string, text: string, mtimeS: number): void => {
+      writeFileSync(join(tree, f), text);
+      utimesSync(join(tree, f), mtimeS, mtimeS); // a distinct mtime: the per-file hash memo sees every edit
+    };
+    write('strat.ts', "import { edge } from './lib/edge.js';\nimport {\n  size,\n} from './lib/size';\nimport Decimal from 'decimal.js';\nexport default () => edge + size;\n", 1_000_000);
+    write('lib/edge.ts', "export { k } from '../consts.ts';\nexport const edge = 1;\n", 1_000_000);
+    write('lib/size.ts', "const m = await import('./more.ts');\nexport const size = 2;\n", 1_000_000);
+    write('lib/more.ts', "import { edge } from './edge.ts'; // a cycle back\nexport default edge;\n", 1_000_000);
+    write('consts.ts', 'export const k = 3;\n', 1_000_000);
+    const { localImports, moduleGraphHash } = await import('../../src/research/module-graph.ts');
+    expect(localImports(readFileSync(join(tree, 'strat.ts'), 'utf8'))).toEqual(['./lib/edge.js', './lib/size']);
+    const byPath: RunSpec = { ...spec(), strategies: spec().strategies.map((x) => ({ ...x, strategy: './strat.ts' })) };
+    const job = async () => makeJob({ ...base, spec: byPath, baseDir: tree, modules: await strategyModuleHashes(byPath, tree) });
+    const a = await job();
+    expect((await job()).id).toBe(a.id);
+    // Every file of the graph matters, however deep: consts.ts through edge's re-export, more.ts through a dynamic import.
+    const ids = new Set([a.id]);
+    for (const [k, f] of ['consts.ts', 'lib/more.ts', 'lib/size.ts', 'lib/edge.ts'].entries()) {
+      write(f, `${readFileSync(join(tree, f), 'utf8')}// edited\n`, 2_000_000 + k);
+      ids.add((await job()).id);
+    }
+    expect(ids.size).toBe(5);
+    // A file nothing imports does not; nor does a package import.
+    const before = await moduleGraphHash(join(tree, 'strat.ts'));
+    write('unrelated.ts', 'export const x = 1;\n', 3_000_000);
+    expect(await moduleGraphHash(join(tree, 'strat.ts'))).toBe(before);
+    // The same tree elsewhere hashes the same; a helper missing there hashes differently (a worker refuses).
+    const copy = join(dir, 'graph-copy');
+    mkdirSync(join(copy, 'lib'), { recursive: true });
+    for (const f of ['strat.ts', 'consts.ts', 'lib/edge.ts', 'lib/size.ts', 'lib/more.ts']) copyFileSync(join(tree, f), join(copy, f));
+    expect(await moduleGraphHash(join(copy, 'strat.ts'))).toBe(before);
+    rmSync(join(copy, 'consts.ts'));
+    expect(await moduleGraphHash(join(copy, 'strat.ts'))).not.toBe(before);
+  });
 });

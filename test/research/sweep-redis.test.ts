@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,14 +127,24 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
     const planned = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: pathSpec, modules: await strategyModuleHashes(pathSpec, null) });
     expect(planned.modules[byPath]).toMatch(/^sha256:[0-9a-f]{64}$/);
     const stale = { ...planned, modules: { [byPath]: `sha256:${'0'.repeat(64)}` } };
+    // And a job whose strategy imports a helper file that changed after planning (the worker hashes its copy's imports too).
+    const strat = join(dir, 'strat', 'index.ts');
+    mkdirSync(join(dir, 'strat'), { recursive: true });
+    writeFileSync(strat, "export * from './helper.ts';\n");
+    writeFileSync(join(dir, 'strat', 'helper.ts'), 'export const edge = 1;\n');
+    const helperSpec = { ...setup.spec, strategies: setup.spec.strategies.map((x) => ({ ...x, strategy: strat })) };
+    const withHelper = makeJob({ index: 0, point: [], window: { id: 'w1', startMs: null, endMs: null }, data: [SAMPLE], fingerprints: [await dataFingerprint(SAMPLE)], spec: helperSpec, modules: await strategyModuleHashes(helperSpec, null) });
+    writeFileSync(join(dir, 'strat', 'helper.ts'), 'export const edge = 2;\n');
+    utimesSync(join(dir, 'strat', 'helper.ts'), 2_000_000, 2_000_000);
     const runner = await redisRunner({ url: redis.url });
-    const results = await runner.run([alien, stale]);
+    const results = await runner.run([alien, stale, withHelper]);
     await runner.close();
     const refused = results.get(alien.id)!;
     expect(refused.transient).toBe(true);
     expect(refused.row.error).toMatch(/^JOB_REFUSED: job [0-9a-f]{12} was planned by mmbot code 0\.0\.0\+other; this worker runs /);
     expect(w2.lines.some((l) => l.startsWith(`worker: refused ${alien.id.slice(0, 12)}`))).toBe(true);
-    expect(results.get(stale.id)!.row.error).toMatch(/^JOB_REFUSED: strategy module .*fixed-spread\/index\.ts here .* is another file \(sha256:[0-9a-f]{64}\); the sweep planned sha256:0{64}/);
+    expect(results.get(stale.id)!.row.error).toMatch(/^JOB_REFUSED: strategy module .*fixed-spread\/index\.ts here .* is another file, or imports other helper files \(sha256:[0-9a-f]{64}\); the sweep planned sha256:0{64}/);
+    expect(results.get(withHelper.id)!.row.error).toMatch(/^JOB_REFUSED: strategy module .*strat\/index\.ts here .* is another file, or imports other helper files/);
 
     // SIGTERM: the worker finishes what it runs and exits 0.
     w2.proc.kill('SIGTERM');
