@@ -3,6 +3,7 @@ import type { JobResult, ResearchJob } from '../research/job.ts';
 import { Journal, runJournaled } from '../research/journal.ts';
 import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../research/redis-backend.ts';
 import { redisRunner } from '../research/redis-runner.ts';
+import { DEFAULT_RESULTS_TTL_S, ttlText } from '../research/result-store.ts';
 import type { JobRunner } from '../research/runner.ts';
 
 /**
@@ -35,13 +36,17 @@ export function backendErrorLog(say: (line: string) => void, intervalMs = 30_000
  * for `mmbot worker` processes). Commands share it, so every research command runs on either.
  * @throws MmError USAGE (bad value), BACKEND_UNAVAILABLE (Redis unreachable).
  */
-export async function openRunner(backend: string, opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string }): Promise<{ runner: JobRunner; where: string }> {
+export async function openRunner(
+  backend: string,
+  opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string; readonly resultsTtlS?: number | null },
+): Promise<{ runner: JobRunner; where: string }> {
   const b = parseBackend(backend);
   if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir }), where: `${opts.workers} worker thread(s)` };
-  const runner = await redisRunner({ url: b.url, queueName: opts.queue, onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
+  const ttl = opts.resultsTtlS === undefined ? DEFAULT_RESULTS_TTL_S : opts.resultsTtlS;
+  const runner = await redisRunner({ url: b.url, queueName: opts.queue, resultsTtlS: ttl, onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
   const workers = await runner.workerCount();
   if (workers === 0) process.stderr.write(`${opts.label}: no mmbot worker serves queue ${opts.queue} on ${redactUrl(b.url)} yet: the jobs wait until one starts (mmbot worker --backend ${redactUrl(b.url)}${opts.queue === DEFAULT_QUEUE ? '' : ` --queue ${opts.queue}`})\n`);
-  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected)` };
+  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected, results kept ${ttlText(ttl)})` };
 }
 
 /**

@@ -25,6 +25,8 @@ export interface SweepMeta {
   readonly objective: Objective | null;
   readonly backend: string;
   readonly queue: string;
+  /** --results-ttl in seconds (null: never; absent in older plans: the default). */
+  readonly resultsTtlS?: number | null;
 }
 
 /** A planned sweep: candidates, their specs, the data and the windows, and how to make each job. */

@@ -72,5 +72,3 @@ export async function connectRedis(url: string, opts: ConnectOptions = {}): Prom
   return conn;
 }
 
-/** The Redis hash holding results by job id (shared by every sweep on the queue: ids are content hashes). */
-export const resultsKey = (queue: string): string => `mmbot:research:${queue}:results`;

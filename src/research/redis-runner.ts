@@ -2,7 +2,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { decodeJson, encodeJson } from './canonical.ts';
 import { errorResult, relabel, type JobResult, type ResearchJob } from './job.ts';
-import { connectRedis, DEFAULT_QUEUE, resultsKey } from './redis-backend.ts';
+import { connectRedis, DEFAULT_QUEUE } from './redis-backend.ts';
+import { DEFAULT_RESULTS_TTL_S, loadResults } from './result-store.ts';
 import { distinctJobs, type JobRunner, type ResultCallback } from './runner.ts';
 
 /** Options of the Redis runner (the coordinator's side of a distributed sweep). */
@@ -14,6 +15,8 @@ export interface RedisRunnerOptions {
   readonly attempts?: number;
   /** Connection errors after the first connection. */
   readonly onError?: (e: Error) => void;
+  /** How long results stay in Redis, seconds (null: never; default DEFAULT_RESULTS_TTL_S); results this sweep finds stored are renewed to it. */
+  readonly resultsTtlS?: number | null;
 }
 
 /** The BullMQ job name of a research job. */
@@ -22,13 +25,16 @@ export const JOB_NAME = 'backtest';
 export interface QueuedJob {
   /** The ResearchJob, as `encodeJson` text (keeps non-finite numbers). */
   readonly job: string;
+  /** How long the worker keeps the result in Redis, seconds (null or absent: never). Not part of the job id. */
+  readonly resultsTtlS?: number | null;
 }
 
 const CHUNK = 500;
 
 /**
  * Runs jobs through a BullMQ queue on Redis, on whatever `mmbot worker` processes serve it. Results
- * live in a Redis hash keyed by job id (written by the workers), so a coordinator started again
+ * live in Redis keyed by job id (`result-store.ts`, written by the workers, expiring after
+ * `resultsTtlS`, renewed when a sweep finds them), so a coordinator started again
  * finds them; jobs are added with the job id as BullMQ id, so re-adding a queued job is a no-op; a
  * job already done is never queued; a job that failed for good is retried when planned again.
  * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached.
@@ -38,7 +44,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
   const conn: Redis = await connectRedis(opts.url, opts.onError ? { onError: opts.onError } : {});
   const queue = new Queue<QueuedJob>(queueName, { connection: conn });
   queue.on('error', (e: Error) => opts.onError?.(e));
-  const key = resultsKey(queueName);
+  const ttlS = opts.resultsTtlS === undefined ? DEFAULT_RESULTS_TTL_S : opts.resultsTtlS;
   let queueEvents: QueueEvents | null = null;
   let eventsConn: Redis | null = null;
   const stopEvents = async (): Promise<void> => {
@@ -73,7 +79,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
       queueEvents.on('error', (e: Error) => opts.onError?.(e));
       queueEvents.on('completed', ({ jobId }) => {
         if (!byId.has(jobId) || results.has(jobId)) return;
-        void conn.hget(key, jobId).then((text) => (text === null ? undefined : record(jobId, decodeJson<JobResult>(text))));
+        void loadResults(conn, queueName, [jobId], ttlS).then(([text]) => (text === null || text === undefined ? undefined : record(jobId, decodeJson<JobResult>(text))));
       });
       queueEvents.on('failed', ({ jobId, failedReason }) => {
         if (!byId.has(jobId) || results.has(jobId)) return;
@@ -85,7 +91,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
       const toAdd: ResearchJob[] = [];
       for (let i = 0; i < todo.length; i += CHUNK) {
         const chunk = todo.slice(i, i + CHUNK);
-        const stored = await conn.hmget(key, ...chunk.map((j) => j.id));
+        const stored = await loadResults(conn, queueName, chunk.map((j) => j.id), ttlS);
         const missing = chunk.filter((j, k) => {
           const text = stored[k];
           if (text === null || text === undefined) return true;
@@ -98,7 +104,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
           if (state === 'unknown') toAdd.push(j);
           else if (state === 'failed') await (await queue.getJob(j.id))?.retry('failed');
           else if (state === 'completed') {
-            // Completed without a stored result (the hash was cleared): run it again.
+            // Completed without a stored result (cleared or expired): run it again.
             await queue.remove(j.id);
             toAdd.push(j);
           }
@@ -109,7 +115,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
         await queue.addBulk(
           toAdd.slice(i, i + CHUNK).map((j) => ({
             name: JOB_NAME,
-            data: { job: encodeJson(j) },
+            data: { job: encodeJson(j), resultsTtlS: ttlS },
             opts: { jobId: j.id, attempts: opts.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
           })),
         );
@@ -117,7 +123,7 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
       const pending = todo.filter((j) => !results.has(j.id));
       for (let i = 0; i < pending.length; i += CHUNK) {
         const chunk = pending.slice(i, i + CHUNK);
-        const stored = await conn.hmget(key, ...chunk.map((j) => j.id));
+        const stored = await loadResults(conn, queueName, chunk.map((j) => j.id), ttlS);
         chunk.forEach((j, k) => {
           const text = stored[k];
           if (text !== null && text !== undefined) record(j.id, decodeJson<JobResult>(text));

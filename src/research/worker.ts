@@ -7,7 +7,8 @@ import { dataFingerprint } from './fingerprint.ts';
 import { strategyModuleHash, strategyModulePath } from './strategy-modules.ts';
 import type { ResearchJob } from './job.ts';
 import { JobPool } from './job-pool.ts';
-import { connectRedis, DEFAULT_QUEUE, resultsKey } from './redis-backend.ts';
+import { connectRedis, DEFAULT_QUEUE } from './redis-backend.ts';
+import { storeResult } from './result-store.ts';
 import { JOB_NAME, type QueuedJob } from './redis-runner.ts';
 
 /** What a research worker reports as it goes (the CLI prints it). */
@@ -45,8 +46,8 @@ export interface ResearchWorker {
 /**
  * Serves research jobs from a BullMQ queue: checks each job's code version and data fingerprints
  * against this machine's, resolves its data (downloading URLs once), runs it on a worker thread
- * (the main thread stays free to renew BullMQ's locks) and stores the result in the results hash
- * under the job id. A backtest error is a result; a refused job (`JOB_REFUSED`) fails at once; an
+ * (the main thread stays free to renew BullMQ's locks) and stores the result in Redis (`storeResult`)
+ * under the job id, for as long as the job says (`resultsTtlS`). A backtest error is a result; a refused job (`JOB_REFUSED`) fails at once; an
  * infrastructure failure (unreachable data, a dead thread) is retried.
  * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached at start.
  */
@@ -56,7 +57,6 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
   const pool = new JobPool({ threads: opts.concurrency, cacheDir: opts.cacheDir });
   await pool.warm(); // thread start-up (module loading) before the first job, not inside it
   const mine = codeVersion();
-  const key = resultsKey(queueName);
   const emit = (e: WorkerEvent): void => opts.onEvent?.(e);
 
   const processJob = async (bjob: Job<QueuedJob>): Promise<string> => {
@@ -89,7 +89,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
     const result = await pool.run(job, paths);
     if (result.transient) throw new Error(result.row.error ?? 'transient failure');
     // Stored before the job completes: a worker dying in between leaves a result the rerun overwrites with the same value.
-    await conn.hset(key, job.id, encodeJson(result));
+    await storeResult(conn, queueName, job.id, encodeJson(result), bjob.data.resultsTtlS ?? null);
     emit({ kind: 'done', job, error: result.row.error });
     return job.id;
   };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
+import { Redis } from 'ioredis';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
 import { dataFingerprint } from '../../src/research/fingerprint.ts';
 import { makeJob } from '../../src/research/job.ts';
@@ -94,7 +95,7 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
         }
       }
     };
-    const coordinator = mmbot([...SWEEP, '--data', dataUrl, '--backend', redis.url, '--out', join(dir, 'redis')]);
+    const coordinator = mmbot([...SWEEP, '--data', dataUrl, '--backend', redis.url, '--out', join(dir, 'redis'), '--results-ttl', '2h']);
     procs.push(coordinator.proc);
     const code = await coordinator.exit;
     expect(code, coordinator.lines.join('\n')).toBe(0);
@@ -110,6 +111,11 @@ describe.skipIf(!needs('redis'))('distributed sweep on Redis (real redis-server,
     const journal = readFileSync(join(dir, 'redis', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { jobId: string }).jobId);
     expect(journal).toHaveLength(72);
     expect(new Set(journal).size).toBe(72);
+    // The workers stored every result with the coordinator's --results-ttl.
+    const conn = new Redis(redis.url);
+    const ttls = await Promise.all(journal.map((id) => conn.ttl(`mmbot:research:mmbot-research:result:${id}`)));
+    conn.disconnect();
+    expect(ttls.filter((t) => t > 3600 && t <= 7200)).toHaveLength(72);
 
     // The same sweep again: every result is in Redis already, nothing is queued or run.
     const doneBefore = w2.lines.filter((l) => l.startsWith('worker: done')).length;

@@ -12,6 +12,8 @@ import type { Leaderboard } from '../../research/leaderboard.ts';
 import { sharpeCell } from '../../research/leaderboard-html.ts';
 import { parseObjective } from '../../research/objective.ts';
 import { claimOutDir } from '../../research/out-dir.ts';
+import { DEFAULT_RESULTS_TTL_S, parseResultsTtl, ttlText } from '../../research/result-store.ts';
+import { clearSweep } from '../sweep-clear.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { runSearch } from '../../research/search-run.ts';
@@ -49,7 +51,9 @@ export function printTable(lb: Leaderboard, limit: number, halving = false): str
 
 const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n> | --window from/to ...] [--backend embedded|redis://host:port]
                    [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--top <n>] [--objective <o>] [--heatmap x,y]
-       mmbot sweep --resume <out dir> [--backend …] [--workers <n>]
+                   [--results-ttl <dur>|never]
+       mmbot sweep --resume <out dir> [--backend …] [--workers <n>] [--results-ttl <dur>|never]
+       mmbot sweep --clear <out dir>|all [--backend redis://host:port] [--queue <name>]
 
 Runs the backtest for every candidate of a grid file on every data window, ranks the candidates and
 writes, to --out (default: a new folder under backtest.out_dir):
@@ -64,6 +68,12 @@ writes, to --out (default: a new folder under backtest.out_dir):
               redis://host:port: enqueue the jobs on Redis for \`mmbot worker --backend …\` processes on
               any machine that can read the data (--queue <name>, default ${DEFAULT_QUEUE})
   --workers   embedded backend: worker threads (default cores - 1)
+  --results-ttl  redis backend: how long results stay in Redis (default ${ttlText(DEFAULT_RESULTS_TTL_S)}: results only
+              serve sweeps of the same code; the journal keeps this sweep's anyway), e.g. 12h, 90d, or
+              never; results this sweep finds stored are renewed to it
+  --clear     delete a finished sweep's results from its Redis backend (backend and queue from its
+              sweep.json unless given) and take its waiting jobs off the queue; the folder is kept.
+              --clear all --backend redis://…: every stored result of the queue
   --queue     redis backend: the BullMQ queue (default ${DEFAULT_QUEUE}; workers must serve the same one)
   --out       output folder (default: a new sweep-<time> folder under backtest.out_dir); the same
               sweep's folder again reuses its results.jsonl; a folder holding another sweep (other
@@ -91,8 +101,15 @@ export const command: Command = {
   summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap'], boolean: ['force'], repeated: ['data', 'window'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap', 'results-ttl', 'clear'], boolean: ['force'], repeated: ['data', 'window'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
+    const clear = flagString(p, 'clear');
+    if (clear !== undefined) {
+      for (const f of p.flags.keys()) if (!['clear', 'backend', 'queue'].includes(f)) throw new MmError('USAGE', `--clear takes only --backend and --queue: drop --${f}`);
+      if (p.lists.size > 0) throw new MmError('USAGE', `--clear takes only --backend and --queue: drop --${[...p.lists.keys()][0]}`);
+      process.stdout.write(`${await clearSweep({ target: clear, backend: flagString(p, 'backend'), queue: flagString(p, 'queue') })}\n`);
+      return 0;
+    }
     const resumeDir = flagString(p, 'resume');
     const cacheDir = replayCacheDir();
     let meta: SweepMeta;
@@ -102,6 +119,8 @@ export const command: Command = {
     // Every flag is checked before anything is planned, written or run.
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const top = flagInt(p, 'top', 1, 100_000) ?? 20;
+    const ttlFlag = flagString(p, 'results-ttl');
+    const resultsTtlS = ttlFlag === undefined ? undefined : parseResultsTtl(ttlFlag);
     if (resumeDir) {
       for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out', 'force']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
@@ -112,7 +131,7 @@ export const command: Command = {
       plannedIds = new Set(plan.jobs.map((j) => j.id));
       const b = flagString(p, 'backend');
       const q = flagString(p, 'queue');
-      meta = { ...meta, ...(b === undefined ? {} : { backend: b }), ...(q === undefined ? {} : { queue: q }), ...(objectiveFlag === undefined ? {} : { objective: parseObjective(objectiveFlag, '--objective', 'USAGE') }) };
+      meta = { ...meta, ...(resultsTtlS === undefined ? {} : { resultsTtlS }), ...(b === undefined ? {} : { backend: b }), ...(q === undefined ? {} : { queue: q }), ...(objectiveFlag === undefined ? {} : { objective: parseObjective(objectiveFlag, '--objective', 'USAGE') }) };
     } else {
       const config = flagString(p, 'config');
       const grid = flagString(p, 'grid');
@@ -126,6 +145,7 @@ export const command: Command = {
         objective: objectiveFlag === undefined ? null : parseObjective(objectiveFlag, '--objective', 'USAGE'),
         backend: flagString(p, 'backend') ?? 'embedded',
         queue: flagString(p, 'queue') ?? DEFAULT_QUEUE,
+        ...(resultsTtlS === undefined ? {} : { resultsTtlS }),
       };
       out = ''; // set once planned (the default folder is under the config's out_dir)
     }
@@ -143,7 +163,7 @@ export const command: Command = {
       if (replaced !== null) process.stderr.write(`sweep: --force: replaced ${replaced} in ${out}\n`);
       writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
     }
-    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep' });
+    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
     const already = journal.done.size;

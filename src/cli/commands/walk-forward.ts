@@ -22,6 +22,7 @@ import type { Command } from '../main.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { Journal } from '../../research/journal.ts';
 import { claimOutDir } from '../../research/out-dir.ts';
+import { parseResultsTtl } from '../../research/result-store.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
 
@@ -76,7 +77,7 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
                           [--data <path|url>]... [--objective <name>] [--top-k <n>] [--backend embedded|redis://host:port]
-                          [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--heatmap x,y]
+                          [--workers <n>] [--queue <name>] [--results-ttl <dur>|never] [--out <dir> [--force]] [--heatmap x,y]
 
 Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
 the objective, and scores that choice on the next, unseen test window; then rolls forward by --step
@@ -92,7 +93,7 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
   --top-k        report how often the chosen point ranked within the top k out of sample (default 3)
   --backend      embedded (default): worker threads here (--workers, default cores - 1); redis://host:port:
                  jobs for \`mmbot worker --backend …\` processes (--queue <name>, default ${DEFAULT_QUEUE}); one batch
-                 for every train window, then one for every test window
+                 for every train window, then one for every test window; --results-ttl as for mmbot sweep
   --data         recordings: paths, file:// or http(s):// URLs; default backtest.data
   --out          output folder (default: a new folder under backtest.out_dir); a walk-forward's folder again
                  reuses its journal; a sweep's folder is refused (exit 2, OUTPUT_IN_USE) unless --force,
@@ -110,7 +111,7 @@ export const command: Command = {
   summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue'], boolean: ['anchored', 'force'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl'], boolean: ['anchored', 'force'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
@@ -140,6 +141,8 @@ export const command: Command = {
     // Anchored train windows grow, and so may their rungs: every distinct set is named.
     const rungLengths = halving ? [...new Set(trainPlans(folds, points.length, halving).map((plan) => plan.map((r) => formatDurationMs(r.lengthMs)).join(', ')))] : null;
     const trainSearch = halving && rungLengths ? `successive halving (eta ${halving.eta}) on rungs of ${rungLengths.join(' / ')} from each train window's start` : undefined;
+    const ttlFlag = flagString(p, 'results-ttl');
+    const resultsTtlS = ttlFlag === undefined ? undefined : parseResultsTtl(ttlFlag);
     const workers = flagInt(p, 'workers', 1, 256) ?? Math.max(1, availableParallelism() - 1);
     const outFlag = flagString(p, 'out');
     const out = outFlag ? resolve(outFlag) : join(resolve(prep.setups[0]!.section.out_dir), `walk-forward-${Date.now()}`);
@@ -149,7 +152,7 @@ export const command: Command = {
     process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
     let opened;
     try {
-      opened = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward' });
+      opened = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward', ...(resultsTtlS === undefined ? {} : { resultsTtlS }) });
     } catch (e) {
       process.stderr.write('\n'); // ends the line above, so the error gets its own
       throw e;

@@ -15,7 +15,7 @@ const usage = `usage: mmbot worker --backend redis://host:port [--concurrency <n
 Serves the research jobs \`mmbot sweep --backend redis://…\` enqueues, on this machine: each job runs
 on a worker thread (--concurrency at once; default cores - 1), its data (paths, file:// or
 http(s):// URLs) resolved here (URLs downloaded once into --cache-dir, default the replay cache),
-its result written back to Redis. Start as many workers, on as many machines, as you like; they must
+its result written back to Redis (kept for the coordinator's --results-ttl, default 30 days). Start as many workers, on as many machines, as you like; they must
 run the same mmbot checkout as the coordinator (jobs planned by other code are refused) and see the
 same data (checked by content fingerprint).
   --lock-ms      a job whose worker stops renewing its lock for this long is run again elsewhere (default 30000)
