@@ -115,6 +115,21 @@ export class VirtualClock implements Clock {
     this.#nowMs = targetMs;
   }
 
+  /**
+   * Fires the next live timer if it is due at or before `limitMs` (moving the clock to its time)
+   * and returns true; returns false, leaving the clock as it is, when none is due. A driver that
+   * must let promise jobs run between timers, as the event loop does between two callbacks due at
+   * the same instant, steps with this instead of `advanceTo`.
+   */
+  fireNext(limitMs: number): boolean {
+    const at = this.nextTimerMs();
+    if (at === undefined || at > limitMs) return false;
+    const next = this.#timers.shift()!;
+    this.#nowMs = next.atMs;
+    next.fn();
+    return true;
+  }
+
   #insert(timer: PendingTimer): void {
     // Binary search keeps insertion O(log n) for the search; timers are few in practice.
     let lo = 0;

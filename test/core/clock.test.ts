@@ -46,6 +46,27 @@ describe('VirtualClock', () => {
     expect(n).toBe(1);
   });
 
+  it('fireNext fires one timer at a time up to a limit, skipping cancelled ones', () => {
+    const c = new VirtualClock(0);
+    const fired: string[] = [];
+    c.setTimer(5, () => fired.push('a'));
+    const cancel = c.setTimer(5, () => fired.push('cancelled'));
+    c.setTimer(5, () => fired.push('b'));
+    c.setTimer(9, () => fired.push('c'));
+    cancel();
+    expect(c.fireNext(8)).toBe(true);
+    expect(fired).toEqual(['a']);
+    expect(c.nowMs()).toBe(5);
+    expect(c.fireNext(8)).toBe(true);
+    expect(fired).toEqual(['a', 'b']);
+    expect(c.fireNext(8)).toBe(false);
+    expect(c.nowMs()).toBe(5);
+    expect(c.fireNext(9)).toBe(true);
+    expect(fired).toEqual(['a', 'b', 'c']);
+    expect(c.nowMs()).toBe(9);
+    expect(c.fireNext(100)).toBe(false);
+  });
+
   it('refuses to go back in time', () => {
     const c = new VirtualClock(100);
     expect(() => c.advanceTo(99)).toThrow(RangeError);
