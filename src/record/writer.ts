@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { Transform } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
@@ -157,6 +158,29 @@ export class RecordingEncoder {
 /** A level without its order list. */
 const aggregated = (l: BookLevel): BookLevel => ({ priceTicks: l.priceTicks, qty: l.qty });
 
+/** The gzip header's OS byte (RFC 1952: 3 = Unix). */
+const GZIP_OS_UNIX = 3;
+
+/**
+ * Passes gzip output through with its header's OS byte set to Unix. zlib leaves the header's mtime
+ * at 0 but stamps the OS it was built for (macOS builds write 19): pinned, the same events give the
+ * same bytes on every platform (a seed's recording is a shareable dataset).
+ */
+export function pinGzipOs(): Transform {
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      let out = chunk;
+      if (offset <= 9 && offset + chunk.length > 9 && chunk[9 - offset] !== GZIP_OS_UNIX) {
+        out = Buffer.from(chunk);
+        out[9 - offset] = GZIP_OS_UNIX;
+      }
+      offset += chunk.length;
+      done(null, out);
+    },
+  });
+}
+
 /**
  * Opens a streaming gzip JSONL recording at `path` and writes the header.
  * Writes are buffered by the gzip stream; `close` resolves once the file is complete on disk.
@@ -164,12 +188,14 @@ const aggregated = (l: BookLevel): BookLevel => ({ priceTicks: l.priceTicks, qty
 export function createRecordingWriter(path: string, opts: RecordingWriterOptions): RecordingSink {
   const gzip: Gzip = createGzip({ level: 6 });
   const file: WriteStream = createWriteStream(path);
-  gzip.pipe(file);
+  const header = pinGzipOs();
+  gzip.pipe(header).pipe(file);
   let failure: Error | null = null;
   const onError = (e: Error): void => {
     failure ??= e;
   };
   gzip.on('error', onError);
+  header.on('error', onError);
   file.on('error', onError);
   gzip.write(`${JSON.stringify(recordingHeader(opts))}\n`);
   const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery, opts.bookLevel ?? 2);

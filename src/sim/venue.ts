@@ -22,6 +22,11 @@ export interface VenueInit {
   readonly config?: VenueConfig;
   /** Base clock; the clock-speed knob scales it. Default LiveClock. */
   readonly clock?: Clock;
+  /**
+   * The clock already runs at venue speed (a virtual clock a driver steps): used as is, not scaled
+   * by `clock_speed`, which still shapes the flow (batching) as it would at that speed.
+   */
+  readonly prescaled?: boolean;
   readonly seed?: number;
 }
 
@@ -72,7 +77,7 @@ export class Venue {
   constructor(init: VenueInit = {}) {
     this.config = init.config ?? defaultVenueConfig();
     const base = init.clock ?? new LiveClock();
-    this.clock = this.config.clock_speed === 1 ? base : new ScaledClock(base, this.config.clock_speed);
+    this.clock = this.config.clock_speed === 1 || init.prescaled === true ? base : new ScaledClock(base, this.config.clock_speed);
     this.ids = new VenueIds(() => this.clock.nowMs(), seededRandomU32(init.seed ?? this.config.seed));
     const only = this.config.instruments.only;
     this.rawInstruments = defaultRawInstruments().filter((r) => !only || only.includes(r.symbol));

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { encodeErrorBody, encodeRestBody } from '../../wire/index.ts';
 import type { Session } from '../auth/auth-service.ts';
 import type { Venue } from '../venue.ts';
@@ -14,7 +14,8 @@ export class HttpError extends Error {
 
 /** What a route handler receives. */
 export interface RouteContext {
-  readonly req: IncomingMessage;
+  /** The request's headers (an in-process request has no socket behind it). */
+  readonly req: { readonly headers: IncomingHttpHeaders };
   readonly method: string;
   readonly path: string;
   readonly query: URLSearchParams;

@@ -4,7 +4,8 @@ import { LiveClock, type Clock } from '../../core/clock.ts';
 import { defaultVenueConfig, parseVenueConfig, type VenueConfig, type VenueConfigInput } from '../config/venue-config.ts';
 import type { VenuePlugin, VenuePluginContext } from '../plugin.ts';
 import { Venue, type DefaultCredentials } from '../venue.ts';
-import { HttpError, peerIp, readJsonBody, Router, sendError, sendJson } from './http-kit.ts';
+import { dispatch } from './dispatch.ts';
+import { peerIp, readJsonBody, Router } from './http-kit.ts';
 import { registerOrderWs } from './order-ws.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { registerAuthRoutes } from './routes-auth.ts';
@@ -21,12 +22,30 @@ export interface VenueOptions {
   readonly config?: VenueConfig | VenueConfigInput;
   /** Base clock of the venue (the clock-speed knob scales it). Default LiveClock. */
   readonly clock?: Clock;
+  /** `clock` already runs at venue speed (a stepped virtual clock): not scaled again. */
+  readonly prescaled?: boolean;
+  /** The clock of I/O-edge timers (heartbeats, the ticker throttle). Default LiveClock. */
+  readonly ioClock?: Clock;
   readonly seed?: number;
   /**
    * Plugins to register. Default: the market plugins from `src/sim/market/index.ts`
    * (`marketPlugins(config)`) when that module exists. Pass `[]` for the bare core.
    */
   readonly plugins?: readonly VenuePlugin[];
+}
+
+/**
+ * A venue without a server: the in-process handle, its router and WS registry with every plugin
+ * registered. `startVenue` listens on top of it; an in-process client (`dispatch`, the market-data
+ * service's `attach`) can use it directly.
+ */
+export interface HeadlessVenue {
+  readonly venue: Venue;
+  readonly router: Router;
+  readonly ws: WsRegistry;
+  readonly rateLimiter: RateLimiter;
+  /** Stops plugins and the venue's timers (idempotent). */
+  stop(): Promise<void>;
 }
 
 /** A running venue: addresses, the default credentials, the in-process handle and `stop`. */
@@ -52,14 +71,14 @@ async function discoverPlugins(config: VenueConfig): Promise<VenuePlugin[]> {
   }
 }
 
-/** Starts the local venue on loopback: HTTP + WS server, core routes, plugins. */
-export async function startVenue(options: VenueOptions = {}): Promise<RunningVenue> {
+/** Builds the venue, its routes and plugins without listening (see `HeadlessVenue`). */
+export async function buildVenue(options: VenueOptions = {}): Promise<HeadlessVenue> {
   const config = options.config ? parseVenueConfig(options.config) : defaultVenueConfig();
-  const venue = new Venue({ config, ...(options.clock ? { clock: options.clock } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  const venue = new Venue({ config, ...(options.clock ? { clock: options.clock } : {}), ...(options.prescaled ? { prescaled: true } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const router = new Router();
   const ws = new WsRegistry(venue);
   const rateLimiter = new RateLimiter(venue.clock, () => venue.knobs.rateLimit);
-  const ioClock = new LiveClock();
+  const ioClock = options.ioClock ?? new LiveClock();
   const ctx: VenuePluginContext = { venue, router, ws, auth: venue.auth, config, rateLimiter, ioClock };
   registerAuthRoutes(ctx);
   registerPortfolioRoutes(ctx);
@@ -67,28 +86,32 @@ export async function startVenue(options: VenueOptions = {}): Promise<RunningVen
   registerOrderWs(ctx);
   const plugins = options.plugins ? [...options.plugins] : await discoverPlugins(config);
   for (const p of plugins) await p.register(ctx);
+  let stopped = false;
+  return {
+    venue,
+    router,
+    ws,
+    rateLimiter,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const p of plugins) await p.stop?.();
+      venue.stop();
+    },
+  };
+}
+
+/** Starts the local venue on loopback: HTTP + WS server, core routes, plugins. */
+export async function startVenue(options: VenueOptions = {}): Promise<RunningVenue> {
+  const built = await buildVenue(options);
+  const { venue, router, ws } = built;
   const unDrop = venue.knobs.onDrop((f) => ws.drop(f));
 
   const server = createServer((req, res) => void handle(req, res));
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const route = router.match(req.method ?? 'GET', url.pathname);
-      if (route === undefined) return sendError(res, 404, `no endpoint ${req.method} ${url.pathname}`);
-      if (route === 'method') return sendError(res, 405, `method ${req.method} not allowed on ${url.pathname}`);
-      let session = null;
-      if (route.auth) {
-        const a = venue.auth.resolve(req.headers.authorization, peerIp(req));
-        if (!a.ok) return sendError(res, a.error.status, a.error.message);
-        session = a.value;
-      }
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readJsonBody(req);
-      const out = await route.handler({ req, method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, ip: peerIp(req), session, venue });
-      sendJson(res, out.status, out.body);
-    } catch (e) {
-      if (e instanceof HttpError) return sendError(res, e.status, e.message);
-      sendError(res, 500, `internal error: ${(e as Error).message}`);
-    }
+    const out = await dispatch(venue, router, { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ip: peerIp(req), readBody: () => readJsonBody(req) });
+    res.writeHead(out.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out.text) });
+    res.end(out.text);
   }
   server.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
   const host = options.host ?? '127.0.0.1';
@@ -103,13 +126,12 @@ export async function startVenue(options: VenueOptions = {}): Promise<RunningVen
     wsUrl: `ws://${host}:${port}`,
     credentials: venue.credentials,
     venue,
-    rateLimiter,
+    rateLimiter: built.rateLimiter,
     async stop() {
       if (stopped) return;
       stopped = true;
       unDrop();
-      for (const p of plugins) await p.stop?.();
-      venue.stop();
+      await built.stop();
       ws.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
