@@ -1,6 +1,7 @@
 /**
  * `npm run bench:strategies [-- --minutes 30] [--seed 11] [--only glft,fixed-spread] [--presets calm,toxic] [--fresh]`:
- * records each market preset of the local venue (fixed seed, N minutes of venue time; cached under
+ * records each market preset of the local venue on its virtual clock (fixed seed, N minutes of venue
+ * time; byte-identical for the same seed, so the tables are exactly repeatable; cached under
  * .tmp/strategy-bench/ unless --fresh), backtests every built-in strategy on it with only `size`
  * and `maxPosition` set, and prints and writes the table (test/bench/strategies-results.json, and
  * the table in strategies/README.md between its BENCH markers).
@@ -51,14 +52,18 @@ mkdirSync(work, { recursive: true });
 
 const mmbot = (a: string[]) => exec(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...a], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 3_600_000 });
 
-/** Records a scenario from the local venue (cached by preset, seed and duration). */
+/**
+ * Records a scenario from the local venue on its virtual clock (`mmbot record --local`): the same
+ * preset, seed, duration and clock speed give the same bytes, so the tables are exactly repeatable
+ * with or without the cache (kept under .tmp/strategy-bench/ by preset, seed, duration and speed).
+ */
 async function record(s: Scenario): Promise<string> {
-  const out = join(work, `${s.preset}-seed${s.seed}-${s.durationS}s.jsonl.gz`);
+  const out = join(work, `${s.preset}-seed${s.seed}-${s.durationS}s-${speed}x-virtual.jsonl.gz`);
   if (existsSync(out) && !args.flags.has('fresh')) return out;
   const venue = join(work, `venue-${s.preset}.yaml`);
   // `default`: the venue's own default market, no preset key (venues from before presets).
   writeFileSync(venue, stringify(s.preset === 'default' ? { seed: s.seed } : { seed: s.seed, market: { preset: s.preset } }));
-  process.stderr.write(`recording ${s.preset} (seed ${s.seed}, ${s.durationS} venue s at ${speed}×)...\n`);
+  process.stderr.write(`recording ${s.preset} (seed ${s.seed}, ${s.durationS} venue s at ${speed}×, virtual clock)...\n`);
   // Written under another name first: an interrupted recording must not be cached as a whole one.
   await mmbot(['record', '--local', '--venue-config', venue, '--seed', String(s.seed), '--clock-speed', String(speed), '--symbols', s.symbols.join(','), '--duration', String(s.durationS), '--out', `${out}.part`]);
   renameSync(`${out}.part`, out);
