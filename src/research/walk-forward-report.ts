@@ -18,6 +18,10 @@ export interface WalkForwardMeta {
   readonly command?: string;
   /** How each train window was searched, when not every point ran on all of it (successive halving). */
   readonly trainSearch?: string;
+  /** Data after the last test window that no fold scores (ms): shorter than --test, and --partial-fold was not given. */
+  readonly unscoredTailMs?: number;
+  /** Whether --partial-fold would score that tail (false: the next fold's train window would run past the data). */
+  readonly partialFoldFits?: boolean;
 }
 
 const pointText = (p: GridPoint | undefined): string => (p ? p.map(([k, v]) => `${k.split('.').at(-1)}=${valueText(v)}`).join(', ') : '—');
@@ -31,7 +35,7 @@ function foldRows(results: readonly FoldResult[], meta: WalkForwardMeta): string
     return [
       String(f.index + 1),
       `${offset(f.trainStartMs, meta.dataStartMs)}–${offset(f.testStartMs, meta.dataStartMs)}`,
-      `${offset(f.testStartMs, meta.dataStartMs)}–${offset(f.testEndMs, meta.dataStartMs)}`,
+      `${offset(f.testStartMs, meta.dataStartMs)}–${offset(f.testEndMs, meta.dataStartMs)}${f.partial ? ' (partial)' : ''}`,
       r.chosen ? pointText(r.chosen.point) : 'none (every train run failed)',
       fmt(r.chosen?.objective, 3),
       fmt(r.chosenTest?.objective, 3),
@@ -52,10 +56,13 @@ const undefinedNote = (s: WalkForwardSummary, o: Objective): string =>
   s.objectiveFolds < s.scored ? ` (over the ${s.objectiveFolds} of ${s.scored} scored folds whose test window has a ${o}; ${o === 'sharpe' ? 'a Sharpe needs 2 minutes of varying PnL' : 'the others have none'})` : '';
 
 /** Summary lines shared by the terminal and the page. */
-function summaryLines(s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta): [string, string][] {
+function summaryLines(results: readonly FoldResult[], s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta): [string, string][] {
   const overlap = meta.stepMs < meta.testMs ? ' (test windows overlap: step < test, so overlapping minutes count more than once)' : '';
+  const partial = results.find((r) => r.fold.partial);
+  const tail = meta.unscoredTailMs ?? 0;
   return [
-    ['folds (scored)', `${s.folds} (${s.scored})`],
+    ['folds (scored)', `${s.folds} (${s.scored})${partial ? `; fold ${partial.fold.index + 1} is partial: its test window is the last ${formatDurationMs(partial.fold.testEndMs - partial.fold.testStartMs)} of data, not ${formatDurationMs(meta.testMs)}` : ''}`],
+    ...(tail > 0 ? [['data after the last test window, not scored', `${formatDurationMs(tail)} (shorter than --test ${formatDurationMs(meta.testMs)}; ${meta.partialFoldFits ? '--partial-fold scores it as a shorter final fold' : 'the next fold\'s train window would end with the data or after it, leaving no test window (a shorter --step reaches it)'})`] as [string, string]] : []),
     // Ranked by net, the objective's lines are the net lines: shown once.
     ...(o === 'net' ? [] : [[`mean ${o}: in-sample / out-of-sample`, `${fmt(s.meanInSample, 3)} / ${fmt(s.meanOutOfSample, 3)}${undefinedNote(s, o)}`] as [string, string]]),
     ['mean net PnL (USD): in-sample / out-of-sample', `${fmt(s.meanInSampleNet, 2)} / ${fmt(s.meanOutOfSampleNet, 2)}`],
@@ -75,7 +82,7 @@ export function walkForwardTable(results: readonly FoldResult[], s: WalkForwardS
   const body = foldRows(results, meta);
   const widths = HEAD.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (c: readonly string[]): string => c.map((x, i) => (i === 3 || i === 10 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
-  const sum = summaryLines(s, meta.objective, meta);
+  const sum = summaryLines(results, s, meta.objective, meta);
   const w = Math.max(...sum.map(([k]) => k.length));
   return [`objective: ${meta.objective} (${OBJECTIVE_HELP[meta.objective]})`, ...(meta.trainSearch ? [`train search: ${meta.trainSearch}`] : []), line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
 }
@@ -114,8 +121,11 @@ export function walkForwardJson(results: readonly FoldResult[], s: WalkForwardSu
     anchored: meta.anchored,
     points: meta.points,
     train_search: meta.trainSearch ?? 'every point on the whole train window',
+    unscored_tail_ms: meta.unscoredTailMs ?? 0,
+    partial_fold_fits: meta.partialFoldFits ?? false,
     folds: results.map((r) => ({
       fold: r.fold.index + 1,
+      partial: r.fold.partial === true,
       train: { start_ms: r.fold.trainStartMs, end_ms: r.fold.testStartMs, start: new Date(r.fold.trainStartMs).toISOString(), end: new Date(r.fold.testStartMs).toISOString() },
       test: { start_ms: r.fold.testStartMs, end_ms: r.fold.testEndMs, start: new Date(r.fold.testStartMs).toISOString(), end: new Date(r.fold.testEndMs).toISOString() },
       chosen: r.chosen ? Object.fromEntries(r.chosen.point) : null,
@@ -188,7 +198,7 @@ export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSu
   parts.push(`<p>Objective ${esc(meta.objective)}: ${esc(OBJECTIVE_HELP[meta.objective])}. ${meta.points} parameter points; train ${esc(formatDurationMs(meta.trainMs))}${meta.anchored ? ' (anchored: from the data start)' : ''}, test ${esc(formatDurationMs(meta.testMs))}, step ${esc(formatDurationMs(meta.stepMs))}. Windows are offsets from the data start (${esc(new Date(meta.dataStartMs).toISOString())}).</p>`);
   if (meta.trainSearch) parts.push(`<p>Train search: ${esc(meta.trainSearch)}; the chosen point's IS score is on the last rung.</p>`);
   if (meta.command) parts.push(`<p class="note">${esc(meta.command)}</p>`);
-  parts.push('<h2>Summary</h2>', `<table>${summaryLines(s, meta.objective, meta).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
+  parts.push('<h2>Summary</h2>', `<table>${summaryLines(results, s, meta.objective, meta).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);
   parts.push(barsSvg(results, meta.objective));
   if (results.length > 0) parts.push(equityChart(results));
   parts.push('<h2>Folds: in-sample vs out-of-sample</h2>');

@@ -18,6 +18,8 @@ export interface Fold {
   readonly trainStartMs: number;
   readonly testStartMs: number;
   readonly testEndMs: number;
+  /** The last fold, whose test window is the data's rest, shorter than --test (`partialLast`). */
+  readonly partial?: boolean;
 }
 
 /** How the folds are laid out. */
@@ -28,12 +30,19 @@ export interface FoldSpec {
   readonly stepMs: number;
   /** Anchored (expanding) training: every train window starts with the data. */
   readonly anchored: boolean;
+  /** Score the data left after the last whole test window as a shorter, flagged final fold (at least 1 s of it). */
+  readonly partialLast?: boolean;
 }
+
+/** A partial last fold shorter than this is not worth a replay (and would score noise). */
+const MIN_PARTIAL_TEST_MS = 1000;
 
 /**
  * Lays out folds over the data: fold k trains on [start + k·step, +train) (anchored: from the data's
  * start) and tests on the next `test` ms; folds whose test window would run past the data are
- * dropped. A test window that ends with the data is open-ended so its last event is replayed.
+ * dropped, except with `partialLast` the first of them, whose test window is then the rest of the
+ * data (≥ 1 s; flagged `partial`). A test window that ends with the data is open-ended so its last
+ * event is replayed.
  * @throws MmError USAGE when not even one fold fits, naming the durations and the data's length.
  */
 export function planFolds(span: DataSpan, spec: FoldSpec): Fold[] {
@@ -41,8 +50,10 @@ export function planFolds(span: DataSpan, spec: FoldSpec): Fold[] {
   const spanMs = span.endMs - span.startMs;
   for (let k = 0; ; k++) {
     const trainEnd = span.startMs + k * spec.stepMs + spec.trainMs;
-    const testEnd = trainEnd + spec.testMs;
-    if (testEnd > span.endMs) break;
+    let testEnd = trainEnd + spec.testMs;
+    const partial = testEnd > span.endMs;
+    if (partial && !(spec.partialLast === true && span.endMs - trainEnd >= MIN_PARTIAL_TEST_MS)) break;
+    if (partial) testEnd = span.endMs;
     if (k >= MAX_FOLDS) throw new MmError('USAGE', `walk-forward: --step ${formatDurationMs(spec.stepMs)} gives more than ${MAX_FOLDS} folds over ${formatDurationMs(spanMs)} of data: use a longer step`);
     const trainStart = spec.anchored ? span.startMs : trainEnd - spec.trainMs;
     const id = `f${k + 1}`;
@@ -53,11 +64,18 @@ export function planFolds(span: DataSpan, spec: FoldSpec): Fold[] {
       trainStartMs: trainStart,
       testStartMs: trainEnd,
       testEndMs: testEnd,
+      ...(partial ? { partial: true } : {}),
     });
+    if (partial) break;
   }
   if (folds.length === 0)
     throw new MmError('USAGE', `walk-forward: --train ${formatDurationMs(spec.trainMs)} + --test ${formatDurationMs(spec.testMs)} is longer than the data (${formatDurationMs(spanMs)})`);
   return folds;
+}
+
+/** Data after the last test window that no fold scores out of sample (ms; 0 when the folds reach the end). */
+export function unscoredTailMs(span: DataSpan, folds: readonly Fold[]): number {
+  return Math.max(0, span.endMs - Math.max(span.startMs, ...folds.map((f) => f.testEndMs)));
 }
 
 /** One unit of work: a point on a window. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GridPoint } from '../../src/backtest/sweep.ts';
 import type { Observation } from '../../src/research/leaderboard.ts';
-import { efficiencyRatio, planFolds, runWalkForward, spearman, summarise, trainPlans, type PointWindow } from '../../src/research/walk-forward.ts';
+import { efficiencyRatio, planFolds, runWalkForward, spearman, summarise, trainPlans, unscoredTailMs, type PointWindow } from '../../src/research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../src/research/walk-forward-report.ts';
 import { buildLeaderboard } from '../../src/research/leaderboard.ts';
 
@@ -24,6 +24,26 @@ describe('walk-forward fold planning', () => {
   it('anchored folds train from the data start on growing windows', () => {
     const f = planFolds(span, { trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: true });
     expect(f.map((x) => [x.trainStartMs - S, x.testStartMs - S, x.testEndMs - S])).toEqual([[0, 120_000, 240_000], [0, 240_000, 360_000], [0, 360_000, 480_000]]);
+  });
+
+  it('leaves the data after the last whole test window unscored, or scores it as a flagged partial fold', () => {
+    const spec = { trainMs: 120_000, testMs: 100_000, stepMs: 100_000, anchored: false };
+    const whole = planFolds(span, spec); // tests at 2–3:40, 3:40–5:20, 5:20–7:00; 60 s left
+    expect(whole.map((f) => f.testEndMs - S)).toEqual([220_000, 320_000, 420_000]);
+    expect(unscoredTailMs(span, whole)).toBe(60_000);
+    const withPartial = planFolds(span, { ...spec, partialLast: true });
+    expect(withPartial).toHaveLength(4);
+    expect(withPartial[3]).toMatchObject({ partial: true, trainStartMs: S + 300_000, testStartMs: S + 420_000, testEndMs: S + 480_000 });
+    expect(withPartial[3]!.test).toEqual({ id: 'f4-test', startMs: S + 420_000, endMs: null });
+    expect(withPartial.slice(0, 3).every((f) => f.partial === undefined)).toBe(true);
+    expect(unscoredTailMs(span, withPartial)).toBe(0);
+    // Under a second left: not worth a fold; data that the folds cover to the end: no tail either way.
+    const tiny = { startMs: S, endMs: S + 420_500 };
+    expect(planFolds(tiny, { ...spec, partialLast: true })).toHaveLength(3);
+    expect(unscoredTailMs(tiny, planFolds(tiny, spec))).toBe(500);
+    expect(planFolds(span, { trainMs: 120_000, testMs: 60_000, stepMs: 60_000, anchored: false, partialLast: true })).toHaveLength(6);
+    // Data shorter than train + test: with partialLast the one fold tests on what is left after train.
+    expect(planFolds(span, { trainMs: 420_000, testMs: 120_000, stepMs: 120_000, anchored: false, partialLast: true })).toMatchObject([{ partial: true, testStartMs: S + 420_000, testEndMs: S + 480_000 }]);
   });
 
   it('says when train + test do not fit in the data', () => {

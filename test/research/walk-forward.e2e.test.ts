@@ -75,6 +75,10 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(stderr).toMatch(/12 result\(s\) already in .*results\.jsonl/);
     expect(stderr).not.toMatch(/train: \d+\/\d+/); // nothing ran
     expect(JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')).folds).toEqual(report.folds);
+    // The 58.84 s after the last test window (6–7 min) are not scored, and the report says why: the
+    // next fold would train on 6–8 min, past the data.
+    expect(stdout).toMatch(/data after the last test window, not scored +58\.84s \(shorter than --test 1m; the next fold's train window would end with the data or after it/);
+    expect(JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8'))).toMatchObject({ unscored_tail_ms: 58_840, partial_fold_fits: false });
   }, 90_000);
 
   it('Ctrl-C (SIGINT) stops with the runs journaled, exits 130, and the same command continues', async () => {
@@ -98,9 +102,24 @@ describe('mmbot walk-forward on the sample recording (embedded runner)', () => {
     expect(code, text).toBe(130);
     expect(text).toContain(`walk-forward: SIGINT: stopped with ${lines()} run(s) in ${journal}`);
     expect(text).toContain(`continue with the same command and --out ${out}`);
-    expect((await runCaptured(args.slice(2))).code).toBe(0);
+    const done = await runCaptured(args.slice(2));
+    expect(done.code).toBe(0);
     expect(lines()).toBe(30);
-  }, 60_000);
+    // Folds test 2–3 … 6–7 min; the 58.84 s left would fit a shorter sixth fold: the report says so...
+    expect(done.stdout).toMatch(/data after the last test window, not scored +58\.84s \(shorter than --test 1m; --partial-fold scores it as a shorter final fold\)/);
+    // ...and --partial-fold scores it, flagged (only that fold's runs are new).
+    const partial = await runCaptured([...args.slice(2), '--partial-fold']);
+    expect(partial.code).toBe(0);
+    expect(lines()).toBe(36);
+    expect(partial.stderr).toMatch(/× 6 fold\(s\) .*the last fold partial/);
+    expect(partial.stdout).toMatch(/^ +6 +5m–7m +7m–7m58\.84s \(partial\)/m);
+    expect(partial.stdout).toMatch(/folds \(scored\) +6 \(6\); fold 6 is partial: its test window is the last 58\.84s of data, not 1m/);
+    expect(partial.stdout).not.toMatch(/not scored/);
+    const report = JSON.parse(readFileSync(join(out, 'walk-forward.json'), 'utf8')) as { unscored_tail_ms: number; folds: { partial: boolean; test: { end_ms: number; start_ms: number } }[] };
+    expect(report.folds.map((f) => f.partial)).toEqual([false, false, false, false, false, true]);
+    expect(report.folds[5]!.test.end_ms - report.folds[5]!.test.start_ms).toBe(58_840);
+    expect(report.unscored_tail_ms).toBe(0);
+  }, 90_000);
 
   it('rejects bad durations and folds that do not fit, naming the flag', async () => {
     const grid = join(dir, 'g2.yaml');

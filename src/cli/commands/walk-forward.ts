@@ -13,7 +13,7 @@ import { buildLeaderboard } from '../../research/leaderboard.ts';
 import { parseObjective } from '../../research/objective.ts';
 import { pairRunner, type JobFactory } from '../../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
-import { planFolds, runWalkForward, summarise, trainPlans } from '../../research/walk-forward.ts';
+import { planFolds, runWalkForward, summarise, trainPlans, unscoredTailMs } from '../../research/walk-forward.ts';
 import { walkForwardCsv, walkForwardHtml, walkForwardJson, walkForwardTable } from '../../research/walk-forward-report.ts';
 import { dataSpan, type DataSpan } from '../../research/windows.ts';
 import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
@@ -75,7 +75,7 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
   return { points, setups, data, span, make };
 }
 
-const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored]
+const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored] [--partial-fold]
                           [--data <path|url>]... [--objective <name>] [--top-k <n>] [--backend embedded|redis://host:port]
                           [--workers <n>] [--queue <name>] [--results-ttl <dur>|never] [--out <dir> [--force]] [--heatmap x,y]
 
@@ -86,6 +86,9 @@ point's out-of-sample rank and the best out-of-sample point. Prints in-sample vs
 fold and a summary (means, walk-forward efficiency, how often the choice stayed in the top k).
   --train, --test, --step  durations: 90s, 2m, 1h30m, 500ms
   --anchored     every train window starts with the data (expanding) instead of rolling
+  --partial-fold score the data left after the last whole test window (shorter than --test, at least
+                 1s) as a final, shorter fold flagged "partial"; without it that stretch is not scored,
+                 and the report says how long it is
   --grid         a grid file: search: grid or random (every candidate on each train window) or halving
                  (successive halving inside each train window: rungs from its start, eta, rungs/min_window);
                  objective: from it unless --objective
@@ -111,7 +114,7 @@ export const command: Command = {
   summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl'], boolean: ['anchored', 'force'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl'], boolean: ['anchored', 'force', 'partial-fold'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
@@ -135,7 +138,10 @@ export const command: Command = {
     const cacheDir = replayCacheDir();
     const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir);
     const span = prep.span;
-    const folds = planFolds(span, { trainMs, testMs, stepMs, anchored });
+    const partialLast = p.flags.has('partial-fold');
+    const folds = planFolds(span, { trainMs, testMs, stepMs, anchored, partialLast });
+    const unscored = unscoredTailMs(span, folds);
+    const partialFoldFits = !partialLast && planFolds(span, { trainMs, testMs, stepMs, anchored, partialLast: true }).length > folds.length;
     const halving = grid.search === 'halving' ? { eta: grid.eta, minWindowMs: grid.minWindowMs, rungsMs: grid.rungsMs, where: gridFile } : null;
     // Plans every fold's rungs now, so a rung longer than a train window fails before anything runs.
     // Anchored train windows grow, and so may their rungs: every distinct set is named.
@@ -149,7 +155,7 @@ export const command: Command = {
     // A sweep's folder is refused before anything runs: its journal must not mix with ours (a
     // walk-forward's own folder is reused: the same --out again runs only what its journal lacks).
     const replaced = claimOutDir(out, null, p.flags.has('force'), 'this walk-forward');
-    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
+    process.stderr.write(`walk-forward: ${points.length} point(s) × ${folds.length} fold(s) (train ${formatDurationMs(trainMs)}, test ${formatDurationMs(testMs)}, step ${formatDurationMs(stepMs)}${anchored ? ', anchored' : ''}${folds.at(-1)?.partial ? ', the last fold partial' : ''}): ${trainSearch ? `train by ${trainSearch}` : `${points.length * folds.length} train runs`} + ${points.length * folds.length} test runs`);
     let opened;
     try {
       opened = await openRunner(backend, { workers, cacheDir, queue: flagString(p, 'queue') ?? DEFAULT_QUEUE, label: 'walk-forward', ...(resultsTtlS === undefined ? {} : { resultsTtlS }) });
@@ -184,7 +190,7 @@ export const command: Command = {
       await runner.close();
     }
     const summary = summarise(results, topK);
-    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
+    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, unscoredTailMs: unscored, partialFoldFits, command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'walk-forward.json'), walkForwardJson(results, summary, meta));
     writeFileSync(join(out, 'walk-forward.csv'), walkForwardCsv(results, meta));
