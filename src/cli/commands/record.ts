@@ -45,7 +45,8 @@ funding settlements, index prices, gap markers on reconnect) with venue and rece
                  default ${DEFAULT_VIRTUAL_START} on the virtual clock, now with --wall-clock
   --base-url     a venue (or a local venue started elsewhere); credentials from the flags or
                  AX_API_KEY / AX_API_SECRET in the environment
-  --duration     stop after this many seconds of venue time (default: until Ctrl-C)
+  --duration     stop after this many seconds of venue time (default: until Ctrl-C; required on the
+                 virtual clock, where Ctrl-C ends the file early at the venue time reached)
   --level        2 (default): aggregated book levels; 3: order-level books (the venue's LEVEL_3
                  channel: each level's resting order sizes in queue order, format version 4),
                  which mmbot backtest replays as exact FIFO queues
