@@ -25,6 +25,8 @@ export interface SweepMeta {
   readonly objective: Objective | null;
   readonly backend: string;
   readonly queue: string;
+  /** --drawdown-floor (USD), when it overrides the grid file's drawdown_floor_usd. */
+  readonly drawdownFloorUsd?: number;
   /** --results-ttl in seconds (null: never; absent in older plans: the default). */
   readonly resultsTtlS?: number | null;
 }
@@ -35,6 +37,8 @@ export interface PreparedSweep {
   readonly points: readonly GridPoint[];
   readonly axes: readonly string[];
   readonly objective: Objective;
+  /** pnl_over_drawdown's drawdown floor, USD (--drawdown-floor, else the grid file's). */
+  readonly drawdownFloorUsd: number;
   readonly setups: readonly BacktestSetup[];
   readonly data: readonly string[];
   readonly span: DataSpan;
@@ -50,7 +54,7 @@ export interface PreparedSweep {
 }
 
 /** The input of runSearch for a prepared sweep. */
-export const searchInput = (s: PreparedSweep): SearchRunInput => ({ search: s.search, points: s.points, windows: s.windows, span: s.span, objective: s.objective });
+export const searchInput = (s: PreparedSweep): SearchRunInput => ({ search: s.search, points: s.points, windows: s.windows, span: s.span, objective: s.objective, drawdownFloorUsd: s.drawdownFloorUsd });
 
 /**
  * Plans a sweep: the grid file read (grid, random or halving), every candidate validated through
@@ -73,7 +77,7 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
       throw new MmError('USAGE', `--window ${explicit[k]}: outside the data, which spans ${new Date(span.startMs).toISOString()} to ${new Date(span.endMs).toISOString()} (${span.startMs}/${span.endMs + 1})`);
   }
   const objective = meta.objective ?? search.objective;
-  const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };
+  const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, drawdownFloorUsd: meta.drawdownFloorUsd ?? search.drawdownFloorUsd, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };
   const rungs = searchPlan({ search, points, windows, span, objective });
   const firstWindows = rungs === null ? windows : [rungs[0]!.window];
   const firstJobs = firstWindows.flatMap((w) => points.map((p, i) => make(p, i, w)));

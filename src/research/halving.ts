@@ -2,7 +2,7 @@ import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { formatDurationMs } from './duration.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
-import type { Objective } from './objective.ts';
+import { DRAWDOWN_FLOOR_USD, type Objective } from './objective.ts';
 import type { DataSpan, DataWindow } from './windows.ts';
 
 /** One rung of successive halving: its window and how many candidates it expects to run. */
@@ -96,13 +96,13 @@ export type RunBatch = (points: readonly GridPoint[], window: DataWindow) => Pro
  * 1/eta by the objective, runs those on the next longer window, and so on; stops early when no
  * candidate survives (every run failed). One batch per rung.
  */
-export async function runHalving(candidates: readonly GridPoint[], plan: readonly RungPlan[], objective: Objective, eta: number, runBatch: RunBatch): Promise<RungResult[]> {
+export async function runHalving(candidates: readonly GridPoint[], plan: readonly RungPlan[], objective: Objective, eta: number, runBatch: RunBatch, drawdownFloorUsd = DRAWDOWN_FLOOR_USD): Promise<RungResult[]> {
   const out: RungResult[] = [];
   let current = [...candidates];
   for (const rung of plan) {
     if (current.length === 0) break;
     const obs = await runBatch(current, rung.window);
-    const leaderboard = buildLeaderboard(current, obs, objective);
+    const leaderboard = buildLeaderboard(current, obs, objective, drawdownFloorUsd);
     const last = rung.index === plan.length - 1;
     const next = last ? [] : survivors(leaderboard, survivorCount(current.length, eta));
     out.push({ plan: rung, leaderboard, survivors: next });
@@ -134,5 +134,6 @@ export function halvingLeaderboard(rungs: readonly RungResult[], candidates: rea
     }
   }
   const stages = rungs.map((r, k) => ({ index: k + 1, label: `rung ${k + 1} (first ${formatDurationMs(r.plan.lengthMs)})`, leaderboard: r.leaderboard }));
-  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries, staged: true, stages };
+  const floor = rungs[0]?.leaderboard.drawdownFloorUsd;
+  return { objective, axes: candidates[0]?.map(([p]) => p) ?? [], windows, entries, staged: true, stages, ...(floor === undefined ? {} : { drawdownFloorUsd: floor }) };
 }

@@ -1,5 +1,5 @@
 import type { GridPoint } from '../backtest/sweep.ts';
-import { compareObjective, objectiveValue, OBJECTIVE_HELP, type Objective, type RunMetrics } from './objective.ts';
+import { compareObjective, DRAWDOWN_FLOOR_USD, objectiveHelp, objectiveValue, type Objective, type RunMetrics } from './objective.ts';
 
 /** One run's outcome: the parameter point, the data window it ran on, its metrics. */
 export interface Observation {
@@ -56,7 +56,12 @@ export interface Leaderboard {
   readonly staged?: boolean;
   /** The stages (rungs), each comparing like with like: the heat maps are drawn from these. */
   readonly stages?: readonly LeaderboardStage[];
+  /** pnl_over_drawdown's drawdown floor, USD (absent: DRAWDOWN_FLOOR_USD). */
+  readonly drawdownFloorUsd?: number;
 }
+
+/** The floor a leaderboard records: only where it matters (pnl_over_drawdown) and differs from the default. */
+export const floorOf = (o: Objective, floorUsd: number): { drawdownFloorUsd?: number } => (o === 'pnl_over_drawdown' && floorUsd !== DRAWDOWN_FLOOR_USD ? { drawdownFloorUsd: floorUsd } : {});
 
 /** A point's identity: the same path/value pairs in the same order give the same key. */
 export const pointKey = (p: GridPoint): string => JSON.stringify(p);
@@ -111,7 +116,7 @@ export function aggregateMetrics(runs: readonly RunMetrics[]): RunMetrics {
  * after every complete point (their totals cover fewer windows), then points that never ran; ties
  * keep the order of `points`, so equal inputs give the same ranking.
  */
-export function buildLeaderboard(points: readonly GridPoint[], observations: readonly Observation[], objective: Objective): Leaderboard {
+export function buildLeaderboard(points: readonly GridPoint[], observations: readonly Observation[], objective: Objective, drawdownFloorUsd = DRAWDOWN_FLOOR_USD): Leaderboard {
   const index = new Map(points.map((p, i) => [pointKey(p), i] as const));
   const windows: string[] = [];
   const byPoint = points.map(() => new Map<string, RunMetrics>());
@@ -128,21 +133,21 @@ export function buildLeaderboard(points: readonly GridPoint[], observations: rea
     return {
       pointIndex,
       point,
-      objective: runs.length === 0 ? NaN : objectiveValue(metrics, objective),
+      objective: runs.length === 0 ? NaN : objectiveValue(metrics, objective, drawdownFloorUsd),
       metrics,
       windows: runs.length,
       failed,
       sharpeWindows: runs.filter((r) => r.error === null && Number.isFinite(r.sharpe)).length,
       perWindow: windows.map((w) => {
         const r = byPoint[pointIndex]!.get(w);
-        return r === undefined ? null : objectiveValue(r, objective);
+        return r === undefined ? null : objectiveValue(r, objective, drawdownFloorUsd);
       }),
       error: runs.find((r) => r.error !== null)?.error ?? (runs.length === 0 ? 'not run' : null),
     };
   });
   const tier = (e: (typeof unranked)[number]): number => (e.windows === 0 ? 2 : e.failed > 0 ? 1 : 0);
   unranked.sort((a, b) => tier(a) - tier(b) || compareObjective(a.objective, b.objective, objective) || a.pointIndex - b.pointIndex);
-  return { objective, axes: points[0]?.map(([p]) => p) ?? [], windows, entries: unranked.map((e, k) => ({ ...e, rank: k + 1 })) };
+  return { objective, axes: points[0]?.map(([p]) => p) ?? [], windows, entries: unranked.map((e, k) => ({ ...e, rank: k + 1 })), ...floorOf(objective, drawdownFloorUsd) };
 }
 
 /** A value as a CSV cell (strings bare unless they need quoting, everything else as JSON). */
@@ -192,7 +197,7 @@ const finite = (v: number | undefined): number | null => (v !== undefined && Num
 export function leaderboardJson(lb: Leaderboard): string {
   const doc = {
     objective: lb.objective,
-    objective_definition: OBJECTIVE_HELP[lb.objective],
+    objective_definition: objectiveHelp(lb.objective, lb.drawdownFloorUsd),
     axes: lb.axes,
     windows: lb.windows,
     ...(lb.staged ? { staged: 'successive halving: entries ranked by the last rung they reached (rung), figures from that rung' } : {}),

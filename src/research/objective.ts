@@ -23,6 +23,21 @@ export const DEFAULT_OBJECTIVE: Objective = 'pnl_over_drawdown';
  */
 export const DRAWDOWN_FLOOR_USD = 0.01;
 
+/**
+ * Parses a drawdown floor (USD, > 0: a zero floor would divide a flat run's PnL by zero) from a grid
+ * file's `drawdown_floor_usd` or a `--drawdown-floor` flag.
+ * @throws MmError CONFIG_INVALID (or the given code) naming `where` and the value.
+ */
+export function parseDrawdownFloor(v: unknown, where: string, code: 'CONFIG_INVALID' | 'USAGE' = 'CONFIG_INVALID'): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n === 'number' && Number.isFinite(n) && n > 0) return n;
+  throw new MmError(code, `${where}: expected a drawdown floor in USD above 0 (e.g. 0.01), got ${JSON.stringify(v)}`);
+}
+
+/** The objective's one-line definition, with the drawdown floor in force for pnl_over_drawdown. */
+export const objectiveHelp = (o: Objective, drawdownFloorUsd = DRAWDOWN_FLOOR_USD): string =>
+  o === 'pnl_over_drawdown' ? `net PnL / max drawdown (USD per USD; drawdown floored at ${drawdownFloorUsd} USD), higher is better` : OBJECTIVE_HELP[o];
+
 /** One line per objective, for usage texts and report pages. */
 export const OBJECTIVE_HELP: Readonly<Record<Objective, string>> = {
   pnl_over_drawdown: `net PnL / max drawdown (USD per USD; drawdown floored at ${DRAWDOWN_FLOOR_USD} USD), higher is better`,
@@ -38,12 +53,15 @@ export const OBJECTIVE_HELP: Readonly<Record<Objective, string>> = {
 /** True when a lower value of the objective is better. */
 export const lowerIsBetter = (o: Objective): boolean => o === 'max_drawdown';
 
-/** The objective's value for one run's (or an aggregate's) metrics; NaN when the run failed or has no figure. */
-export function objectiveValue(m: RunMetrics, o: Objective): number {
+/**
+ * The objective's value for one run's (or an aggregate's) metrics; NaN when the run failed or has no
+ * figure. `drawdownFloorUsd`: pnl_over_drawdown's divisor floor (default DRAWDOWN_FLOOR_USD).
+ */
+export function objectiveValue(m: RunMetrics, o: Objective, drawdownFloorUsd = DRAWDOWN_FLOOR_USD): number {
   if (m.error !== null) return NaN;
   switch (o) {
     case 'pnl_over_drawdown':
-      return m.net / Math.max(m.maxDrawdown, DRAWDOWN_FLOOR_USD);
+      return m.net / Math.max(m.maxDrawdown, drawdownFloorUsd);
     case 'net':
       return m.net;
     case 'net_with_rewards':

@@ -4,7 +4,7 @@ import { MmError } from '../core/errors.ts';
 import { canonicalJson } from './canonical.ts';
 import { expandGrid, type GridPoint } from '../backtest/sweep.ts';
 import { parseDurationMs } from './duration.ts';
-import { DEFAULT_OBJECTIVE, parseObjective, type Objective } from './objective.ts';
+import { DEFAULT_OBJECTIVE, DRAWDOWN_FLOOR_USD, parseDrawdownFloor, parseObjective, type Objective } from './objective.ts';
 import { sampleRandom, type AxisSpec } from './random-search.ts';
 
 /** How candidates are chosen and run. */
@@ -18,6 +18,8 @@ export interface SearchFile {
   readonly search: SearchMode;
   readonly axes: readonly AxisSpec[];
   readonly objective: Objective;
+  /** pnl_over_drawdown's divisor floor, USD (`drawdown_floor_usd`, default 0.01). */
+  readonly drawdownFloorUsd: number;
   /** random: points to draw; halving: starting candidates drawn at random (null: the full grid). */
   readonly samples: number | null;
   readonly seed: number;
@@ -29,7 +31,7 @@ export interface SearchFile {
   readonly rungsMs: readonly (number | null)[] | null;
 }
 
-const KEYS = ['search', 'grid', 'objective', 'rank_by', 'samples', 'seed', 'eta', 'min_window', 'rungs'] as const;
+const KEYS = ['search', 'grid', 'objective', 'rank_by', 'drawdown_floor_usd', 'samples', 'seed', 'eta', 'min_window', 'rungs'] as const;
 const PATH_RE = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 const DISTRIBUTIONS = ['uniform', 'log_uniform', 'int'] as const;
 
@@ -128,7 +130,8 @@ export function loadSearchFile(file: string): SearchFile {
       if (cur !== null && !(cur > prev)) throw new MmError('CONFIG_INVALID', `${file}: rungs.${k}: each rung must be longer than the one before (${r[k - 1]} then ${r[k]})`, { file, path: `rungs.${k}` });
     }
   }
-  return { file, search, axes, objective, samples, seed, eta, minWindowMs, rungsMs };
+  const drawdownFloorUsd = o['drawdown_floor_usd'] === undefined ? DRAWDOWN_FLOOR_USD : parseDrawdownFloor(o['drawdown_floor_usd'], `${file}: drawdown_floor_usd`);
+  return { file, search, axes, objective, drawdownFloorUsd, samples, seed, eta, minWindowMs, rungsMs };
 }
 
 /**

@@ -24,6 +24,8 @@ export interface SearchRunInput {
   /** halving: the rungs' windows are cut from this span (the config's start_ms/end_ms already applied). */
   readonly span: DataSpan;
   readonly objective?: Objective;
+  /** pnl_over_drawdown's drawdown floor, USD (default: the search file's). */
+  readonly drawdownFloorUsd?: number;
 }
 
 /**
@@ -42,11 +44,12 @@ export function searchPlan(input: SearchRunInput): RungPlan[] | null {
  */
 export async function runSearch(input: SearchRunInput, run: RunPairs): Promise<SearchOutcome> {
   const objective = input.objective ?? input.search.objective;
+  const floor = input.drawdownFloorUsd ?? input.search.drawdownFloorUsd;
   const plan = searchPlan(input);
   if (plan === null) {
     const obs = await run(input.windows.flatMap((window) => input.points.map((point) => ({ point, window }))), 'all');
-    return { leaderboard: buildLeaderboard(input.points, obs, objective), plan: null, rungs: null };
+    return { leaderboard: buildLeaderboard(input.points, obs, objective, floor), plan: null, rungs: null };
   }
-  const rungs = await runHalving(input.points, plan, objective, input.search.eta, rungRunner(run));
+  const rungs = await runHalving(input.points, plan, objective, input.search.eta, rungRunner(run), floor);
   return { leaderboard: halvingLeaderboard(rungs, input.points, objective), plan, rungs };
 }

@@ -2,7 +2,7 @@ import { lineChart } from '../backtest/svg-chart.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import { formatDurationMs } from './duration.ts';
 import { esc, fmt, pageStart, valueText } from './leaderboard-html.ts';
-import { OBJECTIVE_HELP, type Objective } from './objective.ts';
+import { objectiveHelp, type Objective } from './objective.ts';
 import type { FoldResult, WalkForwardSummary } from './walk-forward.ts';
 
 /** What a walk-forward report describes besides its results. */
@@ -20,6 +20,8 @@ export interface WalkForwardMeta {
   readonly trainSearch?: string;
   /** Data after the last test window that no fold scores (ms): shorter than --test, and --partial-fold was not given. */
   readonly unscoredTailMs?: number;
+  /** pnl_over_drawdown's drawdown floor, USD (absent: the default). */
+  readonly drawdownFloorUsd?: number;
   /** Whether --partial-fold would score that tail (false: the next fold's train window would run past the data). */
   readonly partialFoldFits?: boolean;
 }
@@ -84,7 +86,7 @@ export function walkForwardTable(results: readonly FoldResult[], s: WalkForwardS
   const line = (c: readonly string[]): string => c.map((x, i) => (i === 3 || i === 10 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
   const sum = summaryLines(results, s, meta.objective, meta);
   const w = Math.max(...sum.map(([k]) => k.length));
-  return [`objective: ${meta.objective} (${OBJECTIVE_HELP[meta.objective]})`, ...(meta.trainSearch ? [`train search: ${meta.trainSearch}`] : []), line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
+  return [`objective: ${meta.objective} (${objectiveHelp(meta.objective, meta.drawdownFloorUsd)})`, ...(meta.trainSearch ? [`train search: ${meta.trainSearch}`] : []), line(HEAD), ...body.map(line), '', ...sum.map(([k, v]) => `${k.padEnd(w)}  ${v}`)].join('\n');
 }
 
 /** The fold table as CSV (full parameter values, one column per axis for chosen and best OOS). */
@@ -114,7 +116,7 @@ const finite = (v: number | undefined | null): number | null => (v !== undefined
 export function walkForwardJson(results: readonly FoldResult[], s: WalkForwardSummary, meta: WalkForwardMeta): string {
   const doc = {
     objective: meta.objective,
-    objective_definition: OBJECTIVE_HELP[meta.objective],
+    objective_definition: objectiveHelp(meta.objective, meta.drawdownFloorUsd),
     train_ms: meta.trainMs,
     test_ms: meta.testMs,
     step_ms: meta.stepMs,
@@ -195,7 +197,7 @@ function equityChart(results: readonly FoldResult[]): string {
 /** walk-forward.html: a self-contained page with the settings, the IS vs OOS chart, the fold table and the summary. */
 export function walkForwardHtml(results: readonly FoldResult[], s: WalkForwardSummary, meta: WalkForwardMeta): string {
   const parts = [pageStart('mmbot walk-forward report')];
-  parts.push(`<p>Objective ${esc(meta.objective)}: ${esc(OBJECTIVE_HELP[meta.objective])}. ${meta.points} parameter points; train ${esc(formatDurationMs(meta.trainMs))}${meta.anchored ? ' (anchored: from the data start)' : ''}, test ${esc(formatDurationMs(meta.testMs))}, step ${esc(formatDurationMs(meta.stepMs))}. Windows are offsets from the data start (${esc(new Date(meta.dataStartMs).toISOString())}).</p>`);
+  parts.push(`<p>Objective ${esc(meta.objective)}: ${esc(objectiveHelp(meta.objective, meta.drawdownFloorUsd))}. ${meta.points} parameter points; train ${esc(formatDurationMs(meta.trainMs))}${meta.anchored ? ' (anchored: from the data start)' : ''}, test ${esc(formatDurationMs(meta.testMs))}, step ${esc(formatDurationMs(meta.stepMs))}. Windows are offsets from the data start (${esc(new Date(meta.dataStartMs).toISOString())}).</p>`);
   if (meta.trainSearch) parts.push(`<p>Train search: ${esc(meta.trainSearch)}; the chosen point's IS score is on the last rung.</p>`);
   if (meta.command) parts.push(`<p class="note">${esc(meta.command)}</p>`);
   parts.push('<h2>Summary</h2>', `<table>${summaryLines(results, s, meta.objective, meta).map(([k, v]) => `<tr><th style="text-align:left">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('')}</table>`);

@@ -4,7 +4,7 @@ import { formatDurationMs } from './duration.ts';
 import type { DataSpan, DataWindow } from './windows.ts';
 import { halvingLeaderboard, halvingPlan, survivorCount, survivors, type RungPlan, type RungResult } from './halving.ts';
 import { buildLeaderboard, pointKey, type Leaderboard, type LeaderboardEntry, type Observation } from './leaderboard.ts';
-import { lowerIsBetter, type Objective } from './objective.ts';
+import { DRAWDOWN_FLOOR_USD, lowerIsBetter, type Objective } from './objective.ts';
 
 /** More folds than this is a mistyped --step (each fold runs every point twice). */
 const MAX_FOLDS = 10_000;
@@ -113,6 +113,9 @@ export interface TrainHalving {
   readonly where: string;
 }
 
+/** pnl_over_drawdown's divisor floor (USD) for the whole walk-forward. */
+type Floor = number;
+
 /** The rungs of each fold's train window. */
 export function trainPlans(folds: readonly Fold[], nPoints: number, h: TrainHalving): RungPlan[][] {
   return folds.map((f) =>
@@ -124,7 +127,7 @@ export function trainPlans(folds: readonly Fold[], nPoints: number, h: TrainHalv
  * Successive halving on every fold's train window at once: rung r of every fold is one batch
  * (`train-rung<r>`), each fold keeping its own best 1/eta for its next rung.
  */
-async function halvingTrain(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, h: TrainHalving, run: RunPairs): Promise<{ train: Leaderboard; rungs: RungResult[] }[]> {
+async function halvingTrain(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, h: TrainHalving, run: RunPairs, floor: Floor): Promise<{ train: Leaderboard; rungs: RungResult[] }[]> {
   const plans = trainPlans(folds, points.length, h);
   const current = folds.map(() => [...points]);
   const rungs: RungResult[][] = folds.map(() => []);
@@ -135,7 +138,7 @@ async function halvingTrain(points: readonly GridPoint[], folds: readonly Fold[]
     const obs = await run(active.flatMap((k) => current[k]!.map((point) => ({ point, window: plans[k]![r]!.window }))), `train-rung${r + 1}`);
     for (const k of active) {
       const plan = plans[k]![r]!;
-      const leaderboard = buildLeaderboard(current[k]!, obs.filter((o) => o.windowId === plan.window.id), objective);
+      const leaderboard = buildLeaderboard(current[k]!, obs.filter((o) => o.windowId === plan.window.id), objective, floor);
       const next = r === plans[k]!.length - 1 ? [] : survivors(leaderboard, survivorCount(current[k]!.length, h.eta));
       rungs[k]!.push({ plan, leaderboard, survivors: next });
       current[k] = next;
@@ -150,16 +153,16 @@ async function halvingTrain(points: readonly GridPoint[], folds: readonly Fold[]
  * then runs every point on every test window (one batch) so the chosen point's out-of-sample score,
  * its rank among all points, and the best out-of-sample point are known.
  */
-export async function runWalkForward(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, run: RunPairs, halving: TrainHalving | null = null): Promise<FoldResult[]> {
+export async function runWalkForward(points: readonly GridPoint[], folds: readonly Fold[], objective: Objective, run: RunPairs, halving: TrainHalving | null = null, floor: Floor = DRAWDOWN_FLOOR_USD): Promise<FoldResult[]> {
   let trained: { train: Leaderboard; rungs: RungResult[] | null }[];
   if (halving === null) {
     const trainObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.train }))), 'train');
-    trained = folds.map((fold) => ({ train: buildLeaderboard(points, trainObs.filter((o) => o.windowId === fold.train.id), objective), rungs: null }));
-  } else trained = await halvingTrain(points, folds, objective, halving, run);
+    trained = folds.map((fold) => ({ train: buildLeaderboard(points, trainObs.filter((o) => o.windowId === fold.train.id), objective, floor), rungs: null }));
+  } else trained = await halvingTrain(points, folds, objective, halving, run, floor);
   const testObs = await run(folds.flatMap((f) => points.map((point) => ({ point, window: f.test }))), 'test');
   return folds.map((fold, k) => {
     const { train, rungs } = trained[k]!;
-    const test = buildLeaderboard(points, testObs.filter((o) => o.windowId === fold.test.id), objective);
+    const test = buildLeaderboard(points, testObs.filter((o) => o.windowId === fold.test.id), objective, floor);
     const top = train.entries[0];
     const chosen = top && top.failed === 0 && Number.isFinite(top.objective) ? top : null;
     const chosenTest = chosen ? (test.entries.find((e) => pointKey(e.point) === pointKey(chosen.point)) ?? null) : null;

@@ -3,7 +3,7 @@ import type { GridPoint } from '../../src/backtest/sweep.ts';
 import { heatAxes, heatMap } from '../../src/research/heatmap.ts';
 import { leaderboardHtml } from '../../src/research/leaderboard-html.ts';
 import { aggregateMetrics, buildLeaderboard, leaderboardCsv, leaderboardJson, type Observation } from '../../src/research/leaderboard.ts';
-import { compareObjective, objectiveValue, parseObjective, type RunMetrics } from '../../src/research/objective.ts';
+import { compareObjective, objectiveValue, parseDrawdownFloor, parseObjective, type RunMetrics } from '../../src/research/objective.ts';
 
 const m = (net: number, maxDrawdown: number, extra: Partial<RunMetrics> = {}): RunMetrics => ({ net, netWithRewards: net + 1, sharpe: net, maxDrawdown, fills: 10, markout60sBps: 1, error: null, ...extra });
 const pt = (a: number, b: string): GridPoint => [['bot.strategies.0.params.halfSpreadTicks', a], ['backtest.queue_model.kind', b]];
@@ -16,6 +16,15 @@ describe('objectives', () => {
     expect(objectiveValue(m(0.5, 0), 'pnl_over_drawdown')).toBeCloseTo(50);
     expect(objectiveValue(m(0, 0), 'pnl_over_drawdown')).toBe(0);
     expect(objectiveValue(m(10, 2, { error: 'boom' }), 'net')).toBeNaN();
+    // The floor is an option: a flat run scores net / floor.
+    expect(objectiveValue(m(0.5, 0), 'pnl_over_drawdown', 0.25)).toBe(2);
+    expect(objectiveValue(m(10, 2), 'pnl_over_drawdown', 0.25)).toBe(5);
+    expect(parseDrawdownFloor('0.05', '--drawdown-floor', 'USAGE')).toBe(0.05);
+    for (const bad of ['0', '-1', 'x', '']) expect(() => parseDrawdownFloor(bad, '--drawdown-floor', 'USAGE')).toThrow(/--drawdown-floor: expected a drawdown floor in USD above 0/);
+    const lb = buildLeaderboard(points.slice(0, 2), [obs(points[0]!, 'w1', m(0.5, 0)), obs(points[1]!, 'w1', m(3, 1))], 'pnl_over_drawdown', 0.25);
+    expect(lb.entries.map((e) => [e.pointIndex, e.objective])).toEqual([[1, 3], [0, 2]]);
+    expect(JSON.parse(leaderboardJson(lb)).objective_definition).toMatch(/drawdown floored at 0\.25 USD/);
+    expect(leaderboardHtml(lb, { heatmap: null })).toMatch(/drawdown floored at 0\.25 USD/);
   });
   it('orders best first, lower drawdown first, NaN last', () => {
     expect([3, NaN, 5, 1].sort((a, b) => compareObjective(a, b, 'net'))).toEqual([5, 3, 1, NaN]);

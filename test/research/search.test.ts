@@ -223,4 +223,23 @@ describe('runSearch', () => {
     expect(out.rungs!.map((r) => r.survivors.length)).toEqual([4, 2, 0]);
     expect(out.leaderboard.entries[0]!.point).toEqual([['a', 8]]);
   });
+  it('ranks pnl_over_drawdown with the grid file\'s drawdown_floor_usd (or the caller\'s), on every rung', async () => {
+    const { runSearch } = await import('../../src/research/search-run.ts');
+    // a=1 never draws down (net 1), a=2 nets 3 over a 1 USD drawdown: the floor decides which is better.
+    const run = async (pairs: readonly { point: GridPoint; window: DataWindow }[]): Promise<Observation[]> =>
+      pairs.map(({ point, window }) => {
+        const a = point[0]![1] as number;
+        return { point, windowId: window.id, metrics: { net: a === 1 ? 1 : 3, netWithRewards: 0, sharpe: 0, maxDrawdown: a === 1 ? 0 : 1, fills: 1, markout60sBps: 0, error: null } };
+      });
+    const best = async (yaml: string, floor?: number): Promise<unknown[]> => {
+      const s = loadSearchFile(file('floor.yaml', yaml));
+      const out = await runSearch({ search: s, points: candidatePoints(s), windows: [{ id: 'all', startMs: null, endMs: null }], span, ...(floor === undefined ? {} : { drawdownFloorUsd: floor }) }, run);
+      return [out.leaderboard.entries[0]!.point[0]![1], out.leaderboard.entries[0]!.objective, out.leaderboard.drawdownFloorUsd];
+    };
+    expect(await best('grid:\n  a: [1, 2]\n')).toEqual([1, 100, undefined]); // 1 / 0.01
+    expect(await best('grid:\n  a: [1, 2]\ndrawdown_floor_usd: 0.5\n')).toEqual([2, 3, 0.5]); // 1 / 0.5 = 2 < 3
+    expect(await best('grid:\n  a: [1, 2]\ndrawdown_floor_usd: 0.5\n', 0.25)).toEqual([1, 4, 0.25]); // the caller's (--drawdown-floor) wins
+    expect(await best('search: halving\neta: 2\nrungs: [1m, all]\ngrid:\n  a: [1, 2]\ndrawdown_floor_usd: 0.5\n')).toEqual([2, 3, 0.5]);
+    expect(() => loadSearchFile(file('bad-floor.yaml', 'grid:\n  a: [1]\ndrawdown_floor_usd: 0\n'))).toThrow(/bad-floor\.yaml: drawdown_floor_usd: expected a drawdown floor in USD above 0 \(e\.g\. 0\.01\), got 0/);
+  });
 });

@@ -167,6 +167,8 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     const cases: [string[], RegExp][] = [
       [['--top', '0'], /--top must be an integer/],
       [['--workers', '0'], /--workers must be an integer/],
+      [['--drawdown-floor', '0'], /--drawdown-floor: expected a drawdown floor in USD above 0/],
+      [['--results-ttl', 'soon'], /--results-ttl \(or never\): expected a duration/],
       [['--heatmap', 'nope,levels'], /--heatmap: "nope" is not a grid axis/],
       [['--window', 'early=1/2'], /--window early=1\/2: outside the data, which spans 2026-11-18T15:56:02\.686Z to 2026-11-18T16:04:01\.526Z/],
       [['--window', '2026-11-18T16:10:00Z/'], /--window 2026-11-18T16:10:00Z\/: outside the data/],

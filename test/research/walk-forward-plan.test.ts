@@ -115,6 +115,19 @@ describe('walk-forward over fake results', () => {
     expect(walkForwardTable(res, s, meta)).toMatch(/mean sharpe: in-sample \/ out-of-sample +3\.000 \/ 4\.000 \(over the 2 of 3 scored folds whose test window has a sharpe; a Sharpe needs 2 minutes of varying PnL\)/);
   });
 
+  it('chooses by pnl_over_drawdown with the given drawdown floor, in and out of sample', async () => {
+    const points: GridPoint[] = [1, 2].map((a) => [['p.a', a]]);
+    const folds = planFolds(span, { trainMs: 240_000, testMs: 120_000, stepMs: 120_000, anchored: false });
+    // a=1 never draws down (net 1), a=2 nets 3 over 1 USD: the 1-cent floor picks a=1, a 0.5 USD floor a=2.
+    const run = async (pairs: readonly PointWindow[]): Promise<Observation[]> =>
+      pairs.map(({ point, window }) => ({ point, windowId: window.id, metrics: { net: point[0]![1] === 1 ? 1 : 3, netWithRewards: 0, sharpe: 0, maxDrawdown: point[0]![1] === 1 ? 0 : 1, fills: 1, markout60sBps: 0, error: null } }));
+    expect((await runWalkForward(points, folds, 'pnl_over_drawdown', run)).map((r) => r.chosen!.point[0]![1])).toEqual([1, 1]);
+    const floored = await runWalkForward(points, folds, 'pnl_over_drawdown', run, null, 0.5);
+    expect(floored.map((r) => [r.chosen!.point[0]![1], r.chosen!.objective, r.chosenTest!.objective])).toEqual([[2, 3, 3], [2, 3, 3]]);
+    const meta = { objective: 'pnl_over_drawdown' as const, dataStartMs: S, trainMs: 240_000, testMs: 120_000, stepMs: 120_000, anchored: false, points: 2, drawdownFloorUsd: 0.5 };
+    expect(walkForwardTable(floored, summarise(floored, 3), meta)).toMatch(/^objective: pnl_over_drawdown \(net PnL \/ max drawdown \(USD per USD; drawdown floored at 0\.5 USD\)/);
+  });
+
   it('a fold whose train runs all fail chooses nothing and is left out of the means', async () => {
     const points: GridPoint[] = [[['p.a', 1]]];
     const folds = planFolds(span, { trainMs: 240_000, testMs: 120_000, stepMs: 120_000, anchored: false });

@@ -10,7 +10,7 @@ import { Journal, readPlan, writePlan } from '../../research/journal.ts';
 import { writeLeaderboard } from '../../research/leaderboard-files.ts';
 import type { Leaderboard } from '../../research/leaderboard.ts';
 import { sharpeCell } from '../../research/leaderboard-html.ts';
-import { parseObjective } from '../../research/objective.ts';
+import { parseDrawdownFloor, parseObjective } from '../../research/objective.ts';
 import { claimOutDir } from '../../research/out-dir.ts';
 import { DEFAULT_RESULTS_TTL_S, parseResultsTtl, ttlText } from '../../research/result-store.ts';
 import { clearSweep } from '../sweep-clear.ts';
@@ -50,7 +50,7 @@ export function printTable(lb: Leaderboard, limit: number, halving = false): str
 }
 
 const usage = `usage: mmbot sweep --config <file> --grid <grid.yaml> [--data <path|url>]... [--windows <n> | --window from/to ...] [--backend embedded|redis://host:port]
-                   [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--top <n>] [--objective <o>] [--heatmap x,y]
+                   [--workers <n>] [--queue <name>] [--out <dir> [--force]] [--top <n>] [--objective <o>] [--drawdown-floor <usd>] [--heatmap x,y]
                    [--results-ttl <dur>|never]
        mmbot sweep --resume <out dir> [--backend …] [--workers <n>] [--results-ttl <dur>|never]
        mmbot sweep --clear <out dir>|all [--backend redis://host:port] [--queue <name>]
@@ -84,6 +84,9 @@ writes, to --out (default: a new folder under backtest.out_dir):
               --top and --heatmap may be given again)
   --objective pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
               (default: the grid file's objective / rank_by)
+  --drawdown-floor  USD: pnl_over_drawdown divides by max(drawdown, this) (default: the grid file's
+              drawdown_floor_usd, else 0.01): raise it when short windows' cent-sized drawdowns make
+              the ratio swing (a flat run then scores net / floor instead of net × 100)
   --top       rows of the ranking printed (default 20; the files hold every point)
   --heatmap   x,y: the two grid axes of the page's heat map (default the first two; an axis's last
               segment is enough, e.g. halfSpreadTicks,levels)
@@ -101,7 +104,7 @@ export const command: Command = {
   summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap', 'results-ttl', 'clear'], boolean: ['force'], repeated: ['data', 'window'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap', 'results-ttl', 'clear', 'drawdown-floor'], boolean: ['force'], repeated: ['data', 'window'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const clear = flagString(p, 'clear');
     if (clear !== undefined) {
@@ -121,6 +124,8 @@ export const command: Command = {
     const top = flagInt(p, 'top', 1, 100_000) ?? 20;
     const ttlFlag = flagString(p, 'results-ttl');
     const resultsTtlS = ttlFlag === undefined ? undefined : parseResultsTtl(ttlFlag);
+    const floorFlag = flagString(p, 'drawdown-floor');
+    const drawdownFloorUsd = floorFlag === undefined ? undefined : parseDrawdownFloor(floorFlag, '--drawdown-floor', 'USAGE');
     if (resumeDir) {
       for (const f of ['config', 'grid', 'data', 'windows', 'window', 'out', 'force']) if (p.flags.has(f) || p.lists.has(f)) throw new MmError('USAGE', `--resume takes the plan from ${resumeDir}/sweep.json: drop --${f}`);
       out = resolve(resumeDir);
@@ -131,7 +136,7 @@ export const command: Command = {
       plannedIds = new Set(plan.jobs.map((j) => j.id));
       const b = flagString(p, 'backend');
       const q = flagString(p, 'queue');
-      meta = { ...meta, ...(resultsTtlS === undefined ? {} : { resultsTtlS }), ...(b === undefined ? {} : { backend: b }), ...(q === undefined ? {} : { queue: q }), ...(objectiveFlag === undefined ? {} : { objective: parseObjective(objectiveFlag, '--objective', 'USAGE') }) };
+      meta = { ...meta, ...(resultsTtlS === undefined ? {} : { resultsTtlS }), ...(drawdownFloorUsd === undefined ? {} : { drawdownFloorUsd }), ...(b === undefined ? {} : { backend: b }), ...(q === undefined ? {} : { queue: q }), ...(objectiveFlag === undefined ? {} : { objective: parseObjective(objectiveFlag, '--objective', 'USAGE') }) };
     } else {
       const config = flagString(p, 'config');
       const grid = flagString(p, 'grid');
@@ -146,6 +151,7 @@ export const command: Command = {
         backend: flagString(p, 'backend') ?? 'embedded',
         queue: flagString(p, 'queue') ?? DEFAULT_QUEUE,
         ...(resultsTtlS === undefined ? {} : { resultsTtlS }),
+        ...(drawdownFloorUsd === undefined ? {} : { drawdownFloorUsd }),
       };
       out = ''; // set once planned (the default folder is under the config's out_dir)
     }

@@ -9,8 +9,8 @@ import { heatAxes } from '../../research/heatmap.ts';
 import { makeJob } from '../../research/job.ts';
 import { strategyModuleHashes } from '../../research/strategy-modules.ts';
 import { writeLeaderboard } from '../../research/leaderboard-files.ts';
-import { buildLeaderboard } from '../../research/leaderboard.ts';
-import { parseObjective } from '../../research/objective.ts';
+import { buildLeaderboard, floorOf } from '../../research/leaderboard.ts';
+import { parseDrawdownFloor, parseObjective } from '../../research/objective.ts';
 import { pairRunner, type JobFactory } from '../../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile } from '../../research/search-file.ts';
 import { planFolds, runWalkForward, summarise, trainPlans, unscoredTailMs } from '../../research/walk-forward.ts';
@@ -76,7 +76,7 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
 }
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored] [--partial-fold]
-                          [--data <path|url>]... [--objective <name>] [--top-k <n>] [--backend embedded|redis://host:port]
+                          [--data <path|url>]... [--objective <name>] [--drawdown-floor <usd>] [--top-k <n>] [--backend embedded|redis://host:port]
                           [--workers <n>] [--queue <name>] [--results-ttl <dur>|never] [--out <dir> [--force]] [--heatmap x,y]
 
 Walk-forward validation: for each fold, runs every grid point on a train window, chooses the best by
@@ -93,6 +93,8 @@ fold and a summary (means, walk-forward efficiency, how often the choice stayed 
                  (successive halving inside each train window: rungs from its start, eta, rungs/min_window);
                  objective: from it unless --objective
   --objective    pnl_over_drawdown (default) | net | net_with_rewards | sharpe | max_drawdown | fills | uptime | markout_60s
+  --drawdown-floor  USD: pnl_over_drawdown divides by max(drawdown, this) (default: the grid file's
+                 drawdown_floor_usd, else 0.01)
   --top-k        report how often the chosen point ranked within the top k out of sample (default 3)
   --backend      embedded (default): worker threads here (--workers, default cores - 1); redis://host:port:
                  jobs for \`mmbot worker --backend …\` processes (--queue <name>, default ${DEFAULT_QUEUE}); one batch
@@ -114,7 +116,7 @@ export const command: Command = {
   summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl'], boolean: ['anchored', 'force', 'partial-fold'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl', 'drawdown-floor'], boolean: ['anchored', 'force', 'partial-fold'], repeated: ['data'] });
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     const gridFile = flagString(p, 'grid');
@@ -133,6 +135,8 @@ export const command: Command = {
     const objFlag = flagString(p, 'objective');
     const objective = objFlag === undefined ? grid.objective : parseObjective(objFlag, '--objective', 'USAGE');
     const topK = flagInt(p, 'top-k', 1, 1_000_000) ?? 3;
+    const floorFlag = flagString(p, 'drawdown-floor');
+    const floor = floorFlag === undefined ? grid.drawdownFloorUsd : parseDrawdownFloor(floorFlag, '--drawdown-floor', 'USAGE');
     const points = candidatePoints(grid);
     const heat = heatAxes(points[0]?.map(([k]) => k) ?? [], flagString(p, 'heatmap'));
     const cacheDir = replayCacheDir();
@@ -183,20 +187,20 @@ export const command: Command = {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
         if (done === total || r.row.error) process.stderr.write(`  ${phase}: ${done}/${total}${r.row.error ? ` (${r.windowId} point ${r.row.index + 1} failed: ${r.row.error})` : ''}\n`);
       });
-      results = await runWalkForward(points, folds, objective, run, halving);
+      results = await runWalkForward(points, folds, objective, run, halving, floor);
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       await runner.close();
     }
     const summary = summarise(results, topK);
-    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, unscoredTailMs: unscored, partialFoldFits, command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
+    const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, unscoredTailMs: unscored, partialFoldFits, ...floorOf(objective, floor), command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'walk-forward.json'), walkForwardJson(results, summary, meta));
     writeFileSync(join(out, 'walk-forward.csv'), walkForwardCsv(results, meta));
     writeFileSync(join(out, 'walk-forward.html'), walkForwardHtml(results, summary, meta));
     // Every point over all test windows: which parameters did best out of sample overall.
-    const oos = buildLeaderboard(points, results.flatMap((r) => r.test.entries.map((e) => ({ point: e.point, windowId: r.fold.test.id, metrics: e.metrics }))), objective);
+    const oos = buildLeaderboard(points, results.flatMap((r) => r.test.entries.map((e) => ({ point: e.point, windowId: r.fold.test.id, metrics: e.metrics }))), objective, floor);
     writeLeaderboard(out, oos, { title: 'mmbot walk-forward: out-of-sample leaderboard', heatmap: heat, notes: ['Every grid point scored on every test window of the walk-forward (all out of sample).'] }, 'oos-leaderboard');
     process.stdout.write(`${walkForwardTable(results, summary, meta)}\nreport: ${join(out, 'walk-forward.html')}\n`);
     return summary.scored === folds.length ? 0 : 1;
