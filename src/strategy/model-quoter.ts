@@ -4,6 +4,7 @@ import { MarketCalibrator } from './calibration.ts';
 import type { Strategy, StrategyContext } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
 import { Ewma } from './estimators/ewma.ts';
+import { LossFeedback } from './estimators/loss-feedback.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
@@ -55,6 +56,12 @@ export const modelBaseShape = {
     .enum(['add', 'floor'])
     .default('add')
     .describe('How the measured adverse selection of a side enters its quote: add (Cartea–Jaimungal: the expected mid move against a fill is added to the model\'s depth, which is floored at the maker fee) or floor (the half-spread is at least fee + adverse move).'),
+  lossFeedback: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.1)
+    .describe('Bps of extra depth per bps lost: each maker fill\'s PnL adverseHorizonS later, side × (mid then − fill price) in bps, moves its side\'s depth by −lossFeedback × that PnL (losses push the side out, gains bring it back, never inside the model\'s quote; at most one observed market spread, each fill counting at most ±3 spreads; the extra halves every volHalfLifeS; the side reducing the inventory backs off less the larger it is, not at all at maxPosition): a side whose fills keep losing backs off until they break even or stop. 0 = off.'),
   flowAlpha: z
     .boolean()
     .default(true)
@@ -144,6 +151,9 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let clockMs = 0;
   const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => buyAdverse.update(m.bps, clockMs) });
   const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs) });
+  // What each side's fills earned at the horizon, edge included (reference = the fill price).
+  const loss = p.lossFeedback > 0 ? new LossFeedback(p.lossFeedback, p.volHalfLifeS * 1000) : null;
+  const earned = loss ? new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => loss.onFill(m.side, m.bps, clockMs, m.weight) }) : null;
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -158,7 +168,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       const fills = ctx.fills;
       for (let i = 0; i < fills.length; i++) {
         const f = fills[i]!;
-        if (f.symbol === ctx.symbol && f.liquidity === 'maker' && prevMid > 0) (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
+        if (f.symbol !== ctx.symbol || f.liquidity !== 'maker' || !(prevMid > 0)) continue;
+        (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
+        // Weighed in lots: the partial fills of one order swept at once count as that order.
+        earned?.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, f.priceTicks);
       }
       if (flow) {
         const trades = ctx.trades;
@@ -167,6 +180,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       if (mid === null) return (last = empty(ctx));
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
+      earned?.updateMid(now, mid);
       prevMid = mid;
       const b = ctx.book!.bids[0]!;
       const a = ctx.book!.asks[0]!;
@@ -198,6 +212,19 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       // a measured fraction of a tick would otherwise cost a full tick of priority.
       const adverseBidTicks = additive ? Math.round((adverseBidBps / 1e4) * fair) : (adverseBidBps / 1e4) * fair;
       const adverseAskTicks = additive ? Math.round((adverseAskBps / 1e4) * fair) : (adverseAskBps / 1e4) * fair;
+      // What the side's fills still lose at the depth quoted (whole ticks, as the adverse move), at
+      // most one observed market spread: past it a quote is only reached by sweeps and jumps. The
+      // side that reduces the inventory backs off less the larger it is (none at maxPosition), so
+      // a side whose fills lost never traps a full inventory.
+      let lossBidTicks = 0;
+      let lossAskTicks = 0;
+      if (loss) {
+        const capTicks = 2 * marketHalf;
+        loss.capBps = (capTicks / fair) * 1e4;
+        const exit = Math.max(0, 1 - Math.abs(q) / p.maxPosition);
+        lossBidTicks = Math.round(Math.min(capTicks, (loss.depthBps(1, now) / 1e4) * fair) * (q < 0 ? exit : 1));
+        lossAskTicks = Math.round(Math.min(capTicks, (loss.depthBps(-1, now) / 1e4) * fair) * (q > 0 ? exit : 1));
+      }
       if (ready) {
         model.price(fair, qLots, now, px);
         // A model may leave the side that would grow the inventory past its bound unquoted
@@ -221,8 +248,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         px.bid = r - bidEdge;
         px.ask = r + askEdge;
       }
-      raw.bidTicks = px.bid;
-      raw.askTicks = px.ask;
+      raw.bidTicks = px.bid - lossBidTicks;
+      raw.askTicks = px.ask + lossAskTicks;
       if (p.sizeDecay > 0) {
         const shrink = Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition);
         const bid = q > 0 ? Math.floor(p.size * shrink) : p.size;

@@ -2,6 +2,8 @@ import {
   bookMid,
   Ewma,
   EwmaVolatility,
+  LossFeedback,
+  MarkoutTracker,
   z,
   type DesiredQuotes,
   type HedgeOrder,
@@ -41,6 +43,13 @@ export const basisParams = z
     hedgeBudgetBpsPerHour: z.number().positive().default(50).describe('hedge cost budget per rolling hour, bps of maxPosition notional'),
     /** Seconds to wait for a hedge's fill before another may be sent. */
     hedgeCooldownS: z.number().positive().default(2).describe('minimum time between hedges, s'),
+    /** Bps of extra depth per bps lost by a quoted-leg fill horizonS later (0 = off). */
+    lossFeedback: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.1)
+      .describe('bps of extra depth per bps lost: each maker fill on the quoted leg moves its side’s depth by −lossFeedback × its PnL horizonS later (side × (mid then − fill price), bps); losses push the side out, gains bring it back, never inside the calibrated quote; halves every basisHalfLifeS'),
   })
   .strict();
 
@@ -57,6 +66,10 @@ export function createBasis(p: BasisParams): Strategy {
   const quotedSpread = new Ewma(p.basisHalfLifeS * 1000);
   const costs = new HedgeCostWindow(3_600_000);
   let lastHedgeMs = -Infinity;
+  // What each side's quoted-leg fills earned horizonS later (reference = the fill price).
+  let clockMs = 0;
+  const loss = p.lossFeedback > 0 ? new LossFeedback(p.lossFeedback, p.basisHalfLifeS * 1000) : null;
+  const earned = loss ? new MarkoutTracker({ horizonsMs: [p.horizonS * 1000], onMarkout: (m) => loss.onFill(m.side, m.bps, clockMs, m.weight) }) : null;
   const none = (symbol: Symbol): DesiredQuotes => ({ symbol, bids: [], asks: [] });
   return {
     quote(ctx: StrategyContext): StrategyPlan {
@@ -68,6 +81,12 @@ export function createBasis(p: BasisParams): Strategy {
       const tickQ = quoted.instrument.grid.tickSize.toNumber();
       const tickH = hedge.instrument.grid.tickSize.toNumber();
       const now = ctx.nowMs;
+      clockMs = now;
+      if (earned) {
+        // Weighed in quotes (size): the partial fills of one order swept at once count as that order.
+        for (const f of ctx.fills) if (f.symbol === quoted.symbol && f.liquidity === 'maker') earned.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, f.priceTicks);
+        if (midQ !== null) earned.updateMid(now, midQ);
+      }
       if (midQ === null || midH === null) return { quotes: [none(quoted.symbol)] };
       // Basis in the quoted leg's ticks; its volatility is the quoted leg's residual risk once hedged.
       const basisTicks = midQ - (midH * tickH) / tickQ;
@@ -90,8 +109,16 @@ export function createBasis(p: BasisParams): Strategy {
       // reservation price moves `skew` half-spreads towards unloading.
       const deltaInQuoted = delta / mQ;
       const r = fair - p.skew * half * Math.max(-1.5, Math.min(1.5, deltaInQuoted / maxPosition));
-      let bid = Math.floor(r - half);
-      let ask = Math.ceil(r + half);
+      // What each side's fills still lose at the depth quoted (ticks), at most the leg's observed
+      // spread; the side that reduces the net delta backs off less the larger it is (none at
+      // maxPosition), as in the model quoters.
+      const lossCap = quotedSpread.value;
+      if (loss) loss.capBps = (lossCap / fair) * 1e4;
+      const exit = Math.max(0, 1 - Math.abs(deltaInQuoted) / maxPosition);
+      const lossBid = loss ? Math.min(lossCap, (loss.depthBps(1, now) / 1e4) * fair) * (deltaInQuoted < 0 ? exit : 1) : 0;
+      const lossAsk = loss ? Math.min(lossCap, (loss.depthBps(-1, now) / 1e4) * fair) * (deltaInQuoted > 0 ? exit : 1) : 0;
+      let bid = Math.floor(r - half - lossBid);
+      let ask = Math.ceil(r + half + lossAsk);
       if (ask <= bid) ask = bid + 1;
       const q = quoted.position.qty;
       const pendingBuy = sumWorking(quoted, 'buy');

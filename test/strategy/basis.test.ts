@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asSymbol, Decimal } from '../../src/core/index.ts';
 import { TickGrid, type Book, type Instrument } from '../../src/domain/index.ts';
-import { buildContext, flatPosition, parseStrategyParams, type StrategyContext, type StrategyPlan, type WorkingOrder } from '../../src/strategy/index.ts';
+import { buildContext, flatPosition, parseStrategyParams, type OwnFill, type StrategyContext, type StrategyPlan, type WorkingOrder } from '../../src/strategy/index.ts';
 import { strategy as basis } from '../../strategies/basis/index.ts';
 
 const F = asSymbol('XAU-2026-DEC');
@@ -20,6 +20,7 @@ interface State {
   workingF?: WorkingOrder[];
   workingP?: WorkingOrder[];
   makerFee?: number;
+  fills?: OwnFill[];
 }
 const ctx = (s: State): StrategyContext =>
   buildContext({
@@ -30,6 +31,7 @@ const ctx = (s: State): StrategyContext =>
     position: flatPosition(s.qF ?? 0),
     workingOrders: s.workingF ?? [],
     fees: { maker: s.makerFee ?? 0, taker: 0.0002 },
+    ...(s.fills ? { fills: s.fills } : {}),
     others: [{ symbol: P, instrument: inst(P), book: book(P, ...(s.pMid ?? [40_120, 40_122])), position: flatPosition(s.qP ?? 0), workingOrders: s.workingP ?? [], fees: { maker: 0, taker: 0.0002 } }],
   });
 const make = (raw: unknown = { size: 2, maxPosition: 10 }) => basis.create(parseStrategyParams(basis, raw));
@@ -74,6 +76,28 @@ describe('basis', () => {
     const plan = s.quote(ctx({ nowMs: 30_000, pMid: [40_140, 40_142] })) as StrategyPlan;
     const q = plan.quotes[0]!;
     expect(q.asks[0]!.priceTicks - q.bids[0]!.priceTicks).toBeGreaterThan(20);
+  });
+
+  it('backs off the side whose quoted-leg fills keep losing (lossFeedback), not the other', () => {
+    // Every 2 s our ask on the future is filled at 40 488, then both legs rise 12 ticks for a
+    // while (the basis is unchanged): each sale loses ~9 ticks at the 1 s horizon.
+    const run = (lossFeedback: number) => {
+      const s = make({ size: 2, maxPosition: 10, horizonS: 1, lossFeedback });
+      warm(s);
+      let t = 30_000;
+      for (let i = 0; i < 20; i++) {
+        const fill: OwnFill = { symbol: F, side: 'sell', priceTicks: 40_488, qty: 2, liquidity: 'maker', tsMs: t + 10, clientOrderId: null };
+        s.quote(ctx({ nowMs: t + 20, fills: [fill] }));
+        s.quote(ctx({ nowMs: t + 500, fMid: [40_492, 40_502], pMid: [40_132, 40_134] }));
+        s.quote(ctx({ nowMs: t + 1500, fMid: [40_492, 40_502], pMid: [40_132, 40_134] }));
+        t += 2000;
+      }
+      return (s.quote(ctx({ nowMs: t })) as StrategyPlan).quotes[0]!;
+    };
+    const off = run(0);
+    const on = run(0.1);
+    expect(on.asks[0]!.priceTicks).toBeGreaterThan(off.asks[0]!.priceTicks);
+    expect(on.bids[0]!.priceTicks).toBe(off.bids[0]!.priceTicks);
   });
 
   it('skews on the net delta of both legs, not the quoted leg alone', () => {

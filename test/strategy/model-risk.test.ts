@@ -32,8 +32,9 @@ describe.each([
   ['glft', glft],
 ] as const)('%s adverse selection', (_n, def) => {
   it('add (default) puts the measured adverse move on top of the depth; floor only floors the half-spread with it', () => {
-    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1 }), 4, 3);
-    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, adverseSelection: 'floor' }), 4, 3);
+    // lossFeedback off: what the fills still lose past the adverse move is tested on its own.
+    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
+    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, adverseSelection: 'floor', lossFeedback: 0 }), 4, 3);
     // About 4 × 0.79 = 3.1 ticks of shrunk adverse move on the bid (a prior worth 10 fills against
     // ~37 decayed ones) on a ±3-tick book: floor gives a 3.1-tick half-spread (bid 4 below the mid
     // after snapping down), add the touch's 3 ticks plus 3 whole ticks (6).

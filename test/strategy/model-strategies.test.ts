@@ -73,6 +73,53 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     expect(out.asks[0]!.priceTicks).toBe(mid + 1);
   });
 
+  it('backs a side off further while its fills keep losing at the depth quoted (lossFeedback), and not a side whose fills earn', () => {
+    // Bids filled every 2 s, the mid then 4 ticks lower for a while; asks filled every 2 s with the
+    // mid then 3 ticks lower (in our favour). With lossFeedback 0 only the measured adverse move
+    // widens the bid; with it, what the bids still lose at the horizon pushes the bid further out.
+    const run = (lossFeedback: number): DesiredQuotes => {
+      const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback });
+      let t = 0;
+      const mid = 10_000;
+      for (let i = 0; i < 40; i++) {
+        quotes(s, t, book(mid - 1, mid + 1));
+        const side = i % 2 === 0 ? ('buy' as const) : ('sell' as const);
+        const fill = { symbol: SYM, side, priceTicks: side === 'buy' ? mid - 1 : mid + 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+        quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
+        quotes(s, t + 500, book(mid - 5, mid - 3));
+        quotes(s, t + 1500, book(mid - 5, mid - 3));
+        t += 2000;
+      }
+      return quotes(s, t + 1000, book(mid - 1, mid + 1));
+    };
+    const off = run(0);
+    const on = run(0.1);
+    expect(on.bids[0]!.priceTicks).toBeLessThan(off.bids[0]!.priceTicks);
+    // The asks' fills earned (the mid fell after each sale): no extra depth there.
+    expect(on.asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
+  });
+
+  it('never backs off the side that reduces a full inventory (lossFeedback scales to 0 at maxPosition)', () => {
+    // Asks filled every 2 s, the mid then 4 ticks higher: the sales lose. Flat, the ask backs off;
+    // long at maxPosition, the ask is the exit and stays where the model puts it.
+    const run = (lossFeedback: number, q: number): DesiredQuotes => {
+      const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback });
+      let t = 0;
+      const mid = 10_000;
+      for (let i = 0; i < 40; i++) {
+        quotes(s, t, book(mid - 1, mid + 1));
+        const fill = { symbol: SYM, side: 'sell' as const, priceTicks: mid + 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+        quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
+        quotes(s, t + 500, book(mid + 3, mid + 5));
+        quotes(s, t + 1500, book(mid + 3, mid + 5));
+        t += 2000;
+      }
+      return quotes(s, t + 1000, book(mid - 1, mid + 1), q);
+    };
+    expect(run(0.1, 0).asks[0]!.priceTicks).toBeGreaterThan(run(0, 0).asks[0]!.priceTicks);
+    expect(run(0.1, 1500).asks[0]!.priceTicks).toBe(run(0, 1500).asks[0]!.priceTicks);
+  });
+
   it('calibrates σ, A and k online and then quotes from the model', () => {
     const s = make(def, { size: 10, maxPosition: 100 }) as Strategy & { calibrated(): boolean };
     const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 300 });

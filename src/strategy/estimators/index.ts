@@ -6,3 +6,4 @@ export * from './order-flow.ts';
 export * from './microprice.ts';
 export * from './markout-tracker.ts';
 export * from './predictive-regression.ts';
+export * from './loss-feedback.ts';

@@ -20,6 +20,8 @@ export interface Markout {
   /** +1 buy, −1 sell. */
   readonly side: 1 | -1;
   readonly bps: number;
+  /** The fill's weight as given to `fill()`. */
+  readonly weight: number;
 }
 
 /** Options of a `MarkoutTracker`. */
@@ -247,7 +249,7 @@ export class MarkoutTracker {
           for (const v of recent) sum += v;
           acc.recentSum = sum;
         }
-        if (this.#onMarkout) this.#onMarkout({ fillSeq: c, horizonIdx: h, horizonMs: hMs, side: s as 1 | -1, bps });
+        if (this.#onMarkout) this.#onMarkout({ fillSeq: c, horizonIdx: h, horizonMs: hMs, side: s as 1 | -1, bps, weight: w });
         c++;
       }
       this.#cursor[h] = c;
