@@ -53,6 +53,12 @@ export interface TestBot {
   readonly monitoring: Monitoring;
   readonly symbol: Symbol;
   readonly proxy: FaultProxy | null;
+  /**
+   * Stops venue time (only with `virtualVenue`): a test that compares two reads of time-dependent
+   * venue state (reward statuses move on at epoch ends) freezes it first, else at 100× an epoch
+   * end can fall between the reads when the machine is loaded.
+   */
+  freezeVenueClock(): void;
   stop(): Promise<void>;
 }
 
@@ -91,13 +97,15 @@ export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
   const clock: Clock = new LiveClock();
   let baseClock: Clock = new PunctualClock();
   let driver: NodeJS.Timeout | null = null;
+  let frozen = false;
+  const running = (): boolean => driver !== null && !frozen;
   if (o.virtualVenue) {
     const v = new VirtualClock(Date.now());
     const { speed, maxStepMs = 50 } = o.virtualVenue;
     let last = performance.now();
     let stepping = false;
     driver = setInterval(() => {
-      if (stepping || driver === null) return;
+      if (stepping || !running()) return;
       const now = performance.now();
       const target = v.nowMs() + Math.min(maxStepMs, (now - last) * speed);
       last = now;
@@ -108,15 +116,15 @@ export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
         // changes made just before a minute boundary after it, so the estimator's book as of the
         // minute missed what the venue's minute sample scored, and the tracker test failed at
         // random (whenever the makers' requotes fell in such a step).
-        for (let t = v.nextTimerMs(); t !== undefined && t <= target && driver !== null; t = v.nextTimerMs()) {
+        for (let t = v.nextTimerMs(); t !== undefined && t <= target && running(); t = v.nextTimerMs()) {
           v.advanceTo(Math.max(t, v.nowMs()));
           await Promise.resolve(); // the flush: this instant's book changes carry this instant
           // Requests read while we yield to I/O come after the timers of this instant (the minute
           // sample among them), so they must not share its timestamp: 1 µs later.
-          v.advanceTo(v.nowMs() + 0.001);
+          if (running()) v.advanceTo(v.nowMs() + 0.001);
           await new Promise<void>((r) => setImmediate(r));
         }
-        if (driver !== null) v.advanceTo(Math.max(target, v.nowMs()));
+        if (running()) v.advanceTo(Math.max(target, v.nowMs()));
         stepping = false;
       })();
     }, 1);
@@ -192,6 +200,10 @@ export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
       monitoring,
       symbol,
       proxy,
+      freezeVenueClock() {
+        if (!o.virtualVenue) throw new Error('freezeVenueClock needs the virtualVenue option');
+        frozen = true;
+      },
       async stop() {
         for (const c of closers) await c().catch(() => undefined);
       },

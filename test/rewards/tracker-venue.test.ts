@@ -53,6 +53,10 @@ describe('reward tracker against the local venue', () => {
     const firstFullEpoch = Math.floor(clock.nowMs() / EPOCH_MS) * EPOCH_MS + 2 * EPOCH_MS;
     // Wait for three epochs the bot saw from their start to close (plus the partial first one).
     await until(() => svc.rewards.program.ledger.forAccount(account).filter((r) => r.epochStartMs >= firstFullEpoch).length >= 3, 75_000, 'three closed reward epochs');
+    // Venue time stops here: the tracker's poll and the venue summary below are two reads, and at
+    // 100× an epoch end (which moves rows to awaiting / paid) between them made the totals differ on
+    // a loaded machine (seen once: 'paid' off by the row paid in between).
+    b.freezeVenueClock();
 
     const state = await b.monitoring.tracker!.pollNow();
     const wire = await b.conn.rest.rewardAccruals({});
