@@ -404,13 +404,24 @@ export class ReconnectingSocket {
     const idle = this.#o.idleTimeoutMs;
     if (!(idle > 0)) return;
     // A periodic check rather than a timer re-armed per frame keeps the hot path free of timer churn.
+    let verdictDue = false;
     const check = (): void => {
       if (gen !== this.#gen) return;
       const silentMs = this.#o.clock.nowMs() - this.#lastFrameMs;
       if (silentMs >= idle) {
+        if (!verdictDue) {
+          // After an event-loop stall (GC, a starved CPU) due timers run before the sockets are
+          // read: frames that arrived during the stall are still unread when this check first sees
+          // the silence. Judge again one turn later, after the I/O phase, not on a stale reading
+          // (a loaded CI box dropped healthy sessions this way).
+          verdictDue = true;
+          this.#cancelIdle = this.#o.clock.setTimer(1, check);
+          return;
+        }
         this.reconnect(`no frame, ping or pong for ${Math.round(silentMs)} ms`);
         return;
       }
+      verdictDue = false;
       if (silentMs >= idle / 2 && this.#socket?.ping) {
         // Quiet is not dead: ask the peer for a pong before giving up on it.
         this.#socket.ping();

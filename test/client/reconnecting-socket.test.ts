@@ -1,11 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/core/clock.ts';
+import { VirtualClock, type Clock } from '../../src/core/clock.ts';
 import { ReconnectingSocket, type DownInfo } from '../../src/client/reconnecting-socket.ts';
 import { fakeSocketFactory } from '../support/fake-socket.ts';
 import { flush } from '../support/drive-clock.ts';
 
-function setup(idleTimeoutMs = 0) {
-  const clock = new VirtualClock(0);
+/**
+ * A clock whose time jumps like a process that was descheduled: `runDue` then fires every timer
+ * that fell due during the jump at once, the way Node runs its timers phase after a stall, before
+ * it reads the sockets.
+ */
+class StallingClock implements Clock {
+  now = 0;
+  #timers: { atMs: number; fn: () => void; live: boolean }[] = [];
+  nowMs(): number {
+    return this.now;
+  }
+  nowNs(): bigint {
+    return BigInt(this.now) * 1_000_000n;
+  }
+  setTimer(delayMs: number, fn: () => void): () => void {
+    const t = { atMs: this.now + delayMs, fn, live: true };
+    this.#timers.push(t);
+    return () => void (t.live = false);
+  }
+  /** One timers phase: what is due now (timers they add wait for the next phase). */
+  runDue(): void {
+    const due = this.#timers.filter((t) => t.live && t.atMs <= this.now);
+    this.#timers = this.#timers.filter((t) => !due.includes(t));
+    for (const t of due) if (t.live) t.fn();
+  }
+}
+
+function setup<C extends Clock = VirtualClock>(idleTimeoutMs = 0, clock: C = new VirtualClock(0) as Clock as C) {
   const fake = fakeSocketFactory();
   const frames: string[] = [];
   const downs: DownInfo[] = [];
@@ -148,6 +174,29 @@ describe('ReconnectingSocket', () => {
     }
     expect(downs.length).toBe(1);
     expect(downs[0]!.reason).toContain('no frame, ping or pong');
+    await rs.stop();
+  });
+
+  it('after an event-loop stall, reads the frames that arrived during it before judging the session idle', async () => {
+    const clock = new StallingClock();
+    const { rs, fake, downs } = setup(1_000, clock);
+    rs.start();
+    await flush();
+    const s = fake.last();
+    s.open();
+    // The process is descheduled for 1.5 s; the venue's frame of t=700 waits in the socket buffer.
+    clock.now = 1_500;
+    clock.runDue(); // the timers phase: the idle check sees 1.5 s of silence
+    s.receive('h'); // the I/O phase reads the buffered frame
+    clock.now = 1_501;
+    clock.runDue();
+    expect(downs).toEqual([]);
+    // A session that is really silent is still replaced, one turn after the check saw it.
+    clock.now = 2_600;
+    clock.runDue();
+    clock.now = 2_601;
+    clock.runDue();
+    expect(downs.map((d) => d.reason)).toEqual([expect.stringContaining('no frame')]);
     await rs.stop();
   });
 
