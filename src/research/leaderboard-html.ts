@@ -75,10 +75,8 @@ export function heatMapHtml(h: HeatMap, o: Objective, stageNote?: string): strin
 }
 
 /** The mean Sharpe, with how many windows had one when some did not (too short, or a flat PnL). */
-export const sharpeCell = (e: Leaderboard['entries'][number], digits = 2): string => {
-  const ran = e.windows - e.failed;
-  return `${fmt(e.metrics.sharpe, digits)}${e.sharpeWindows < ran ? ` (${e.sharpeWindows}/${ran})` : ''}`;
-};
+export const sharpeCell = (e: Leaderboard['entries'][number], digits = 2): string =>
+  `${fmt(e.metrics.sharpe, digits)}${e.sharpeWindows < e.metricWindows ? ` (${e.sharpeWindows}/${e.metricWindows})` : ''}`;
 
 /** The ranked table: rank, parameters, objective, aggregated figures, the objective per window. */
 export function rankedTableHtml(lb: Leaderboard, limit = 500): string {

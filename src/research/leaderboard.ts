@@ -24,6 +24,8 @@ export interface LeaderboardEntry {
   readonly failed: number;
   /** Windows whose run had a Sharpe (under 2 minutes or a flat PnL has none): the mean Sharpe is over these. */
   readonly sharpeWindows: number;
+  /** Windows the figures (`metrics`) aggregate: those that ran without failing (halving: of the last rung only). */
+  readonly metricWindows: number;
   /** Per window id (in the leaderboard's window order): that window's objective, null when it did not run. */
   readonly perWindow: readonly (number | null)[];
   /** The first error message, null when nothing failed. */
@@ -138,6 +140,7 @@ export function buildLeaderboard(points: readonly GridPoint[], observations: rea
       windows: runs.length,
       failed,
       sharpeWindows: runs.filter((r) => r.error === null && Number.isFinite(r.sharpe)).length,
+      metricWindows: runs.length - failed,
       perWindow: windows.map((w) => {
         const r = byPoint[pointIndex]!.get(w);
         return r === undefined ? null : objectiveValue(r, objective, drawdownFloorUsd);

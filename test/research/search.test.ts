@@ -162,6 +162,10 @@ describe('successive halving', () => {
     expect(halvingTable(rungs).split('\n')).toHaveLength(4);
     expect(lb.staged).toBe(true);
     expect(lb.entries.map((e) => e.rung)).toEqual([3, 2, 2, 1, 1, 1, 1, 1, 1]);
+    // Figures are the last rung's: one window, whose Sharpe (0 in these fakes) is defined.
+    expect(lb.entries.slice(0, 3).map((e) => [e.windows, e.metricWindows, e.sharpeWindows])).toEqual([[3, 1, 1], [2, 1, 1], [2, 1, 1]]);
+    const { sharpeCell } = await import('../../src/research/leaderboard-html.ts');
+    expect(sharpeCell(lb.entries[0]!)).toBe('0.00'); // not "0.00 (1/3)": the rungs are not its Sharpe's windows
     expect(leaderboardCsv(lb).split('\n')[0]).toMatch(/^rank,a,rung,net,/);
     expect(leaderboardCsv(lb).split('\n')[1]).toMatch(/^1,6,3,6\.000000,/);
     // Heat maps: one per rung, the last first, each holding only that rung's points and scores
