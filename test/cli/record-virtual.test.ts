@@ -108,6 +108,16 @@ describe('mmbot record --local (virtual clock)', () => {
     }
   });
 
+  it("records a symbol's data the same whichever other symbols are recorded with it", async () => {
+    const both = join(dir, 'both.jsonl.gz');
+    const args = local(11, both);
+    args[args.indexOf('EURUSD-PERP')] = 'XAU-PERP,EURUSD-PERP';
+    await run(args);
+    const eur = async (path: string): Promise<string> =>
+      JSON.stringify((await readRecording(path)).events.filter((e) => 'symbol' in e && e.symbol === 'EURUSD-PERP'));
+    expect(await eur(both)).toBe(await eur(a));
+  });
+
   it('backtests end to end with fixed-spread', async () => {
     const out = join(dir, 'bt');
     let printed = '';
