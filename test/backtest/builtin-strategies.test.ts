@@ -32,7 +32,8 @@ describe('every built-in runs through the backtest on the committed sample with 
     const out = join(dir, `${name}${overlays ? '-overlays' : ''}`);
     await run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', configFor(name, overlays), '--data', join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz'), '--out', out, '--quiet'], {
       cwd: ROOT,
-      timeout: 25_000,
+      // A hang guard, generous: a CPU-bound backtest took 14 s on a 2-core box under load.
+      timeout: 60_000,
       killSignal: 'SIGKILL',
     });
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -43,5 +44,5 @@ describe('every built-in runs through the backtest on the committed sample with 
     expect(report.total.inventory.max_long).toBeLessThanOrEqual(1500);
     expect(report.total.inventory.max_short).toBeGreaterThanOrEqual(-1500);
     expect(report.total.quoting.uptime_two_sided).toBeGreaterThan(0.5);
-  });
+  }, 90_000);
 });

@@ -9,6 +9,8 @@ import { fixtureSeeds, fuzzFrameArb, MD_REQUEST_SEEDS, ORDER_REQUEST_SEEDS, samp
 import { fuzzDaemon, fuzzDecoders, fuzzVenueParsers, fuzzVenueSockets } from './targets.ts';
 
 const SEED = 20261124;
+/** A hang guard, not a speed target: these CPU-bound slices took up to 16 s on a 2-core box under load. */
+const TIMEOUT_MS = 60_000;
 
 describe('fuzz: decoders and mappers', () => {
   it('never throw on 1 000 broken fixture frames (property)', () => {
@@ -19,7 +21,7 @@ describe('fuzz: decoders and mappers', () => {
       }),
       { numRuns: 1_000, seed: SEED },
     );
-  });
+  }, TIMEOUT_MS);
 
   it('reject what they cannot read with a path, and still accept the untouched fixtures', () => {
     const seeds = fixtureSeeds((n) => n.startsWith('ws-'));
@@ -28,13 +30,13 @@ describe('fuzz: decoders and mappers', () => {
     expect(c.crashes).toBe(0);
     expect(c.rejected).toBeGreaterThan(500);
     expect(c.rejected + c.accepted).toBe(1_000);
-  });
+  }, TIMEOUT_MS);
 });
 
 describe('fuzz: the local venue', () => {
   it('market-data request parser answers every broken request without throwing (property)', () => {
     fc.assert(fc.property(fuzzFrameArb(MD_REQUEST_SEEDS), (f) => fuzzVenueParsers([f]).crashes === 0), { numRuns: 2_000, seed: SEED });
-  });
+  }, TIMEOUT_MS);
 
   it('order WS, market-data WS and REST survive 1 500 broken frames and still trade', async () => {
     const frames = sampleFrames([...ORDER_REQUEST_SEEDS, ...MD_REQUEST_SEEDS, ...fixtureSeeds((n) => n.startsWith('ws-'))], 1_500, SEED);
@@ -43,7 +45,7 @@ describe('fuzz: the local venue', () => {
     expect(c.crashes).toBe(0);
     expect(c.healthyAfter).toBe(true);
     expect(c.restBodies).toBe(100);
-  });
+  }, TIMEOUT_MS);
 });
 
 describe('fuzz: a running daemon\'s sockets', () => {
@@ -57,5 +59,5 @@ describe('fuzz: a running daemon\'s sockets', () => {
     expect(c.badFrameLogLines).toBe(c.kinds);
     expect(c.intentsAfter).toBeGreaterThan(0);
     expect(c.workingAfter).toBeGreaterThan(0);
-  });
+  }, TIMEOUT_MS);
 });

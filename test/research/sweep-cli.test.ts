@@ -40,6 +40,9 @@ function mmbot(args: readonly string[], onTick?: (kill: () => void) => void): Pr
   );
 }
 
+// Timeouts are hang guards: the tests wait for conditions, and their child processes are CPU-bound
+// backtests whose wall time scales with the machine's load (up to 90 s for the longest one on a
+// 2-core box shared with 3 busy loops and other jobs), so they get about twice that.
 describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => {
   it('a coordinator SIGKILLed after k results resumes with only the rest, and ends with the uninterrupted leaderboard', async () => {
     const full = await mmbot(['sweep', '--config', CONFIG, '--grid', GRID, '--windows', '2', '--workers', '1', '--out', join(dir, 'full')]);
@@ -66,7 +69,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     expect(csv[0]).toBe('point,bot.strategies.0.params.halfSpreadTicks,bot.strategies.0.params.levels,window,job_id,net_usd,net_with_rewards_usd,sharpe,max_drawdown_usd,fills,maker_share,uptime_two_sided,inside_reward_spread,markout_60s_bps,duration_s,error');
     expect(csv).toHaveLength(13);
     expect(readFileSync(join(cut, 'leaderboard.csv'), 'utf8').split('\n')[0]).toContain('net@w1');
-  }, 120_000);
+  }, 240_000);
 
   it('runs random and halving searches, and refuses to resume when the inputs changed', async () => {
     const random = join(dir, 'random.yaml');
@@ -84,7 +87,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     // The plan's grid file changed: its jobs differ, so resuming would mix two sweeps.
     writeFileSync(halving, 'search: halving\neta: 2\nrungs: [2m, all]\ngrid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3, 5]\n');
     await expect(sweep.run(['--resume', join(dir, 'halving')])).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringMatching(/changed since the sweep was planned/) });
-  }, 60_000);
+  }, 120_000);
 
   it('takes explicit windows (--window name=from/to), ISO or epoch ms, open-ended', async () => {
     expect(parseWindowFlag('first=/2026-11-18T16:00:00Z')).toEqual({ id: 'first', startMs: null, endMs: Date.parse('2026-11-18T16:00:00Z') });
@@ -99,7 +102,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     const runs = readFileSync(join(dir, 'explicit', 'sweep.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
     expect(runs.map((c) => c[2])).toEqual(['before', 'after']);
     expect(runs.map((c) => Math.round(Number(c[13])))).toEqual([237, 241]); // seconds of market either side of 16:00:00.000
-  }, 30_000);
+  }, 60_000);
 
   it('refuses an --out that holds another sweep or a walk-forward (OUTPUT_IN_USE, exit 2) unless --force, and never mixes journals', async () => {
     const a = join(dir, 'grid-a.yaml');
@@ -140,7 +143,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     writeFileSync(join(wfDir, 'walk-forward.json'), '{}');
     await expect(sweep.run(['--config', CONFIG, '--grid', a, '--out', wfDir])).rejects.toMatchObject({ code: 'OUTPUT_IN_USE', message: expect.stringContaining(`--out ${wfDir} holds a walk-forward with 1 journaled result(s)`) });
     expect(existsSync(join(wfDir, 'sweep.json'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('Ctrl-C (SIGINT) stops with the journal intact, exits 130 and says how to resume', async () => {
     const cut = join(dir, 'sigint');
@@ -160,7 +163,7 @@ describe('mmbot sweep: windows, journal and --resume (embedded backend)', () => 
     expect(resumed.code, resumed.out).toBe(0);
     expect(resumed.out).toContain(`${k} done already (journal)`);
     expect(journalLines(cut)).toBe(12);
-  }, 60_000);
+  }, 120_000);
 
   it('checks every flag and window before planning: nothing is written or run for a bad one', async () => {
     const base = ['--config', CONFIG, '--grid', GRID];
