@@ -171,7 +171,13 @@ describe('mmbot record --local (virtual clock)', () => {
     const counts = JSON.stringify({ virtual: kv, wall: kw });
     expect(kw['trade']!, counts).toBeGreaterThanOrEqual(Math.floor(kv['trade']! * 0.5) - 3);
     expect(kw['trade']!, counts).toBeLessThanOrEqual(Math.ceil(kv['trade']! * 1.8) + 3);
-    expect(kw['book']!, counts).toBeGreaterThan(kv['book']! * 0.4);
+    // Book frames: a loaded machine merges more changes into each frame (a CI run saw 0.35× the
+    // virtual count), so their number says little about loss. A lost frame breaks the book's
+    // sequence and the client resyncs with a fresh snapshot (a dropped socket also writes a gap);
+    // a doubled one pushes the count up.
+    expect(kw['gap'] ?? 0, counts).toBe(0);
+    expect(kw['snapshot'] ?? 0, counts).toBe(2);
+    expect(kw['book']!, counts).toBeGreaterThan(0);
     expect(kw['book']!, counts).toBeLessThan(kv['book']! * 1.3);
     expect(kw['ticker'] ?? 0).toBeGreaterThan(0);
     expect(kv['ticker'] ?? 0).toBeGreaterThan(0);
