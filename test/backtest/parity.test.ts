@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LiveClock } from '../../src/core/clock.ts';
 import { loadColumnar } from '../../src/record/columnar.ts';
@@ -32,7 +33,7 @@ const LIVE_MS = 10_000;
 /** Stated tolerance: backtest fill count and volume within ±25% of live (see the gap report above). */
 const TOLERANCE = 0.25;
 
-const config = `
+const config = (recordingPath: string): string => `
 venue:
   mode: embedded-sim
   sim:
@@ -61,30 +62,58 @@ order_manager:
 monitoring: { enabled: false }
 logging: { level: silent }
 recording:
-  path: ${join(dir, 'live.jsonl.gz')}
+  path: ${recordingPath}
 backtest:
   queue_model: { kind: risk-averse }
 `;
 
+/**
+ * p99 event-loop lag (ms) past which the live leg is deemed starved: a quiet box reads 11–12 (the
+ * monitor's 10 ms resolution plus scheduling), three busy loops on 2 cores 15–17, where the gap
+ * went past the tolerance in 2 of 12 runs (28.8 and 30.0 %; 8–12 % typical).
+ */
+const STARVED_LAG_P99_MS = 14;
+
+/** Runs the daemon live for LIVE_MS with recording on, then backtests the recording. */
+async function liveAndReplay(attempt: number) {
+  const file = join(dir, `parity-${attempt}.yaml`);
+  writeFileSync(file, config(join(dir, `live-${attempt}.jsonl.gz`)));
+  const setup = await loadBacktestSetup(file);
+  const log = createLogger({ level: 'silent', pretty: false, destination: new Writable({ write: (_c, _e, cb) => cb() }) as never });
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const daemon = await startDaemon({ config: setup.config, log, clock: new LiveClock() });
+  const live: { side: string; qty: number; price: number }[] = [];
+  const sub = daemon.engine.events$.subscribe((e) => {
+    if (e.type === 'fill') live.push({ side: e.side, qty: e.qty, price: e.priceTicks });
+  });
+  await new Promise((r) => setTimeout(r, LIVE_MS));
+  await daemon.stop('parity test done');
+  lag.disable();
+  sub.unsubscribe();
+  const lagP99Ms = lag.percentile(99) / 1e6;
+  process.stderr.write(`attempt ${attempt}: event loop lag ms p50 ${(lag.percentile(50) / 1e6).toFixed(1)} p99 ${lagP99Ms.toFixed(1)} max ${(lag.max / 1e6).toFixed(1)}\n`);
+  const col = await loadColumnar([setup.config.recording!.path]);
+  const run = await executeRunSpec(setup.spec, col);
+  return { setup, live, col, run, lagP99Ms };
+}
+
 describe('parity: live run on the local venue vs. backtest of its recording', () => {
   it(`backtest fills are within ±${TOLERANCE * 100}% of the live run's (count and volume)`, async () => {
-    const file = join(dir, 'parity.yaml');
-    writeFileSync(file, config);
-    const setup = await loadBacktestSetup(file);
-    const log = createLogger({ level: 'silent', pretty: false, destination: new Writable({ write: (_c, _e, cb) => cb() }) as never });
-    const daemon = await startDaemon({ config: setup.config, log, clock: new LiveClock() });
-    const live: { side: string; qty: number; price: number }[] = [];
-    const sub = daemon.engine.events$.subscribe((e) => {
-      if (e.type === 'fill') live.push({ side: e.side, qty: e.qty, price: e.priceTicks });
-    });
-    await new Promise((r) => setTimeout(r, LIVE_MS));
-    await daemon.stop('parity test done');
-    sub.unsubscribe();
-
-    const col = await loadColumnar([setup.config.recording!.path]);
+    // The live leg is the reference only if the machine kept up with it: when its event loop was
+    // starved (p99 lag past STARVED_LAG_P99_MS; a full CI run on a loaded 2-core box) the live bot
+    // reacts late and collects fills the recording cannot explain, and the gap measured the box,
+    // not the backtest. Then, and only if the gap is out of tolerance, the live leg runs once more;
+    // the second attempt is asserted whatever its lag.
+    let attempt = await liveAndReplay(1);
+    const countGapOf = (a: typeof attempt): number => Math.abs(a.run.fills.length - a.live.length) / Math.max(1, a.live.length);
+    if (countGapOf(attempt) > TOLERANCE && attempt.lagP99Ms > STARVED_LAG_P99_MS) {
+      process.stderr.write(`attempt 1 starved (p99 lag ${attempt.lagP99Ms.toFixed(1)} ms) with a fill-count gap of ${countGapOf(attempt).toFixed(3)}: running the live leg again\n`);
+      attempt = await liveAndReplay(2);
+    }
+    const { setup, live, col, run } = attempt;
     let ownRows = 0;
     for (let i = 0; i < col.length; i++) if (col.kind[i] === KIND.own) ownRows++;
-    const run = await executeRunSpec(setup.spec, col);
     const parity = parityReport(run, TOLERANCE);
     process.stderr.write(`${parityTable(parity)}\n`);
     // The same recording replayed as if the bot's own orders had not been recorded (the old gap).
@@ -126,5 +155,5 @@ describe('parity: live run on the local venue vs. backtest of its recording', ()
     expect(Math.abs(row('fills').divergence!)).toBeLessThanOrEqual(TOLERANCE);
     expect(Math.abs(row('spread_capture_usd').divergence!)).toBeLessThanOrEqual(TOLERANCE);
     expect(parity.within_tolerance).toBe(true);
-  }, 40_000);
+  }, 80_000);
 });
