@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { encodeErrorBody, encodeRestBody } from '../../wire/index.ts';
 import type { Session } from '../auth/auth-service.ts';
 import type { Venue } from '../venue.ts';
 
@@ -78,16 +77,8 @@ export class Router {
 /** 200 with `body`. */
 export const ok = (body: object): RouteResult => ({ status: 200, body });
 
-/** Writes a JSON response encoded by the wire layer. */
-export function sendJson(res: ServerResponse, status: number, body: object): void {
-  const text = encodeRestBody(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** Writes `{"error": message}`. */
-export function sendError(res: ServerResponse, status: number, message: string): void {
-  const text = encodeErrorBody(message);
+/** Writes an encoded JSON body (`dispatch`'s answer) with its length. */
+export function sendText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

@@ -5,7 +5,7 @@ import { defaultVenueConfig, parseVenueConfig, type VenueConfig, type VenueConfi
 import type { VenuePlugin, VenuePluginContext } from '../plugin.ts';
 import { Venue, type DefaultCredentials } from '../venue.ts';
 import { dispatch } from './dispatch.ts';
-import { peerIp, readJsonBody, Router } from './http-kit.ts';
+import { peerIp, readJsonBody, Router, sendText } from './http-kit.ts';
 import { registerOrderWs } from './order-ws.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { registerAuthRoutes } from './routes-auth.ts';
@@ -110,8 +110,7 @@ export async function startVenue(options: VenueOptions = {}): Promise<RunningVen
   const server = createServer((req, res) => void handle(req, res));
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const out = await dispatch(venue, router, { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ip: peerIp(req), readBody: () => readJsonBody(req) });
-    res.writeHead(out.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out.text) });
-    res.end(out.text);
+    sendText(res, out.status, out.text);
   }
   server.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
   const host = options.host ?? '127.0.0.1';
