@@ -4,7 +4,7 @@ import { MarketCalibrator } from './calibration.ts';
 import type { Strategy, StrategyContext } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
 import { Ewma } from './estimators/ewma.ts';
-import { LossFeedback } from './estimators/loss-feedback.ts';
+import { SideLossDepth } from './estimators/loss-feedback.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
@@ -152,8 +152,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => buyAdverse.update(m.bps, clockMs) });
   const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs) });
   // What each side's fills earned at the horizon, edge included (reference = the fill price).
-  const loss = p.lossFeedback > 0 ? new LossFeedback(p.lossFeedback, p.volHalfLifeS * 1000) : null;
-  const earned = loss ? new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => loss.onFill(m.side, m.bps, clockMs, m.weight) }) : null;
+  const loss = p.lossFeedback > 0 ? new SideLossDepth(p.lossFeedback, p.volHalfLifeS * 1000, p.adverseHorizonS * 1000) : null;
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -170,8 +169,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const f = fills[i]!;
         if (f.symbol !== ctx.symbol || f.liquidity !== 'maker' || !(prevMid > 0)) continue;
         (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, 1, prevMid);
-        // Weighed in lots: the partial fills of one order swept at once count as that order.
-        earned?.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, f.priceTicks);
+        loss?.fill(f, p.size, now);
       }
       if (flow) {
         const trades = ctx.trades;
@@ -180,7 +178,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       if (mid === null) return (last = empty(ctx));
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
-      earned?.updateMid(now, mid);
+      loss?.updateMid(now, mid);
       prevMid = mid;
       const b = ctx.book!.bids[0]!;
       const a = ctx.book!.asks[0]!;
@@ -213,17 +211,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       const adverseBidTicks = additive ? Math.round((adverseBidBps / 1e4) * fair) : (adverseBidBps / 1e4) * fair;
       const adverseAskTicks = additive ? Math.round((adverseAskBps / 1e4) * fair) : (adverseAskBps / 1e4) * fair;
       // What the side's fills still lose at the depth quoted (whole ticks, as the adverse move), at
-      // most one observed market spread: past it a quote is only reached by sweeps and jumps. The
-      // side that reduces the inventory backs off less the larger it is (none at maxPosition), so
-      // a side whose fills lost never traps a full inventory.
+      // most one observed market spread.
       let lossBidTicks = 0;
       let lossAskTicks = 0;
       if (loss) {
-        const capTicks = 2 * marketHalf;
-        loss.capBps = (capTicks / fair) * 1e4;
-        const exit = Math.max(0, 1 - Math.abs(q) / p.maxPosition);
-        lossBidTicks = Math.round(Math.min(capTicks, (loss.depthBps(1, now) / 1e4) * fair) * (q < 0 ? exit : 1));
-        lossAskTicks = Math.round(Math.min(capTicks, (loss.depthBps(-1, now) / 1e4) * fair) * (q > 0 ? exit : 1));
+        loss.update(now, fair, 2 * marketHalf, q, p.maxPosition);
+        lossBidTicks = Math.round(loss.bidTicks);
+        lossAskTicks = Math.round(loss.askTicks);
       }
       if (ready) {
         model.price(fair, qLots, now, px);

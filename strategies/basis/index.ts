@@ -2,8 +2,7 @@ import {
   bookMid,
   Ewma,
   EwmaVolatility,
-  LossFeedback,
-  MarkoutTracker,
+  SideLossDepth,
   z,
   type DesiredQuotes,
   type HedgeOrder,
@@ -67,9 +66,7 @@ export function createBasis(p: BasisParams): Strategy {
   const costs = new HedgeCostWindow(3_600_000);
   let lastHedgeMs = -Infinity;
   // What each side's quoted-leg fills earned horizonS later (reference = the fill price).
-  let clockMs = 0;
-  const loss = p.lossFeedback > 0 ? new LossFeedback(p.lossFeedback, p.basisHalfLifeS * 1000) : null;
-  const earned = loss ? new MarkoutTracker({ horizonsMs: [p.horizonS * 1000], onMarkout: (m) => loss.onFill(m.side, m.bps, clockMs, m.weight) }) : null;
+  const loss = p.lossFeedback > 0 ? new SideLossDepth(p.lossFeedback, p.basisHalfLifeS * 1000, p.horizonS * 1000) : null;
   const none = (symbol: Symbol): DesiredQuotes => ({ symbol, bids: [], asks: [] });
   return {
     quote(ctx: StrategyContext): StrategyPlan {
@@ -81,11 +78,9 @@ export function createBasis(p: BasisParams): Strategy {
       const tickQ = quoted.instrument.grid.tickSize.toNumber();
       const tickH = hedge.instrument.grid.tickSize.toNumber();
       const now = ctx.nowMs;
-      clockMs = now;
-      if (earned) {
-        // Weighed in quotes (size): the partial fills of one order swept at once count as that order.
-        for (const f of ctx.fills) if (f.symbol === quoted.symbol && f.liquidity === 'maker') earned.fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, f.priceTicks);
-        if (midQ !== null) earned.updateMid(now, midQ);
+      if (loss) {
+        for (const f of ctx.fills) if (f.symbol === quoted.symbol && f.liquidity === 'maker') loss.fill(f, p.size, now);
+        if (midQ !== null) loss.updateMid(now, midQ);
       }
       if (midQ === null || midH === null) return { quotes: [none(quoted.symbol)] };
       // Basis in the quoted leg's ticks; its volatility is the quoted leg's residual risk once hedged.
@@ -110,13 +105,10 @@ export function createBasis(p: BasisParams): Strategy {
       const deltaInQuoted = delta / mQ;
       const r = fair - p.skew * half * Math.max(-1.5, Math.min(1.5, deltaInQuoted / maxPosition));
       // What each side's fills still lose at the depth quoted (ticks), at most the leg's observed
-      // spread; the side that reduces the net delta backs off less the larger it is (none at
-      // maxPosition), as in the model quoters.
-      const lossCap = quotedSpread.value;
-      if (loss) loss.capBps = (lossCap / fair) * 1e4;
-      const exit = Math.max(0, 1 - Math.abs(deltaInQuoted) / maxPosition);
-      const lossBid = loss ? Math.min(lossCap, (loss.depthBps(1, now) / 1e4) * fair) * (deltaInQuoted < 0 ? exit : 1) : 0;
-      const lossAsk = loss ? Math.min(lossCap, (loss.depthBps(-1, now) / 1e4) * fair) * (deltaInQuoted > 0 ? exit : 1) : 0;
+      // spread, eased on the side that reduces the net delta, as in the model quoters.
+      loss?.update(now, fair, quotedSpread.value, deltaInQuoted, maxPosition);
+      const lossBid = loss ? loss.bidTicks : 0;
+      const lossAsk = loss ? loss.askTicks : 0;
       let bid = Math.floor(r - half - lossBid);
       let ask = Math.ceil(r + half + lossAsk);
       if (ask <= bid) ask = bid + 1;

@@ -1,3 +1,5 @@
+import { MarkoutTracker } from './markout-tracker.ts';
+
 /** A fill's PnL counts at most this many caps either way. */
 const CLIP_CAPS = 3;
 
@@ -75,5 +77,49 @@ export class LossFeedback {
     if (v === 0) return 0;
     const dt = nowMs - this.#atMs[i]!;
     return dt > 0 ? v * Math.exp(-this.#decayPerMs * dt) : v;
+  }
+}
+
+/**
+ * `LossFeedback` wired for a quoter: each of our maker fills is marked against its own price at
+ * `horizonMs` (edge and markout together, so a stale quote picked off counts), and each side's
+ * deficit becomes extra depth in ticks (`update`, into `bidTicks`/`askTicks`).
+ */
+export class SideLossDepth {
+  readonly #loss: LossFeedback;
+  readonly #earned: MarkoutTracker;
+  #clockMs = 0;
+  /** Extra depth of each side after the last `update`, ticks (unrounded, ≥ 0). */
+  bidTicks = 0;
+  askTicks = 0;
+
+  /** @param gain, halfLifeMs see `LossFeedback`; @param horizonMs when a fill's PnL is marked. */
+  constructor(gain: number, halfLifeMs: number, horizonMs: number) {
+    this.#loss = new LossFeedback(gain, halfLifeMs);
+    this.#earned = new MarkoutTracker({ horizonsMs: [horizonMs], onMarkout: (m) => this.#loss.onFill(m.side, m.bps, this.#clockMs, m.weight) });
+  }
+
+  /** One of our maker fills, weighed in quotes of `size` (the partial fills of one order swept at once count as that order). */
+  fill(f: { readonly tsMs: number; readonly side: 'buy' | 'sell'; readonly priceTicks: number; readonly qty: number }, size: number, nowMs: number): void {
+    this.#clockMs = nowMs;
+    this.#earned.fill(Math.min(f.tsMs, nowMs), f.side, f.priceTicks, f.qty / size, f.priceTicks);
+  }
+
+  /** The mid at `nowMs` (ticks): matures the fills whose horizon has passed. */
+  updateMid(nowMs: number, mid: number): void {
+    this.#clockMs = nowMs;
+    this.#earned.updateMid(nowMs, mid);
+  }
+
+  /**
+   * Sets each side's extra depth at `nowMs`: at most `capTicks` (past it a quote is only reached by
+   * sweeps and jumps); the side that reduces `position` backs off less the larger it is, not at all
+   * at `maxPosition`, so a side whose fills lost never traps a full inventory.
+   */
+  update(nowMs: number, fair: number, capTicks: number, position: number, maxPosition: number): void {
+    this.#loss.capBps = (capTicks / fair) * 1e4;
+    const exit = Math.max(0, 1 - Math.abs(position) / maxPosition);
+    this.bidTicks = Math.min(capTicks, (this.#loss.depthBps(1, nowMs) / 1e4) * fair) * (position < 0 ? exit : 1);
+    this.askTicks = Math.min(capTicks, (this.#loss.depthBps(-1, nowMs) / 1e4) * fair) * (position > 0 ? exit : 1);
   }
 }
