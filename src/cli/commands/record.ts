@@ -7,6 +7,7 @@ import { openVenue } from '../live/venue-endpoint.ts';
 import type { Command } from '../main.ts';
 import { createLogger } from '../../obs/logger.ts';
 import { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
+import { onStopSignal } from '../stop-signal.ts';
 import { loadBacktestSetup } from './backtest.ts';
 
 export { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
@@ -85,9 +86,7 @@ async function recordLocalVirtual(p: ParsedArgs, symbols: readonly string[], out
   process.stderr.write(`recording ${symbols.join(', ')}${level === 3 ? ' (order-level books)' : ''} from the local venue (preset ${preset}, seed ${seed}, ${speed}×, virtual clock) to ${out} for ${durationS} venue s\n`);
   // Ctrl-C ends the recording at the venue time reached, with a complete file.
   const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const offSignal = onStopSignal(() => stop.abort());
   const r = await recordVirtual({
     signal: stop.signal,
     config,
@@ -99,10 +98,7 @@ async function recordLocalVirtual(p: ParsedArgs, symbols: readonly string[], out
     level,
     source: `local-venue preset=${preset} seed=${seed} clock_speed=${speed} virtual-clock`,
     ...polls,
-  }).finally(() => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  });
+  }).finally(offSignal);
   const s = r.stats;
   const rate = r.venueMs / 60_000 / (r.wallMs / 1000);
   if (stop.signal.aborted) process.stderr.write(`stopped at ${(r.venueMs / 1000).toFixed(0)} of ${durationS} venue s\n`);

@@ -14,6 +14,7 @@ import { parseDrawdownFloor, parseObjective } from '../../research/objective.ts'
 import { claimOutDir } from '../../research/out-dir.ts';
 import { DEFAULT_RESULTS_TTL_S, parseResultsTtl, ttlText } from '../../research/result-store.ts';
 import { clearSweep } from '../sweep-clear.ts';
+import { onStopSignal, signalExitCode } from '../stop-signal.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { runSearch } from '../../research/search-run.ts';
@@ -188,14 +189,12 @@ export const command: Command = {
     let outcome;
     // Ctrl-C / SIGTERM: every result so far is in the journal (appended synchronously as it
     // arrives); say how to continue and stop. A second signal kills as usual.
-    const onSignal = (signal: NodeJS.Signals): void => {
+    const offSignal = onStopSignal((signal) => {
       bar.end();
       const redis = meta.backend !== 'embedded' ? ' (jobs already queued stay on the backend; its workers keep running them)' : '';
       process.stderr.write(`${tty ? '\n' : ''}sweep: ${signal}: stopped with ${journal.done.size} of ${total} results in ${journal.file}${redis}\nsweep: continue with: mmbot sweep --resume ${out}\n`);
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+      process.exit(signalExitCode(signal));
+    });
     try {
       const run = pairRunner(runner, prep.points, prep.make, (phase, r, done, n) => {
         if (phase !== phaseNow) {
@@ -214,8 +213,7 @@ export const command: Command = {
       });
       outcome = await runSearch(searchInput(prep), run);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      offSignal();
       bar.end();
       await runner.close();
     }

@@ -20,6 +20,7 @@ import { normalizeDataRef, resolveDataRef } from '../../research/data-ref.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
+import { onStopSignal, signalExitCode } from '../stop-signal.ts';
 import { Journal } from '../../research/journal.ts';
 import { claimOutDir } from '../../research/out-dir.ts';
 import { parseResultsTtl } from '../../research/result-store.ts';
@@ -176,12 +177,10 @@ export const command: Command = {
     if (replaced !== null) process.stderr.write(`walk-forward: --force: replaced ${replaced} in ${out}\n`);
     // Ctrl-C / SIGTERM: every run so far is journaled (appended synchronously as it arrives): say
     // how to go on and stop. A second signal kills as usual.
-    const onSignal = (signal: NodeJS.Signals): void => {
+    const offSignal = onStopSignal((signal) => {
       process.stderr.write(`walk-forward: ${signal}: stopped with ${journal.done.size} run(s) in ${journal.file}\nwalk-forward: continue with the same command and --out ${out} (it runs only the jobs the journal lacks)\n`);
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+      process.exit(signalExitCode(signal));
+    });
     let results;
     try {
       const run = pairRunner(runner, points, prep.make, (phase, r, done, total) => {
@@ -189,8 +188,7 @@ export const command: Command = {
       });
       results = await runWalkForward(points, folds, objective, run, halving, floor);
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      offSignal();
       await runner.close();
     }
     const summary = summarise(results, topK);
