@@ -4,10 +4,10 @@ import { MmError } from '../core/errors.ts';
 import { JOURNAL_FILE, PLAN_FILE, readPlan, type SweepPlan } from './journal.ts';
 
 /** The report a walk-forward writes next to its journal (it has no plan file). */
-const WALK_FORWARD_FILE = 'walk-forward.json';
+export const WALK_FORWARD_FILE = 'walk-forward.json';
 
 /** Files a sweep or a walk-forward writes into its folder: what replacing a run removes. */
-const RUN_FILES = [PLAN_FILE, JOURNAL_FILE, 'sweep.csv', 'halving.json', 'walk-forward.json', 'walk-forward.csv', 'walk-forward.html'].concat(
+const RUN_FILES = [PLAN_FILE, JOURNAL_FILE, 'sweep.csv', 'halving.json', WALK_FORWARD_FILE, 'walk-forward.csv', 'walk-forward.html'].concat(
   ['leaderboard', 'oos-leaderboard'].flatMap((b) => ['csv', 'json', 'html'].map((x) => `${b}.${x}`)),
 );
 

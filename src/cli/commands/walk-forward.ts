@@ -22,7 +22,7 @@ import type { Command } from '../main.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { onStopSignal, signalExitCode } from '../stop-signal.ts';
 import { Journal } from '../../research/journal.ts';
-import { claimOutDir } from '../../research/out-dir.ts';
+import { claimOutDir, WALK_FORWARD_FILE } from '../../research/out-dir.ts';
 import { parseResultsTtl } from '../../research/result-store.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
@@ -194,7 +194,7 @@ export const command: Command = {
     const summary = summarise(results, topK);
     const meta = { objective, dataStartMs: span.startMs, trainMs, testMs, stepMs, anchored, points: points.length, unscoredTailMs: unscored, partialFoldFits, ...floorOf(objective, floor), command: `mmbot walk-forward ${args.join(' ')}`, ...(trainSearch ? { trainSearch } : {}) };
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'walk-forward.json'), walkForwardJson(results, summary, meta));
+    writeFileSync(join(out, WALK_FORWARD_FILE), walkForwardJson(results, summary, meta));
     writeFileSync(join(out, 'walk-forward.csv'), walkForwardCsv(results, meta));
     writeFileSync(join(out, 'walk-forward.html'), walkForwardHtml(results, summary, meta));
     // Every point over all test windows: which parameters did best out of sample overall.
