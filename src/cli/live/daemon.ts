@@ -239,6 +239,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       },
       `mmbot running: ${config.bot.strategies.map((s) => `${s.id}`).join(', ')} against ${venue.mode === 'embedded-sim' ? 'the embedded local venue' : venue.baseUrl}${monitoring.url ? `; metrics ${monitoring.url}/metrics` : ''}`,
     );
+    if (monitoring.url && operatorConsole) log.info({ console: `${monitoring.url}/`, actions: config.monitoring.control.token !== '' }, consoleLine(monitoring.url, config.monitoring.control.token !== ''));
 
     // The engine's event stream erroring means the engine itself broke (an invariant): stop cleanly
     // (cancel everything) and exit non-zero so a supervisor restarts us into reconciliation.
@@ -308,4 +309,11 @@ function logConnections(connection$: Observable<StreamConnection>, name: string,
     else if (wasUp) log.warn({ reason: c.reason }, `${name} down: ${c.reason ?? 'unknown reason'}`);
     wasUp = c.connected;
   });
+}
+
+/** Where the console is and whether it can act; never the token itself. */
+export function consoleLine(url: string, actionsEnabled: boolean): string {
+  return actionsEnabled
+    ? `console ${url}/ (actions enabled: mmbot ctl and the page's buttons need MMBOT_CONTROL_TOKEN)`
+    : `console ${url}/ (read-only: actions disabled, set MMBOT_CONTROL_TOKEN to enable them)`;
 }
