@@ -6,6 +6,7 @@ import { substituteEnv, type ConfigEnv } from './env.ts';
 import { deepFreeze, type DeepReadonly } from './freeze.ts';
 import { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts';
 import { formatPath } from './path.ts';
+import { literalSecretPaths, weakTokenReason } from './secrets.ts';
 import { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig } from './schema.ts';
 import { checkStrategyParams, isStrategyPath, type StrategyLookup } from './strategy-params.ts';
 
@@ -20,8 +21,11 @@ export type BotConfig = DeepReadonly<
   Omit<BotConfigParsed, '$schema' | 'venue' | 'bot'> & {
     venue: EmbeddedVenueConfig | (RemoteVenueConfig & { ws_url: string });
     bot: Omit<BotConfigParsed['bot'], 'strategies'> & { strategies: LoadedStrategyEntry[] };
-    /** Where the config came from; relative paths in it were resolved against `dir`. */
-    source: { file: string; dir: string };
+    /**
+     * Where the config came from; relative paths in it were resolved against `dir`.
+     * `literalSecrets`: paths of secrets written in the file rather than `${ENV}` references.
+     */
+    source: { file: string; dir: string; literalSecrets?: readonly string[] };
   }
 >;
 
@@ -60,7 +64,9 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)', message: e.message.split('\n')[0]!, value: undefined })),
     );
   }
-  const raw = substituteEnv(doc.toJS({ maxAliasCount: 100 }), options.env ?? {}, file);
+  const tree: unknown = doc.toJS({ maxAliasCount: 100 });
+  const literalSecrets = literalSecretPaths(tree);
+  const raw = substituteEnv(tree, options.env ?? {}, file);
   const r = botConfigSchema.safeParse(raw);
   if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw, [], botConfigSchema));
   const parsed = r.data;
@@ -109,6 +115,8 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   if (venue.mode === 'embedded-sim' && parsed.monitoring.enabled && venue.sim.port !== 0 && venue.sim.port === parsed.monitoring.port) {
     problems.push({ path: 'monitoring.port', message: `same port as venue.sim.port (${venue.sim.port})`, value: parsed.monitoring.port });
   }
+  const weak = weakTokenReason(parsed.monitoring.control.token);
+  if (weak !== null) problems.push({ path: 'monitoring.control.token', message: `control token ${weak}`, value: '(redacted)' });
   if (problems.length > 0) throw configInvalid(file, problems);
 
   const { $schema: _schema, ...rest } = parsed;
@@ -119,7 +127,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
     bot: { ...parsed.bot, strategies },
     reference_feeds,
     ...(recording ? { recording } : {}),
-    source: { file, dir },
+    source: { file, dir, ...(literalSecrets.length > 0 ? { literalSecrets } : {}) },
   });
 }
 

@@ -176,7 +176,7 @@ const controlSchema = z
       .string()
       .default('')
       .describe('Bearer token that actions (pause, set, flatten, cancel-all, reload...) need; use ${MMBOT_CONTROL_TOKEN:-}, never a literal. Empty = acting disabled (every action answers 401).'),
-    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open (the server binds to loopback).'),
+    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open on loopback, always required when monitoring.host is not a loopback address.'),
     history_ms: z.number().int().min(60_000).max(86_400_000).default(3_600_000).describe('How far back the page\'s position/PnL chart goes (ms).'),
   })
   .describe('The operator console: `mmbot status`, `mmbot ctl` and the live page.');
@@ -185,6 +185,10 @@ const monitoringSchema = z.strictObject({
   enabled: z.boolean().default(true),
   host: host.default('127.0.0.1').describe('Interface of the /metrics, /health, control API and console server.'),
   port: port.default(9464).describe('Port of the /metrics and /health server (0 = any).'),
+  allowed_hosts: z
+    .array(host)
+    .default([])
+    .describe('Host names the server answers besides loopback names, monitoring.host and IP literals (e.g. the DNS name Prometheus scrapes); other Host headers get 421 (DNS-rebinding guard).'),
   control: controlSchema.prefault({}),
 });
 

@@ -1,5 +1,6 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { MmError } from '../core/errors.ts';
@@ -26,6 +27,12 @@ export interface RecordingWriterOptions {
   readonly fees?: RecordingHeader['fees'];
   /** 3: an order-level recording (format version 3): book levels keep their order lists. Default 2. */
   readonly bookLevel?: 2 | 3;
+  /**
+   * true: write straight to `path` (the daemon's long recording, readable as it grows). Default:
+   * write a hidden temporary file beside `path` and rename it into place on `close`, so a failed
+   * run (`abort`) never leaves, nor overwrites, a complete-looking recording.
+   */
+  readonly inPlace?: boolean;
 }
 
 /** Counters of what was written, for the CLI's summary. */
@@ -56,7 +63,13 @@ export interface RecordingSink {
   readonly stats: Readonly<RecordingStats>;
   /** Symbols of the header, when known: events of other symbols must not be written. */
   readonly symbols?: ReadonlySet<string>;
+  /** Finishes the file (gzip trailer) and, unless written in place, renames it to its path. */
   close(): Promise<void>;
+  /**
+   * Gives up: the temporary file is removed and an existing file at the path is left untouched (an
+   * in-place writer's file is left truncated, without its gzip trailer, which readers refuse).
+   */
+  abort?(): Promise<void>;
 }
 
 /** Builds the header line for a set of instruments. */
@@ -186,8 +199,9 @@ export function pinGzipOs(): Transform {
  * Writes are buffered by the gzip stream; `close` resolves once the file is complete on disk.
  */
 export function createRecordingWriter(path: string, opts: RecordingWriterOptions): RecordingSink {
+  const target = opts.inPlace === true ? path : temporaryPath(path);
   const gzip: Gzip = createGzip({ level: 6 });
-  const file: WriteStream = createWriteStream(path);
+  const file: WriteStream = createWriteStream(target);
   const header = pinGzipOs();
   gzip.pipe(header).pipe(file);
   let failure: Error | null = null;
@@ -199,18 +213,42 @@ export function createRecordingWriter(path: string, opts: RecordingWriterOptions
   file.on('error', onError);
   gzip.write(`${JSON.stringify(recordingHeader(opts))}\n`);
   const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery, opts.bookLevel ?? 2);
+  // A file that failed to open (missing folder, no permission) has closed already: waiting for
+  // its 'close' would never end (the process exited 13 with no message).
+  const closed = (): Promise<unknown> => (file.closed ? Promise.resolve() : once(file, 'close').catch(() => undefined));
+  const removeTemporary = (): void => {
+    if (target !== path) rmSync(target, { force: true });
+  };
   return {
     write: (ev) => encoder.write(ev),
     gap: (s, from, to, reason) => encoder.gap(s, from, to, reason),
     stats: encoder.stats,
     symbols: new Set(opts.instruments.map((i) => i.symbol as string)),
     async close() {
-      // A file that failed to open (missing folder, no permission) has closed already: waiting for
-      // its 'close' would never end (the process exited 13 with no message).
-      const done = file.closed ? Promise.resolve() : once(file, 'close');
+      const done = closed();
       gzip.end();
-      await done.catch(() => undefined);
-      if (failure) throw new MmError('FILE_NOT_FOUND', `cannot write recording ${path}: ${failure.message}`, { file: path }, { cause: failure });
+      await done;
+      if (failure) {
+        removeTemporary();
+        throw new MmError('FILE_NOT_FOUND', `cannot write recording ${path}: ${failure.message}`, { file: path }, { cause: failure });
+      }
+      if (target !== path) renameSync(target, path);
+    },
+    async abort() {
+      // No gzip trailer is written: even an in-place file stays one that readers refuse.
+      const done = closed();
+      gzip.unpipe(header);
+      header.unpipe(file);
+      gzip.destroy();
+      header.destroy();
+      file.destroy();
+      await done;
+      removeTemporary();
     },
   };
+}
+
+/** A hidden name beside `path` (same folder, so the final rename is atomic on one file system). */
+function temporaryPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
 }

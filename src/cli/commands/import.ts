@@ -75,6 +75,7 @@ export const command: Command = {
       (writer = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source, fees, bookLevel }));
     let stats: ImportStats;
     let firstInput: string;
+    let succeeded = false;
     try {
       if (format === 'tardis') {
         const book = openLines(resolve(need('book')));
@@ -112,9 +113,15 @@ export const command: Command = {
           onProgress: (rows) => bar.update(messages.bytesRead() + orderbook.bytesRead(), messages.sizeBytes + orderbook.sizeBytes, `${rows.toLocaleString('en-US')} messages`),
         });
       }
+      succeeded = true;
     } finally {
       bar.end();
-      await (writer as ReturnType<typeof createRecordingWriter> | null)?.close();
+      // Only a complete import replaces --out: a failed one removes its temporary file, so a
+      // previous recording at --out stays byte-identical (a gzip closed cleanly on half the rows
+      // would pass as a whole recording and give a silently wrong backtest).
+      const w = writer as ReturnType<typeof createRecordingWriter> | null;
+      if (succeeded) await w?.close();
+      else await w?.abort?.();
     }
     if (writer === null) throw new MmError('RECORDING_INVALID', `${firstInput}: no rows to import`);
     const seconds = (Date.now() - started) / 1000;

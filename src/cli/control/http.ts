@@ -73,6 +73,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
     if (!deps.readsRequireToken) return true;
     const f = checkBearer(req, deps.token);
     if (f === null) return true;
+    controller.unauthorized('read', actorOf(req), f === 'acting-disabled' ? 'missing-token' : f);
     json(res, 401, { ok: false, message: authMessage(f === 'acting-disabled' ? 'missing-token' : f) }, { 'www-authenticate': 'Bearer' });
     return false;
   };

@@ -184,6 +184,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         instruments: recorded,
         startedAtMs: clock.nowMs(),
         source: venue.embedded ? 'local-venue' : venue.baseUrl,
+        // Written as it grows (a crash keeps what was recorded, without the gzip trailer).
+        inPlace: true,
         // The account's rates per recorded symbol, so a backtest of this recording charges the same.
         ...(account ? { fees: Object.fromEntries(recorded.map((i) => [i.symbol, account])) } : {}),
       });

@@ -1,0 +1,100 @@
+/** The console's routes on a real socket, with a stub controller: floods, hostile paths, stream clients (issue 24). */
+import { request } from 'node:http';
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthFailureLog } from '../../../src/cli/control/auth-failures.ts';
+import type { ActionName } from '../../../src/cli/control/controller.ts';
+import { consoleRoutes, type ConsoleRoutesDeps } from '../../../src/cli/control/http.ts';
+import { startHealthServer, type HealthServer } from '../../../src/obs/health-server.ts';
+
+const TOKEN = 'console-security-test-token-4b8e1f0a9c27d563';
+
+let server: HealthServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A raw HTTP request (fetch normalises paths and forbids some headers). */
+export function raw(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Harness {
+  readonly port: number;
+  readonly warnings: string[];
+  readonly acted: { action: ActionName; target: string | null }[];
+  readonly unauthorized: string[];
+  advance(ms: number): void;
+  refusals: AuthFailureLog;
+}
+
+async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
+  let now = 0;
+  const warnings: string[] = [];
+  const acted: Harness['acted'] = [];
+  const unauthorized: string[] = [];
+  const refusals = new AuthFailureLog({ warn: (_o, m) => void warnings.push(m ?? '') }, () => now, 60_000);
+  const routes = consoleRoutes({
+    controller: {
+      act: async (action, target) => {
+        acted.push({ action, target });
+        return { status: 200, body: { ok: true, message: 'done' } };
+      },
+      unauthorized: (action, actor, reason) => {
+        unauthorized.push(action);
+        refusals.note(action, actor, reason);
+      },
+    },
+    token: TOKEN,
+    readsRequireToken: false,
+    state: () => ({ position: 42 }),
+    history: () => ({ series: [] }),
+    onChange: () => () => undefined,
+    ...over,
+  });
+  server = await startHealthServer({ port: 0, registry: new Registry(), readiness: () => ({ ready: true, reasons: [] }), routes });
+  return { port: server.port, warnings, acted, unauthorized, refusals, advance: (ms) => void (now += ms) };
+}
+
+describe('console: unauthenticated floods (issue 24 #6)', () => {
+  it('300 actions without a token: 300 × 401, every one counted, one line logged, then one summary line with the count', async () => {
+    const h = await start();
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 30 }, () => raw(h.port, 'POST', '/api/v1/strategies/a/pause')));
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(401));
+    }
+    expect(h.unauthorized).toHaveLength(300);
+    expect(h.acted).toEqual([]);
+    expect(h.warnings).toEqual([expect.stringMatching(/^control: pause by 127\.0\.0\.1:\d+ refused: missing-token$/)]);
+    h.advance(60_000);
+    h.refusals.flush();
+    expect(h.warnings).toHaveLength(2);
+    expect(h.warnings[1]).toMatch(/^control: 299 more unauthorized request\(s\) within 60 s \(last: pause by 127\.0\.0\.1:\d+: missing-token\)$/);
+    h.refusals.flush();
+    expect(h.warnings).toHaveLength(2);
+  });
+
+  it('a refusal after the interval is logged as it comes, after the summary of the previous one', async () => {
+    const h = await start({ readsRequireToken: true });
+    await raw(h.port, 'GET', '/api/v1/state');
+    await raw(h.port, 'GET', '/api/v1/state', { authorization: 'Bearer wrong' });
+    h.advance(61_000);
+    await raw(h.port, 'GET', '/api/v1/state');
+    expect(h.unauthorized).toEqual(['read', 'read', 'read']);
+    expect(h.warnings.map((w) => w.replace(/:\d+/g, ':P'))).toEqual([
+      'control: read by 127.0.0.1:P refused: missing-token',
+      'control: 1 more unauthorized request(s) within 60 s (last: read by 127.0.0.1:P: wrong-token)',
+      'control: read by 127.0.0.1:P refused: missing-token',
+    ]);
+  });
+});
