@@ -28,9 +28,8 @@ export class ExchangeMarket extends ExchangeCore {
     if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
-      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
       book.load(levels, start, nb, na);
-      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
+      if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
       if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
     } else {
       const own = this.own[s];
@@ -40,8 +39,8 @@ export class ExchangeMarket extends ExchangeCore {
         const p = levels[2 * j]!;
         const q = levels[2 * j + 1]!;
         const prev = book.set(side, p, q);
-        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
-        if (anyTaken && prev !== q) consumed.reset(side, p);
+        // What our orders took at a level stays taken until it empties; a smaller level caps it.
+        if (anyTaken && prev !== q) consumed.level(side, p, this.othersQty(s, side, p));
         if (l3) continue;
         for (let k = 0; k < no; k++) {
           const x = orders[k]!;
