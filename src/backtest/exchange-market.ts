@@ -4,6 +4,7 @@ import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
 import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
@@ -66,7 +67,7 @@ export class ExchangeMarket extends ExchangeCore {
       const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
       l3.clear();
       for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      orders.forEach((x, k) => this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
       return;
     }
     for (let j = start; j < start + n; j++) {
@@ -76,7 +77,7 @@ export class ExchangeMarket extends ExchangeCore {
       const prev = l3.get(side, p);
       l3.set(side, p, next);
       let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) requeue(x, (map ??= fifoDiff(prev, next)), next);
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= fifoDiff(prev, next)), next);
     }
   }
 
@@ -151,7 +152,8 @@ export class ExchangeMarket extends ExchangeCore {
     let blocked = false;
     for (; k < cand.length; k++) {
       const x = cand[k]!;
-      queue.onTrade(x.queue, volume);
+      // Volume a book frame just before already took off the queue ahead is not traded again.
+      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now));
       if (x.queue.front >= 0) {
         blocked = true;
         continue;
@@ -170,7 +172,10 @@ export class ExchangeMarket extends ExchangeCore {
   }
 
   protected _depth(x: XOrder, prev: number, next: number): void {
-    if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
+    if (prev === next) return;
+    const before = x.queue.front;
+    this._o.queue.onDepth(x.queue, prev, next);
+    noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -182,10 +187,14 @@ export class ExchangeMarket extends ExchangeCore {
   #fillAtPrintL3(l3: L3Levels, cand: readonly XOrder[], k: number, volume: number, printQty: number): void {
     let used = 0;
     let blocked = false;
+    // Volume a book frame just before already took off the queue ahead is neither traded again in
+    // the market's queue nor counted towards ours.
+    const seen = seenInDepth(cand[k]!.queue, printQty, this.now);
+    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now);
     for (let i = k; i < cand.length && !blocked; i++) {
       const x = cand[i]!;
       const want = leaves(x);
-      const f = Math.min(want, volume - x.queue.front - used);
+      const f = Math.min(want, volume - seen - x.queue.front - used);
       if (f > 0) {
         used += f;
         this._fill(x, f, x.priceTicks, false);
@@ -193,7 +202,7 @@ export class ExchangeMarket extends ExchangeCore {
       if (f < want) blocked = true;
     }
     const x0 = cand[k]!;
-    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty);
+    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty - seen);
     l3.set(x0.sideIdx, x0.priceTicks, orders);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
@@ -260,6 +269,15 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
+  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
+  #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    const before = x.queue.front;
+    const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
+    x.queue.aheadOrders = a;
+    x.queue.front = sizeAhead(next, a);
+    noteDepthAdvance(x.queue, before - x.queue.front, this.now);
+  }
+
   #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
     // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
     const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
@@ -270,9 +288,4 @@ export class ExchangeMarket extends ExchangeCore {
   }
 }
 
-/** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
-function requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
-  const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
-  x.queue.aheadOrders = a;
-  x.queue.front = sizeAhead(next, a);
-}
+

@@ -29,6 +29,7 @@ describe('risk-averse queue model on hand-built sequences', () => {
     expect(h.ex.open[0]![0]!.queue.front).toBe(120);
     h.book([[1000, 500]]); // others join behind: front stays 120
     expect(h.ex.open[0]![0]!.queue.front).toBe(120);
+    h.run(1); // prints after the frames (one at their instant would be volume they showed)
     h.trade(1000, 119, false);
     expect(h.filledQty()).toBe(0);
     h.trade(1000, 2, false);
@@ -101,6 +102,7 @@ describe('probabilistic queue models', () => {
       await h.place('buy', 1000, 50);
       h.book([[1000, 600]]); // 300 join behind us
       h.book([[1000, 350]]); // 250 cancel: mostly behind (back 300 vs front 300 → p = 0.5 at n=3)
+      h.run(1);
       h.trade(1000, 200, false);
       return h.filledQty();
     };
