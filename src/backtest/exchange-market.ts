@@ -26,6 +26,9 @@ export class ExchangeMarket extends ExchangeCore {
     const no = orders.length;
     const consumed = this.consumed[s]!;
     const l3 = this.l3[s];
+    // A fill by this frame crossing our order met the book as it was: its spread capture is
+    // measured against the mid before the frame, not the crossed mid after it.
+    const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
     if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
@@ -52,7 +55,7 @@ export class ExchangeMarket extends ExchangeCore {
         }
       }
     }
-    if (no > 0) this._fillCrossed(s);
+    if (no > 0) this._fillCrossed(s, midBefore);
   }
 
   /**
@@ -229,7 +232,7 @@ export class ExchangeMarket extends ExchangeCore {
    * opposite levels up to its price, best order first (price, then time), taking what is displayed
    * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
    */
-  protected _fillCrossed(s: number): void {
+  protected _fillCrossed(s: number, midBefore: number): void {
     const orders = this.open[s]!;
     const ba = this.bestOther(s, ASK);
     const bb = this.bestOther(s, BID);
@@ -243,7 +246,7 @@ export class ExchangeMarket extends ExchangeCore {
     if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
     for (let k = 0; k < cand.length; k++) {
       const x = cand[k]!;
-      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
+      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false, midBefore);
     }
     truncate(cand, 0);
   }
@@ -253,18 +256,18 @@ export class ExchangeMarket extends ExchangeCore {
    * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
    * order at its own price.
    */
-  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
+  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean, midBefore = NaN): void {
     const book = this.books[s]!;
     const consumed = this.consumed[s]!;
     const size = book.size;
     const stop = limitTicks - book.lo;
     if (side === ASK) {
       for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
-        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
+        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor, midBefore);
       }
     } else {
       for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
-        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
+        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor, midBefore);
       }
     }
   }
@@ -278,13 +281,13 @@ export class ExchangeMarket extends ExchangeCore {
     noteDepthAdvance(x.queue, before - x.queue.front, this.now);
   }
 
-  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
+  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean, midBefore: number): void {
     // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
     const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
     if (avail <= 0) return;
     const f = Math.min(leaves(x), avail);
     consumed.take(side, p, f);
-    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
+    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor, aggressor ? 'taker' : 'cross', midBefore);
   }
 }
 

@@ -148,3 +148,23 @@ describe('taker orders take displayed liquidity once (liquidity consumption)', (
     expect(h.ex.fillLog.every((f) => !f.aggressor)).toBe(true);
   });
 });
+
+describe('spread capture of a fill by a book crossing our order', () => {
+  it('is measured against the mid before the crossing frame (1001), not the crossed mid after it (999.5)', async () => {
+    const h = exchangeHarness();
+    h.book([[999, 100]], [[1003, 100]]); // mid 1001
+    await h.place('buy', 1000, 10); // a tick below the mid
+    h.book([], [[1003, 0], [1000, 10]]); // an ask of 10 at our price crosses us: mid after = 999.5
+    expect(h.ex.fillLog.map((f) => [f.priceTicks, f.qty, f.midTicks, f.source])).toEqual([[1000, 10, 1001, 'cross']]);
+    // side × (mid − price) × qty = +1 tick × 10 at 0.01 USD per tick × contract (was −0.5 × 10).
+    expect(h.ex.ledgers[0]!.spreadCapture.toNumber()).toBe(0.1);
+  });
+
+  it('a print fill keeps the mid of the book it met', async () => {
+    const h = exchangeHarness();
+    h.book([[999, 100]], [[1003, 100]]);
+    await h.place('buy', 1000, 10);
+    h.trade(999, 4, false); // a sell printed through our bid
+    expect(h.ex.fillLog.map((f) => [f.qty, f.midTicks, f.source])).toEqual([[4, 1001, 'print']]);
+  });
+});
