@@ -54,6 +54,15 @@ export class ExchangeMarket extends ExchangeCore {
           this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
         }
       }
+      // A frame observes every level it does not list as unchanged: trades counted at an untouched
+      // level since the last frame were replaced by orders joining (probabilistic models reset
+      // their counter in onDepth; a stale one would explain away the next cancel ahead).
+      if (!l3) for (let k = 0; k < no; k++) {
+        const x = orders[k]!;
+        if (x.queue.cumTrades === 0) continue;
+        const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+        this._depth(x, q, q);
+      }
     }
     if (no > 0) this._fillCrossed(s, midBefore);
   }
@@ -174,8 +183,8 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
+  /** A depth observation at `x`'s level (also when unchanged: probabilistic models reset their trade count). */
   protected _depth(x: XOrder, prev: number, next: number): void {
-    if (prev === next) return;
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
     noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
