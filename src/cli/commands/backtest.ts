@@ -164,7 +164,7 @@ export const command: Command = {
           ...feeLines(report.fees),
           `replayed ${report.events.replayed} events (${report.window.duration_s} s of market) for ${report.strategies.map((s) => s.id).join(', ')}`,
           `net ${usd(t.pnl.net)} USD (spread ${usd(t.pnl.spread_capture)}, inventory ${usd(t.pnl.inventory)}, fees ${usd(t.pnl.fees)}, funding ${usd(t.pnl.funding)}); est. rewards ${usd(t.pnl.estimated_rewards)}`,
-          `fills ${t.fills.count} (maker share ${pct(t.fills.maker_share)}); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => bps(t.markouts_bps[k])).join(' / ')} bps; two-sided uptime ${pct(t.quoting.uptime_two_sided)}`,
+          `fills ${t.fills.count} (maker share ${pct(t.fills.maker_share)}; ${t.fills.cross_volume} of ${t.fills.volume} contracts from book crossings, not prints); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => bps(t.markouts_bps[k])).join(' / ')} bps; two-sided uptime ${pct(t.quoting.uptime_two_sided)}`,
           `Sharpe ${formatRatio(t.sharpe, t.pnl_periods)}${t.sharpe === null ? '' : ` (one day, from ${t.pnl_periods} one-minute PnL changes)`}; max drawdown ${usd(t.max_drawdown_usd)} USD over ${t.max_drawdown_duration_s.toFixed(1)} s`,
           `order latency ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : 'modelled (backtest.order_latency)'}${report.venue.rate_limited_429 > 0 ? `; ${report.venue.rate_limited_429} requests answered 429` : ''}`,
           `report: ${out}/report.html`,
