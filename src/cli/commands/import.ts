@@ -36,7 +36,9 @@ lobster: LOBSTER files, kept order-level (the recording is an L3 one: the backte
   --depth       book levels per side written (default 50; the full book is rebuilt regardless)
   --clock       exchange (default): venue time = the exchange's timestamp, receive time = it plus the
                 latency jitter local_timestamp shows; local: trust local_timestamp as receive time
-  --feed-latency-ms  added to every receive time (default 0)
+  --feed-latency-ms  base receive latency added to every receive time (tardis default: the recorded
+                local − exchange difference where the recorder's clock is not behind the exchange's,
+                else 0; lobster default 0)
   --strict      stop at the first bad row (default: count them, report by line number, skip them)
   --json        print the summary as JSON`;
 
@@ -66,7 +68,7 @@ export const command: Command = {
     }
     const issues = new RowIssues(p.flags.has('strict'));
     const depth = flagInt(p, 'depth', 1, 5000);
-    const feedLatencyMs = flagNumber(p, 'feed-latency-ms') ?? 0;
+    const feedLatencyMs = flagNumber(p, 'feed-latency-ms') ?? null;
     const bar = progressBar('import');
     const started = Date.now();
     let writer: ReturnType<typeof createRecordingWriter> | null = null;
@@ -106,7 +108,7 @@ export const command: Command = {
           def,
           midnightMs,
           ...(depth !== undefined ? { depth } : {}),
-          feedLatencyMs,
+          feedLatencyMs: feedLatencyMs ?? 0,
           issues,
           openSink: openSink(`lobster:${messages.path}`, 3),
           onProgress: (rows) => bar.update(messages.bytesRead() + orderbook.bytesRead(), messages.sizeBytes + orderbook.sizeBytes, `${rows.toLocaleString('en-US')} messages`),
@@ -117,6 +119,7 @@ export const command: Command = {
       await (writer as ReturnType<typeof createRecordingWriter> | null)?.close();
     }
     if (writer === null) throw new MmError('RECORDING_INVALID', `${firstInput}: no rows to import`);
+    const skipped = 'skippedBeforeSnapshot' in stats ? (stats.skippedBeforeSnapshot as number) : 0;
     const seconds = (Date.now() - started) / 1000;
     const rows = stats.bookRows + stats.tradeRows;
     const summary = {
@@ -133,6 +136,7 @@ export const command: Command = {
         [
           `imported ${def.instrument.symbol} to ${out}: ${span}`,
           `  ${stats.bookRows.toLocaleString('en-US')} book rows → ${stats.books.toLocaleString('en-US')} book events; ${stats.tradeRows.toLocaleString('en-US')} trade rows → ${stats.trades.toLocaleString('en-US')} trades (${stats.tradedContracts.toLocaleString('en-US')} contracts); ${stats.gaps} gap(s)`,
+          ...(skipped > 0 ? [`  ${skipped.toLocaleString('en-US')} level update(s) before the first snapshot skipped`] : []),
           `  ${summary.rows_per_s.toLocaleString('en-US')} rows/s`,
           issues.total === 0 ? '  no bad rows' : `  ${issues.total} bad row(s), skipped:`,
           ...issues.summary().map((l) => `    ${l}`),
