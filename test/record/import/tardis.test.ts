@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MmError } from '../../../src/core/errors.ts';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
-import { importTardis, openLines, parseInstrumentDef, RowIssues, type ImportSink } from '../../../src/record/import/index.ts';
+import { importTardis, openLines, parseInstrumentDef, RowIssues, type ImportSink, type TardisImportStats } from '../../../src/record/import/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-tardis-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.
 type Ev = BookUpdated | TradePrinted | RecordingGap;
 
 /** Writes the CSV lines to a file and imports them; returns the events and the issues. */
-async function run(book: string[], trades?: string[], strict = false): Promise<{ events: Ev[]; issues: RowIssues; startedAt: number | null }> {
+async function run(book: string[], trades?: string[], strict = false, feedLatencyMs: number | null = 0): Promise<{ events: Ev[]; issues: RowIssues; startedAt: number | null; stats: TardisImportStats }> {
   const name = Math.random().toString(36).slice(2);
   const bookPath = join(dir, `${name}-book.csv`);
   writeFileSync(bookPath, [BOOK_HEADER, ...book].join('\n'));
@@ -27,17 +27,17 @@ async function run(book: string[], trades?: string[], strict = false): Promise<{
   const issues = new RowIssues(strict);
   let startedAt: number | null = null;
   const sink: ImportSink = { write: (ev) => void events.push(structuredClone(ev)) };
-  await importTardis({
+  const stats = await importTardis({
     book: openLines(bookPath),
     ...(tradesPath ? { trades: openLines(tradesPath) } : {}),
     def,
     depth: 10,
     clock: 'exchange',
-    feedLatencyMs: 0,
+    feedLatencyMs,
     issues,
     openSink: (ms) => ((startedAt = ms), sink),
   });
-  return { events, issues, startedAt };
+  return { events, issues, startedAt, stats };
 }
 
 const b = (tsUs: number, snap: boolean, side: string, price: string, amount: string, localUs = tsUs + 500): string =>
@@ -65,7 +65,7 @@ describe('Tardis importer', () => {
     expect(events.map((e) => e.tsEvent)).toEqual([1000, 2000, 3000]);
   });
 
-  it('merges trades by exchange time, before the book change of the same instant, with the taker side', async () => {
+  it('merges trades by arrival time, before the book change of the same instant, with the taker side', async () => {
     const { events } = await run(
       [b(1_000_000, true, 'bid', '100.0', '1'), b(1_000_000, true, 'ask', '101.0', '1'), b(2_000_000, false, 'ask', '101.0', '0.40')],
       [t(1_500_000, 'sell', '100.0', '0.10'), t(2_000_000, 'buy', '101.0', '0.60'), t(2_500_000, 'unknown', '101.0', '0.01')],
@@ -83,13 +83,75 @@ describe('Tardis importer', () => {
   });
 
   it('receive times: exchange time plus the jitter local − exchange shows above its minimum, never going back', async () => {
+    // The recorded base latency (feedLatencyMs null): the recorder's clock is behind, so the base is 0.
     const { events } = await run([
       b(1_000_000, true, 'bid', '100.0', '1', 1_000_000 - 1_300_000), // local clock 1.3 s behind
       b(1_000_000, true, 'ask', '101.0', '1', 1_000_000 - 1_300_000),
       b(2_000_000, false, 'bid', '100.0', '2', 2_000_000 - 1_295_000), // 5 ms slower
       b(3_000_000, false, 'bid', '100.0', '3', 3_000_000 - 1_300_000),
-    ]);
+    ], undefined, false, null);
     expect(events.map((e) => e.tsRecv - e.tsEvent)).toEqual([0, 5, 0]);
+  });
+
+  it('feed latency defaults to the recorded local − exchange difference when the recorder clock is not behind', async () => {
+    const book = [
+      b(1_000_000, true, 'bid', '100.0', '1', 1_003_000), // arrived 3 ms after the exchange stamped it
+      b(1_000_000, true, 'ask', '101.0', '1', 1_003_000),
+      b(2_000_000, false, 'bid', '100.0', '2', 2_007_500), // 7.5 ms
+      b(3_000_000, false, 'bid', '100.0', '3', 3_003_000),
+    ];
+    const recorded = await run(book, undefined, false, null);
+    expect(recorded.events.map((e) => e.tsRecv - e.tsEvent)).toEqual([3, 7.5, 3]);
+    // An explicit base replaces the recorded one; the jitter above the minimum stays.
+    const explicit = await run(book, undefined, false, 1);
+    expect(explicit.events.map((e) => e.tsRecv - e.tsEvent)).toEqual([1, 5.5, 1]);
+  });
+
+  it('keeps a level update whose exchange time goes back (absolute sizes: a dropped delete would leave a stale level)', async () => {
+    const { events, issues } = await run([
+      b(1_000_000, true, 'bid', '100.0', '1', 1_000_500),
+      b(1_000_000, true, 'ask', '101.0', '1', 1_000_500),
+      b(3_000_000, false, 'bid', '99.5', '2', 3_000_500),
+      b(2_500_000, false, 'bid', '99.5', '0', 3_100_000), // exchange time back, arrived later: the delete
+    ]);
+    expect(issues.total).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(['book', 'book', 'book']);
+    expect(levels(events[2])).toEqual({ bids: [[200, 100]], asks: [[202, 100]] });
+  });
+
+  it('skips level updates before the first snapshot (counted) instead of writing a one-sided book', async () => {
+    const { events, stats } = await run([
+      b(500_000, false, 'bid', '99.0', '1'),
+      b(600_000, false, 'ask', '102.0', '1'),
+      b(1_000_000, true, 'bid', '100.0', '1'),
+      b(1_000_000, true, 'ask', '101.0', '1'),
+      b(2_000_000, false, 'ask', '101.0', '2'),
+    ]);
+    expect(stats.skippedBeforeSnapshot).toBe(2);
+    expect(stats.gaps).toBe(0);
+    expect(events.map((e) => e.type)).toEqual(['book', 'book']);
+    expect(levels(events[0])).toEqual({ bids: [[200, 100]], asks: [[202, 100]] });
+    expect(levels(events[1])).toEqual({ bids: [[200, 100]], asks: [[202, 200]] });
+  });
+
+  it('groups book rows by local_timestamp (one arrival = one book) and merges trades by it', async () => {
+    const { events } = await run(
+      [
+        b(1_000_000, true, 'bid', '100.0', '1', 1_500_000),
+        b(1_000_000, true, 'ask', '101.0', '1', 1_500_000),
+        b(2_000_000, false, 'bid', '100.0', '2', 2_600_000), // one arrival, two exchange times
+        b(2_100_000, false, 'ask', '101.0', '3', 2_600_000),
+        b(2_100_000, false, 'bid', '100.0', '4', 2_700_000), // same exchange time, a later arrival
+      ],
+      // Stamped before the 2_100_000 rows by the exchange, but it arrived after the 2_600_000 book.
+      [t(2_050_000, 'sell', '100.0', '0.5', 2_650_000)],
+    );
+    expect(events.map((e) => (e.type === 'book' ? JSON.stringify(levels(e)) : `${e.type}@${e.tsEvent}`))).toEqual([
+      JSON.stringify({ bids: [[200, 100]], asks: [[202, 100]] }),
+      JSON.stringify({ bids: [[200, 200]], asks: [[202, 300]] }),
+      'trade@2050',
+      JSON.stringify({ bids: [[200, 400]], asks: [[202, 300]] }),
+    ]);
   });
 
   it('a mid-stream snapshot run is a gap: the book is replaced, not merged', async () => {
@@ -114,18 +176,18 @@ describe('Tardis importer', () => {
         b(3_000_000, false, 'bid', '100.2', '1'), // line 5: off the 0.5 grid
         b(3_000_000, false, 'middle', '100.0', '1'), // line 6: unknown side
         b(3_000_000, false, 'bid', '99.0', '1'), // line 7: fine
-        b(2_000_000, false, 'bid', '100.0', '5'), // line 8: goes back in time
+        b(2_000_000, false, 'bid', '100.0', '5'), // line 8: exchange time goes back: kept (arrived later)
         b(4_000_000, false, 'bid', '101.5', '1'), // line 9: crosses the ask at 101.0
         b(5_000_000, false, 'ask', '102.0', '0.005'), // line 10: half a lot → rounded to 1
       ],
       [t(3_500_000, 'buy', 'abc', '1')],
     );
-    expect(issues.toJSON()).toEqual({ 'negative-size': 1, 'off-grid-price': 1, malformed: 2, 'out-of-order': 1, 'crossed-book': 1, 'fractional-size': 1 });
+    expect(issues.toJSON()).toEqual({ 'negative-size': 1, 'off-grid-price': 1, malformed: 2, 'crossed-book': 1, 'fractional-size': 1 });
     const lines = [...issues.examples.values()].flat().map((e) => `${e.file.endsWith('trades.csv') ? 'T' : 'B'}${e.line}`).sort();
-    expect(lines).toEqual(['B4', 'B5', 'B6', 'B8', 'B9', 'B10', 'T2'].sort());
-    // The crossing ask (stale) was dropped: the bid at 101.5 is now the touch.
+    expect(lines).toEqual(['B4', 'B5', 'B6', 'B9', 'B10', 'T2'].sort());
+    // The crossing ask (stale) was dropped: the bid at 101.5 is now the touch; line 8 set 100.0 to 5.
     const last = events.filter((e) => e.type === 'book').at(-1);
-    expect(levels(last)).toEqual({ bids: [[203, 100], [200, 100], [198, 100]], asks: [[204, 1]] });
+    expect(levels(last)).toEqual({ bids: [[203, 100], [200, 500], [198, 100]], asks: [[204, 1]] });
   });
 
   it('--strict stops at the first bad row naming file and line', async () => {
