@@ -135,9 +135,15 @@ export class EngineCore {
       this.executor,
       deps.accounts,
       deps.orderManager.positionCheckMs,
-      () => this.accounting.fills.lastFillMs,
+      this.accounting,
       () => this.recoverFills(),
-      (ev) => this.emit(ev),
+      () => this.ready && !this.stopping && !this.awaitingResync,
+      (ev) => {
+        this.emit(ev);
+        this.#markDirty(ev.symbol);
+        this.#checkKillSwitch();
+        this.flush();
+      },
     );
   }
 

@@ -40,11 +40,16 @@ export class PositionLedger {
     return this.#multIsOne ? x : x.mul(this.#mult);
   }
 
-  /** Seeds an existing position (from the venue at start-up); its entry price is the first mark seen. */
-  seed(qty: number): void {
+  /**
+   * Takes an existing position as the venue books it (start-up, or a correction by the position
+   * check): `costBasis` is the venue's signed entry price × qty × multiplier. Without one (a source
+   * that does not say), the entry price is the first mark seen. Realized PnL and the other
+   * components are left to the caller.
+   */
+  seed(qty: number, costBasis: Decimal | null = null): void {
     this.qty = qty;
-    this.avgPrice = null;
-    this.#needsEntryPrice = qty !== 0;
+    this.avgPrice = qty === 0 || costBasis === null ? null : costBasis.div(this.#multIsOne ? qty : this.#mult.mul(qty));
+    this.#needsEntryPrice = qty !== 0 && costBasis === null;
   }
 
   /** Called with each mark; prices a seeded position that has no entry price yet. */
@@ -79,6 +84,12 @@ export class PositionLedger {
     this.qty = q0 + signed;
     if (this.qty === 0) this.avgPrice = null;
     else if (Math.sign(this.qty) !== Math.sign(q0)) this.avgPrice = price;
+  }
+
+  /** Signed cost basis: average price × qty × multiplier, as the venue books it (zero when flat or unpriced). */
+  costBasis(): Decimal {
+    if (this.qty === 0 || this.avgPrice === null) return ZERO;
+    return this.#perContract(this.avgPrice.mul(this.qty));
   }
 
   /** Adds a fee (positive = paid; stored negated as a PnL component). */

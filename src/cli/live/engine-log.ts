@@ -26,6 +26,12 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
         if (e.source === 'risk') log.debug({ ...e }, `risk refused ${e.kind}: ${e.reason}`);
         else log.warn({ ...e }, `${e.source} reject on ${e.kind}: ${e.reason} ${e.text}`.trimEnd());
         return;
+      case 'position-mismatch':
+        log.error(
+          { symbol: e.symbol, daemon: e.engine, venue: e.venue, corrected: e.corrected },
+          `position mismatch on ${e.symbol}: daemon ${e.engine}, venue ${e.venue} (as of the venue's last fill); corrected to the venue's figure → position ${e.corrected}`,
+        );
+        return;
       case 'kill-switch-tripped':
         log.error({ reason: e.reason, detail: e.detail }, `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled`);
         return;
