@@ -125,7 +125,8 @@ export class Accounting {
   /**
    * Start-up: takes the venue's positions as each ledger's (quantity, entry price from the cost
    * basis, the venue's realized PnL as this session's zero), then books or skips the fills held
-   * while waiting for them. `null` (positions unavailable): nothing seeded, held fills booked.
+   * while waiting for them. `null` (an engine without an account reader): nothing seeded, held
+   * fills booked.
    */
   seedFromVenue(positions: ReadonlyMap<string, VenuePosition> | null): void {
     if (positions) for (const slot of this.slots.values()) this.#seed(slot, positions.get(slot.symbol) ?? NEVER_TRADED, true);

@@ -54,11 +54,11 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     });
 
   const startup = (): void => {
+    // No quoting on an assumed position: every risk limit and the PnL start from it, and fills of an
+    // earlier session could not be told from new ones. A failed read retries the whole start-up.
     const positions = deps.accounts
       ? deps.accounts.positions().catch((err: unknown) => {
-          // Quote anyway (flat assumed); the periodic position check will report the difference.
-          deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'start-up positions unavailable; assuming flat');
-          return null;
+          throw new Error(`start-up positions unavailable: ${err instanceof Error ? err.message : String(err)}`);
         })
       : Promise.resolve(null);
     Promise.all([openOrders(), positions])

@@ -145,3 +145,29 @@ describe('restart: the venue position is the truth', () => {
     expect(ranges).toEqual([[START_MS - 60_000, START_MS + 1]]);
   });
 });
+
+describe('restart: no quoting on an assumed position', () => {
+  it('retries the start-up while the venue positions are unavailable, then seeds and quotes', async () => {
+    let failures = 2;
+    const account: AccountReader = {
+      fills: () => Promise.resolve([]),
+      positions: () =>
+        failures-- > 0
+          ? Promise.reject(new Error('HTTP 503'))
+          : Promise.resolve(new Map([[EURUSD, { qty: 200, costBasis: new Decimal('220.4'), realizedPnl: new Decimal('0'), lastFillMs: START_MS - 60_000 }]])),
+    };
+    const s = new ScriptedStrategy();
+    s.next = quotes(EURUSD, 11000, 11010, 1);
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], {}, { startMs: START_MS, accounts: account });
+    h.market$.next(bookEv(EURUSD, 11004, 11006, h.clock.nowMs()));
+    await h.settle();
+    expect(h.gw.placed).toEqual([]);
+    expect(h.engine.snapshot().symbols[0]!.position.qty).toBe(0);
+    await h.advance(5_000, 100);
+    const snap = h.engine.snapshot().symbols[0]!;
+    expect(snap.position.qty).toBe(200);
+    expect(snap.position.avgPrice!.toFixed()).toBe('1.102');
+    // Long 200 is over the default 100 limit: the seeded position already drives risk (sell only).
+    expect(h.gw.placed.map((p) => p.side)).toEqual(['sell']);
+  });
+});
