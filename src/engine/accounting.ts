@@ -129,7 +129,11 @@ export class Accounting {
    * fills booked.
    */
   seedFromVenue(positions: ReadonlyMap<string, VenuePosition> | null): void {
-    if (positions) for (const slot of this.slots.values()) this.#seed(slot, positions.get(slot.symbol) ?? NEVER_TRADED, true);
+    if (positions)
+      for (const slot of this.slots.values()) {
+        this.#seed(slot, positions.get(slot.symbol) ?? NEVER_TRADED, true);
+        slot.ledger.markOpening();
+      }
     const held = this.#held ?? [];
     this.#held = null;
     for (const book of held) book();
@@ -280,12 +284,15 @@ export class Accounting {
     return sumBreakdowns([...this.slots.values()].map((s) => this.breakdown(s)));
   }
 
-  /** Total PnL over all symbols as a number: total().total.toNumber() without the other components. */
+  /**
+   * PnL since start-up over all symbols as a number (what the kill switch limits): total().total
+   * without the other components, less the start-up positions' unrealized PnL at their first mark.
+   */
   totalPnlUsd(): number {
     // Starts from the first symbol's total rather than ZERO: the same sum, one Decimal addition fewer.
     let t: Decimal | null = null;
     for (const s of this.slots.values()) {
-      const x = s.ledger.totalPnl(s.market.mark());
+      const x = s.ledger.sessionPnl(s.market.mark());
       t = t === null ? x : t.plus(x);
     }
     return t === null ? 0 : t.toNumber();

@@ -359,7 +359,7 @@ export class EngineCore {
 
   /** Clears the kill switch by hand. */
   resetKillSwitch(): void {
-    if (!this.killSwitch.reset(this.accounting.total().total.toNumber())) return;
+    if (!this.killSwitch.reset(this.accounting.totalPnlUsd())) return;
     this.emit({ type: 'kill-switch-cleared', reason: 'manual-reset', tsMs: this.deps.clock.nowMs() });
     for (const s of this.slots.values()) this.#markDirty(s.symbol);
     this.flush();

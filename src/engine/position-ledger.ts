@@ -25,6 +25,9 @@ export class PositionLedger {
   rewards: Decimal = ZERO;
   /** Set when the opening position came from the venue without a price: priced at the first mark. */
   #needsEntryPrice = false;
+  /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnl). */
+  #opening: Decimal = ZERO;
+  #openingPending = false;
 
   constructor(instrument: Instrument) {
     this.#mult = instrument.multiplier;
@@ -50,6 +53,29 @@ export class PositionLedger {
     this.qty = qty;
     this.avgPrice = qty === 0 || costBasis === null ? null : costBasis.div(this.#multIsOne ? qty : this.#mult.mul(qty));
     this.#needsEntryPrice = qty !== 0 && costBasis === null;
+  }
+
+  /**
+   * Marks the current (just seeded) position as the one this session started with: its unrealized
+   * PnL at the first mark is not this session's, and `sessionPnl` leaves it out.
+   */
+  markOpening(): void {
+    this.#opening = ZERO;
+    this.#openingPending = this.qty !== 0;
+  }
+
+  /**
+   * PnL since start-up at `markTicks`: `totalPnl` minus the start-up position's unrealized PnL at the
+   * first mark seen. The kill switch limits this: a restart holding a position opened at a loss
+   * (now priced at the venue's entry price) must not trip it for a loss made before the restart.
+   */
+  sessionPnl(markTicks: number | null): Decimal {
+    if (this.#openingPending && markTicks !== null) {
+      this.#opening = this.unrealized(markTicks);
+      this.#openingPending = false;
+    }
+    const t = this.totalPnl(markTicks);
+    return this.#opening.isZero() ? t : t.minus(this.#opening);
   }
 
   /** Called with each mark; prices a seeded position that has no entry price yet. */

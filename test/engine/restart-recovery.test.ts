@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { asAccountId, asExecutionId, asVenueOrderId } from '../../src/core/ids.ts';
 import type { Fill, Order, OrderFilled, VenuePosition } from '../../src/domain/index.ts';
-import type { AccountReader } from '../../src/engine/index.ts';
+import { DEFAULT_RISK_CONFIG, type AccountReader } from '../../src/engine/index.ts';
 import { EURUSD, ScriptedStrategy, bookEv, harness, quotes } from './harness.ts';
 
 /*
@@ -169,5 +169,26 @@ describe('restart: no quoting on an assumed position', () => {
     expect(snap.position.avgPrice!.toFixed()).toBe('1.102');
     // Long 200 is over the default 100 limit: the seeded position already drives risk (sell only).
     expect(h.gw.placed.map((p) => p.side)).toEqual(['sell']);
+  });
+});
+
+describe('restart: the kill switch counts from start-up', () => {
+  it('does not trip for the loss a position carried into the restart, and trips on a loss made after it', async () => {
+    const account: AccountReader = {
+      fills: () => Promise.resolve([]),
+      positions: () => Promise.resolve(new Map([[EURUSD, { qty: -700, costBasis: new Decimal('-770'), realizedPnl: new Decimal('0'), lastFillMs: START_MS - 86_400_000 }]])),
+    };
+    const risk = { ...DEFAULT_RISK_CONFIG, maxPosition: 1_000, killSwitch: { ...DEFAULT_RISK_CONFIG.killSwitch, maxDrawdownUsd: 10, maxDailyLossUsd: 0, staleMarketDataMs: 0 } };
+    const s = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { risk }, { startMs: START_MS, accounts: account });
+    // Short 700 from 1.1000, the mid at 1.1201: −14.07 unrealized, all of it before the restart.
+    h.market$.next(bookEv(EURUSD, 11200, 11202, h.clock.nowMs()));
+    await h.advance(2_000, 100);
+    expect(h.engine.snapshot().pnl.total.toFixed()).toBe('-14.07');
+    expect(h.of('kill-switch-tripped')).toEqual([]);
+    // The mid rises 0.0149 more: −10.43 since the restart, over the 10 USD drawdown limit.
+    h.market$.next(bookEv(EURUSD, 11349, 11351, h.clock.nowMs()));
+    await h.advance(1_000, 100);
+    expect(h.of('kill-switch-tripped')).toEqual([expect.objectContaining({ reason: 'drawdown', detail: 'drawdown 10.43 USD > 10' })]);
   });
 });
