@@ -5,6 +5,7 @@ import { statePermissions } from '../domain/enums.ts';
 import { isOpenState, isReplaceable } from '../domain/order-state.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import { ASK, BID } from './dense-book.ts';
 import { ExchangeMarket } from './exchange-market.ts';
@@ -103,9 +104,15 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
       })));
   }
 
-  positions(): Promise<ReadonlyMap<string, number>> {
+  /** Net positions at exchange time (cost basis and realized PnL not reported; the last fill time is). */
+  positions(): Promise<ReadonlyMap<string, VenuePosition>> {
     this._o.onSettled();
-    return Promise.resolve(new Map(this.ledgers.map((l) => [l.instrument.symbol as string, l.position])));
+    const lastFillMs = new Map<string, number>();
+    const log = this.fillLog;
+    for (let i = log.length - 1; i >= 0 && lastFillMs.size < this.ledgers.length; i--) if (!lastFillMs.has(log[i]!.symbol)) lastFillMs.set(log[i]!.symbol, log[i]!.tsExchange);
+    return Promise.resolve(
+      new Map(this.ledgers.map((l) => [l.instrument.symbol as string, { qty: l.position, costBasis: null, realizedPnl: null, lastFillMs: lastFillMs.get(l.instrument.symbol) ?? null }])),
+    );
   }
 
   // ------------------------------------------------------------------ matching (exchange time)

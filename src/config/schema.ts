@@ -166,6 +166,9 @@ const orderManagerSchema = z.strictObject({
   cancel_retry_ms: durationMs.optional().describe('Retry a cancel answered 409 at the ack, or after this at the latest.'),
   fill_poll_ms: durationMs.optional().describe('Poll REST fills for fees and missed fills this often; 0 = never.'),
   fill_recovery_lookback_ms: durationMs.optional(),
+  position_check_ms: durationMs
+    .optional()
+    .describe('Compare positions with the venue this often and correct a disagreement (engine default 30000); 0 = never.'),
   stop_timeout_ms: positiveInt.default(5000).describe('On shutdown, how long to wait for cancel confirmations.'),
 });
 

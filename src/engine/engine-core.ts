@@ -135,9 +135,15 @@ export class EngineCore {
       this.executor,
       deps.accounts,
       deps.orderManager.positionCheckMs,
-      () => this.accounting.fills.lastFillMs,
+      this.accounting,
       () => this.recoverFills(),
-      (ev) => this.emit(ev),
+      () => this.ready && !this.stopping && !this.awaitingResync,
+      (ev) => {
+        this.emit(ev);
+        this.#markDirty(ev.symbol);
+        this.#checkKillSwitch();
+        this.flush();
+      },
     );
   }
 
@@ -353,7 +359,7 @@ export class EngineCore {
 
   /** Clears the kill switch by hand. */
   resetKillSwitch(): void {
-    if (!this.killSwitch.reset(this.accounting.total().total.toNumber())) return;
+    if (!this.killSwitch.reset(this.accounting.totalPnlUsd())) return;
     this.emit({ type: 'kill-switch-cleared', reason: 'manual-reset', tsMs: this.deps.clock.nowMs() });
     for (const s of this.slots.values()) this.#markDirty(s.symbol);
     this.flush();

@@ -103,6 +103,8 @@ export interface PositionSnapshot {
   readonly qty: number;
   /** Average entry price as Decimal, null when flat. */
   readonly avgPrice: Decimal | null;
+  /** Signed cost basis: average price × qty × multiplier (the venue's `signed_cost_basis`); zero when flat or unpriced. */
+  readonly costBasis: Decimal;
   /** Mark price used for unrealized PnL (ticker mark, else mid), null when unknown. */
   readonly markTicks: number | null;
 }

@@ -34,6 +34,7 @@ export {
 export { toDomainInstrument, toWireInstrument, fundingVariantOf } from './map/instrument.ts';
 export { toDomainOrder, toWireOrder, toDomainOrderStatus, toWireOrderStatus, toDomainFill } from './map/order.ts';
 export { toOrderEvent, toWireOrderEvent } from './map/order-event.ts';
+export { toVenuePosition } from './map/position.ts';
 export {
   toMarketEvent,
   toTickerUpdated,

@@ -297,8 +297,13 @@ function logFinal(log: Logger, engine: OperableEngine): void {
   const text = Object.entries(positions)
     .map(([sym, qty]) => `${sym} ${qty > 0 ? '+' : ''}${qty}`)
     .join(', ');
+  // Per symbol, the figures the venue's /api/positions books (cost basis = entry price × qty ×
+  // multiplier) beside this session's realized PnL, so a restart can be checked against the venue.
+  const books = Object.fromEntries(
+    snap.symbols.map((s) => [s.symbol, { qty: s.position.qty, avgPrice: s.position.avgPrice?.toFixed() ?? null, costBasis: s.position.costBasis.toFixed(8), realized: s.pnl.realized.toFixed(8) }]),
+  );
   log.info(
-    { positions, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) },
+    { positions, books, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) },
     `final positions: ${text}; ${snap.counters.fills} fills, pnl ${snap.pnl.total.toFixed(2)} USD (fees ${snap.pnl.fees.toFixed(2)})`,
   );
 }

@@ -28,6 +28,12 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
         else if (e.benign) log.info({ kind: e.kind, symbol: e.symbol, clientOrderId: e.clientOrderId, reason: e.reason }, `${e.kind} of ${e.clientOrderId ?? 'an order'} not needed: ${e.reason} (it had already filled or gone)`);
         else log.warn({ ...e }, `${e.source} reject on ${e.kind}: ${e.reason} ${e.text}`.trimEnd());
         return;
+      case 'position-mismatch':
+        log.error(
+          { symbol: e.symbol, daemon: e.engine, venue: e.venue, corrected: e.corrected },
+          `position mismatch on ${e.symbol}: daemon ${e.engine}, venue ${e.venue} (as of the venue's last fill); corrected to the venue's figure → position ${e.corrected}`,
+        );
+        return;
       case 'kill-switch-tripped':
         log.error({ reason: e.reason, detail: e.detail }, `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled`);
         return;
