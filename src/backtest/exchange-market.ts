@@ -15,6 +15,29 @@ import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
 export class ExchangeMarket extends ExchangeCore {
   /** Scratch list for fill allocation (no allocation per trade). */
   readonly #cand: XOrder[] = [];
+  /** Scratch list of our orders whose level a frame removed, with the volume they had ahead (pairs). */
+  readonly #gone: (XOrder | number)[] = [];
+  /** Per symbol, the most levels a side of its book has shown: the recorded depth when the source cut its books. */
+  readonly #depthSeen: number[] = [];
+
+  /**
+   * True when `priceTicks` shows nothing because it is beyond the recorded depth rather than empty:
+   * the side shows as many better levels as the deepest book the recording has shown (a source cut
+   * to its top N levels writes a level pushed below the N-th as removed). Queue positions there are
+   * kept, not reset to nothing ahead.
+   */
+  beyondDepth(s: number, side: number, priceTicks: number): boolean {
+    const book = this.books[s]!;
+    if (book.qty(side, priceTicks) > 0) return false;
+    const n = this.#depthSeen[s] ?? 0;
+    return n > 0 && book.levelsBetter(side, priceTicks, n) >= n;
+  }
+
+  #seeDepth(s: number): void {
+    const book = this.books[s]!;
+    const n = book.nBids > book.nAsks ? book.nBids : book.nAsks;
+    if (n > (this.#depthSeen[s] ?? 0)) this.#depthSeen[s] = n;
+  }
 
   /**
    * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
@@ -33,11 +56,18 @@ export class ExchangeMarket extends ExchangeCore {
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
       book.load(levels, start, nb, na);
+      this.#seeDepth(s);
       if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
+      if (prev) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, prev[k]!, this.othersQty(s, x.sideIdx, x.priceTicks));
+        }
+      }
     } else {
       const own = this.own[s];
       const anyTaken = !consumed.empty;
+      const gone = this.#gone;
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
@@ -51,17 +81,28 @@ export class ExchangeMarket extends ExchangeCore {
           if (x.priceTicks !== p || x.sideIdx !== side) continue;
           // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
           const g = own ? own.qty(side, p) : 0;
-          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
+          // A level that shows nothing now either emptied or left the recorded depth: told apart
+          // once the whole frame is in (beyondDepth).
+          if (q === 0) gone.push(x, prev > g ? prev - g : 0);
+          else this._depth(x, prev > g ? prev - g : 0, q - g > 0 ? q - g : 0);
         }
       }
+      this.#seeDepth(s);
+      for (let k = 0; k < gone.length; k += 2) {
+        const x = gone[k] as XOrder;
+        if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
+      }
+      truncate(gone, 0);
       // A frame observes every level it does not list as unchanged: trades counted at an untouched
       // level since the last frame were replaced by orders joining (probabilistic models reset
       // their counter in onDepth; a stale one would explain away the next cancel ahead).
-      if (!l3) for (let k = 0; k < no; k++) {
-        const x = orders[k]!;
-        if (x.queue.cumTrades === 0) continue;
-        const q = this.othersQty(s, x.sideIdx, x.priceTicks);
-        this._depth(x, q, q);
+      if (!l3) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
+          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+          this._depth(x, q, q);
+        }
       }
     }
     if (no > 0) this._fillCrossed(s, midBefore);
@@ -187,7 +228,7 @@ export class ExchangeMarket extends ExchangeCore {
   protected _depth(x: XOrder, prev: number, next: number): void {
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
-    noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -227,7 +268,9 @@ export class ExchangeMarket extends ExchangeCore {
   protected _join(x: XOrder, s: number): void {
     const l3 = this.l3[s];
     if (!l3) {
-      x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+      // Beyond the recorded depth the queue is unknown: the last size seen there, or nothing known
+      // (an unbounded queue until the level shows: then the displayed size caps it).
+      x.queue.front = this.beyondDepth(s, x.sideIdx, x.priceTicks) ? this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity : this.othersQty(s, x.sideIdx, x.priceTicks);
       return;
     }
     const orders = l3.get(x.sideIdx, x.priceTicks);
