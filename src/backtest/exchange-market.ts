@@ -52,7 +52,6 @@ export class ExchangeMarket extends ExchangeCore {
     // A fill by this frame crossing our order met the book as it was: its spread capture is
     // measured against the mid before the frame, not the crossed mid after it.
     const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
-    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
       book.load(levels, start, nb, na);
@@ -105,6 +104,8 @@ export class ExchangeMarket extends ExchangeCore {
         }
       }
     }
+    // After the levels: whether an emptied level left the recorded depth needs the whole frame.
+    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (no > 0) this._fillCrossed(s, midBefore);
   }
 
@@ -120,13 +121,20 @@ export class ExchangeMarket extends ExchangeCore {
       const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
       l3.clear();
       for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      orders.forEach((x, k) => {
+        // Our level left the recorded depth: its last order list and our place in it are kept.
+        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]!);
+        else this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
+      });
       return;
     }
     for (let j = start; j < start + n; j++) {
       const side = j - start < nb ? BID : ASK;
       const p = levels[2 * j]!;
       const next = list(j);
+      // A level pushed out of the recorded depth keeps its last order list (and our place in it):
+      // when it shows again, the orders still there are matched against it.
+      if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
       const prev = l3.get(side, p);
       l3.set(side, p, next);
       let map: Int32Array | null = null;
@@ -259,6 +267,7 @@ export class ExchangeMarket extends ExchangeCore {
     l3.set(x0.sideIdx, x0.priceTicks, orders);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
+      if (q.aheadOrders === Infinity) continue; // an unknown queue stays unknown until the level shows
       q.aheadOrders = Math.max(0, (q.aheadOrders ?? 0) - removed);
       q.front = sizeAhead(orders, q.aheadOrders);
     }
@@ -274,6 +283,13 @@ export class ExchangeMarket extends ExchangeCore {
       return;
     }
     const orders = l3.get(x.sideIdx, x.priceTicks);
+    if (orders.length === 0 && this.beyondDepth(s, x.sideIdx, x.priceTicks)) {
+      // Beyond the recorded depth with no order list kept: an unknown queue (∞ orders ahead, the
+      // last size seen there or ∞ as the volume) until the level shows.
+      x.queue.aheadOrders = Infinity;
+      x.queue.front = this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity;
+      return;
+    }
     x.queue.aheadOrders = orders.length;
     x.queue.front = sizeAhead(orders, orders.length);
   }
@@ -326,6 +342,15 @@ export class ExchangeMarket extends ExchangeCore {
 
   /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
   #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    if (x.queue.aheadOrders === Infinity) {
+      // Joined beyond the recorded depth where no order list was known: behind every order the
+      // level shows when it first shows.
+      if (next.length > 0) {
+        x.queue.aheadOrders = next.length;
+        x.queue.front = sizeAhead(next, next.length);
+      }
+      return;
+    }
     const before = x.queue.front;
     const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
     x.queue.aheadOrders = a;

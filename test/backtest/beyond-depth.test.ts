@@ -62,3 +62,43 @@ describe('levels beyond the recorded depth (3 levels per side here)', () => {
     expect(h.filledQty()).toBe(10);
   });
 });
+
+describe('order-level (L3) levels beyond the recorded depth (3 levels per side here)', () => {
+  const start = async () => {
+    const h = exchangeHarness({ kind: 'risk-averse' }, { entry: 0, response: 0 }, { l3: true });
+    h.book3([[1000, [100]], [999, [100]], [998, [300, 200]]], [[1002, [100]], [1003, [100]], [1004, [100]]], true);
+    await h.place('buy', 998, 20); // behind two orders, 500
+    return h;
+  };
+  const q = (h: ReturnType<typeof exchangeHarness>, k = 0) => h.ex.open[0]![k]!.queue;
+
+  it('500 ahead, the level scrolls out and comes back: a 10-lot print does not fill us (it did: 10)', async () => {
+    const h = await start();
+    h.book3([[1001, [50]], [998, []]]);
+    expect(q(h)).toMatchObject({ front: 500, aheadOrders: 2 });
+    h.book3([[1001, []], [998, [300, 200]]]);
+    expect(q(h)).toMatchObject({ front: 500, aheadOrders: 2 });
+    h.run(1);
+    h.trade(998, 10, false);
+    expect(h.filledQty()).toBe(0);
+  });
+
+  it('a keyframe snapshot that no longer shows our level keeps its orders and our place', async () => {
+    const h = await start();
+    h.book3([[1001, [50]], [1000, [100]], [999, [100]]], [[1002, [100]], [1003, [100]], [1004, [100]]], true);
+    expect(q(h)).toMatchObject({ front: 500, aheadOrders: 2 });
+    h.book3([[1001, []], [998, [200, 40]]]); // back: the 300 left meanwhile, a 40 joined behind us
+    expect(q(h)).toMatchObject({ front: 200, aheadOrders: 1 });
+  });
+
+  it('joining beyond the depth: behind the kept order list, or behind an unknown queue until the level shows', async () => {
+    const h = await start();
+    h.book3([[1001, [50]], [998, []]]);
+    await h.place('buy', 998, 20);
+    expect(q(h, 1)).toMatchObject({ front: 500, aheadOrders: 2 }); // was 0: nothing ahead
+    await h.place('buy', 995, 20);
+    expect(q(h, 2)).toMatchObject({ front: Infinity, aheadOrders: Infinity });
+    h.book3([[1001, []], [1000, []], [999, []], [995, [30, 10]]]);
+    expect(q(h, 2)).toMatchObject({ front: 40, aheadOrders: 2 });
+  });
+});
