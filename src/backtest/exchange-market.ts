@@ -15,6 +15,29 @@ import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
 export class ExchangeMarket extends ExchangeCore {
   /** Scratch list for fill allocation (no allocation per trade). */
   readonly #cand: XOrder[] = [];
+  /** Scratch list of our orders whose level a frame removed, with the volume they had ahead (pairs). */
+  readonly #gone: (XOrder | number)[] = [];
+  /** Per symbol, the most levels a side of its book has shown: the recorded depth when the source cut its books. */
+  readonly #depthSeen: number[] = [];
+
+  /**
+   * True when `priceTicks` shows nothing because it is beyond the recorded depth rather than empty:
+   * the side shows as many better levels as the deepest book the recording has shown (a source cut
+   * to its top N levels writes a level pushed below the N-th as removed). Queue positions there are
+   * kept, not reset to nothing ahead.
+   */
+  beyondDepth(s: number, side: number, priceTicks: number): boolean {
+    const book = this.books[s]!;
+    if (book.qty(side, priceTicks) > 0) return false;
+    const n = this.#depthSeen[s] ?? 0;
+    return n > 0 && book.levelsBetter(side, priceTicks, n) >= n;
+  }
+
+  #seeDepth(s: number): void {
+    const book = this.books[s]!;
+    const n = book.nBids > book.nAsks ? book.nBids : book.nAsks;
+    if (n > (this.#depthSeen[s] ?? 0)) this.#depthSeen[s] = n;
+  }
 
   /**
    * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
@@ -29,15 +52,21 @@ export class ExchangeMarket extends ExchangeCore {
     // A fill by this frame crossing our order met the book as it was: its spread capture is
     // measured against the mid before the frame, not the crossed mid after it.
     const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
-    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
       book.load(levels, start, nb, na);
+      this.#seeDepth(s);
       if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
+      if (prev) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, prev[k]!, this.othersQty(s, x.sideIdx, x.priceTicks));
+        }
+      }
     } else {
       const own = this.own[s];
       const anyTaken = !consumed.empty;
+      const gone = this.#gone;
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
@@ -51,19 +80,32 @@ export class ExchangeMarket extends ExchangeCore {
           if (x.priceTicks !== p || x.sideIdx !== side) continue;
           // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
           const g = own ? own.qty(side, p) : 0;
-          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
+          // A level that shows nothing now either emptied or left the recorded depth: told apart
+          // once the whole frame is in (beyondDepth).
+          if (q === 0) gone.push(x, prev > g ? prev - g : 0);
+          else this._depth(x, prev > g ? prev - g : 0, q - g > 0 ? q - g : 0);
         }
       }
+      this.#seeDepth(s);
+      for (let k = 0; k < gone.length; k += 2) {
+        const x = gone[k] as XOrder;
+        if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
+      }
+      truncate(gone, 0);
       // A frame observes every level it does not list as unchanged: trades counted at an untouched
       // level since the last frame were replaced by orders joining (probabilistic models reset
       // their counter in onDepth; a stale one would explain away the next cancel ahead).
-      if (!l3) for (let k = 0; k < no; k++) {
-        const x = orders[k]!;
-        if (x.queue.cumTrades === 0) continue;
-        const q = this.othersQty(s, x.sideIdx, x.priceTicks);
-        this._depth(x, q, q);
+      if (!l3) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
+          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+          this._depth(x, q, q);
+        }
       }
     }
+    // After the levels: whether an emptied level left the recorded depth needs the whole frame.
+    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (no > 0) this._fillCrossed(s, midBefore);
   }
 
@@ -79,13 +121,20 @@ export class ExchangeMarket extends ExchangeCore {
       const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
       l3.clear();
       for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      orders.forEach((x, k) => {
+        // Our level left the recorded depth: its last order list and our place in it are kept.
+        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]!);
+        else this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
+      });
       return;
     }
     for (let j = start; j < start + n; j++) {
       const side = j - start < nb ? BID : ASK;
       const p = levels[2 * j]!;
       const next = list(j);
+      // A level pushed out of the recorded depth keeps its last order list (and our place in it):
+      // when it shows again, the orders still there are matched against it.
+      if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
       const prev = l3.get(side, p);
       l3.set(side, p, next);
       let map: Int32Array | null = null;
@@ -187,7 +236,7 @@ export class ExchangeMarket extends ExchangeCore {
   protected _depth(x: XOrder, prev: number, next: number): void {
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
-    noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -218,6 +267,7 @@ export class ExchangeMarket extends ExchangeCore {
     l3.set(x0.sideIdx, x0.priceTicks, orders);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
+      if (q.aheadOrders === Infinity) continue; // an unknown queue stays unknown until the level shows
       q.aheadOrders = Math.max(0, (q.aheadOrders ?? 0) - removed);
       q.front = sizeAhead(orders, q.aheadOrders);
     }
@@ -227,10 +277,19 @@ export class ExchangeMarket extends ExchangeCore {
   protected _join(x: XOrder, s: number): void {
     const l3 = this.l3[s];
     if (!l3) {
-      x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+      // Beyond the recorded depth the queue is unknown: the last size seen there, or nothing known
+      // (an unbounded queue until the level shows: then the displayed size caps it).
+      x.queue.front = this.beyondDepth(s, x.sideIdx, x.priceTicks) ? this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity : this.othersQty(s, x.sideIdx, x.priceTicks);
       return;
     }
     const orders = l3.get(x.sideIdx, x.priceTicks);
+    if (orders.length === 0 && this.beyondDepth(s, x.sideIdx, x.priceTicks)) {
+      // Beyond the recorded depth with no order list kept: an unknown queue (∞ orders ahead, the
+      // last size seen there or ∞ as the volume) until the level shows.
+      x.queue.aheadOrders = Infinity;
+      x.queue.front = this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity;
+      return;
+    }
     x.queue.aheadOrders = orders.length;
     x.queue.front = sizeAhead(orders, orders.length);
   }
@@ -283,6 +342,15 @@ export class ExchangeMarket extends ExchangeCore {
 
   /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
   #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    if (x.queue.aheadOrders === Infinity) {
+      // Joined beyond the recorded depth where no order list was known: behind every order the
+      // level shows when it first shows.
+      if (next.length > 0) {
+        x.queue.aheadOrders = next.length;
+        x.queue.front = sizeAhead(next, next.length);
+      }
+      return;
+    }
     const before = x.queue.front;
     const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
     x.queue.aheadOrders = a;
