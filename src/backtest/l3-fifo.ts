@@ -44,7 +44,10 @@ export class L3Levels {
  *   between them does not move up on a guess);
  * - an order new in `next` after every order that stayed joined at the back;
  * - one that appears *between* orders that stayed is a previous order there whose size changed in
- *   place (the front order partly filled): it keeps that order's identity, paired in order.
+ *   place (the front order partly filled): it keeps that order's identity, paired in order;
+ * - after the last kept order, a smaller order where a previous one left is that order partly
+ *   canceled in place ([100, 300] → [100, 200]: the 300 is now 200, still ahead of an order of ours
+ *   behind it), paired in order while each is smaller (pairShrunkTail).
  */
 export function fifoDiff(prev: readonly number[], next: readonly number[]): Int32Array {
   const n = prev.length;
@@ -69,6 +72,7 @@ export function fifoDiff(prev: readonly number[], next: readonly number[]): Int3
     else greedy(prev, next, pre, pn, pre, qn, map);
   }
   pairChanged(map, m);
+  pairShrunkTail(prev, next, map);
   return map;
 }
 
@@ -138,6 +142,28 @@ function pairChanged(map: Int32Array, m: number): void {
     taken[j] = 1;
     i++;
     j++;
+  }
+}
+
+/**
+ * Orders of `prev` after the last kept one that left, facing orders of `next` after the last kept one
+ * that are new: a smaller one at the same place is the old order partly canceled in place (sizes
+ * shrink in place; a cancel and a new order in one frame is the rarer reading, and taking it would
+ * move an order of ours behind them up on a guess), paired in order while each is smaller. A larger
+ * one is new (an order does not grow in place), and so is everything after it.
+ */
+function pairShrunkTail(prev: readonly number[], next: readonly number[], map: Int32Array): void {
+  let lastPrev = -1;
+  let lastNext = -1;
+  for (let i = 0; i < map.length; i++)
+    if (map[i]! >= 0) {
+      lastPrev = i;
+      if (map[i]! > lastNext) lastNext = map[i]!;
+    }
+  let j = lastNext + 1;
+  for (let i = lastPrev + 1; i < map.length && j < next.length; i++, j++) {
+    if (next[j]! >= prev[i]!) return;
+    map[i] = j;
   }
 }
 
