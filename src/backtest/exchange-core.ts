@@ -49,9 +49,10 @@ export interface ReplayExchangeOptions {
   readonly onFill?: (fill: BacktestFill) => void;
   /**
    * An order-level (L3) recording's order lists (ColumnarRecording.orderStart/orderQty, indexed like
-   * the level pool): queues are then exact FIFOs (l3-fifo.ts) and `queue` is not used.
+   * the level pool, and orderId when it has ids): queues are then exact FIFOs (l3-fifo.ts) and
+   * `queue` is not used.
    */
-  readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array };
+  readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array; readonly orderId?: Float64Array };
 }
 
 /**

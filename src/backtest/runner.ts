@@ -158,7 +158,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     latency,
     queue: queueModel(settings.queueModel),
     // Order-level recordings replay exact FIFO queues (l3-fifo.ts) instead of the queue model.
-    ...(col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty } } : {}),
+    ...(col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty, ...(col.orderId ? { orderId: col.orderId } : {}) } } : {}),
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
     seed: settings.seed,
@@ -216,7 +216,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         exchange.applyBook(s, col.kind[i] === KIND.bookSnapshot, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
         break;
       case KIND.trade:
-        exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0);
+        exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0, Math.abs(col.c[i]!));
         if (observe) observer.times[s]!.marketVolume += col.b[i]!;
         break;
       case KIND.ticker: {

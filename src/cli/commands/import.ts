@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MmError } from '../../core/errors.ts';
 import { createRecordingWriter } from '../../record/index.ts';
-import { importLobster, importTardis, loadInstrumentDef, midnightInZone, openLines, RowIssues, type ClockMode, type ImportSink, type ImportStats } from '../../record/import/index.ts';
+import { importLobster, importTardis, type LobsterImportStats, loadInstrumentDef, midnightInZone, openLines, RowIssues, type ClockMode, type ImportSink, type ImportStats } from '../../record/import/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { progressBar } from '../progress.ts';
@@ -40,6 +40,11 @@ lobster: LOBSTER files, kept order-level (the recording is an L3 one: the backte
   --strict      stop at the first bad row (default: count them, report by line number, skip them)
   --json        print the summary as JSON`;
 
+/** The LOBSTER summary line: what a depth-N file settles and the prints that traded no displayed order. */
+const lobsterLine = (s: LobsterImportStats): string =>
+  `  settled to the file: ${s.reconciledLevels.toLocaleString('en-US')} levels reconciled from the orderbook file (outside its levels before), ${s.unseenOrders.toLocaleString('en-US')} orders older than the file; ` +
+  `${s.hiddenTrades.toLocaleString('en-US')} hidden prints (${s.hiddenContracts.toLocaleString('en-US')} contracts, ${s.hiddenOffGrid} between ticks), ${s.crossTrades} cross prints (${s.crossContracts.toLocaleString('en-US')} contracts), ${s.halts} halt message(s)`;
+
 /** `mmbot import`: third-party market data → recording. */
 export const command: Command = {
   summary: 'import third-party market data (Tardis CSVs, LOBSTER files) into a recording for backtests',
@@ -71,8 +76,8 @@ export const command: Command = {
     const started = Date.now();
     let writer: ReturnType<typeof createRecordingWriter> | null = null;
     const fees = { [def.instrument.symbol]: { maker: def.fees.maker.toFixed(), taker: def.fees.taker.toFixed() } };
-    const openSink = (source: string, bookLevel: 2 | 3) => (startedAtMs: number): ImportSink =>
-      (writer = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source, fees, bookLevel }));
+    const openSink = (source: string, bookLevel: 2 | 3, orderIds = false) => (startedAtMs: number): ImportSink =>
+      (writer = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source, fees, bookLevel, orderIds }));
     let stats: ImportStats;
     let firstInput: string;
     try {
@@ -108,7 +113,7 @@ export const command: Command = {
           ...(depth !== undefined ? { depth } : {}),
           feedLatencyMs,
           issues,
-          openSink: openSink(`lobster:${messages.path}`, 3),
+          openSink: openSink(`lobster:${messages.path}`, 3, true),
           onProgress: (rows) => bar.update(messages.bytesRead() + orderbook.bytesRead(), messages.sizeBytes + orderbook.sizeBytes, `${rows.toLocaleString('en-US')} messages`),
         });
       }
@@ -133,6 +138,7 @@ export const command: Command = {
         [
           `imported ${def.instrument.symbol} to ${out}: ${span}`,
           `  ${stats.bookRows.toLocaleString('en-US')} book rows → ${stats.books.toLocaleString('en-US')} book events; ${stats.tradeRows.toLocaleString('en-US')} trade rows → ${stats.trades.toLocaleString('en-US')} trades (${stats.tradedContracts.toLocaleString('en-US')} contracts); ${stats.gaps} gap(s)`,
+          ...('reconciledLevels' in stats ? [lobsterLine(stats as LobsterImportStats)] : []),
           `  ${summary.rows_per_s.toLocaleString('en-US')} rows/s`,
           issues.total === 0 ? '  no bad rows' : `  ${issues.total} bad row(s), skipped:`,
           ...issues.summary().map((l) => `    ${l}`),
