@@ -111,6 +111,11 @@ export class ExchangeCore {
     if (o.rateLimit) this.#tokens = o.rateLimit.burst;
   }
 
+  /** The queue model's name for reports: `l3-fifo` when the queues are exact FIFOs. */
+  get queueModelName(): string {
+    return this._o.l3 ? 'l3-fifo' : this._o.queue.name;
+  }
+
   // ------------------------------------------------------------------ market side (exchange time)
   /**
    * The recording bot's own working orders on symbol `s` (an `o` line, levels as in applyBook):

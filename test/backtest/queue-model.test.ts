@@ -105,7 +105,8 @@ describe('probabilistic queue models', () => {
       return h.filledQty();
     };
     expect(await fillsWith('risk-averse')).toBe(0); // front = min(300, 350) = 300 → 100 left
-    expect(await fillsWith('power')).toBeGreaterThan(0);
+    // power(3): front 300, back 300 → p = 0.5; est = 300 − 0.5·250 = 175; the 200 print fills 25.
+    expect(await fillsWith('power')).toBe(25);
   });
 });
 
