@@ -11,7 +11,13 @@ import { feeSchedule } from '../../src/backtest/ledger.ts';
 import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
 import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
 import { KIND } from '../../src/record/format.ts';
-import { createRecordingWriter, loadColumnar, type ColumnarRecording } from '../../src/record/index.ts';
+import { createRecordingWriter, loadColumnar, readRecording, type ColumnarRecording } from '../../src/record/index.ts';
+import { runBacktest } from '../../src/backtest/runner.ts';
+import { defaultSettings } from '../../src/backtest/settings.ts';
+import { MmError } from '../../src/core/errors.ts';
+import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
+import { loadStrategy, parseStrategyParams } from '../../src/strategy/registry.ts';
+import type { BacktestSettings } from '../../src/backtest/settings.ts';
 import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues } from '../../src/record/import/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-l3ids-'));
@@ -112,5 +118,30 @@ describe('order ids in an order-level recording: the replay keeps the exact FIFO
     const bySize = replay(col, false, 3); // the same file read as the venue's LEVEL_3 (no ids)
     expect(bySize.frontAfterCancel).toBe(200);
     expect(bySize.fills).toEqual([]);
+  });
+
+  it('queue_model.kind picks the replay: auto is the exact FIFO here, an L2 kind replays the aggregated levels, l3-fifo refuses L2 data', async () => {
+    const path = await importSlice();
+    const col = await loadColumnar([path]);
+    const l2Path = join(dir, 'slice-l2.jsonl.gz');
+    const rec = await readRecording(path);
+    const w = createRecordingWriter(l2Path, { instruments: rec.instruments, startedAtMs: rec.header.started_at, source: 'test' });
+    for (const e of rec.events) if (e.type === 'book' || e.type === 'trade') w.write(e);
+    await w.close();
+    const l2 = await loadColumnar([l2Path]);
+    const def = await loadStrategy('fixed-spread');
+    const run = (data: ColumnarRecording, queueModel: BacktestSettings['queueModel']) =>
+      runBacktest({
+        data,
+        strategies: [{ id: 'fs', symbol: col.instruments[0]!.symbol, strategy: def.create(parseStrategyParams(def, { halfSpreadTicks: 1, size: 10 })) }],
+        risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
+        settings: defaultSettings({ queueModel }), createEngine,
+      });
+    expect((await run(col, { kind: 'auto', n: 2 })).exchange.queueModelName).toBe('l3-fifo');
+    expect((await run(col, { kind: 'log2', n: 2 })).exchange.queueModelName).toBe('log2');
+    expect((await run(l2, { kind: 'auto', n: 2 })).exchange.queueModelName).toBe('risk-averse');
+    const e = await run(l2, { kind: 'l3-fifo', n: 2 }).then(() => null, (x: unknown) => x as MmError);
+    expect(e?.code).toBe('CONFIG_INVALID');
+    expect(e?.message).toMatch(/kind l3-fifo needs an order-level recording/);
   });
 });
