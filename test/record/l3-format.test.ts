@@ -115,6 +115,9 @@ describe('order-level (L3) recordings: format version 4', () => {
     expect((rec.events[0] as BookUpdated).bids[0]).toEqual({ priceTicks: 11380, qty: 300, orders: [100, 200], orderIds: [7, 8] });
     const col = await loadColumnar([path]);
     expect(Array.from(col.orderId!)).toEqual([7, 8, -1, 7, 9]);
+    const cacheDir = join(dir, 'cache-ids');
+    await loadColumnar([path], { cacheDir });
+    expect(Array.from((await loadColumnar([path], { cacheDir })).orderId!)).toEqual([7, 8, -1, 7, 9]); // from the sidecar
     expect((await loadColumnar([join(dir, 'l3.jsonl.gz')])).orderId).toBeUndefined();
     expect((await loadColumnar([path, join(dir, 'l3b.jsonl.gz')])).orderId).toBeUndefined(); // a file without ids: replay by size
   });
