@@ -3,8 +3,9 @@ import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
-import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
 import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
+import { TRADE_CODE } from '../record/format.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
@@ -114,17 +115,18 @@ export class ExchangeMarket extends ExchangeCore {
    * the queue: behind the market orders ahead of them that are still there (fifoDiff).
    */
   #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
-    const { orderStart, orderQty } = this._o.l3!;
+    const { orderStart, orderQty, orderId } = this._o.l3!;
     const orders = this.open[s]!;
     const list = (j: number): number[] => Array.from(orderQty.subarray(orderStart[j]!, orderStart[j + 1]!));
+    const ids = (j: number): number[] | null => (orderId ? Array.from(orderId.subarray(orderStart[j]!, orderStart[j + 1]!)) : null);
     if (snapshot) {
-      const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
+      const before = orders.map((x) => [l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)] as const);
       l3.clear();
-      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
+      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j), ids(j));
       orders.forEach((x, k) => {
         // Our level left the recorded depth: its last order list and our place in it are kept.
-        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]!);
-        else this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
+        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]![0], before[k]![1]);
+        else this.#requeue(x, levelDiff(before[k]![0], before[k]![1], l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
       });
       return;
     }
@@ -135,10 +137,12 @@ export class ExchangeMarket extends ExchangeCore {
       // A level pushed out of the recorded depth keeps its last order list (and our place in it):
       // when it shows again, the orders still there are matched against it.
       if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
+      const nextIds = ids(j);
       const prev = l3.get(side, p);
-      l3.set(side, p, next);
+      const prevIds = l3.ids(side, p);
+      l3.set(side, p, next, nextIds);
       let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= fifoDiff(prev, next)), next);
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= levelDiff(prev, prevIds, next, nextIds)), next);
     }
   }
 
@@ -148,12 +152,15 @@ export class ExchangeMarket extends ExchangeCore {
    * would have met them before reaching the print's price; each takes what is left of the print),
    * then those at the print's price through the queue model (what remains of the print advances the
    * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
-   * fills never exceeds the print.
+   * fills never exceeds the print. `condition` (format.ts TRADE_CODE): a hidden print traded a
+   * non-displayed order, so it advances no displayed queue and fills only our orders priced better
+   * than it (displayed orders there had priority over it); an auction cross fills nothing.
    */
-  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
+  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean, condition: number = TRADE_CODE.regular): void {
     const orders = this.open[s]!;
     const no = orders.length;
-    if (no === 0) return;
+    if (no === 0 || condition === TRADE_CODE.cross) return;
+    const hidden = condition === TRADE_CODE.hidden;
     const restingSide = takerBuy ? ASK : BID;
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
@@ -161,7 +168,7 @@ export class ExchangeMarket extends ExchangeCore {
     let n = 0;
     for (let k = 0; k < no; k++) {
       const x = orders[k]!;
-      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
+      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks) || (hidden && x.priceTicks === priceTicks)) continue;
       if (n === 0) first = x;
       else {
         if (n === 1) {
@@ -263,8 +270,8 @@ export class ExchangeMarket extends ExchangeCore {
       if (f < want) blocked = true;
     }
     const x0 = cand[k]!;
-    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty - seen);
-    l3.set(x0.sideIdx, x0.priceTicks, orders);
+    const removed = l3.trade(x0.sideIdx, x0.priceTicks, printQty - seen);
+    const orders = l3.get(x0.sideIdx, x0.priceTicks);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
       if (q.aheadOrders === Infinity) continue; // an unknown queue stays unknown until the level shows
@@ -340,7 +347,7 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
-  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
+  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from levelDiff). */
   #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
     if (x.queue.aheadOrders === Infinity) {
       // Joined beyond the recorded depth where no order list was known: behind every order the

@@ -70,7 +70,7 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ['window', `${new Date(report.window.start_ms).toISOString()} → ${new Date(report.window.end_ms).toISOString()} (${report.window.duration_s} s)`],
       ['strategies', report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', ')],
       ['events replayed / delivered to engine', `${report.events.replayed} / ${report.events.delivered_to_engine}`],
-      ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.input.settings.queueModel.kind} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
+      ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.exchange.queueModelName} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
       ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${f.maker} / ${f.taker} (${f.source})`).join('; ')],
       ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second}/s` : 'off'} / ${report.venue.rate_limited_429}`],
       ['net PnL (USD)', t.pnl.net],

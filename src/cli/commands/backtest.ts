@@ -69,16 +69,16 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
   const config = parseConfig(stringify(raw), file, { env: process.env, strategies: await builtinLookup() });
   const section: BacktestSection = (config.backtest as BacktestSection | undefined) ?? backtestSectionSchema.parse({});
   const eng = engineConfigs(config);
+  const dir = dirname(resolve(file));
   const spec: RunSpec = {
     strategies: config.bot.strategies.map((s) => ({ id: s.id, symbol: s.symbol, symbols: s.symbols, strategy: s.strategy, params: s.params, overlays: s.overlays })),
     risk: eng.risk,
     execution: eng.execution,
     orderManager: eng.orderManager,
     engineFees: null,
-    settings: toSettings(section, eng.explicitFees, embeddedRateLimit(config)),
+    settings: toSettings(section, eng.explicitFees, embeddedRateLimit(config), dir),
     stopTimeoutMs: eng.stopTimeoutMs,
   };
-  const dir = dirname(resolve(file));
   return { config, section, spec, dataPaths: (section.data ?? []).map((p) => resolve(dir, p)) };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { MmError } from '../../core/errors.ts';
 import { createRecordingWriter } from '../../record/index.ts';
-import { importDatabento, importLobster, importTardis, loadInstrumentDef, midnightInZone, openDbnFile, openLines, RowIssues, type ClockMode, type ImportSink, type ImportStats } from '../../record/import/index.ts';
+import { importDatabento, importLobster, importTardis, loadInstrumentDef, midnightInZone, openDbnFile, openLines, RowIssues, type ClockMode, type ImportSink, type ImportStats, type LobsterImportStats } from '../../record/import/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { progressBar } from '../progress.ts';
@@ -54,6 +54,11 @@ databento: Databento DBN files (versions 1-3; .zst needs the npm package fzstd)
   --strict      stop at the first bad row (default: count them, report by line number, skip them)
   --json        print the summary as JSON`;
 
+/** The LOBSTER summary line: what a depth-N file settles and the prints that traded no displayed order. */
+const lobsterLine = (s: LobsterImportStats): string =>
+  `  settled to the file: ${s.reconciledLevels.toLocaleString('en-US')} levels reconciled from the orderbook file (outside its levels before), ${s.unseenOrders.toLocaleString('en-US')} orders older than the file; ` +
+  `${s.hiddenTrades.toLocaleString('en-US')} hidden prints (${s.hiddenContracts.toLocaleString('en-US')} contracts, ${s.hiddenOffGrid} between ticks), ${s.crossTrades} cross prints (${s.crossContracts.toLocaleString('en-US')} contracts), ${s.halts} halt message(s)`;
+
 /** `mmbot import`: third-party market data → recording. */
 export const command: Command = {
   summary: 'import third-party market data (Tardis CSVs, LOBSTER files, Databento DBN) into a recording for backtests',
@@ -85,8 +90,8 @@ export const command: Command = {
     const started = Date.now();
     let writer: ReturnType<typeof createRecordingWriter> | null = null;
     const fees = { [def.instrument.symbol]: { maker: def.fees.maker.toFixed(), taker: def.fees.taker.toFixed() } };
-    const openSink = (source: string, bookLevel: 2 | 3) => (startedAtMs: number): ImportSink =>
-      (writer = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source, fees, bookLevel }));
+    const openSink = (source: string, bookLevel: 2 | 3, orderIds = false) => (startedAtMs: number): ImportSink =>
+      (writer = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source, fees, bookLevel, orderIds }));
     let stats: ImportStats;
     let firstInput: string;
     let succeeded = false;
@@ -146,7 +151,7 @@ export const command: Command = {
           ...(depth !== undefined ? { depth } : {}),
           feedLatencyMs: feedLatencyMs ?? 0,
           issues,
-          openSink: openSink(`lobster:${messages.path}`, 3),
+          openSink: openSink(`lobster:${messages.path}`, 3, true),
           onProgress: (rows) => bar.update(messages.bytesRead() + orderbook.bytesRead(), messages.sizeBytes + orderbook.sizeBytes, `${rows.toLocaleString('en-US')} messages`),
         });
       }
@@ -179,6 +184,7 @@ export const command: Command = {
           `imported ${def.instrument.symbol} to ${out}: ${span}`,
           `  ${stats.bookRows.toLocaleString('en-US')} book rows → ${stats.books.toLocaleString('en-US')} book events; ${stats.tradeRows.toLocaleString('en-US')} trade rows → ${stats.trades.toLocaleString('en-US')} trades (${stats.tradedContracts.toLocaleString('en-US')} contracts); ${stats.gaps} gap(s)`,
           ...(skipped > 0 ? [`  ${skipped.toLocaleString('en-US')} level update(s) before the first snapshot skipped`] : []),
+          ...('reconciledLevels' in stats ? [lobsterLine(stats as LobsterImportStats)] : []),
           `  ${summary.rows_per_s.toLocaleString('en-US')} rows/s`,
           issues.total === 0 ? '  no bad rows' : `  ${issues.total} bad row(s), skipped:`,
           ...issues.summary().map((l) => `    ${l}`),
