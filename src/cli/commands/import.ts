@@ -50,7 +50,7 @@ databento: Databento DBN files (versions 1-3; .zst needs the npm package fzstd)
   venue time = ts_event, receive time = ts_recv; bad records are reported by record number
 
   --instrument  YAML with symbol, tick_size, lot_size (source quantity per contract, e.g. 0.001),
-                min_size (contracts), multiplier, maker_fee, taker_fee (decimal strings)
+                min_size (contracts), multiplier (required when lot_size is not 1; usually = lot_size), maker_fee, taker_fee (decimal strings)
   --depth       book levels per side written (default 50; the full book is rebuilt regardless)
   --clock       exchange (default): venue time = the exchange's timestamp, receive time = it plus the
                 latency jitter local_timestamp shows; local: trust local_timestamp as receive time

@@ -13,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const BOOK_HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
 const TRADE_HEADER = 'exchange,symbol,timestamp,local_timestamp,id,side,price,amount';
 const TICKER_HEADER = 'exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,predicted_funding_rate,open_interest,last_price,index_price,mark_price';
-const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.01', maker_fee: '0.0001', taker_fee: '0.0004' }, 'test.yaml');
+const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.01', multiplier: '0.01', maker_fee: '0.0001', taker_fee: '0.0004' }, 'test.yaml');
 
 type Ev = BookUpdated | TradePrinted | RecordingGap | TickerUpdated | FundingSettled | PriceObserved;
 
@@ -260,5 +260,13 @@ describe('instrument definition', () => {
     expect(() => parseInstrumentDef({ symbol: 'X' }, 'x.yaml')).toThrow(/^x\.yaml: tick_size: missing \(required\)$/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0.1', lots: 1 }, 'x.yaml')).toThrow(/x\.yaml: .*lots/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0', lot_size: '1' }, 'x.yaml')).toThrow(/tick_size: must be > 0/);
+  });
+
+  it('lot_size other than 1 needs an explicit multiplier (the default 1 made PnL 1000× too large for lot 0.001)', () => {
+    expect(() => parseInstrumentDef({ symbol: 'BTC', tick_size: '0.1', lot_size: '0.001' }, 'btc.yaml')).toThrow(
+      'btc.yaml: multiplier: missing (required when lot_size is not 1): one contract is lot_size 0.001 of the source\'s quantity unit, so PnL needs multiplier (usually 0.001, the same); the default 1 would make PnL 1000× too large',
+    );
+    expect(parseInstrumentDef({ symbol: 'BTC', tick_size: '0.1', lot_size: '0.001', multiplier: '0.001' }, 'btc.yaml').instrument.multiplier.toFixed()).toBe('0.001');
+    expect(parseInstrumentDef({ symbol: 'AAPL', tick_size: '0.01' }, 'aapl.yaml').instrument.multiplier.toFixed()).toBe('1');
   });
 });
