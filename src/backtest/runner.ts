@@ -198,8 +198,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     risk: input.risk,
     execution: input.execution,
     orderManager: input.orderManager,
-    // The engine takes one estimate for every symbol (as live): the first symbol's rates.
+    // The engine estimates each symbol's fees at that symbol's rates (a recording states them per symbol).
     fees: input.engineFees ?? fees[0]!,
+    ...(input.engineFees ? {} : { feesBySymbol: Object.fromEntries(col.instruments.map((inst, k) => [inst.symbol, fees[k]!])) }),
   });
   // Each minute's local reward-share estimate reaches strategies as ctx.rewards, as the daemon's
   // reward estimator does live (the view only: estimated rewards stay a report figure, not engine PnL).

@@ -58,11 +58,14 @@ export class Accounting {
   /** The configured rates as Decimals, converted once (Decimal.mul would convert the number on every fill). */
   readonly #makerRate: Decimal;
   readonly #takerRate: Decimal;
+  /** Symbols whose rates differ from the default ones, as Decimals. */
+  readonly #bySymbol = new Map<string, { maker: Decimal; taker: Decimal }>();
 
   constructor(
     private readonly slots: ReadonlyMap<string, SymbolSlot>,
     private readonly clock: Clock,
     rates: FeeRates,
+    bySymbol: Readonly<Record<string, FeeRates>> | undefined,
     private readonly emit: (ev: EngineEvent) => void,
     private readonly executor: Executor,
     private readonly accounts: AccountReader | undefined,
@@ -70,6 +73,7 @@ export class Accounting {
   ) {
     this.#makerRate = new Decimal(rates.maker);
     this.#takerRate = new Decimal(rates.taker);
+    for (const [symbol, r] of Object.entries(bySymbol ?? {})) this.#bySymbol.set(symbol, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) });
   }
 
   /** Books a fill from the order stream (deduped). */
@@ -86,7 +90,8 @@ export class Accounting {
       this.fillsInSeededPosition++;
       return;
     }
-    const rate = ev.aggressor ? this.#takerRate : this.#makerRate;
+    const own = this.#bySymbol.get(ev.order.symbol);
+    const rate = ev.aggressor ? (own?.taker ?? this.#takerRate) : (own?.maker ?? this.#makerRate);
     const fee = feeFor(slot.instrument, ev.fillPriceTicks, ev.fillQty, rate);
     this.#book(slot, key, ev.tradeId, ev.order.orderId, cid, ev.fillSide, ev.fillPriceTicks, ev.fillQty, ev.aggressor, fee, true, slot.market.mid(), ev.tsEvent, false);
   }

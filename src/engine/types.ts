@@ -50,6 +50,8 @@ export interface EngineDeps {
   readonly orderManager: OrderManagerConfig;
   /** Fee rates for estimating fees until REST fills arrive (default DEFAULT_FEE_RATES). */
   readonly fees?: FeeRates;
+  /** Per-symbol rates where they differ (a backtest's recording states them per symbol); others use `fees`. */
+  readonly feesBySymbol?: Readonly<Record<string, FeeRates>>;
   readonly log?: EngineLog;
 }
 

@@ -8,6 +8,7 @@ import type { Command } from '../main.ts';
 import { progressBar } from '../progress.ts';
 
 const usage = `usage: mmbot import tardis --book <incremental_book_L2.csv[.gz]> [--trades <trades.csv[.gz]>]
+                          [--derivative-ticker <derivative_ticker.csv[.gz]>]
                           --instrument <file.yaml> --out <recording.jsonl.gz>
                           [--depth <levels>] [--clock exchange|local] [--feed-latency-ms <ms>]
                           [--strict] [--json]
@@ -27,6 +28,11 @@ tardis: Tardis-style CSVs (the format hftbacktest and NautilusTrader read too):
   book   exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount
          (µs timestamps; a run of is_snapshot=true rows is a snapshot; amount 0 deletes a level)
   trades exchange,symbol,timestamp,local_timestamp,id,side,price,amount (side = taker side)
+  derivative-ticker  exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,
+         predicted_funding_rate,open_interest,last_price,index_price,mark_price: tickers (mark, funding
+         estimate), index prices, and a funding settlement each time funding_timestamp moves on (the
+         last rate announced for it × the last mark before it), so the backtest charges funding
+  all three merged by local_timestamp (Tardis's ordering clock)
 
 lobster: LOBSTER files, kept order-level (the recording is an L3 one: the backtest replays an exact FIFO)
   messages  time,type,order_id,size,price,direction (time: seconds after midnight of --date in --tz;
@@ -44,7 +50,7 @@ databento: Databento DBN files (versions 1-3; .zst needs the npm package fzstd)
   venue time = ts_event, receive time = ts_recv; bad records are reported by record number
 
   --instrument  YAML with symbol, tick_size, lot_size (source quantity per contract, e.g. 0.001),
-                min_size (contracts), multiplier, maker_fee, taker_fee (decimal strings)
+                min_size (contracts), multiplier (required when lot_size is not 1; usually = lot_size), maker_fee, taker_fee (decimal strings)
   --depth       book levels per side written (default 50; the full book is rebuilt regardless)
   --clock       exchange (default): venue time = the exchange's timestamp, receive time = it plus the
                 latency jitter local_timestamp shows; local: trust local_timestamp as receive time
@@ -67,7 +73,7 @@ export const command: Command = {
     const [format, ...rest] = args;
     if (format !== 'tardis' && format !== 'lobster' && format !== 'databento') throw new MmError('USAGE', `mmbot import: expected a format (tardis, lobster or databento), got ${format === undefined ? 'nothing' : JSON.stringify(format)}`);
     const p = parseArgs(rest, {
-      valued: ['book', 'trades', 'messages', 'orderbook', 'date', 'tz', 'instrument', 'out', 'depth', 'clock', 'feed-latency-ms', 'mbo', 'mbp10', 'raw-symbol'],
+      valued: ['book', 'trades', 'messages', 'orderbook', 'date', 'tz', 'instrument', 'out', 'depth', 'clock', 'feed-latency-ms', 'mbo', 'mbp10', 'raw-symbol', 'derivative-ticker'],
       boolean: ['strict', 'json'],
     });
     const need = (name: string): string => {
@@ -100,20 +106,23 @@ export const command: Command = {
         const book = openLines(resolve(need('book')));
         const tradesPath = flagString(p, 'trades');
         const trades = tradesPath === undefined ? undefined : openLines(resolve(tradesPath));
+        const tickerPath = flagString(p, 'derivative-ticker');
+        const ticker = tickerPath === undefined ? undefined : openLines(resolve(tickerPath));
         const clock = (flagString(p, 'clock') ?? 'exchange') as ClockMode;
         if (clock !== 'exchange' && clock !== 'local') throw new MmError('USAGE', `--clock must be exchange or local, got "${clock}"`);
-        const totalBytes = book.sizeBytes + (trades?.sizeBytes ?? 0);
+        const totalBytes = book.sizeBytes + (trades?.sizeBytes ?? 0) + (ticker?.sizeBytes ?? 0);
         firstInput = book.path;
         stats = await importTardis({
           book,
           ...(trades ? { trades } : {}),
+          ...(ticker ? { ticker } : {}),
           def,
           depth: depth ?? 50,
           clock,
           feedLatencyMs,
           issues,
           openSink: openSink(`tardis:${book.path}`, 2),
-          onProgress: (rows) => bar.update(book.bytesRead() + (trades?.bytesRead() ?? 0), totalBytes, `${rows.toLocaleString('en-US')} rows`),
+          onProgress: (rows) => bar.update(book.bytesRead() + (trades?.bytesRead() ?? 0) + (ticker?.bytesRead() ?? 0), totalBytes, `${rows.toLocaleString('en-US')} rows`),
         });
       } else if (format === 'databento') {
         const mboPath = flagString(p, 'mbo');

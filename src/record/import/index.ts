@@ -12,3 +12,4 @@ export * from './dbn-decoder.ts';
 export * from './dbn-source.ts';
 export * from './mbo-book.ts';
 export * from './databento.ts';
+export * from './tardis-ticker.ts';

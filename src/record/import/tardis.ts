@@ -1,18 +1,24 @@
 import { MmError } from '../../core/errors.ts';
 import type { Symbol } from '../../core/ids.ts';
 import type { Side } from '../../domain/enums.ts';
-import type { BookUpdated, TradePrinted } from '../../domain/events.ts';
+import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../../domain/events.ts';
 import type { RecordingGap } from '../format.ts';
 import type { InstrumentDef } from './instrument-def.ts';
 import { LevelBook } from './level-book.ts';
 import type { LineSource, NumberedLine } from './line-source.ts';
 import type { RowIssues } from './row-issues.ts';
 import { SourceClock, type ClockMode } from './source-clock.ts';
+import { FundingTracker, tickerRows } from './tardis-ticker.ts';
 import { UnitScale } from './unit-scale.ts';
 
 /** Where converted events go (a RecordingEncoder or a test array). */
 export interface ImportSink {
   write(ev: BookUpdated | TradePrinted | RecordingGap): void;
+}
+
+/** Where a Tardis import's events go: books, trades and gaps, plus tickers, funding and index prices from derivative_ticker. */
+export interface TardisSink {
+  write(ev: BookUpdated | TradePrinted | RecordingGap | TickerUpdated | FundingSettled | PriceObserved): void;
 }
 
 /** Options of a Tardis import. */
@@ -21,6 +27,11 @@ export interface TardisImportOptions {
   readonly book: LineSource;
   /** `trades` CSV: exchange,symbol,timestamp,local_timestamp,id,side,price,amount. */
   readonly trades?: LineSource;
+  /**
+   * `derivative_ticker` CSV: exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,
+   * predicted_funding_rate,open_interest,last_price,index_price,mark_price (tardis-ticker.ts).
+   */
+  readonly ticker?: LineSource;
   readonly def: InstrumentDef;
   /** Levels per side written to the recording (the full book is rebuilt regardless). */
   readonly depth: number;
@@ -32,7 +43,7 @@ export interface TardisImportOptions {
   readonly feedLatencyMs: number | null;
   readonly issues: RowIssues;
   /** Creates the sink once the first timestamp is known (it goes into the header). */
-  openSink(startedAtMs: number): ImportSink;
+  openSink(startedAtMs: number): TardisSink;
   /** Called every few thousand rows. */
   onProgress?(rows: number): void;
 }
@@ -54,6 +65,9 @@ export interface ImportStats {
 export interface TardisImportStats extends ImportStats {
   /** Level updates before the first snapshot, skipped (no book to apply them to). */
   skippedBeforeSnapshot: number;
+  tickerRows: number;
+  /** Funding settlements derived from derivative_ticker rows (`f` lines). */
+  fundings: number;
 }
 
 /** A parsed CSV row the merge orders. */
@@ -82,15 +96,17 @@ const PROGRESS_EVERY = 8192;
  * reported to `issues` by file and line and skipped.
  */
 export async function importTardis(o: TardisImportOptions): Promise<TardisImportStats> {
-  const stats: TardisImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, skippedBeforeSnapshot: 0, firstMs: null, lastMs: null };
+  const stats: TardisImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, skippedBeforeSnapshot: 0, tickerRows: 0, fundings: 0, firstMs: null, lastMs: null };
   const symbol = o.def.instrument.symbol;
   const scale = new UnitScale(o.def);
   const clock = new SourceClock(o.clock, o.feedLatencyMs);
   const book = new LevelBook();
   const books = rowReader(o.book, 'book', scale, o.issues);
   const trades = o.trades ? rowReader(o.trades, 'trade', scale, o.issues) : null;
-  let sink: ImportSink | null = null;
-  const out = (tsUs: number): ImportSink => (sink ??= o.openSink(tsUs / 1000));
+  const tickers = o.ticker ? tickerRows(o.ticker, o.issues) : null;
+  const funding = new FundingTracker(symbol, o.def.instrument.grid.tickSize);
+  let sink: TardisSink | null = null;
+  const out = (tsUs: number): TardisSink => (sink ??= o.openSink(tsUs / 1000));
 
   // The book rows of the current instant, not yet applied.
   let batch: Row[] = [];
@@ -153,25 +169,43 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
 
   let nb = await books.next();
   let nt = trades ? await trades.next() : null;
+  let nk = tickers ? await tickers.next() : null;
   // Tardis orders by local_timestamp (arrival at the recorder): each file is in arrival order, so a
   // row whose local time goes back keeps its place in its file (merged as if it came at the last one).
   let bookLocalUs = -Infinity;
   let tradeLocalUs = -Infinity;
+  let tickerLocalUs = -Infinity;
   for (;;) {
     const b = nb.done ? null : nb.value;
     const t = nt === null || nt.done ? null : nt.value;
-    if (b === null && t === null) break;
+    const k = nk === null || nk.done ? null : nk.value;
+    if (b === null && t === null && k === null) break;
     if (++rows % PROGRESS_EVERY === 0) o.onProgress?.(rows);
     const bLocal = b === null ? Infinity : Math.max(b.localUs, bookLocalUs);
     const tLocal = t === null ? Infinity : Math.max(t.localUs, tradeLocalUs);
+    const kLocal = k === null ? Infinity : Math.max(k.localUs, tickerLocalUs);
     // Trades first at equal instants: the book change that follows reflects the liquidity they took.
-    if (t !== null && tLocal <= bLocal) {
+    if (t !== null && tLocal <= bLocal && tLocal <= kLocal) {
       nt = await trades!.next();
       stats.tradeRows++;
       tradeLocalUs = tLocal;
       if (batch.length > 0 && tLocal > batchLocalUs) flush();
       if (batch.length === 0) endSnapshot();
       writeTrade(t);
+      continue;
+    }
+    if (k !== null && kLocal <= bLocal) {
+      nk = await tickers!.next();
+      stats.tickerRows++;
+      tickerLocalUs = kLocal;
+      if (batch.length > 0 && kLocal > batchLocalUs) flush();
+      if (batch.length === 0) endSnapshot();
+      const ts = clock.stamp(k.tsUs, k.localUs);
+      for (const ev of funding.events(k, ts)) {
+        out(k.tsUs).write(ev);
+        if (ev.type === 'funding') stats.fundings++;
+      }
+      touch(ts.eventMs);
       continue;
     }
     nb = await books.next();

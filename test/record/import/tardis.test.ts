@@ -3,33 +3,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MmError } from '../../../src/core/errors.ts';
-import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
+import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
-import { importTardis, openLines, parseInstrumentDef, RowIssues, type ImportSink, type TardisImportStats } from '../../../src/record/import/index.ts';
+import { importTardis, openLines, parseInstrumentDef, RowIssues, type TardisImportStats, type TardisSink } from '../../../src/record/import/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-tardis-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const BOOK_HEADER = 'exchange,symbol,timestamp,local_timestamp,is_snapshot,side,price,amount';
 const TRADE_HEADER = 'exchange,symbol,timestamp,local_timestamp,id,side,price,amount';
-const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.01', maker_fee: '0.0001', taker_fee: '0.0004' }, 'test.yaml');
+const TICKER_HEADER = 'exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,predicted_funding_rate,open_interest,last_price,index_price,mark_price';
+const def = parseInstrumentDef({ symbol: 'TEST', tick_size: '0.5', lot_size: '0.01', multiplier: '0.01', maker_fee: '0.0001', taker_fee: '0.0004' }, 'test.yaml');
 
-type Ev = BookUpdated | TradePrinted | RecordingGap;
+type Ev = BookUpdated | TradePrinted | RecordingGap | TickerUpdated | FundingSettled | PriceObserved;
 
 /** Writes the CSV lines to a file and imports them; returns the events and the issues. */
-async function run(book: string[], trades?: string[], strict = false, feedLatencyMs: number | null = 0): Promise<{ events: Ev[]; issues: RowIssues; startedAt: number | null; stats: TardisImportStats }> {
+async function run(book: string[], trades?: string[], strict = false, feedLatencyMs: number | null = 0, ticker?: string[]): Promise<{ events: Ev[]; issues: RowIssues; startedAt: number | null; stats: TardisImportStats }> {
   const name = Math.random().toString(36).slice(2);
   const bookPath = join(dir, `${name}-book.csv`);
   writeFileSync(bookPath, [BOOK_HEADER, ...book].join('\n'));
   let tradesPath: string | undefined;
   if (trades) writeFileSync((tradesPath = join(dir, `${name}-trades.csv`)), [TRADE_HEADER, ...trades].join('\n'));
+  let tickerPath: string | undefined;
+  if (ticker) writeFileSync((tickerPath = join(dir, `${name}-ticker.csv`)), [TICKER_HEADER, ...ticker].join('\n'));
   const events: Ev[] = [];
   const issues = new RowIssues(strict);
   let startedAt: number | null = null;
-  const sink: ImportSink = { write: (ev) => void events.push(structuredClone(ev)) };
+  // Tickers and settlements hold Decimals (not cloneable) and are fresh objects anyway.
+  const sink: TardisSink = { write: (ev) => void events.push(ev.type === 'book' || ev.type === 'trade' || ev.type === 'gap' ? structuredClone(ev) : ev) };
   const stats = await importTardis({
     book: openLines(bookPath),
     ...(tradesPath ? { trades: openLines(tradesPath) } : {}),
+    ...(tickerPath ? { ticker: openLines(tickerPath) } : {}),
     def,
     depth: 10,
     clock: 'exchange',
@@ -205,11 +210,63 @@ describe('Tardis importer', () => {
   });
 });
 
+describe('Tardis derivative_ticker', () => {
+  /** A ticker row: funding instant (µs), rate, last, index, mark; local time 500 µs after the exchange's. */
+  const k = (tsUs: number, fundingUs: number | '', rate: string, last: string, index: string, mark: string): string =>
+    `x,TEST,${tsUs},${tsUs + 500},${fundingUs},${rate},,1234.5,${last},${index},${mark}`;
+
+  it('writes tickers, index prices and a settlement each time the funding instant moves on (last rate × last mark before it)', async () => {
+    const H = 3_600_000_000; // 1 h in µs
+    const { events, issues, stats } = await run(
+      [b(1_000_000, true, 'bid', '100.0', '1'), b(1_000_000, true, 'ask', '101.0', '1')],
+      undefined,
+      false,
+      0,
+      [
+        k(2_000_000, H, '0.0001', '100.5', '100.3', '100.4'),
+        k(H - 1_000_000, H, '0.00012', '100.5', '100.6', '100.75'), // the last before the instant
+        k(H + 2_000_000, 2 * H, '-0.0002', '101.0', '100.9', '101.1'), // the instant moved on: settled
+        k(H + 3_000_000, 2 * H, 'abc', '101.0', '100.9', '101.1'), // line 5: bad rate, counted, skipped
+        k(2 * H + 1_000_000, 3 * H, '0.0003', '', '', '102.0'), // second settlement: −0.0002 × 101.1
+      ],
+    );
+    expect(issues.toJSON()).toEqual({ malformed: 1 });
+    expect(issues.examples.get('malformed')![0]!.line).toBe(5);
+    expect(stats).toMatchObject({ tickerRows: 4, fundings: 2 }); // rows read (the bad one is counted in issues)
+    const settled = events.filter((e): e is FundingSettled => e.type === 'funding');
+    expect(settled.map((e) => [e.tsEvent, e.settlement.rate.toFixed(), e.settlement.amount.toFixed(), e.settlement.settlementPrice.toFixed(), e.settlement.benchmarkPrice.toFixed()])).toEqual([
+      [3_600_000, '0.00012', '0.01209', '100.75', '100.6'],
+      [7_200_000, '-0.0002', '-0.02022', '101.1', '100.9'],
+    ]);
+    // Known from the first row of the next period (its receive time).
+    expect(settled.map((e) => e.tsRecv)).toEqual([3_602_000, 7_201_000]);
+    const tickers = events.filter((e): e is TickerUpdated => e.type === 'ticker');
+    expect(tickers.map((e) => [e.markTicks, e.lastTicks, e.openInterest, e.funding?.rate?.toFixed(), e.funding?.amount?.toFixed()])).toEqual([
+      [201, 201, 1234.5, '0.0001', '0.01004'],
+      [202, 201, 1234.5, '0.00012', '0.01209'],
+      [202, 202, 1234.5, '-0.0002', '-0.02022'],
+      [204, null, 1234.5, '0.0003', '0.0306'],
+    ]);
+    const index = events.filter((e): e is PriceObserved => e.type === 'price');
+    expect(index.map((e) => [e.source, e.priceTicks])).toEqual([['index', 200.6], ['index', 201.2], ['index', 201.8]]);
+    // Merged by arrival: the book snapshot (local 1.0005 s) before the first ticker (2.0005 s).
+    expect(events[0]!.type).toBe('book');
+  });
+});
+
 describe('instrument definition', () => {
   it('names the key and value of a bad field', () => {
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: 'abc' }, 'x.yaml')).toThrow(/x\.yaml: tick_size: expected a decimal string.*got "abc"/);
     expect(() => parseInstrumentDef({ symbol: 'X' }, 'x.yaml')).toThrow(/^x\.yaml: tick_size: missing \(required\)$/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0.1', lots: 1 }, 'x.yaml')).toThrow(/x\.yaml: .*lots/);
     expect(() => parseInstrumentDef({ symbol: 'X', tick_size: '0', lot_size: '1' }, 'x.yaml')).toThrow(/tick_size: must be > 0/);
+  });
+
+  it('lot_size other than 1 needs an explicit multiplier (the default 1 made PnL 1000× too large for lot 0.001)', () => {
+    expect(() => parseInstrumentDef({ symbol: 'BTC', tick_size: '0.1', lot_size: '0.001' }, 'btc.yaml')).toThrow(
+      'btc.yaml: multiplier: missing (required when lot_size is not 1): one contract is lot_size 0.001 of the source\'s quantity unit, so PnL needs multiplier (usually 0.001, the same); the default 1 would make PnL 1000× too large',
+    );
+    expect(parseInstrumentDef({ symbol: 'BTC', tick_size: '0.1', lot_size: '0.001', multiplier: '0.001' }, 'btc.yaml').instrument.multiplier.toFixed()).toBe('0.001');
+    expect(parseInstrumentDef({ symbol: 'AAPL', tick_size: '0.01' }, 'aapl.yaml').instrument.multiplier.toFixed()).toBe('1');
   });
 });
