@@ -15,10 +15,25 @@ export interface ConsoleRoutesDeps {
   history(): unknown;
   /** Registers a listener called when something the page should show at once happened; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
+  /** Bounds of the event stream (defaults: STREAM_DEFAULTS). */
+  readonly stream?: Partial<StreamLimits>;
+  /** Where stream refusals and drops are reported (one line each). */
+  readonly log?: { warn(obj: object, msg?: string): void };
 }
 
-/** Live streams push a state at least this often. */
-const STREAM_INTERVAL_MS = 1_000;
+/** Bounds of `/api/v1/events`. */
+export interface StreamLimits {
+  /** Open streams at most; the next one is answered 503 (monitoring.control.max_stream_clients). */
+  readonly maxClients: number;
+  /** A client whose unsent data passes this is dropped: it stopped reading (a stalled tab, a flood). */
+  readonly maxBufferBytes: number;
+  /** A state is pushed at least this often. */
+  readonly intervalMs: number;
+}
+
+/** 32 streams, 1 MiB unsent each (some 50 states), a state a second. */
+export const STREAM_DEFAULTS: StreamLimits = { maxClients: 32, maxBufferBytes: 1024 * 1024, intervalMs: 1_000 };
+
 /** Changes (a fill, an action) are pushed after this much quiet, coalescing bursts. */
 const STREAM_DEBOUNCE_MS = 100;
 const MAX_BODY_BYTES = 64 * 1024;
@@ -69,6 +84,8 @@ function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
  */
 export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   const { controller } = deps;
+  const limits: StreamLimits = { ...STREAM_DEFAULTS, ...deps.stream };
+  let streams = 0;
   const readAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!deps.readsRequireToken) return true;
     const f = checkBearer(req, deps.token);
@@ -79,8 +96,26 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   };
 
   const stream = (req: IncomingMessage, res: ServerResponse): void => {
+    if (streams >= limits.maxClients) {
+      deps.log?.warn({ actor: actorOf(req), streams }, `console: event stream refused (503): ${streams} open, the most monitoring.control.max_stream_clients allows`);
+      json(res, 503, { ok: false, message: `too many event streams open (${streams}); try again later` }, { 'retry-after': '5' });
+      return;
+    }
+    streams++;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    const send = (event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    let dropped = false;
+    const send = (event: string, data: unknown): void => {
+      if (dropped) return;
+      // A reader that stopped reading leaves its data in our buffer: past the bound it is dropped
+      // rather than held (memory) with its descriptor (which /readyz needs).
+      if (res.writableLength > limits.maxBufferBytes) {
+        dropped = true;
+        deps.log?.warn({ actor: actorOf(req), bufferedBytes: res.writableLength }, `console: dropped an event stream that stopped reading (${res.writableLength} bytes unsent, bound ${limits.maxBufferBytes})`);
+        res.destroy();
+        return;
+      }
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
     send('history', deps.history());
     send('state', deps.state());
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -91,10 +126,11 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
         send('state', deps.state());
       }, STREAM_DEBOUNCE_MS);
     };
-    const timer = setInterval(() => send('state', deps.state()), STREAM_INTERVAL_MS);
+    const timer = setInterval(() => send('state', deps.state()), limits.intervalMs);
     const sampleTimer = setInterval(() => send('history', deps.history()), 30_000);
     const off = deps.onChange(push);
-    req.on('close', () => {
+    res.on('close', () => {
+      streams--;
       clearInterval(timer);
       clearInterval(sampleTimer);
       clearTimeout(pending);

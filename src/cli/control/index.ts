@@ -101,6 +101,8 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
         },
         token: ctl.token,
         readsRequireToken,
+        stream: { maxClients: ctl.max_stream_clients },
+        log: deps.log,
         state,
         history: () => ({ nowMs: deps.nowMs(), historyMs: ctl.history_ms, series: history.series() }),
         onChange: (l) => {

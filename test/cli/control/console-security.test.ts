@@ -1,5 +1,5 @@
 /** The console's routes on a real socket, with a stub controller: floods, hostile paths, stream clients (issue 24). */
-import { request } from 'node:http';
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthFailureLog } from '../../../src/cli/control/auth-failures.ts';
@@ -31,6 +31,8 @@ export function raw(port: number, method: string, path: string, headers: Record<
 
 interface Harness {
   readonly port: number;
+  /** What the routes logged themselves (stream refusals and drops). */
+  readonly logged: string[];
   readonly warnings: string[];
   readonly acted: { action: ActionName; target: string | null }[];
   readonly unauthorized: string[];
@@ -39,6 +41,7 @@ interface Harness {
 }
 
 async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
+  const logged: string[] = [];
   let now = 0;
   const warnings: string[] = [];
   const acted: Harness['acted'] = [];
@@ -60,10 +63,11 @@ async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
     state: () => ({ position: 42 }),
     history: () => ({ series: [] }),
     onChange: () => () => undefined,
+    log: { warn: (_o, m) => void logged.push(m ?? '') },
     ...over,
   });
   server = await startHealthServer({ port: 0, registry: new Registry(), readiness: () => ({ ready: true, reasons: [] }), routes });
-  return { port: server.port, warnings, acted, unauthorized, refusals, advance: (ms) => void (now += ms) };
+  return { port: server.port, logged, warnings, acted, unauthorized, refusals, advance: (ms) => void (now += ms) };
 }
 
 describe('console: unauthenticated floods (issue 24 #6)', () => {
@@ -97,4 +101,58 @@ describe('console: unauthenticated floods (issue 24 #6)', () => {
       'control: read by 127.0.0.1:P refused: missing-token',
     ]);
   });
+});
+
+/** Opens an event stream; resolves once the status line and first bytes arrived. */
+function openStream(port: number, readBody = true): Promise<{ req: ClientRequest; res: IncomingMessage; status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/api/v1/events', agent: false }, (res) => {
+      if (readBody) res.resume();
+      else res.pause();
+      resolve({ req, res, status: res.statusCode ?? 0 });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const until = async (cond: () => boolean): Promise<void> => {
+  while (!cond()) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('console: event-stream clients are bounded (issue 24 #7)', () => {
+  it('beyond max clients a stream gets 503 (logged); /readyz stays reachable; a closed stream frees its place', async () => {
+    const h = await start({ stream: { maxClients: 3 } });
+    const open = await Promise.all([openStream(h.port), openStream(h.port), openStream(h.port)]);
+    expect(open.map((o) => o.status)).toEqual([200, 200, 200]);
+    const refused = await raw(h.port, 'GET', '/api/v1/events');
+    expect(refused).toEqual({ status: 503, body: '{"ok":false,"message":"too many event streams open (3); try again later"}' });
+    expect(h.logged).toEqual(['console: event stream refused (503): 3 open, the most monitoring.control.max_stream_clients allows']);
+    expect((await raw(h.port, 'GET', '/readyz')).status).toBe(200);
+    open[0]!.req.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    let again = await openStream(h.port);
+    for (let i = 0; again.status !== 200 && i < 50; i++) {
+      again.req.destroy();
+      await new Promise((r) => setTimeout(r, 20));
+      again = await openStream(h.port);
+    }
+    expect(again.status).toBe(200);
+    for (const o of [...open, again]) o.req.destroy();
+  });
+
+  it('a stream that stops reading is dropped once its unsent data passes the bound, and logged once', async () => {
+    const big = { blob: 'x'.repeat(64 * 1024) };
+    const h = await start({ stream: { maxClients: 1, maxBufferBytes: 256 * 1024, intervalMs: 5 }, state: () => big });
+    const stalled = await openStream(h.port, false);
+    expect(stalled.status).toBe(200);
+    await until(() => h.logged.length > 0);
+    expect(h.logged).toHaveLength(1);
+    expect(h.logged[0]).toMatch(/^console: dropped an event stream that stopped reading \(\d+ bytes unsent, bound 262144\)$/);
+    // Its place is free again: the one allowed stream can be opened.
+    const next = await openStream(h.port);
+    expect(next.status).toBe(200);
+    next.req.destroy();
+    stalled.req.destroy();
+  }, 30_000);
 });
