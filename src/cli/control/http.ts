@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpRoutes } from '../../obs/health-server.ts';
 import { actorOf, authMessage, checkBearer } from './auth.ts';
-import type { ActionName, ConsoleController } from './controller.ts';
+import { routeAction } from './action-routes.ts';
+import type { ConsoleController } from './controller.ts';
 
 /** What the routes need. */
 export interface ConsoleRoutesDeps {
-  readonly controller: Pick<ConsoleController, 'act' | 'unauthorized'>;
+  readonly controller: Pick<ConsoleController, 'act' | 'unauthorized' | 'rejected'>;
   readonly token: string;
   readonly readsRequireToken: boolean;
   /** The read model (GET /api/v1/state, and each `state` event of the stream). */
@@ -37,8 +38,6 @@ export const STREAM_DEFAULTS: StreamLimits = { maxClients: 32, maxBufferBytes: 1
 /** Changes (a fill, an action) are pushed after this much quiet, coalescing bursts. */
 const STREAM_DEBOUNCE_MS = 100;
 const MAX_BODY_BYTES = 64 * 1024;
-
-const ACTIONS: Record<string, ActionName> = { pause: 'pause', resume: 'resume', params: 'set', flatten: 'flatten' };
 
 let page: string | undefined;
 const pageHtml = (): string => (page ??= readFileSync(new URL('./page.html', import.meta.url), 'utf8'));
@@ -138,12 +137,20 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
     });
   };
 
-  const act = async (req: IncomingMessage, res: ServerResponse, action: ActionName, target: string | null): Promise<void> => {
+  // Every POST: the token first (401 before the path is even parsed or a body read), then the route.
+  const act = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const actor = actorOf(req);
+    const route = routeAction(path);
     const f = checkBearer(req, deps.token);
     if (f !== null) {
-      controller.unauthorized(action, actor, f);
+      // Metric labels stay bounded: a path that names no action is counted as "unknown".
+      controller.unauthorized(route.ok ? route.action : 'unknown', actor, f);
       json(res, 401, { ok: false, message: authMessage(f) }, { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    if (!route.ok) {
+      controller.rejected(actor, route.status, route.message);
+      json(res, route.status, { ok: false, message: route.message });
       return;
     }
     let body: Record<string, unknown>;
@@ -153,7 +160,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
       json(res, 400, { ok: false, message: e instanceof Error ? e.message : String(e) });
       return;
     }
-    const r = await controller.act(action, target, body, actor);
+    const r = await controller.act(route.action, route.target, body, actor);
     json(res, r.status, r.body);
   };
 
@@ -191,17 +198,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
         json(res, 405, { ok: false, message: `method ${method} not allowed` }, { allow: 'GET, POST' });
         return true;
       }
-      const m = /^\/api\/v1\/strategies\/([^/]+)\/([a-z-]+)$/.exec(path);
-      if (m && ACTIONS[m[2]!]) {
-        await act(req, res, ACTIONS[m[2]!]!, decodeURIComponent(m[1]!));
-        return true;
-      }
-      const global: Record<string, ActionName> = { '/api/v1/cancel-all': 'cancel-all', '/api/v1/kill-switch/reset': 'reset-kill', '/api/v1/reload': 'reload' };
-      if (global[path]) {
-        await act(req, res, global[path]!, null);
-        return true;
-      }
-      json(res, 404, { ok: false, message: `no such action: POST ${path}` });
+      await act(req, res, path);
       return true;
     },
   };

@@ -98,6 +98,7 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
             return r;
           },
           unauthorized: (...args: Parameters<ConsoleController['unauthorized']>) => controller.unauthorized(...args),
+          rejected: (...args: Parameters<ConsoleController['rejected']>) => controller.rejected(...args),
         },
         token: ctl.token,
         readsRequireToken,

@@ -36,6 +36,8 @@ interface Harness {
   readonly warnings: string[];
   readonly acted: { action: ActionName; target: string | null }[];
   readonly unauthorized: string[];
+  /** Audit lines of authenticated requests that named no action. */
+  readonly rejected: string[];
   advance(ms: number): void;
   refusals: AuthFailureLog;
 }
@@ -46,6 +48,7 @@ async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
   const warnings: string[] = [];
   const acted: Harness['acted'] = [];
   const unauthorized: string[] = [];
+  const rejected: string[] = [];
   const refusals = new AuthFailureLog({ warn: (_o, m) => void warnings.push(m ?? '') }, () => now, 60_000);
   const routes = consoleRoutes({
     controller: {
@@ -57,6 +60,7 @@ async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
         unauthorized.push(action);
         refusals.note(action, actor, reason);
       },
+      rejected: (_actor, status, message) => void rejected.push(`${status} ${message}`),
     },
     token: TOKEN,
     readsRequireToken: false,
@@ -67,7 +71,7 @@ async function start(over: Partial<ConsoleRoutesDeps> = {}): Promise<Harness> {
     ...over,
   });
   server = await startHealthServer({ port: 0, registry: new Registry(), readiness: () => ({ ready: true, reasons: [] }), routes });
-  return { port: server.port, logged, warnings, acted, unauthorized, refusals, advance: (ms) => void (now += ms) };
+  return { port: server.port, logged, warnings, acted, unauthorized, rejected, refusals, advance: (ms) => void (now += ms) };
 }
 
 describe('console: unauthenticated floods (issue 24 #6)', () => {
@@ -155,4 +159,65 @@ describe('console: event-stream clients are bounded (issue 24 #7)', () => {
     next.req.destroy();
     stalled.req.destroy();
   }, 30_000);
+});
+
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+describe('console: action routing (issue 24 #8)', () => {
+  it('prototype names are not actions: 404 with an audit line (token) or 401 counted as "unknown" (no token); never 500', async () => {
+    const h = await start();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await raw(h.port, 'POST', `/api/v1/strategies/a/${name}`, bearer);
+      expect(r.status).toBe(404);
+      expect(JSON.parse(r.body)).toEqual({ ok: false, message: `no such action: "${name}" (actions: pause, resume, params, flatten)` });
+      expect((await raw(h.port, 'POST', `/api/v1/strategies/a/${name}`)).status).toBe(401);
+    }
+    expect(h.acted).toEqual([]);
+    expect(h.rejected).toHaveLength(5);
+    expect(h.rejected[0]).toBe('404 no such action: "constructor" (actions: pause, resume, params, flatten)');
+    expect(h.unauthorized).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
+  });
+
+  it('a malformed % escape is 401 without the token and 400 with it, never 500', async () => {
+    const h = await start();
+    expect((await raw(h.port, 'POST', '/api/v1/strategies/%E0%A4%A/pause')).status).toBe(401);
+    expect(h.unauthorized).toEqual(['unknown']);
+    const r = await raw(h.port, 'POST', '/api/v1/strategies/%E0%A4%A/pause', bearer);
+    expect(r).toEqual({ status: 400, body: '{"ok":false,"message":"malformed percent-encoding in the strategy id: \\"%E0%A4%A\\""}' });
+    expect(h.acted).toEqual([]);
+    const ok = await raw(h.port, 'POST', '/api/v1/strategies/eur%2Fusd/pause', bearer);
+    expect(ok.status).toBe(200);
+    expect(h.acted).toEqual([{ action: 'pause', target: 'eur/usd' }]);
+  });
+
+  it('property: any method and path, with or without the token, is answered 2xx/400/401/404/405 — never 500 — and acts only on a real action', async () => {
+    const fc = await import('fast-check');
+    const h = await start();
+    const segment = fc.oneof(
+      fc.constantFrom('pause', 'resume', 'params', 'flatten', 'constructor', '__proto__', 'prototype', '%', '%zz', '%E0%A4%A', '..', '%2e%2e', 'api', 'v1', 'strategies'),
+      fc.string({ maxLength: 12 }).map((x) => encodeURIComponent(x)),
+      fc.stringMatching(/^[A-Za-z0-9%._~-]{0,10}$/),
+    );
+    const path = fc.oneof(
+      fc.array(segment, { maxLength: 6 }).map((p) => `/${p.join('/')}`),
+      fc.tuple(segment, segment).map(([id, a]) => `/api/v1/strategies/${id}/${a}`),
+      fc.constantFrom('/api/v1/cancel-all', '/api/v1/reload', '/api/v1/kill-switch/reset', '/api/v1/state', '/'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'HEAD'), path, fc.boolean(), async (method, p, withToken) => {
+        const before = h.acted.length;
+        const r = await raw(h.port, method, p, withToken ? bearer : {});
+        expect([200, 400, 401, 404, 405]).toContain(r.status);
+        const acted = h.acted.length - before;
+        if (acted > 0) {
+          expect(method).toBe('POST');
+          expect(withToken).toBe(true);
+          expect(r.status).toBe(200);
+        }
+        if (method === 'POST' && !withToken) expect(r.status).toBe(401);
+      }),
+      { numRuns: 300, seed: 24 },
+    );
+    for (const l of h.unauthorized) expect(['pause', 'resume', 'set', 'flatten', 'cancel-all', 'reset-kill', 'reload', 'read', 'unknown']).toContain(l);
+  }, 60_000);
 });
