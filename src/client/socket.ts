@@ -39,7 +39,7 @@ export const wsSocketFactory: SocketFactory = (url, headers, h) => {
   ws.on('pong', () => h.onControl?.('pong'));
   ws.on('close', (code: number, reason: Buffer) => h.onClose(code, reason.toString('utf8')));
   ws.on('error', (err: Error & { code?: string }) =>
-    h.onError(err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? new Error(`venue sent a frame over ${MAX_VENUE_FRAME_BYTES} bytes: closed with 1009 (message too big)`, { cause: err }) : err),
+    h.onError(err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? new Error(`the server sent a frame over ${MAX_VENUE_FRAME_BYTES} bytes: closed with 1009 (message too big)`, { cause: err }) : err),
   );
   ws.on('unexpected-response', (req, res) => {
     h.onError(new Error(`upgrade refused with HTTP ${res.statusCode ?? '?'}`), res.statusCode);

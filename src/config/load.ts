@@ -8,7 +8,10 @@ import { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts'
 import { formatPath } from './path.ts';
 import { literalSecretPaths, weakTokenReason } from './secrets.ts';
 import { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig } from './schema.ts';
-import { checkStrategyParams, isStrategyPath, type StrategyLookup } from './strategy-params.ts';
+import { isStrategyPath, rawStrategyParamProblems, strategyParamsResult, type StrategyLookup } from './strategy-params.ts';
+
+/** Most alias expansions a config file may use (a handful is normal; a YAML bomb needs millions). */
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /** A strategy entry after loading: params are checked when the strategy is built in. */
 export type LoadedStrategyEntry = StrategyEntryConfig & {
@@ -64,15 +67,22 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)', message: e.message.split('\n')[0]!, value: undefined })),
     );
   }
-  const tree: unknown = doc.toJS({ maxAliasCount: 100 });
+  let tree: unknown;
+  try {
+    // maxAliasCount bounds alias expansion: a "billion laughs" file is refused, not expanded.
+    tree = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (e) {
+    throw configInvalid(file, [{ path: '(yaml)', message: `cannot expand the YAML: ${e instanceof Error ? e.message : String(e)} (at most ${MAX_YAML_ALIAS_COUNT} alias expansions)`, value: undefined }]);
+  }
   const literalSecrets = literalSecretPaths(tree);
   const raw = substituteEnv(tree, options.env ?? {}, file);
+  const lookup = options.strategies ?? (() => undefined);
   const r = botConfigSchema.safeParse(raw);
-  if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw, [], botConfigSchema));
+  // Schema problems and strategy-parameter problems in one report, not one fix-and-rerun each.
+  if (!r.success) throw configInvalid(file, [...problemsFromZod(r.error.issues, raw, [], botConfigSchema), ...rawStrategyParamProblems(raw, lookup)]);
   const parsed = r.data;
 
   const problems: ConfigProblem[] = [];
-  const lookup = options.strategies ?? (() => undefined);
   const seen = new Set<string>();
   const owners = new Map<string, string>();
   const strategies = parsed.bot.strategies.map((entry, index): LoadedStrategyEntry => {
@@ -99,8 +109,9 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
         value: entry.strategy,
       });
     }
-    const params = checkStrategyParams(definition, entry.params, { file, index });
-    return { id, symbol, symbols, strategy, params, overlays: entry.overlays, paramsChecked: true };
+    const checked = strategyParamsResult(definition, entry.params, index);
+    if (!checked.ok) problems.push(...checked.problems);
+    return { id, symbol, symbols, strategy, params: checked.ok ? checked.params : entry.params, overlays: entry.overlays, paramsChecked: true };
   });
 
   const feedNames = new Set<string>();

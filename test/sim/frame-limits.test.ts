@@ -90,7 +90,7 @@ describe('the daemon\'s client sockets are bounded too', () => {
     );
     await closed;
     expect(await serverClose).toBe(1009);
-    expect(errors).toEqual([`venue sent a frame over ${MAX_VENUE_FRAME_BYTES} bytes: closed with 1009 (message too big)`]);
+    expect(errors).toEqual([`the server sent a frame over ${MAX_VENUE_FRAME_BYTES} bytes: closed with 1009 (message too big)`]);
     wss.close();
   });
 });

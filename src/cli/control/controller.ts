@@ -88,6 +88,12 @@ export class ConsoleController {
     this.#refusals.note(action, actor, reason);
   }
 
+  /** Counts and logs (the audit line) an authenticated POST that names no action: 404, or 400 for a malformed path. */
+  rejected(actor: string, status: number, message: string): void {
+    this.#counter?.inc({ action: 'unknown', result: 'refused' });
+    this.log.warn({ actor, action: 'unknown', result: 'refused', status }, `control: request by ${actor} refused (${status}): ${message}`);
+  }
+
   /** Writes the summary of refusals not yet logged (the console's timer calls it). */
   flushRefusals(): void {
     this.#refusals.flush();

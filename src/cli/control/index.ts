@@ -98,9 +98,12 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
             return r;
           },
           unauthorized: (...args: Parameters<ConsoleController['unauthorized']>) => controller.unauthorized(...args),
+          rejected: (...args: Parameters<ConsoleController['rejected']>) => controller.rejected(...args),
         },
         token: ctl.token,
         readsRequireToken,
+        stream: { maxClients: ctl.max_stream_clients },
+        log: deps.log,
         state,
         history: () => ({ nowMs: deps.nowMs(), historyMs: ctl.history_ms, series: history.series() }),
         onChange: (l) => {
