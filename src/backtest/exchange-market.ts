@@ -9,9 +9,10 @@ import { TRADE_CODE } from '../record/format.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
- * orders' queues and fill them, with exact accounting: a print's volume is consumed once, displayed
- * liquidity our orders take stays taken until the recording changes that level, and order-level
- * recordings keep exact FIFO queues (l3-fifo.ts).
+ * orders' queues and fill them, with exact accounting: a print's volume is consumed once (also when
+ * the frame showing it came first: depth-before-print.ts), displayed liquidity our orders take
+ * stays taken until the level empties, a level pushed out of the recorded depth keeps our place in
+ * its queue, and order-level recordings keep exact FIFO queues (l3-fifo.ts).
  */
 export class ExchangeMarket extends ExchangeCore {
   /** Scratch list for fill allocation (no allocation per trade). */
