@@ -34,6 +34,12 @@ export interface LobsterImportStats extends ImportStats {
   reconciledLevels: number;
   /** Cancels and executions of orders that predate the file at prices outside its N levels (unknown ids there, expected). */
   unseenOrders: number;
+  /**
+   * Cancels and executions of ids never added at a price the file showed, applied to the level's
+   * latest known order of at least that size (OrderBookL3.reduceLatest: a replace with its messages
+   * missing, as in LOBSTER's samples).
+   */
+  replacedOrders: number;
   /** Type 5: executions of hidden orders, written as `hidden` prints (they consumed no displayed queue). */
   hiddenTrades: number;
   hiddenContracts: number;
@@ -65,7 +71,7 @@ const PROGRESS_EVERY = 8192;
 export async function importLobster(o: LobsterImportOptions): Promise<LobsterImportStats> {
   const stats: LobsterImportStats = {
     bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null,
-    reconciledLevels: 0, unseenOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
+    reconciledLevels: 0, unseenOrders: 0, replacedOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
   };
   const symbol = o.def.instrument.symbol;
   const tick = o.def.instrument.grid.tickSize.toNumber();
@@ -169,9 +175,11 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
       case 3:
       case 4:
         if (book.reduce(id, isBid, priceTicks, qty) === 'unknown-order') {
-          // An order that predates the file at a price it did not show cannot be known by id.
-          if (inView(view, isBid, priceTicks)) o.issues.report('unknown-order', file, line, `order ${id} is not resting at ${priceRaw}`);
-          else stats.unseenOrders++;
+          // An order that predates the file at a price it did not show cannot be known by id; one at a
+          // price it showed is a known order under a new id (a replace whose messages are missing).
+          if (!inView(view, isBid, priceTicks)) stats.unseenOrders++;
+          else if (book.reduceLatest(isBid, priceTicks, qty)) stats.replacedOrders++;
+          else o.issues.report('unknown-order', file, line, `order ${id} is not resting at ${priceRaw}`);
         }
         if (type === 4) trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp);
         break;

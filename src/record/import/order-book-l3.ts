@@ -109,6 +109,22 @@ export class OrderBookL3 {
     return tooLarge ? 'too-large' : 'ok';
   }
 
+  /**
+   * An unknown id reduced at a price that shows: taken to be a replacement of one of the level's
+   * known orders (LOBSTER samples carry ids that were never added, each of a size and price an
+   * order seen before had, whose own delete never comes: an order replace whose messages are
+   * missing). Reduces the latest non-placeholder order there of exactly `qty`, else the latest of
+   * more (of two candidates, the later one: an order of ours between them keeps the earlier ahead,
+   * the conservative reading). Returns false when the level has none.
+   */
+  reduceLatest(isBid: boolean, priceTicks: number, qty: number): boolean {
+    const q = (isBid ? this.bids : this.asks).levels.get(priceTicks);
+    if (!q) return false;
+    const pick = (ok: (size: number) => boolean): RestingOrder | undefined => q.findLast((o) => !o.id.startsWith('~seed') && ok(o.qty));
+    const o = pick((size) => size === qty) ?? pick((size) => size > qty);
+    return o !== undefined && this.reduce(o.id, isBid, priceTicks, qty) === 'ok';
+  }
+
   /** Total size at a price. */
   levelQty(isBid: boolean, priceTicks: number): number {
     let n = 0;

@@ -98,6 +98,20 @@ describe('LOBSTER importer', () => {
     expect(stats).toMatchObject({ gaps: 3, halts: 3, crossTrades: 1, crossContracts: 400, hiddenTrades: 3, hiddenContracts: 395, hiddenOffGrid: 1, reconciledLevels: 2, unseenOrders: 0 });
   });
 
+  it('an id never added, deleted at a level the file shows, is a known order there under a new id (a replace with its messages missing)', async () => {
+    // As in the AMZN sample: 11 (100) and 12 (114) rest at 100.00; id 77, never added, is deleted
+    // with 100 and the file shows the level at 114: order 11 was replaced, not order 12 cut to 14.
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,114,1000000,1', '34200.4,1,13,100,1000000,1', '34200.5,3,77,100,1000000,1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,214', '1000500,500,1000000,314', '1000500,500,1000000,214'];
+    writeFileSync(join(dir, 'rep_message_1.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'rep_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const { events, issues, stats } = await run(join(dir, 'rep_message_1.csv'), join(dir, 'rep_orderbook_1.csv'));
+    expect(issues.summary()).toEqual([]);
+    expect(stats).toMatchObject({ replacedOrders: 1, reconciledLevels: 0 });
+    // Of the two 100s, the later (13) is taken as replaced: an order of ours between 11 and 13 keeps 11 ahead.
+    expect(books(events).at(-1)!.bids[0]).toEqual({ priceTicks: 10_000, qty: 214, orders: [100, 114], orderIds: [11, 12] });
+  });
+
   it('reports messages the order-book file contradicts and settles to the file', async () => {
     const rows = readFileSync(OB, 'utf8').trim().split('\n');
     rows[2] = rows[2]!.replace(/^1000100,300,/, '1000100,310,');
