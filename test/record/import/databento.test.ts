@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
-import { decodeMetadata, importDatabento, nsToMs, openDbnFile, parseInstrumentDef, RowIssues, type DatabentoBookKind, type ImportSink } from '../../../src/record/import/index.ts';
+import { decodeMetadata, importDatabento, nsToMs, openDbnFile, parseInstrumentDef, RowIssues, ZSTD_PACKAGE, type DatabentoBookKind, type ImportSink } from '../../../src/record/import/index.ts';
 import { dbnMetadata, mbo, mbp10, px, SCHEMA, trade, type MboSpec } from '../../support/dbn-writer.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-dbn-'));
@@ -87,6 +87,37 @@ describe('DBN decoding (versions 1–3)', () => {
     v4[3] = 4;
     await expect(run({ book: ['mbo', file([v4])] })).rejects.toThrow(/DBN version 4 is not supported \(1–3\)/);
     await expect(run({ book: ['mbo', file([dbnMetadata({ version: 3, schema: SCHEMA.trades })])] })).rejects.toThrow(/holds DBN schema trades, --mbo needs mbo/);
+  });
+});
+
+describe('.zst input', () => {
+  it('goes through the zstd stream decoder (here an injected pass-through), chunk by chunk', async () => {
+    const p = join(dir, 'session.mbo.dbn.zst');
+    writeFileSync(p, Buffer.concat([dbnMetadata({ version: 3, schema: SCHEMA.mbo }), ...SESSION.map(mbo)]));
+    const seen: number[] = [];
+    const passThrough = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const c of chunks) {
+        seen.push(c.length);
+        yield c;
+      }
+    };
+    const events: unknown[] = [];
+    const stats = await importDatabento({ book: { kind: 'mbo', source: await openDbnFile(p, passThrough) }, def, depth: 10, feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: (e) => void events.push(e) }) });
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(dbnMetadata({ version: 3, schema: SCHEMA.mbo }).length + SESSION.length * 56);
+    expect(stats.books).toBe(7);
+  });
+
+  it('without the zstd package a .zst file is a clear error naming it', async () => {
+    const p = join(dir, 'x.dbn.zst');
+    writeFileSync(p, Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
+    let installed = true;
+    try {
+      await import(ZSTD_PACKAGE);
+    } catch {
+      installed = false;
+    }
+    if (installed) return; // the package is there: .zst files decode
+    await expect(openDbnFile(p)).rejects.toThrow(/a \.zst DBN file needs the npm package fzstd \(pure JavaScript zstd\), which is not installed; install it or decompress first \(zstd -d <file>\.dbn\.zst\)/);
   });
 });
 
