@@ -12,7 +12,8 @@ import type { BacktestReport } from '../../src/backtest/report.ts';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const GOLDEN_PATH = join(ROOT, 'test/backtest/golden-summary.json');
 export const README_PATH = join(ROOT, 'README.md');
-export const GOLDEN_CONFIG = 'config/backtest.yaml';
+/** config/backtest.yaml plus a maker fee and a taker inventory exit (golden-strategy.ts): every kind of fill and fee, and funding. */
+export const GOLDEN_CONFIG = 'test/backtest/golden.yaml';
 export const BEGIN = '<!-- golden:begin: written by `npm run golden:update` from test/backtest/golden-summary.json -->';
 export const END = '<!-- golden:end -->';
 
@@ -64,8 +65,10 @@ export function readmeBlock(g: GoldenSummary): string {
   const share = g.fills.market_volume > 0 ? Math.round((100 * g.fills.volume) / g.fills.market_volume) : 0;
   const text =
     `On the committed sample (8 minutes of synthetic EURUSD-PERP across the 16:00 London funding settlement) ` +
-    `\`${g.config}\` reports ${thousands(g.fills.count)} fills (${thousands(g.fills.maker)} maker, ${thousands(g.fills.taker)} taker) ` +
+    `\`${g.config}\` (\`config/backtest.yaml\` with a 0.5 bp maker fee and an inventory exit sent as taker) ` +
+    `reports ${thousands(g.fills.count)} fills (${thousands(g.fills.maker)} maker, ${thousands(g.fills.taker)} taker) ` +
     `for ${thousands(g.fills.volume)} contracts, ${share}% of the ${thousands(g.fills.market_volume)} the market traded; ` +
+    `fees of ${usd(g.pnl.fees)} USD; ` +
     `a funding charge of ${usd(g.pnl.funding)} USD on the long position held at the settlement; ` +
     `an estimated reward of ${g.pnl.estimated_rewards} USD (quotes keep resting past the program's 3 s minimum thanks to the order-manager tolerances in the config); ` +
     `spread capture ${usd(g.pnl.spread_capture)} USD, inventory ${usd(g.pnl.inventory)} USD, net ${usd(g.pnl.net)} USD; ` +

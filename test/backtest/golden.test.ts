@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { currentReadmeBlock, goldenSummary, readGolden, README_PATH, readmeBlock } from './golden-summary.ts';
+import { currentReadmeBlock, GOLDEN_CONFIG, goldenSummary, readGolden, README_PATH, readmeBlock } from './golden-summary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -14,14 +14,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // A hard timeout: a hung child must die with the test, not outlive it. Generous: two CPU-bound
 // backtests run side by side, 13 s on a 2-core box under load.
 const backtest = (out: string) =>
-  run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', 'config/backtest.yaml', '--out', out, '--quiet'], { cwd: ROOT, timeout: 60_000, killSignal: 'SIGKILL' });
+  run(process.execPath, ['bin/mmbot.js', 'backtest', '--config', GOLDEN_CONFIG, '--out', out, '--quiet'], { cwd: ROOT, timeout: 60_000, killSignal: 'SIGKILL' });
 
 describe('golden replay of the committed sample recording', () => {
   it('the sample is small enough to ship (< 1 MB)', () => {
     expect(statSync(join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz')).size).toBeLessThan(1_000_000);
   });
 
-  it('`mmbot backtest --config config/backtest.yaml` works and two runs give byte-identical reports', async () => {
+  it('`mmbot backtest --config test/backtest/golden.yaml` works and two runs give byte-identical reports', async () => {
     const a = join(dir, 'a');
     const b = join(dir, 'b');
     await Promise.all([backtest(a), backtest(b)]);
@@ -39,6 +39,10 @@ describe('golden replay of the committed sample recording', () => {
     // program's 3 s minimum: funding and the reward estimate must both be non-zero.
     expect(report.total.funding_settlements).toBeGreaterThanOrEqual(1);
     expect(Number(report.total.pnl.funding)).not.toBe(0);
+    // Both kinds of fill and both fee rates: maker quotes at 0.5 bp, the inventory exit as taker at 2 bp.
+    expect(report.fees['EURUSD-PERP']).toMatchObject({ maker: 0.00005, taker: 0.0002, source: 'config' });
+    expect(report.total.fills.maker).toBeGreaterThan(0);
+    expect(report.total.fills.taker).toBeGreaterThan(0);
     expect(Number(report.total.pnl.estimated_rewards)).toBeGreaterThan(0);
     expect(report.total.quoting.mean_reward_share).toBeGreaterThan(0);
     expect(report.total.quoting.scored_minutes).toBeGreaterThanOrEqual(7);

@@ -144,7 +144,7 @@ export const command: Command = {
           depth: depth ?? 50,
           feedLatencyMs: feedLatencyMs ?? 0,
           issues,
-          openSink: openSink(`databento:${firstInput}`, mboPath !== undefined ? 3 : 2),
+          openSink: openSink(`databento:${firstInput}`, mboPath !== undefined ? 3 : 2, mboPath !== undefined),
           onProgress: (n) => bar.update((bookSrc?.bytesRead() ?? 0) + (tradesSrc?.bytesRead() ?? 0), total, `${n.toLocaleString('en-US')} records`),
         });
       } else {

@@ -68,7 +68,12 @@ export async function importDatabento(o: DatabentoImportOptions): Promise<Databe
   let sink: ImportSink | null = null;
   const out = (ms: number): ImportSink => (sink ??= o.openSink(ms));
   let lastRecvMs = -Infinity;
-  let dirty = false;
+  // Which sides changed within the top `depth` since the last book written (an unchanged side's
+  // levels are written again as the same array: half the allocation per event).
+  let dirtyBids = false;
+  let dirtyAsks = false;
+  let lastBids: BookLevel[] = [];
+  let lastAsks: BookLevel[] = [];
   let haveBook = false;
   let lastBookMs = 0;
   let records = 0;
@@ -212,7 +217,7 @@ export async function importDatabento(o: DatabentoImportOptions): Promise<Databe
           haveBook = false;
         }
         mbo.clear();
-        dirty = true;
+        dirtyBids = dirtyAsks = true;
         break;
       case CH.T:
         if (trades === null) onTrade(c, MBO.price, MBO.size, MBO.side, MBO.tsRecv);
@@ -224,16 +229,21 @@ export async function importDatabento(o: DatabentoImportOptions): Promise<Databe
       default:
         o.issues.report('unknown-message', c.path, c.index, `MBO action ${String.fromCharCode(action)} (A, C, M, R, T, F or N expected)`);
     }
-    if ((flags & DBN_FLAG.last) !== 0 && dirty) {
-      dirty = false;
+    if ((flags & DBN_FLAG.last) !== 0 && (dirtyBids || dirtyAsks)) {
       // A snapshot in progress is written once complete (its last record has F_LAST).
-      emit(c, MBO.tsRecv, eventMs, mbo.bids.top(depth), mbo.asks.top(depth));
+      if (dirtyBids) lastBids = mbo.bids.top(depth);
+      if (dirtyAsks) lastAsks = mbo.asks.top(depth);
+      dirtyBids = dirtyAsks = false;
+      emit(c, MBO.tsRecv, eventMs, lastBids, lastAsks);
     }
   }
 
   /** Marks the book changed when `price` is (or was) within the top `depth` levels of its side. */
   function touch(isBid: boolean, priceTicks: number): void {
-    if (!dirty && (isBid ? mbo.bids : mbo.asks).rank(priceTicks) < depth) dirty = true;
+    if (isBid ? !dirtyBids && mbo.bids.rank(priceTicks) < depth : !dirtyAsks && mbo.asks.rank(priceTicks) < depth) {
+      if (isBid) dirtyBids = true;
+      else dirtyAsks = true;
+    }
   }
 
   function onMbp10(c: DbnCursor): void {

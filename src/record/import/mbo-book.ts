@@ -7,21 +7,26 @@ export type SourceOrderId = number | string;
 /** One resting order of a market-by-order book. */
 export interface MboOrder {
   readonly id: SourceOrderId;
+  /** The id written to the recording: a dense integer per order (source ids may pass 2^53). */
+  readonly ref: number;
   readonly isBid: boolean;
   priceTicks: number;
   qty: number;
 }
 
 /**
- * One recorded L3 level from its orders in queue order. The one place the source's order ids meet
- * the recording format: today a level carries its order sizes; when the format carries ids, they
- * are `orders.map((o) => o.id)` here.
+ * One recorded L3 level from its orders in queue order: their sizes and, beside them, their ids
+ * (the one place the source's orders meet the recording format, version 5 with order ids).
  */
 export function orderLevel(priceTicks: number, orders: readonly MboOrder[]): BookLevel {
   const sizes = new Array<number>(orders.length);
+  const ids = new Array<number>(orders.length);
   let qty = 0;
-  for (let i = 0; i < orders.length; i++) qty += sizes[i] = orders[i]!.qty;
-  return { priceTicks, qty, orders: sizes };
+  for (let i = 0; i < orders.length; i++) {
+    qty += sizes[i] = orders[i]!.qty;
+    ids[i] = orders[i]!.ref;
+  }
+  return { priceTicks, qty, orders: sizes, orderIds: ids };
 }
 
 /** One side: price → FIFO of orders, plus prices kept sorted best first. */
@@ -94,10 +99,11 @@ export class MboBook {
   readonly bids = new MboSide(true);
   readonly asks = new MboSide(false);
   readonly #orders = new Map<SourceOrderId, MboOrder>();
+  #nextRef = 1;
 
   add(id: SourceOrderId, isBid: boolean, priceTicks: number, qty: number): MboResult {
     if (this.#orders.has(id)) return 'duplicate-order';
-    const o: MboOrder = { id, isBid, priceTicks, qty };
+    const o: MboOrder = { id, ref: this.#nextRef++, isBid, priceTicks, qty };
     this.#orders.set(id, o);
     (isBid ? this.bids : this.asks).push(o);
     return 'ok';

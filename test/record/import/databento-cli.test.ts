@@ -52,8 +52,9 @@ describe('mmbot import databento → mmbot backtest (a self-made DBN MBO file)',
     expect(summary).toMatchObject({ bad_rows: {}, bookRows: 14, trades: 2, tradedContracts: 180, books: 5, skippedRecords: 0 });
     const loaded = await readRecording(rec);
     expect(loaded.header.book_level).toBe(3);
+    expect(loaded.header.order_ids).toBe(true); // format 5: the replay matches queues by id
     const first = loaded.events.find((e) => e.type === 'book');
-    expect(first?.type === 'book' && first.bids[0]).toEqual({ priceTicks: 10000, qty: 150, orders: [100, 50] });
+    expect(first?.type === 'book' && first.bids[0]).toEqual({ priceTicks: 10000, qty: 150, orders: [100, 50], orderIds: [1, 2] });
 
     const cfg = join(dir, 'bt.yaml');
     writeFileSync(

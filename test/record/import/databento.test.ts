@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
-import { decodeMetadata, importDatabento, nsToMs, openDbnFile, parseInstrumentDef, RowIssues, type DatabentoBookKind, type ImportSink } from '../../../src/record/import/index.ts';
+import { decodeMetadata, importDatabento, nsToMs, openDbnFile, parseInstrumentDef, RowIssues, ZSTD_PACKAGE, type DatabentoBookKind, type ImportSink } from '../../../src/record/import/index.ts';
 import { dbnMetadata, mbo, mbp10, px, SCHEMA, trade, type MboSpec } from '../../support/dbn-writer.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-dbn-'));
@@ -87,6 +87,37 @@ describe('DBN decoding (versions 1–3)', () => {
     v4[3] = 4;
     await expect(run({ book: ['mbo', file([v4])] })).rejects.toThrow(/DBN version 4 is not supported \(1–3\)/);
     await expect(run({ book: ['mbo', file([dbnMetadata({ version: 3, schema: SCHEMA.trades })])] })).rejects.toThrow(/holds DBN schema trades, --mbo needs mbo/);
+  });
+});
+
+describe('.zst input', () => {
+  it('goes through the zstd stream decoder (here an injected pass-through), chunk by chunk', async () => {
+    const p = join(dir, 'session.mbo.dbn.zst');
+    writeFileSync(p, Buffer.concat([dbnMetadata({ version: 3, schema: SCHEMA.mbo }), ...SESSION.map(mbo)]));
+    const seen: number[] = [];
+    const passThrough = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const c of chunks) {
+        seen.push(c.length);
+        yield c;
+      }
+    };
+    const events: unknown[] = [];
+    const stats = await importDatabento({ book: { kind: 'mbo', source: await openDbnFile(p, passThrough) }, def, depth: 10, feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: (e) => void events.push(e) }) });
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(dbnMetadata({ version: 3, schema: SCHEMA.mbo }).length + SESSION.length * 56);
+    expect(stats.books).toBe(7);
+  });
+
+  it('a real zstd file (test/fixtures/databento, made with `zstd -19` from this SESSION) decodes through fzstd to the same import', async () => {
+    const fixture = join(import.meta.dirname, '../../fixtures/databento/session.mbo.dbn.zst');
+    const events: unknown[] = [];
+    const stats = await importDatabento({ book: { kind: 'mbo', source: await openDbnFile(fixture) }, def, depth: 10, feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: (e) => void events.push(e) }) });
+    expect(ZSTD_PACKAGE).toBe('fzstd');
+    expect(stats.books).toBe(7);
+    const raw = join(dir, 'plain.mbo.dbn');
+    writeFileSync(raw, Buffer.concat([dbnMetadata({ version: 3, schema: SCHEMA.mbo }), ...SESSION.map(mbo)]));
+    const plain: unknown[] = [];
+    await importDatabento({ book: { kind: 'mbo', source: await openDbnFile(raw) }, def, depth: 10, feedLatencyMs: 0, issues: new RowIssues(false), openSink: () => ({ write: (e) => void plain.push(e) }) });
+    expect(events).toEqual(plain);
   });
 });
 
