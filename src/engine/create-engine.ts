@@ -223,6 +223,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
           createdMs: o.createdMs,
         })),
         position: { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice, markTicks: mark },
+        maxPosition: s.limits.maxPosition,
         pnl: s.ledger.breakdown(mark),
         tradingState: s.effective,
         tradingReason: s.effectiveReason,

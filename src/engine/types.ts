@@ -115,6 +115,8 @@ export interface SymbolSnapshot {
   readonly desired: DesiredQuotes | null;
   readonly working: readonly WorkingOrderView[];
   readonly position: PositionSnapshot;
+  /** The symbol's position cap (risk `maxPosition`, contracts). */
+  readonly maxPosition: number;
   readonly pnl: PnlBreakdown;
   /** Effective trading state and why. */
   readonly tradingState: TradingState;

@@ -27,6 +27,7 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     desired: null,
     working: [],
     position: { qty: 0, avgPrice: null, markTicks: null },
+    maxPosition: 100,
     pnl: pnl('0'),
     tradingState: 'ACTIVE',
     tradingReason: '',
