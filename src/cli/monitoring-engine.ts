@@ -28,6 +28,8 @@ export function quoteExpected(snap: EngineSnapshot, s: EngineSnapshot['symbols']
 export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, readiness: ReadinessTracker, catalog: InstrumentCatalog | null): void {
   metrics.killSwitch(snap.killSwitch.tripped);
   readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
+  metrics.orderBudget('minute', snap.orderBudget.lastMinute, snap.orderBudget.perMinute);
+  metrics.orderBudget('day', snap.orderBudget.today, snap.orderBudget.perDay);
   metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
   for (const b of snap.execution.budgets) metrics.rateLimiterBudget(b.name, b.available, b.capacity, b.ratePerSec);
   for (const s of snap.symbols) {

@@ -114,9 +114,23 @@ const killSwitch = z.strictObject({
   stale_market_data_ms: durationMs.optional().describe('Trip when a quoted symbol has no market data this long; 0 = off (engine default 30000).'),
   lost_connection_ms: durationMs.optional().describe('Trip when a venue stream is down this long; 0 = off (engine default 10000).'),
   auto_clear: z.boolean().optional().describe('Stale data and lost connection un-trip by themselves when they clear (engine default true).'),
+  triggers: z
+    .partialRecord(
+      z.enum(['drawdown', 'daily_loss', 'reject_storm', 'stale_market_data', 'lost_connection', 'order_budget']),
+      z.strictObject({
+        action: z.enum(['stop', 'pause']).optional().describe('pause: pull quotes, keep the process and the position, resume on `mmbot ctl resume`; stop: pull quotes and stop the daemon (exit 3). Default pause.'),
+        auto_resume: z.boolean().optional().describe('A pause lifts by itself once the condition has cleared (default: true for stale_market_data and lost_connection (auto_clear) and order_budget, false otherwise).'),
+      }),
+    )
+    .optional()
+    .describe('What each trigger does when it trips.'),
 });
 
 const riskSchema = symbolRisk.extend({
+  max_orders_per_minute: nonNegativeInt
+    .optional()
+    .describe('Order-count budget: at most this many places + replaces in any 60 s; the one over is not sent and the kill switch trips (order_budget); 0 = off (engine default).'),
+  max_orders_per_day: nonNegativeInt.optional().describe('At most this many places + replaces per UTC day (as max_orders_per_minute); 0 = off (engine default).'),
   symbols: z.record(z.string(), symbolRisk).optional().describe('Per-symbol overrides of the limits above, field by field.'),
   kill_switch: killSwitch.optional(),
 });

@@ -240,6 +240,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
       running: started && !core.stopping,
       tradingState: ks.tripped ? 'HALTED' : core.globalState,
       killSwitch: ks,
+      orderBudget: core.killSwitch.orderCounts(clock.nowMs()),
       symbols,
       pnl: sumBreakdowns(symbols.map((x) => x.pnl)),
       counters: core.counters.snapshot(),

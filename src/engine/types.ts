@@ -9,7 +9,7 @@ import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/con
 import type { ExecutionConfig } from '../execution/config.ts';
 import type { BudgetState } from '../execution/executor.ts';
 import type { RiskConfig } from '../risk/config.ts';
-import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
@@ -136,6 +136,16 @@ export interface KillSwitchSnapshot {
   readonly reason: KillSwitchReason | null;
   readonly detail: string | null;
   readonly sinceMs: number | null;
+  /** What the trip does: `pause` (quotes pulled, process and position kept) or `stop` (the daemon stops); null when armed. */
+  readonly action: KillSwitchAction | null;
+}
+
+/** Orders (places and replaces) sent in the last 60 s and today (UTC), and their budgets (0 = none). */
+export interface OrderBudgetSnapshot {
+  readonly lastMinute: number;
+  readonly today: number;
+  readonly perMinute: number;
+  readonly perDay: number;
 }
 
 /** Monotonic counters (since start). */
@@ -165,6 +175,8 @@ export interface EngineSnapshot {
   /** Engine-wide trading state (the kill switch forces HALTED). */
   readonly tradingState: TradingState;
   readonly killSwitch: KillSwitchSnapshot;
+  /** The order-count budgets (risk.max_orders_per_minute / _per_day) and what they have counted. */
+  readonly orderBudget: OrderBudgetSnapshot;
   readonly symbols: readonly SymbolSnapshot[];
   /** Sum over symbols. */
   readonly pnl: PnlBreakdown;

@@ -25,6 +25,12 @@ export interface ExecJob {
 
 /** Observers of every executor decision (the engine turns them into events and counters). */
 export interface ExecutorHooks {
+  /**
+   * Last word before a job is sent (it has left the queue, no budget spent yet): false drops it
+   * (`removed`) unsent. The engine refuses orders over the order-count budgets here, so the order
+   * that would exceed one never reaches the venue. May re-enter the executor (submit cancels).
+   */
+  admit?(job: ExecJob): boolean;
   sent?(job: ExecJob): void;
   throttled?(job: ExecJob, queued: number): void;
   coalesced?(job: ExecJob): void;
@@ -269,8 +275,12 @@ export class Executor {
         this.#arm(waitMs);
         return;
       }
-      for (const c of costs) c.bucket.tryTake(c.cost, now);
       this.#remove(job);
+      if (this.#hooks.admit && !this.#hooks.admit(job)) {
+        job.dropped('removed');
+        continue;
+      }
+      for (const c of costs) c.bucket.tryTake(c.cost, now);
       this.#send(job, now);
     }
   }

@@ -83,6 +83,8 @@ export interface BotMetrics {
   quoteExpected(symbol: string, expected: boolean): void;
   /** Counts one throttling answer from the venue (`RATE_LIMITED` = 429, `VENUE_UNAVAILABLE` = 503...) on any request. */
   venueBackoff(code: string): void;
+  /** Sets the orders (places + replaces) counted in a budget window (`minute`: last 60 s, `day`: UTC day) and its budget (0 = none). */
+  orderBudget(window: 'minute' | 'day', counted: number, limit: number): void;
   /** Sets the kill-switch state (engaged = trading halted). */
   killSwitch(engaged: boolean): void;
   /** Counts one kill-switch trip by reason. */
@@ -154,6 +156,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const quoteExpected = new Gauge({ name: `${p}quote_expected`, help: 'Symbol should have working orders now (1: ready, ACTIVE, the strategy wants quotes) or not (0)', labelNames: ['symbol'], registers });
   const backoffs = new Counter({ name: `${p}venue_backoffs_total`, help: 'Throttling answers from the venue (RATE_LIMITED = 429, VENUE_UNAVAILABLE = 503, GATEWAY_TIMEOUT = 504), any request', labelNames: ['code'], registers });
   backoffs.inc({ code: 'RATE_LIMITED' }, 0); // the 429 series exists from the start: increase() sees the first one
+  const ordersCounted = new Gauge({ name: `${p}orders_counted`, help: 'Orders (places + replaces) sent in the budget window: minute = last 60 s, day = UTC day', labelNames: ['window'], registers });
+  const orderBudget = new Gauge({ name: `${p}order_budget_limit`, help: 'Order-count budget of the window (risk max_orders_per_minute / _per_day; 0 = none)', labelNames: ['window'], registers });
   const kill = new Gauge({ name: `${p}kill_switch_engaged`, help: 'Kill switch engaged (1) or not (0)', registers });
   const trips = new Counter({ name: `${p}kill_switch_trips_total`, help: 'Kill-switch trips by reason', labelNames: ['reason'], registers });
   const readyGauge = new Gauge({ name: `${p}ready`, help: 'Bot ready (1) as /readyz reports it', registers });
@@ -215,6 +219,10 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
     positionMismatch: (symbol) => mismatches.inc({ symbol }),
     quoteExpected: (symbol, expected) => quoteExpected.set({ symbol }, expected ? 1 : 0),
     venueBackoff: (code) => backoffs.inc({ code }),
+    orderBudget(window, counted, limit) {
+      ordersCounted.set({ window }, counted);
+      orderBudget.set({ window }, limit);
+    },
     killSwitch: (engaged) => kill.set(engaged ? 1 : 0),
     killSwitchTrip: (reason) => trips.inc({ reason }),
     ready: (isReady) => readyGauge.set(isReady ? 1 : 0),

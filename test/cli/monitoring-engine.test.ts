@@ -27,7 +27,8 @@ function snapshot(working: WorkingOrderView[], over: Partial<SymbolSnapshot> = {
     nowMs: 0,
     running: true,
     tradingState: tripped ? 'HALTED' : 'ACTIVE',
-    killSwitch: { tripped, reason: tripped ? 'manual' : null, detail: null, sinceMs: null },
+    killSwitch: { tripped, reason: tripped ? 'manual' : null, detail: null, sinceMs: null, action: tripped ? 'pause' : null },
+    orderBudget: { lastMinute: 57, today: 1234, perMinute: 60, perDay: 10_000 },
     symbols: [s],
     pnl,
     counters: {} as EngineSnapshot['counters'],
@@ -76,6 +77,10 @@ describe('alert inputs (issue 23)', () => {
     expect(await gauge(reg, 'mmbot_position_contracts', { symbol: 'EURUSD-PERP' })).toBe(-42);
     expect(await gauge(reg, 'mmbot_position_limit_contracts', { symbol: 'EURUSD-PERP' })).toBe(60);
     expect(await gauge(reg, 'mmbot_quote_expected', { symbol: 'EURUSD-PERP' })).toBe(1);
+    expect(await gauge(reg, 'mmbot_orders_counted', { window: 'minute' })).toBe(57);
+    expect(await gauge(reg, 'mmbot_order_budget_limit', { window: 'minute' })).toBe(60);
+    expect(await gauge(reg, 'mmbot_orders_counted', { window: 'day' })).toBe(1234);
+    expect(await gauge(reg, 'mmbot_order_budget_limit', { window: 'day' })).toBe(10_000);
     // The mismatch counter exists at 0 from the first snapshot (so increase() sees the first one).
     expect(await gauge(reg, 'mmbot_position_mismatches_total', { symbol: 'EURUSD-PERP' })).toBe(0);
     const readiness = new ReadinessTracker();

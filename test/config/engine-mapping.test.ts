@@ -50,6 +50,28 @@ order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms:
     expect(c.stopTimeoutMs).toBe(1500);
   });
 
+  it('maps the order-count budgets and the per-trigger actions (issue 23)', () => {
+    const c = engineConfigs(
+      parse(`risk:
+  max_orders_per_minute: 120
+  max_orders_per_day: 20000
+  kill_switch:
+    triggers:
+      drawdown: { action: stop }
+      order_budget: { action: pause, auto_resume: false }
+      lost_connection: { auto_resume: false }
+`),
+    );
+    expect(c.risk.killSwitch).toEqual({
+      ...DEFAULT_RISK_CONFIG.killSwitch,
+      maxOrdersPerMinute: 120,
+      maxOrdersPerDay: 20000,
+      triggers: { drawdown: { action: 'stop' }, 'order-budget': { action: 'pause', autoResume: false }, 'lost-connection': { autoResume: false } },
+    });
+    expect(() => parse('risk: { kill_switch: { triggers: { drawdown: { action: halt } } } }\n')).toThrow(/risk\.kill_switch\.triggers\.drawdown\.action/);
+    expect(() => parse('risk: { kill_switch: { triggers: { manual: { action: stop } } } }\n')).toThrow(/risk\.kill_switch\.triggers/);
+  });
+
   it('the config schema knows exactly the execution endpoints', () => {
     expect([...EXECUTION_ENDPOINTS].sort()).toEqual([...ENDPOINTS].sort());
   });

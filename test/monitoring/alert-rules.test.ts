@@ -44,6 +44,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'MmbotPositionNearLimit',
       'MmbotPositionMismatch',
       'MmbotMemoryGrowth',
+      'MmbotOrderBudgetNearLimit',
       'MmbotTargetDown',
     ]);
     for (const r of rs) {
@@ -70,6 +71,8 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'mmbot_kill_switch_engaged',
       'mmbot_market_data_staleness_seconds',
       'mmbot_open_orders',
+      'mmbot_order_budget_limit',
+      'mmbot_orders_counted',
       'mmbot_position_contracts',
       'mmbot_position_limit_contracts',
       'mmbot_position_mismatches_total',
@@ -93,7 +96,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
 
   it.skipIf(!needs('prometheus'))('promtool check rules passes', async () => {
     const r = await promtool(['check', 'rules', RULES]);
-    expect(r.output).toContain('SUCCESS: 9 rules found');
+    expect(r.output).toContain('SUCCESS: 10 rules found');
     expect(r.code).toBe(0);
   });
 

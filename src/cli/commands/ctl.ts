@@ -9,6 +9,7 @@ Steers a running daemon through its control API (needs the daemon's control toke
 
   pause <id>                    pull the strategy's quotes and stop quoting
   resume <id>                   quote again (after pause, flatten or cancel-all)
+  resume                        (no id) lift a kill switch that paused quoting (as reset-kill)
   set <id> <name>=<value>...    change parameters live; checked by the strategy's schema: a bad
                                 value is refused with its path and reason and nothing changes
   flatten <id> [<symbol>]       halt the strategy's symbols and send reduce-only IOCs at the touch until flat
@@ -57,7 +58,9 @@ export const command: Command = {
     const token = process.env[TOKEN_ENV] || undefined;
     let path: string;
     let body: unknown = {};
-    if (WITH_ID.has(action)) {
+    if (action === 'resume' && rest.length === 0) {
+      path = GLOBAL['reset-kill']!;
+    } else if (WITH_ID.has(action)) {
       const id = rest[0];
       if (!id) throw new MmError('USAGE', `ctl ${action} needs a strategy id`);
       const base = `/api/v1/strategies/${encodeURIComponent(id)}`;
