@@ -136,7 +136,7 @@ const riskSchema = symbolRisk.extend({
 });
 
 /** Endpoint names of the execution adapter (test/config checks they match src/execution). */
-export const EXECUTION_ENDPOINTS = ['cancel', 'cancel-all', 'replace', 'place', 'status', 'open-orders', 'fills'] as const;
+export const EXECUTION_ENDPOINTS = ['cancel', 'cancel-all', 'replace', 'place', 'status', 'open-orders', 'fills', 'positions', 'funding', 'rewards', 'prices'] as const;
 
 const budget = z.strictObject({
   name: z.string().min(1),
@@ -153,6 +153,9 @@ const executionSchema = z.strictObject({
     .describe('Token buckets replacing the default (one shared bucket, 20 burst, 8/s: under the venue\'s 100 burst / 10 per s).'),
   max_queue: positiveInt.optional().describe('Bound of the pending-request queue (engine default 256).'),
   max_in_flight: positiveInt.optional().describe('Max requests awaiting a reply (engine default 32).'),
+  read_max_wait_ms: durationMs
+    .optional()
+    .describe('Reads (status, open orders, fills, positions, funding, rewards, prices) wait behind order entry; one waiting this long goes ahead of places (engine default 10000).'),
   adaptive: z
     .strictObject({
       decrease_factor: z.number().gt(0).lt(1).optional().describe('On a 429 the learned rate and burst are multiplied by this (engine default 0.7).'),
@@ -161,6 +164,7 @@ const executionSchema = z.strictObject({
       min_rate_per_s: z.number().positive().optional().describe('Floor of the learned rate (engine default 0.5; raised so a request accrues within max_idle_ms).'),
       max_idle_ms: positiveInt.optional().describe('Queued work never waits longer than this; a longer Retry-After is cut to it (engine default 2000).'),
       unavailable_pause_ms: durationMs.optional().describe('Pause after a 503/504 without Retry-After (engine default 500).'),
+      probe_after_ms: durationMs.optional().describe('After a 429, regain only up to 90 % of the rate and one token under the burst that drew it until this long without a 429 (engine default 300000).'),
     })
     .optional()
     .describe('AIMD learning of the venue\'s real limit from 429s (Retry-After honoured up to max_idle_ms).'),

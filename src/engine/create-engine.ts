@@ -1,5 +1,7 @@
 import { interval, Subscription } from 'rxjs';
+import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
+import type { ReadEndpoint } from '../execution/config.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable } from '../domain/order-state.ts';
 import type { TradingState } from '../risk/trading-state.ts';
@@ -41,6 +43,18 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     });
   };
 
+  /** One venue read through the executor: its budget, read priority, coalesced by `key`. */
+  const read = <T>(endpoint: ReadEndpoint, key: string | null, run: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      core.executor.submit({
+        endpoint,
+        key: key === null ? null : `read:${key}`,
+        run,
+        settled: (ok, v, e) => (ok ? resolve(v as T) : reject(e)),
+        dropped: (why) => reject(new MmError('RATE_LIMITED', `${endpoint} read ${why === 'coalesced' ? 'superseded by a newer one' : `dropped (${why})`}`, { endpoint, dropped: why })),
+      });
+    });
+
   const openOrders = (): Promise<readonly Order[]> =>
     new Promise((resolve, reject) => {
       core.executor.submit({
@@ -53,8 +67,9 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     });
 
   const startup = (): void => {
-    const positions = deps.accounts
-      ? deps.accounts.positions().catch((err: unknown) => {
+    const accounts = deps.accounts;
+    const positions = accounts
+      ? read('positions', 'start-positions', () => accounts.positions()).catch((err: unknown) => {
           // Quote anyway (flat assumed); the periodic position check will report the difference.
           deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'start-up positions unavailable; assuming flat');
           return null;
@@ -263,6 +278,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     replaceRisk: (risk: RiskConfig) => replaceRisk(core, risk),
     flatten: (symbol: Symbol) => flattenSymbol(core, symbol),
     cancelAll: () => cancelEverything(core),
+    read,
     operatorStates: () =>
       core.groups.map((g) => ({ id: g.id, symbols: g.symbols, operatorState: g.primary.operatorState, operatorReason: g.primary.operatorReason, failed: g.failed })),
   };

@@ -40,7 +40,7 @@ export class PositionCheck {
     this.#busy = true;
     this.#lastMs = now;
     this.executor.submit({
-      endpoint: 'fills',
+      endpoint: 'positions',
       key: 'positions',
       run: () => reader.positions(),
       settled: (ok, value) => {

@@ -6,7 +6,7 @@ import type { InstrumentState } from '../domain/enums.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { DesiredQuotes } from '../domain/intents.ts';
 import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
-import type { ExecutionConfig } from '../execution/config.ts';
+import type { ExecutionConfig, ReadEndpoint } from '../execution/config.ts';
 import type { BudgetState } from '../execution/executor.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
@@ -231,8 +231,21 @@ export interface EngineOperator {
   operatorStates(): readonly OperatorStrategyState[];
 }
 
-/** An engine with the operator's controls (what createEngine returns). */
-export type OperableEngine = Engine & EngineOperator;
+/**
+ * Venue reads through the engine's rate-aware executor (issue 23: one budget for every request):
+ * the daemon's pollers (funding, rewards, index prices) send their REST reads here, so they share
+ * the learned budget with order entry and wait behind it (cancels, then places/replaces, then reads).
+ */
+export interface VenueReads {
+  /**
+   * Runs `run` (one venue request) when the budget allows; a newer read with the same `key`
+   * supersedes a queued one (which rejects). @throws (rejects) what `run` throws, or RATE_LIMITED when dropped unsent.
+   */
+  read<T>(endpoint: ReadEndpoint, key: string | null, run: () => Promise<T>): Promise<T>;
+}
+
+/** An engine with the operator's controls and venue reads (what createEngine returns). */
+export type OperableEngine = Engine & EngineOperator & VenueReads;
 
 /** What a flatten did: the reducing order sent, or why none was (flat, no-book, already-reducing, a risk rule). */
 export type FlattenResult =

@@ -80,7 +80,7 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
   const a = e.adaptive ?? {};
   const execution: ExecutionConfig = {
     ...DEFAULT_EXECUTION_CONFIG,
-    ...defined({ maxQueue: e.max_queue, maxInFlight: e.max_in_flight }),
+    ...defined({ maxQueue: e.max_queue, maxInFlight: e.max_in_flight, readMaxWaitMs: e.read_max_wait_ms }),
     budgets: e.budgets
       ? e.budgets.map((x) => ({ name: x.name, capacity: x.capacity, refillPerSec: x.refill_per_sec, costs: { ...x.costs } }))
       : DEFAULT_EXECUTION_CONFIG.budgets,
@@ -93,6 +93,7 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
         minRatePerSec: a.min_rate_per_s,
         maxIdleMs: a.max_idle_ms,
         unavailablePauseMs: a.unavailable_pause_ms,
+        probeAfterMs: a.probe_after_ms,
       }),
     },
   };
