@@ -31,7 +31,7 @@ export interface AdaptiveRateConfig {
   readonly probeAfterMs: number;
 }
 
-/** Default AIMD: × 0.7 on 429, regain 0.5 req/s per second (0.05 near the measured limit) and one burst token per 2 s, idle ≤ 2 s. */
+/** Default AIMD: rate × 0.7 (burst × 0.5) on 429, regain 0.5 req/s per second (0.05 near the measured limit) and one burst token per 2 s, idle ≤ 2 s. */
 export const DEFAULT_ADAPTIVE_RATE_CONFIG: AdaptiveRateConfig = Object.freeze({
   decreaseFactor: 0.7,
   increasePerSec: 0.5,
@@ -48,6 +48,8 @@ const WINDOW_MS = 30_000;
 const MIN_MEASURED = 5;
 /** After a 429 the rate regains to at most this fraction of the rate that drew it and of the measured limit. */
 const CAP_FACTOR = 0.8;
+/** A 429 halves the learned burst. */
+const BURST_DECREASE = 0.5;
 
 /** What the venue said when it throttled us (all optional: a bare 429 is enough). */
 export interface ThrottleHint {
@@ -141,7 +143,9 @@ export class AdaptiveRate {
       // The venue accepted no more than this before refusing: start from there when it is lower.
       this.#rate = Math.max(this.#minRate, Math.min(this.#rate * f, CAP_FACTOR * measured));
       if (hint.limitPerSec !== undefined && hint.limitPerSec > 0) this.#rate = Math.max(this.#minRate, Math.min(this.#rate, hint.limitPerSec));
-      this.#burst = Math.max(this.#minBurst, Math.floor(this.#burst * f));
+      // The burst halves: a venue's burst is unknown and a back-to-back requote after a quiet spell
+      // spends all of ours at once, so an overestimate costs a 429 every time.
+      this.#burst = Math.max(this.#minBurst, Math.floor(this.#burst * BURST_DECREASE));
       this.#lastDecreaseMs = nowMs;
       this.decreases++;
       this.#apply(nowMs);

@@ -82,11 +82,11 @@ describe('AdaptiveRate (AIMD)', () => {
     const a = new AdaptiveRate(b, DEFAULT_ADAPTIVE_RATE_CONFIG, 1, 0);
     a.onThrottled(100, 50);
     expect(a.ratePerSec).toBeCloseTo(5.6);
-    expect(a.burst).toBe(14);
+    expect(a.burst).toBe(10);
     // A second 429 for a request sent before that decrease is an echo of the same overload.
     a.onThrottled(120, 60);
     expect(a.ratePerSec).toBeCloseTo(5.6);
-    expect([a.burst, a.decreases]).toEqual([14, 1]);
+    expect([a.burst, a.decreases]).toEqual([10, 1]);
     for (let i = 0; i < 30; i++) a.onThrottled(200 + i, 200 + i);
     expect([a.ratePerSec, a.burst]).toEqual([0.5, 1]);
     expect(b.available(201)).toBe(0);
@@ -121,8 +121,8 @@ describe('AdaptiveRate: no probing back into a 429 (issue 23)', () => {
   }
 
   it('regains only up to 80 % of the rate and one token under the burst that drew the last 429, until probeAfterMs passes', () => {
-    const a = throttledAfter(8); // 8/s accepted (measured 8/s): 8/s, burst 20 → 5.6/s, 14; caps 6.4/s, 19
-    expect([a.ratePerSec, a.burst, a.measuredLimitPerSec]).toEqual([5.6, 14, 8]);
+    const a = throttledAfter(8); // 8/s accepted (measured 8/s): 8/s, burst 20 → 5.6/s, 10; caps 6.4/s, 19
+    expect([a.ratePerSec, a.burst, a.measuredLimitPerSec]).toEqual([5.6, 10, 8]);
     for (let t = 31_000; t <= 90_000; t += 1_000) a.onSuccess(t, true);
     expect(a.ratePerSec).toBeCloseTo(6.4, 9);
     expect(a.burst).toBe(19);
@@ -145,12 +145,12 @@ describe('AdaptiveRate: no probing back into a 429 (issue 23)', () => {
   it('sending below the learned rate (not constrained by the budget) earns nothing', () => {
     const a = throttledAfter(8);
     for (let t = 31_000; t <= 89_000; t += 1_000) a.onSuccess(t, false);
-    expect([a.ratePerSec, a.burst]).toEqual([5.6, 14]);
+    expect([a.ratePerSec, a.burst]).toEqual([5.6, 10]);
     // Constrained again: one second's increase (0.5/s, well under the measured 8/s) and one burst
     // token (the burst clock restarted at the last unconstrained send, a second ago).
     a.onSuccess(90_000, true);
     expect(a.ratePerSec).toBeCloseTo(6.1, 9);
-    expect(a.burst).toBe(15);
+    expect(a.burst).toBe(11);
   });
 });
 
