@@ -13,16 +13,31 @@ export const isResting = (w: WorkingOrderView): boolean =>
 
 const OP: Record<string, OrderOp> = { place: 'place', replace: 'replace', cancel: 'cancel', 'cancel-all': 'cancel_all' };
 
+/**
+ * A symbol should have working orders: the engine runs and is not halted, the symbol is ACTIVE and
+ * its strategy (not isolated) wants quotes after the risk gate. REDUCING symbols are left out (a flat
+ * position quotes nothing there, legitimately).
+ */
+export function quoteExpected(snap: EngineSnapshot, s: EngineSnapshot['symbols'][number]): boolean {
+  if (!snap.running || snap.killSwitch.tripped || snap.tradingState !== 'ACTIVE') return false;
+  if (s.tradingState !== 'ACTIVE' || s.strategyError !== null || s.desired === null) return false;
+  return s.desired.bids.length + s.desired.asks.length > 0;
+}
+
 /** Copies an engine snapshot into the gauges (kill switch, execution queue, positions, working orders, PnL) and readiness. */
 export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, readiness: ReadinessTracker, catalog: InstrumentCatalog | null): void {
   metrics.killSwitch(snap.killSwitch.tripped);
   readiness.halted(snap.killSwitch.tripped ? `kill switch (${snap.killSwitch.reason ?? 'unknown'})` : snap.tradingState === 'HALTED' ? 'trading state HALTED' : null);
+  metrics.orderBudget('minute', snap.orderBudget.lastMinute, snap.orderBudget.perMinute);
+  metrics.orderBudget('day', snap.orderBudget.today, snap.orderBudget.perDay);
   metrics.execution(snap.execution.queued, snap.execution.inFlight, snap.execution.slowedDown);
   for (const b of snap.execution.budgets) metrics.rateLimiterBudget(b.name, b.available, b.capacity, b.ratePerSec);
   for (const s of snap.symbols) {
     const inst = catalog?.get(s.symbol);
     const mark = s.position.markTicks;
     metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
+    metrics.positionLimit(s.symbol, s.maxPosition);
+    metrics.quoteExpected(s.symbol, quoteExpected(snap, s));
     // Only what the venue holds: queued, unacknowledged and unresolved orders have their own gauge.
     const resting = s.working.filter(isResting);
     metrics.openOrders(s.symbol, 'buy', resting.filter((w) => w.side === 'buy').length);
@@ -69,6 +84,12 @@ export function engineEventToMetrics(e: EngineEvent, metrics: BotMetrics, readin
       return;
     case 'throttled':
       metrics.throttled();
+      return;
+    case 'backoff':
+      metrics.venueBackoff(e.code);
+      return;
+    case 'position-mismatch':
+      metrics.positionMismatch(e.symbol);
       return;
     case 'kill-switch-tripped':
       metrics.killSwitchTrip(e.reason);

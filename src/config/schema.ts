@@ -114,15 +114,29 @@ const killSwitch = z.strictObject({
   stale_market_data_ms: durationMs.optional().describe('Trip when a quoted symbol has no market data this long; 0 = off (engine default 30000).'),
   lost_connection_ms: durationMs.optional().describe('Trip when a venue stream is down this long; 0 = off (engine default 10000).'),
   auto_clear: z.boolean().optional().describe('Stale data and lost connection un-trip by themselves when they clear (engine default true).'),
+  triggers: z
+    .partialRecord(
+      z.enum(['drawdown', 'daily_loss', 'reject_storm', 'stale_market_data', 'lost_connection', 'order_budget']),
+      z.strictObject({
+        action: z.enum(['stop', 'pause']).optional().describe('pause: pull quotes, keep the process and the position, resume on `mmbot ctl resume`; stop: pull quotes and stop the daemon (exit 3). Default pause.'),
+        auto_resume: z.boolean().optional().describe('A pause lifts by itself once the condition has cleared (default: true for stale_market_data and lost_connection (auto_clear) and order_budget, false otherwise).'),
+      }),
+    )
+    .optional()
+    .describe('What each trigger does when it trips.'),
 });
 
 const riskSchema = symbolRisk.extend({
+  max_orders_per_minute: nonNegativeInt
+    .optional()
+    .describe('Order-count budget: at most this many places + replaces in any 60 s; the one over is not sent and the kill switch trips (order_budget); 0 = off (engine default).'),
+  max_orders_per_day: nonNegativeInt.optional().describe('At most this many places + replaces per UTC day (as max_orders_per_minute); 0 = off (engine default).'),
   symbols: z.record(z.string(), symbolRisk).optional().describe('Per-symbol overrides of the limits above, field by field.'),
   kill_switch: killSwitch.optional(),
 });
 
 /** Endpoint names of the execution adapter (test/config checks they match src/execution). */
-export const EXECUTION_ENDPOINTS = ['cancel', 'cancel-all', 'replace', 'place', 'status', 'open-orders', 'fills'] as const;
+export const EXECUTION_ENDPOINTS = ['cancel', 'cancel-all', 'replace', 'place', 'status', 'open-orders', 'fills', 'positions', 'funding', 'rewards', 'prices'] as const;
 
 const budget = z.strictObject({
   name: z.string().min(1),
@@ -139,6 +153,9 @@ const executionSchema = z.strictObject({
     .describe('Token buckets replacing the default (one shared bucket, 20 burst, 8/s: under the venue\'s 100 burst / 10 per s).'),
   max_queue: positiveInt.optional().describe('Bound of the pending-request queue (engine default 256).'),
   max_in_flight: positiveInt.optional().describe('Max requests awaiting a reply (engine default 32).'),
+  read_max_wait_ms: durationMs
+    .optional()
+    .describe('Reads (status, open orders, fills, positions, funding, rewards, prices) wait behind order entry; one waiting this long goes ahead of places (engine default 10000).'),
   adaptive: z
     .strictObject({
       decrease_factor: z.number().gt(0).lt(1).optional().describe('On a 429 the learned rate and burst are multiplied by this (engine default 0.7).'),
@@ -147,6 +164,7 @@ const executionSchema = z.strictObject({
       min_rate_per_s: z.number().positive().optional().describe('Floor of the learned rate (engine default 0.5; raised so a request accrues within max_idle_ms).'),
       max_idle_ms: positiveInt.optional().describe('Queued work never waits longer than this; a longer Retry-After is cut to it (engine default 2000).'),
       unavailable_pause_ms: durationMs.optional().describe('Pause after a 503/504 without Retry-After (engine default 500).'),
+      probe_after_ms: durationMs.optional().describe('After a 429, regain only up to 90 % of the rate and one token under the burst that drew it until this long without a 429 (engine default 300000).'),
     })
     .optional()
     .describe('AIMD learning of the venue\'s real limit from 429s (Retry-After honoured up to max_idle_ms).'),

@@ -1,5 +1,7 @@
 import { interval, Subscription } from 'rxjs';
+import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
+import type { ReadEndpoint } from '../execution/config.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable } from '../domain/order-state.ts';
 import type { TradingState } from '../risk/trading-state.ts';
@@ -42,6 +44,18 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     });
   };
 
+  /** One venue read through the executor: its budget, read priority, coalesced by `key`. */
+  const read = <T>(endpoint: ReadEndpoint, key: string | null, run: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      core.executor.submit({
+        endpoint,
+        key: key === null ? null : `read:${key}`,
+        run,
+        settled: (ok, v, e) => (ok ? resolve(v as T) : reject(e)),
+        dropped: (why) => reject(new MmError('RATE_LIMITED', `${endpoint} read ${why === 'coalesced' ? 'superseded by a newer one' : `dropped (${why})`}`, { endpoint, dropped: why })),
+      });
+    });
+
   const openOrders = (): Promise<readonly Order[]> =>
     new Promise((resolve, reject) => {
       core.executor.submit({
@@ -56,8 +70,9 @@ export function createEngine(deps: EngineDeps): OperableEngine {
   const startup = (): void => {
     // No quoting on an assumed position: every risk limit and the PnL start from it, and fills of an
     // earlier session could not be told from new ones. A failed read retries the whole start-up.
-    const positions = deps.accounts
-      ? deps.accounts.positions().catch((err: unknown) => {
+    const accounts = deps.accounts;
+    const positions = accounts
+      ? read('positions', 'start-positions', () => accounts.positions()).catch((err: unknown) => {
           throw new Error(`start-up positions unavailable: ${err instanceof Error ? err.message : String(err)}`);
         })
       : Promise.resolve(null);
@@ -230,6 +245,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
           createdMs: o.createdMs,
         })),
         position: { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice, costBasis: s.ledger.costBasis(), markTicks: mark },
+        maxPosition: s.limits.maxPosition,
         pnl: s.ledger.breakdown(mark),
         tradingState: s.effective,
         tradingReason: s.effectiveReason,
@@ -246,6 +262,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
       running: started && !core.stopping,
       tradingState: ks.tripped ? 'HALTED' : core.globalState,
       killSwitch: ks,
+      orderBudget: core.killSwitch.orderCounts(clock.nowMs()),
       symbols,
       pnl: sumBreakdowns(symbols.map((x) => x.pnl)),
       counters: core.counters.snapshot(),
@@ -268,6 +285,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     replaceRisk: (risk: RiskConfig) => replaceRisk(core, risk),
     flatten: (symbol: Symbol) => flattenSymbol(core, symbol),
     cancelAll: () => cancelEverything(core),
+    read,
     operatorStates: () =>
       core.groups.map((g) => ({ id: g.id, symbols: g.symbols, operatorState: g.primary.operatorState, operatorReason: g.primary.operatorReason, failed: g.failed })),
   };

@@ -97,6 +97,7 @@ export class EngineCore {
     }
     this.killSwitch = new KillSwitch(deps.risk.killSwitch);
     this.executor = new Executor(deps.execution, clock, {
+      admit: (job) => job.endpoint !== 'place' && job.endpoint !== 'replace' ? true : this.#admitOrder(),
       sent: () => this.#sampleLatency(),
       throttled: (job, queued) => this.emit({ type: 'throttled', endpoint: job.endpoint, queued, tsMs: clock.nowMs() }),
       coalesced: (job) => this.emit({ type: 'coalesced', endpoint: job.endpoint, clientOrderId: job.clientOrderId ?? null, tsMs: clock.nowMs() }),
@@ -365,6 +366,13 @@ export class EngineCore {
     this.flush();
   }
 
+  /** An order is about to go: within the order-count budgets it is counted and sent; over them it is refused and the switch trips. */
+  #admitOrder(): boolean {
+    const { ok, transition } = this.killSwitch.admitOrder(this.deps.clock.nowMs());
+    this.#applyKill(transition);
+    return ok;
+  }
+
   #checkKillSwitch(): void {
     const now = this.deps.clock.nowMs();
     let maxAge: number | null = null;
@@ -383,8 +391,8 @@ export class EngineCore {
     if (!t) return;
     const now = this.deps.clock.nowMs();
     if (t.kind === 'tripped') {
-      this.emit({ type: 'kill-switch-tripped', reason: t.reason, detail: t.detail, tsMs: now });
-      this.deps.log?.warn({ reason: t.reason, detail: t.detail }, 'kill switch tripped: pulling all quotes');
+      this.emit({ type: 'kill-switch-tripped', reason: t.reason, detail: t.detail, action: t.action, tsMs: now });
+      this.deps.log?.warn({ reason: t.reason, detail: t.detail, action: t.action }, `kill switch tripped: pulling all quotes (${t.action})`);
       this.executor.removeWhere((j) => j.endpoint === 'place' || j.endpoint === 'replace');
       for (const s of this.slots.values()) {
         this.#updateState(s, now);

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../core/errors.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Side } from '../domain/enums.ts';
 import type { Endpoint } from '../execution/config.ts';
-import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 
 /** What kind of request an intent event is about. */
 export type IntentKind = 'place' | 'replace' | 'cancel' | 'cancel-all';
@@ -79,11 +79,12 @@ export interface BackoffEvent extends At {
   readonly pauseMs: number;
 }
 
-/** The kill switch tripped: every quote is pulled. */
+/** The kill switch tripped: every quote is pulled; `stop` asks the daemon to stop as well. */
 export interface KillSwitchTrippedEvent extends At {
   readonly type: 'kill-switch-tripped';
   readonly reason: KillSwitchReason;
   readonly detail: string;
+  readonly action: KillSwitchAction;
 }
 
 /** The kill switch cleared (manual reset, or a self-clearing condition went away). */

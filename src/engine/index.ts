@@ -14,6 +14,8 @@ export type {
   EngineOperator,
   FlattenResult,
   OperableEngine,
+  OrderBudgetSnapshot,
+  VenueReads,
   OperatorStrategyState,
   PnlBreakdown,
   PositionSnapshot,
@@ -37,6 +39,7 @@ export {
   DEFAULT_ORDER_BUDGET,
   ENDPOINTS,
   type Endpoint,
+  type ReadEndpoint,
   type ExecutionConfig,
   type RateBudget,
 } from '../execution/config.ts';

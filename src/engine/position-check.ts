@@ -79,7 +79,7 @@ export class PositionCheck {
   #read(reader: AccountReader): Promise<ReadonlyMap<string, VenuePosition> | null> {
     return new Promise((resolve) => {
       this.executor.submit({
-        endpoint: 'fills',
+        endpoint: 'positions',
         key: 'positions',
         run: () => reader.positions(),
         settled: (ok, value) => resolve(ok ? (value as ReadonlyMap<string, VenuePosition>) : null),

@@ -6,10 +6,10 @@ import type { InstrumentState } from '../domain/enums.ts';
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import type { DesiredQuotes } from '../domain/intents.ts';
 import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
-import type { ExecutionConfig } from '../execution/config.ts';
+import type { ExecutionConfig, ReadEndpoint } from '../execution/config.ts';
 import type { BudgetState } from '../execution/executor.ts';
 import type { RiskConfig } from '../risk/config.ts';
-import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
 import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import type { AccountReader, EngineInputs, OrderGateway } from './ports.ts';
@@ -119,6 +119,8 @@ export interface SymbolSnapshot {
   readonly desired: DesiredQuotes | null;
   readonly working: readonly WorkingOrderView[];
   readonly position: PositionSnapshot;
+  /** The symbol's position cap (risk `maxPosition`, contracts). */
+  readonly maxPosition: number;
   readonly pnl: PnlBreakdown;
   /** Effective trading state and why. */
   readonly tradingState: TradingState;
@@ -138,6 +140,16 @@ export interface KillSwitchSnapshot {
   readonly reason: KillSwitchReason | null;
   readonly detail: string | null;
   readonly sinceMs: number | null;
+  /** What the trip does: `pause` (quotes pulled, process and position kept) or `stop` (the daemon stops); null when armed. */
+  readonly action: KillSwitchAction | null;
+}
+
+/** Orders (places and replaces) sent in the last 60 s and today (UTC), and their budgets (0 = none). */
+export interface OrderBudgetSnapshot {
+  readonly lastMinute: number;
+  readonly today: number;
+  readonly perMinute: number;
+  readonly perDay: number;
 }
 
 /** Monotonic counters (since start). */
@@ -167,6 +179,8 @@ export interface EngineSnapshot {
   /** Engine-wide trading state (the kill switch forces HALTED). */
   readonly tradingState: TradingState;
   readonly killSwitch: KillSwitchSnapshot;
+  /** The order-count budgets (risk.max_orders_per_minute / _per_day) and what they have counted. */
+  readonly orderBudget: OrderBudgetSnapshot;
   readonly symbols: readonly SymbolSnapshot[];
   /** Sum over symbols. */
   readonly pnl: PnlBreakdown;
@@ -221,8 +235,21 @@ export interface EngineOperator {
   operatorStates(): readonly OperatorStrategyState[];
 }
 
-/** An engine with the operator's controls (what createEngine returns). */
-export type OperableEngine = Engine & EngineOperator;
+/**
+ * Venue reads through the engine's rate-aware executor (issue 23: one budget for every request):
+ * the daemon's pollers (funding, rewards, index prices) send their REST reads here, so they share
+ * the learned budget with order entry and wait behind it (cancels, then places/replaces, then reads).
+ */
+export interface VenueReads {
+  /**
+   * Runs `run` (one venue request) when the budget allows; a newer read with the same `key`
+   * supersedes a queued one (which rejects). @throws (rejects) what `run` throws, or RATE_LIMITED when dropped unsent.
+   */
+  read<T>(endpoint: ReadEndpoint, key: string | null, run: () => Promise<T>): Promise<T>;
+}
+
+/** An engine with the operator's controls and venue reads (what createEngine returns). */
+export type OperableEngine = Engine & EngineOperator & VenueReads;
 
 /** What a flatten did: the reducing order sent, or why none was (flat, no-book, already-reducing, a risk rule). */
 export type FlattenResult =

@@ -10,9 +10,9 @@ export interface AdaptiveRateConfig {
   /** On a 429 the learned rate (and burst) is multiplied by this, in (0, 1). */
   readonly decreaseFactor: number;
   /**
-   * Requests/s added to the learned rate per second of successful sending (no 429) while below 90%
-   * of the venue's limit as last measured (accepted requests/s over the 10 s before the last 429);
-   * above it the limit is near, and the rate probes at a tenth of this speed (until 20 s pass without a 429: then it climbs fast again).
+   * Requests/s added to the learned rate per second of budget-constrained sending (no 429) while below 90%
+   * of the venue's limit as last measured (accepted requests/s over the 30 s before the last 429);
+   * above it the limit is near, and the rate probes at a tenth of this speed.
    */
   readonly increasePerSec: number;
   /** One extra token of burst is relearned after this long without a 429, ms. */
@@ -23,9 +23,15 @@ export interface AdaptiveRateConfig {
   readonly maxIdleMs: number;
   /** Pause after 503/504 without Retry-After (the venue is busy, not counting our requests), ms. */
   readonly unavailablePauseMs: number;
+  /**
+   * After a 429 the rate and burst regain only up to a margin under what drew it (80 % of the rate
+   * and of the accepted rate measured before it, one token less of burst) until this long passes
+   * without a 429 (ms); then probing above resumes.
+   */
+  readonly probeAfterMs: number;
 }
 
-/** Default AIMD: × 0.7 on 429, regain 0.5 req/s per second (0.05 near the measured limit) and one burst token per 2 s, idle ≤ 2 s. */
+/** Default AIMD: rate × 0.7 (burst × 0.5) on 429, regain 0.5 req/s per second (0.05 near the measured limit) and one burst token per 2 s, idle ≤ 2 s. */
 export const DEFAULT_ADAPTIVE_RATE_CONFIG: AdaptiveRateConfig = Object.freeze({
   decreaseFactor: 0.7,
   increasePerSec: 0.5,
@@ -33,10 +39,17 @@ export const DEFAULT_ADAPTIVE_RATE_CONFIG: AdaptiveRateConfig = Object.freeze({
   minRatePerSec: 0.5,
   maxIdleMs: 2_000,
   unavailablePauseMs: 500,
+  probeAfterMs: 300_000,
 });
 
-/** Window over which accepted requests measure the venue's real limit, ms. */
-const WINDOW_MS = 10_000;
+/** Window over which accepted requests measure the venue's real limit, ms (long, so a burst weighs little). */
+const WINDOW_MS = 30_000;
+/** Accepted requests in the window below which it says nothing about the venue's limit. */
+const MIN_MEASURED = 5;
+/** After a 429 the rate regains to at most this fraction of the rate that drew it and of the measured limit. */
+const CAP_FACTOR = 0.8;
+/** A 429 halves the learned burst. */
+const BURST_DECREASE = 0.5;
 
 /** What the venue said when it throttled us (all optional: a bare 429 is enough). */
 export interface ThrottleHint {
@@ -69,6 +82,9 @@ export class AdaptiveRate {
   readonly #startMs: number;
   #lastIncreaseMs: number;
   #lastBurstStepMs: number;
+  /** Rate and burst the regain stops under until `probeAfterMs` passes without a 429 (just under what drew the last one). */
+  #rateCap = Infinity;
+  #burstCap = Infinity;
   /** 429s that lowered the rate (one per send window). */
   decreases = 0;
 
@@ -116,10 +132,20 @@ export class AdaptiveRate {
     this.#bucket.drain(nowMs);
     if (sentMs >= this.#lastDecreaseMs) {
       const f = this.#cfg.decreaseFactor;
-      this.#limitHitPerSec = Math.max(this.#minRate, this.#acceptedPerSec(nowMs));
-      this.#rate = Math.max(this.#minRate, this.#rate * f);
+      const accepted = this.#acceptedPerSec(nowMs);
+      this.#limitHitPerSec = Math.max(this.#minRate, accepted);
+      // What the venue accepted before refusing, when there is enough of it to tell (5 requests).
+      const measured = this.#okTimes.length >= MIN_MEASURED ? this.#limitHitPerSec : Infinity;
+      // Regain only to a margin under what drew this 429 and under what the venue accepted before it
+      // (that includes the venue's burst, so it is above its sustained rate).
+      this.#rateCap = Math.max(this.#minRate, Math.min(this.#rateCap, CAP_FACTOR * Math.min(this.#rate, measured)));
+      this.#burstCap = Math.max(this.#minBurst, Math.min(this.#burstCap, this.#burst - 1));
+      // The venue accepted no more than this before refusing: start from there when it is lower.
+      this.#rate = Math.max(this.#minRate, Math.min(this.#rate * f, CAP_FACTOR * measured));
       if (hint.limitPerSec !== undefined && hint.limitPerSec > 0) this.#rate = Math.max(this.#minRate, Math.min(this.#rate, hint.limitPerSec));
-      this.#burst = Math.max(this.#minBurst, Math.floor(this.#burst * f));
+      // The burst halves: a venue's burst is unknown and a back-to-back requote after a quiet spell
+      // spends all of ours at once, so an overestimate costs a 429 every time.
+      this.#burst = Math.max(this.#minBurst, Math.floor(this.#burst * BURST_DECREASE));
       this.#lastDecreaseMs = nowMs;
       this.decreases++;
       this.#apply(nowMs);
@@ -130,25 +156,36 @@ export class AdaptiveRate {
   }
 
   /**
-   * A request this bucket paid for succeeded: the rate grows by `increasePerSec` per second since the
-   * previous growth step (at most one second's worth per success, so idle time earns nothing), and
-   * the burst by one token per `burstIncreaseMs` without a 429.
+   * A request this bucket paid for succeeded. When the budget was what held us back (`constrained`:
+   * the bucket was short of a next request's tokens at the send), the rate grows by
+   * `increasePerSec` per second since the previous growth step (at most one second's worth per
+   * success, so idle time earns nothing) and the burst by one token per `burstIncreaseMs` without a
+   * 429, each up to just under what drew the last 429 until `probeAfterMs` has passed without one.
+   * Sending below the learned rate says nothing about the venue's limit: it earns nothing.
    */
-  onSuccess(nowMs: number): void {
+  onSuccess(nowMs: number, constrained = true): void {
     this.#okTimes.push(nowMs);
     this.#trim(nowMs);
-    // Two windows without a 429 while probing: the venue allows more than we measured; climb fast again.
-    if (nowMs - this.#lastDecreaseMs > 2 * WINDOW_MS) this.#limitHitPerSec = Infinity;
-    const ceiling = this.#bucket.refillPerSec;
+    if (nowMs - this.#lastDecreaseMs > this.#cfg.probeAfterMs) {
+      // Long enough without a 429 at the learned limit: the venue may allow more; probe again.
+      this.#limitHitPerSec = Infinity;
+      this.#rateCap = Infinity;
+      this.#burstCap = Infinity;
+    }
     const dtMs = Math.min(1_000, Math.max(0, nowMs - this.#lastIncreaseMs));
     this.#lastIncreaseMs = nowMs;
+    if (!constrained) {
+      this.#lastBurstStepMs = nowMs;
+      return;
+    }
+    const ceiling = Math.min(this.#bucket.refillPerSec, Math.max(this.#rate, this.#rateCap));
     let changed = false;
     if (this.#rate < ceiling && dtMs > 0) {
       const perSec = this.#rate < this.#limitHitPerSec * 0.9 ? this.#cfg.increasePerSec : this.#cfg.increasePerSec / 10;
       this.#rate = Math.min(ceiling, this.#rate + (perSec * dtMs) / 1000);
       changed = true;
     }
-    if (this.#burst < this.#bucket.capacity && nowMs - this.#lastBurstStepMs >= this.#cfg.burstIncreaseMs) {
+    if (this.#burst < Math.min(this.#bucket.capacity, this.#burstCap) && nowMs - this.#lastBurstStepMs >= this.#cfg.burstIncreaseMs) {
       this.#burst = Math.min(this.#bucket.capacity, this.#burst + 1);
       this.#lastBurstStepMs = nowMs;
       changed = true;

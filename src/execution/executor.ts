@@ -25,6 +25,12 @@ export interface ExecJob {
 
 /** Observers of every executor decision (the engine turns them into events and counters). */
 export interface ExecutorHooks {
+  /**
+   * Last word before a job is sent (it has left the queue, no budget spent yet): false drops it
+   * (`removed`) unsent. The engine refuses orders over the order-count budgets here, so the order
+   * that would exceed one never reaches the venue. May re-enter the executor (submit cancels).
+   */
+  admit?(job: ExecJob): boolean;
   sent?(job: ExecJob): void;
   throttled?(job: ExecJob, queued: number): void;
   coalesced?(job: ExecJob): void;
@@ -55,16 +61,23 @@ function throttleHint(error: MmError): ThrottleHint {
   return { retryAfterMs: num(d['retryAfterMs']), limitPerSec: num(d['rateLimitPerSec']) };
 }
 
+/** Cancels first, then replaces and places, then reads (order status and reconciliation before the rest). */
 const PRIORITY: Readonly<Record<Endpoint, number>> = {
   'cancel-all': 0,
   cancel: 1,
-  status: 2,
-  'open-orders': 2,
-  replace: 3,
-  place: 4,
+  replace: 2,
+  place: 3,
+  status: 4,
+  'open-orders': 4,
   fills: 5,
+  positions: 5,
+  funding: 6,
+  rewards: 6,
+  prices: 6,
 };
-const LEVELS = 6;
+const LEVELS = 7;
+/** The first level of reads. */
+const READ_LEVEL = 4;
 
 interface Costed {
   readonly bucket: TokenBucket;
@@ -89,6 +102,8 @@ export class Executor {
   readonly #costs: Readonly<Record<Endpoint, readonly Costed[]>>;
   readonly #queues: ExecJob[][] = Array.from({ length: LEVELS }, () => []);
   readonly #byKey = new Map<string, ExecJob>();
+  /** When each queued read was queued (engine clock, ms), for `readMaxWaitMs`. */
+  readonly #readQueuedMs = new Map<ExecJob, number>();
   #queued = 0;
   #inFlight = 0;
   #pausedUntilMs = 0;
@@ -96,7 +111,7 @@ export class Executor {
   #cancelTimer: (() => void) | null = null;
   #closed = false;
   /** Requests sent, by endpoint. */
-  readonly sentCount: Record<Endpoint, number> = { cancel: 0, 'cancel-all': 0, replace: 0, place: 0, status: 0, 'open-orders': 0, fills: 0 };
+  readonly sentCount: Record<Endpoint, number> = { cancel: 0, 'cancel-all': 0, replace: 0, place: 0, status: 0, 'open-orders': 0, fills: 0, positions: 0, funding: 0, rewards: 0, prices: 0 };
 
   constructor(config: ExecutionConfig, clock: Clock, hooks: ExecutorHooks = {}) {
     this.#clock = clock;
@@ -187,6 +202,7 @@ export class Executor {
     }
     this.#queues[prio]!.push(job);
     this.#queued++;
+    if (prio >= READ_LEVEL) this.#readQueuedMs.set(job, this.#clock.nowMs());
     if (job.key !== null) this.#byKey.set(job.key, job);
     this.#drain();
     if (this.#isQueued(job)) this.#hooks.throttled?.(job, this.#queued);
@@ -236,6 +252,7 @@ export class Executor {
       this.#queued--;
     }
     if (job.key !== null && this.#byKey.get(job.key) === job) this.#byKey.delete(job.key);
+    this.#readQueuedMs.delete(job);
   }
 
   /** Makes room for a job of priority `prio` by dropping the newest strictly less urgent job. */
@@ -269,18 +286,48 @@ export class Executor {
         this.#arm(waitMs);
         return;
       }
-      for (const c of costs) c.bucket.tryTake(c.cost, now);
       this.#remove(job);
-      this.#send(job, now);
+      if (this.#hooks.admit && !this.#hooks.admit(job)) {
+        job.dropped('removed');
+        continue;
+      }
+      let constrained = false;
+      for (const c of costs) {
+        c.bucket.tryTake(c.cost, now);
+        // Short of another such request now: the budget is what limits us (AIMD may learn from it).
+        if (c.bucket.available(now) < c.cost) constrained = true;
+      }
+      this.#send(job, now, constrained);
     }
   }
 
+  /**
+   * The next job: strict priority, except that the read queued longest goes right after the
+   * cancels once it has waited `readMaxWaitMs` (reads are delayed by order entry, never starved).
+   */
   #head(): ExecJob | undefined {
-    for (const q of this.#queues) if (q.length > 0) return q[0];
+    for (let p = 0; p < READ_LEVEL; p++) {
+      const q = this.#queues[p]!;
+      if (q.length === 0) continue;
+      if (p >= PRIORITY.replace) {
+        const overdue = this.#overdueRead();
+        if (overdue) return overdue;
+      }
+      return q[0];
+    }
+    for (let p = READ_LEVEL; p < LEVELS; p++) if (this.#queues[p]!.length > 0) return this.#queues[p]![0];
     return undefined;
   }
 
-  #send(job: ExecJob, now: number): void {
+  #overdueRead(): ExecJob | undefined {
+    const due = this.#clock.nowMs() - this.#config.readMaxWaitMs;
+    let oldest: ExecJob | undefined;
+    let oldestMs = Infinity;
+    for (const [job, ms] of this.#readQueuedMs) if (ms <= due && ms < oldestMs) [oldest, oldestMs] = [job, ms];
+    return oldest;
+  }
+
+  #send(job: ExecJob, now: number, constrained: boolean): void {
     this.#inFlight++;
     this.sentCount[job.endpoint]++;
     this.#hooks.sent?.(job);
@@ -291,15 +338,15 @@ export class Executor {
       p = Promise.reject(err);
     }
     p.then(
-      (v) => this.#settle(job, true, v, undefined, now),
-      (e: unknown) => this.#settle(job, false, undefined, e, now),
+      (v) => this.#settle(job, true, v, undefined, now, constrained),
+      (e: unknown) => this.#settle(job, false, undefined, e, now, constrained),
     );
   }
 
-  #settle(job: ExecJob, ok: boolean, value: unknown, error: unknown, sentMs: number): void {
+  #settle(job: ExecJob, ok: boolean, value: unknown, error: unknown, sentMs: number, constrained: boolean): void {
     this.#inFlight--;
     const now = this.#clock.nowMs();
-    if (ok) for (const c of this.#costs[job.endpoint]) c.aimd.onSuccess(now);
+    if (ok) for (const c of this.#costs[job.endpoint]) c.aimd.onSuccess(now, constrained);
     else if (error instanceof MmError && THROTTLE_CODES.has(error.code)) this.#throttle(job, error, now, sentMs);
     job.settled(ok, value, error, now - sentMs);
     if (!this.#closed) this.#drain();

@@ -72,6 +72,19 @@ export interface BotMetrics {
   pnl(symbol: string, component: PnlComponent, usd: number): void;
   /** Sets the venue's estimated funding rate for a symbol, as a fraction (0.0001 = 1 bp). */
   fundingRate(symbol: string, ratio: number): void;
+  /** Sets a symbol's position cap (contracts, the risk limit `max_position`): alerts compare |position| with it. */
+  positionLimit(symbol: string, maxContracts: number): void;
+  /** Counts one disagreement of the periodic position check (our position vs the venue's) for a symbol. */
+  positionMismatch(symbol: string): void;
+  /**
+   * Sets whether a symbol should have working orders now (1: ready, trading state ACTIVE, the strategy
+   * wants quotes after the risk gate; 0 otherwise): `MmbotNotQuoting` fires when it is 1 with none open.
+   */
+  quoteExpected(symbol: string, expected: boolean): void;
+  /** Counts one throttling answer from the venue (`RATE_LIMITED` = 429, `VENUE_UNAVAILABLE` = 503...) on any request. */
+  venueBackoff(code: string): void;
+  /** Sets the orders (places + replaces) counted in a budget window (`minute`: last 60 s, `day`: UTC day) and its budget (0 = none). */
+  orderBudget(window: 'minute' | 'day', counted: number, limit: number): void;
   /** Sets the kill-switch state (engaged = trading halted). */
   killSwitch(engaged: boolean): void;
   /** Counts one kill-switch trip by reason. */
@@ -138,6 +151,13 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const notional = new Gauge({ name: `${p}notional_usd`, help: 'Absolute position notional per symbol', labelNames: ['symbol'], registers });
   const pnl = new Gauge({ name: `${p}pnl_usd`, help: 'PnL per symbol by component', labelNames: ['symbol', 'component'], registers });
   const funding = new Gauge({ name: `${p}funding_rate_estimated_ratio`, help: 'Venue estimated funding rate (positive: longs pay)', labelNames: ['symbol'], registers });
+  const positionLimit = new Gauge({ name: `${p}position_limit_contracts`, help: 'Position cap per symbol (risk max_position, contracts)', labelNames: ['symbol'], registers });
+  const mismatches = new Counter({ name: `${p}position_mismatches_total`, help: 'Periodic position checks that found our position different from the venue\'s, per symbol', labelNames: ['symbol'], registers });
+  const quoteExpected = new Gauge({ name: `${p}quote_expected`, help: 'Symbol should have working orders now (1: ready, ACTIVE, the strategy wants quotes) or not (0)', labelNames: ['symbol'], registers });
+  const backoffs = new Counter({ name: `${p}venue_backoffs_total`, help: 'Throttling answers from the venue (RATE_LIMITED = 429, VENUE_UNAVAILABLE = 503, GATEWAY_TIMEOUT = 504), any request', labelNames: ['code'], registers });
+  backoffs.inc({ code: 'RATE_LIMITED' }, 0); // the 429 series exists from the start: increase() sees the first one
+  const ordersCounted = new Gauge({ name: `${p}orders_counted`, help: 'Orders (places + replaces) sent in the budget window: minute = last 60 s, day = UTC day', labelNames: ['window'], registers });
+  const orderBudget = new Gauge({ name: `${p}order_budget_limit`, help: 'Order-count budget of the window (risk max_orders_per_minute / _per_day; 0 = none)', labelNames: ['window'], registers });
   const kill = new Gauge({ name: `${p}kill_switch_engaged`, help: 'Kill switch engaged (1) or not (0)', registers });
   const trips = new Counter({ name: `${p}kill_switch_trips_total`, help: 'Kill-switch trips by reason', labelNames: ['reason'], registers });
   const readyGauge = new Gauge({ name: `${p}ready`, help: 'Bot ready (1) as /readyz reports it', registers });
@@ -192,6 +212,17 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
     },
     pnl: (symbol, component, usd) => pnl.set({ symbol, component }, usd),
     fundingRate: (symbol, ratio) => funding.set({ symbol }, ratio),
+    positionLimit(symbol, maxContracts) {
+      positionLimit.set({ symbol }, maxContracts);
+      mismatches.inc({ symbol }, 0); // export the symbol's series at 0, so increase() sees the first mismatch
+    },
+    positionMismatch: (symbol) => mismatches.inc({ symbol }),
+    quoteExpected: (symbol, expected) => quoteExpected.set({ symbol }, expected ? 1 : 0),
+    venueBackoff: (code) => backoffs.inc({ code }),
+    orderBudget(window, counted, limit) {
+      ordersCounted.set({ window }, counted);
+      orderBudget.set({ window }, limit);
+    },
     killSwitch: (engaged) => kill.set(engaged ? 1 : 0),
     killSwitchTrip: (reason) => trips.inc({ reason }),
     ready: (isReady) => readyGauge.set(isReady ? 1 : 0),

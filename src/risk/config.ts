@@ -1,3 +1,5 @@
+import type { KillSwitchAction, KillSwitchReason } from './trading-state.ts';
+
 /**
  * Risk limits as data. Quantities are whole contracts, money is USD (plain numbers in config,
  * turned into Decimal where it is compared against PnL). Per-symbol overrides replace the defaults
@@ -21,6 +23,13 @@ export interface SymbolRiskLimits {
   readonly bandMarginTicks: number;
 }
 
+/** What one trigger does when it trips (see KillSwitchAction) and whether a pause lifts by itself. */
+export interface TriggerPolicy {
+  readonly action: KillSwitchAction;
+  /** A `pause` ends by itself once the condition has cleared (ignored for `stop` and `manual`). */
+  readonly autoResume: boolean;
+}
+
 /** When the kill switch trips. Any threshold set to 0 disables that trigger. */
 export interface KillSwitchConfig {
   /** Trip when total PnL falls this many USD below its running peak. */
@@ -39,6 +48,15 @@ export interface KillSwitchConfig {
    * clear; losses, reject storms and manual trips always latch until `resetKillSwitch()`.
    */
   readonly autoClearConditions: boolean;
+  /**
+   * Order-count budgets (places and replaces sent, cancels not counted): at most this many in any
+   * rolling 60 s, and per UTC day. The order that would exceed one is never sent: the switch trips
+   * (reason `order-budget`) instead. 0 = off.
+   */
+  readonly maxOrdersPerMinute: number;
+  readonly maxOrdersPerDay: number;
+  /** Per-trigger action and auto-resume; absent fields take `DEFAULT_TRIGGER_POLICIES`. */
+  readonly triggers: Readonly<Partial<Record<KillSwitchReason, Partial<TriggerPolicy>>>>;
 }
 
 /** The engine's risk configuration. */
@@ -67,7 +85,24 @@ export const DEFAULT_KILL_SWITCH_CONFIG: KillSwitchConfig = Object.freeze({
   staleMarketDataMs: 30_000,
   lostConnectionMs: 10_000,
   autoClearConditions: true,
+  maxOrdersPerMinute: 0,
+  maxOrdersPerDay: 0,
+  triggers: Object.freeze({}),
 });
+
+/**
+ * Default policy per trigger: every trigger pauses. Losses, reject storms and manual trips latch
+ * until `mmbot ctl resume`; stale data and lost connection lift by themselves when
+ * `autoClearConditions` is set; the order budget lifts by itself once the last minute is back to
+ * half its budget (the day budget: at the next UTC day).
+ */
+export function policyFor(config: KillSwitchConfig, reason: KillSwitchReason): TriggerPolicy {
+  const selfClearing = reason === 'stale-market-data' || reason === 'lost-connection';
+  const autoResume = selfClearing ? config.autoClearConditions : reason === 'order-budget';
+  const o = config.triggers[reason] ?? {};
+  // A manual trip is the operator's: it never lifts by itself.
+  return { action: o.action ?? 'pause', autoResume: reason === 'manual' ? false : (o.autoResume ?? autoResume) };
+}
 
 /** Default risk configuration. */
 export const DEFAULT_RISK_CONFIG: RiskConfig = Object.freeze({

@@ -4,3 +4,4 @@ export * from './trading-state.ts';
 export * from './quote-gate.ts';
 export * from './intent-check.ts';
 export * from './kill-switch.ts';
+export * from './order-budget.ts';

@@ -12,10 +12,18 @@ export type KillSwitchReason =
   | 'reject-storm'
   | 'stale-market-data'
   | 'lost-connection'
+  | 'order-budget'
   | 'manual';
 
-/** Kill-switch reasons that clear by themselves when the condition goes away (if configured). */
-export const SELF_CLEARING_REASONS: ReadonlySet<KillSwitchReason> = new Set(['stale-market-data', 'lost-connection']);
+/** Every kill-switch reason (the config's `triggers` keys, in snake_case). */
+export const KILL_SWITCH_REASONS: readonly KillSwitchReason[] = ['drawdown', 'daily-loss', 'reject-storm', 'stale-market-data', 'lost-connection', 'order-budget', 'manual'];
+
+/**
+ * What a trip does: `pause` pulls every quote and keeps the process and the position (quoting
+ * resumes on `mmbot ctl resume`, or by itself when the condition clears if `autoResume`); `stop`
+ * pulls every quote and stops the daemon (cancel all, exit).
+ */
+export type KillSwitchAction = 'stop' | 'pause';
 
 const RANK: Record<TradingState, number> = { ACTIVE: 0, REDUCING: 1, HALTED: 2 };
 

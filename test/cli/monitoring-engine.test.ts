@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { snapshotToMetrics } from '../../src/cli/monitoring-engine.ts';
+import { engineEventToMetrics, quoteExpected, snapshotToMetrics } from '../../src/cli/monitoring-engine.ts';
 import { Decimal } from '../../src/core/decimal.ts';
 import { asSymbol } from '../../src/core/ids.ts';
 import type { EngineSnapshot, SymbolSnapshot, WorkingOrderView } from '../../src/engine/index.ts';
@@ -21,13 +21,14 @@ let n = 0;
 const order = (side: 'buy' | 'sell', status: WorkingOrderView['status'], acked = status !== 'queued' && status !== 'pending-new'): WorkingOrderView =>
   ({ clientOrderId: `c${n++}`, orderId: acked ? `o${n}` : null, symbol: sym, side, priceTicks: 100, qty: 1, filledQty: 0, status, adopted: false, createdMs: 0 }) as unknown as WorkingOrderView;
 
-function snapshot(working: WorkingOrderView[]): EngineSnapshot {
-  const s = { symbol: sym, strategyId: 's', desired: null, working, position: { qty: 0, avgPrice: null, markTicks: null }, pnl, tradingState: 'ACTIVE', tradingReason: '', instrumentState: 'OPEN', strategyError: null, lastMarketDataMs: null, bestBidTicks: null, bestAskTicks: null } as unknown as SymbolSnapshot;
+function snapshot(working: WorkingOrderView[], over: Partial<SymbolSnapshot> = {}, tripped = false): EngineSnapshot {
+  const s = { symbol: sym, strategyId: 's', desired: null, working, position: { qty: -42, avgPrice: null, markTicks: null }, maxPosition: 60, pnl, tradingState: 'ACTIVE', tradingReason: '', instrumentState: 'OPEN', strategyError: null, lastMarketDataMs: null, bestBidTicks: null, bestAskTicks: null, ...over } as unknown as SymbolSnapshot;
   return {
     nowMs: 0,
     running: true,
-    tradingState: 'ACTIVE',
-    killSwitch: { tripped: false, reason: null, detail: null, sinceMs: null },
+    tradingState: tripped ? 'HALTED' : 'ACTIVE',
+    killSwitch: { tripped, reason: tripped ? 'manual' : null, detail: null, sinceMs: null, action: tripped ? 'pause' : null },
+    orderBudget: { lastMinute: 57, today: 1234, perMinute: 60, perDay: 10_000 },
     symbols: [s],
     pnl,
     counters: {} as EngineSnapshot['counters'],
@@ -63,5 +64,51 @@ describe('snapshotToMetrics', () => {
     expect(await gauge(reg, 'mmbot_execution_in_flight_requests', {})).toBe(2);
     expect(await gauge(reg, 'mmbot_rate_limiter_rate_per_second', { budget: 'user-orders' })).toBe(1.25);
     expect(await gauge(reg, 'mmbot_rate_limiter_capacity_requests', { budget: 'user-orders' })).toBe(3);
+  });
+});
+
+describe('alert inputs (issue 23)', () => {
+  const quotes = { symbol: sym, bids: [{ priceTicks: 99, qty: 1 }], asks: [] };
+
+  it('position cap, should-quote and position-mismatch series', async () => {
+    const reg = new Registry();
+    const metrics = createBotMetrics(reg);
+    snapshotToMetrics(snapshot([], { desired: quotes } as Partial<SymbolSnapshot>), metrics, new ReadinessTracker(), null);
+    expect(await gauge(reg, 'mmbot_position_contracts', { symbol: 'EURUSD-PERP' })).toBe(-42);
+    expect(await gauge(reg, 'mmbot_position_limit_contracts', { symbol: 'EURUSD-PERP' })).toBe(60);
+    expect(await gauge(reg, 'mmbot_quote_expected', { symbol: 'EURUSD-PERP' })).toBe(1);
+    expect(await gauge(reg, 'mmbot_orders_counted', { window: 'minute' })).toBe(57);
+    expect(await gauge(reg, 'mmbot_order_budget_limit', { window: 'minute' })).toBe(60);
+    expect(await gauge(reg, 'mmbot_orders_counted', { window: 'day' })).toBe(1234);
+    expect(await gauge(reg, 'mmbot_order_budget_limit', { window: 'day' })).toBe(10_000);
+    // The mismatch counter exists at 0 from the first snapshot (so increase() sees the first one).
+    expect(await gauge(reg, 'mmbot_position_mismatches_total', { symbol: 'EURUSD-PERP' })).toBe(0);
+    const readiness = new ReadinessTracker();
+    engineEventToMetrics({ type: 'position-mismatch', symbol: sym, engine: -42, venue: -40, corrected: -40, tsMs: 1 }, metrics, readiness);
+    engineEventToMetrics({ type: 'position-mismatch', symbol: sym, engine: -42, venue: -41, corrected: -41, tsMs: 2 }, metrics, readiness);
+    expect(await gauge(reg, 'mmbot_position_mismatches_total', { symbol: 'EURUSD-PERP' })).toBe(2);
+  });
+
+  it('429s and 503s are counted by code', async () => {
+    const reg = new Registry();
+    const metrics = createBotMetrics(reg);
+    const readiness = new ReadinessTracker();
+    expect(await gauge(reg, 'mmbot_venue_backoffs_total', { code: 'RATE_LIMITED' })).toBe(0);
+    for (const code of ['RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED', 'VENUE_UNAVAILABLE'] as const) engineEventToMetrics({ type: 'backoff', code, pauseMs: 500, tsMs: 0 }, metrics, readiness);
+    expect(await gauge(reg, 'mmbot_venue_backoffs_total', { code: 'RATE_LIMITED' })).toBe(3);
+    expect(await gauge(reg, 'mmbot_venue_backoffs_total', { code: 'VENUE_UNAVAILABLE' })).toBe(1);
+  });
+
+  it('a symbol should quote only when running, not halted, ACTIVE, not isolated and wanting quotes', () => {
+    const with_ = (over: Partial<SymbolSnapshot>, tripped = false): boolean => {
+      const snap = snapshot([], over, tripped);
+      return quoteExpected(snap, snap.symbols[0]!);
+    };
+    expect(with_({ desired: quotes } as Partial<SymbolSnapshot>)).toBe(true);
+    expect(with_({ desired: null })).toBe(false);
+    expect(with_({ desired: { symbol: sym, bids: [], asks: [] } } as Partial<SymbolSnapshot>)).toBe(false);
+    expect(with_({ desired: quotes } as Partial<SymbolSnapshot>, true)).toBe(false);
+    expect(with_({ desired: quotes, tradingState: 'REDUCING' } as Partial<SymbolSnapshot>)).toBe(false);
+    expect(with_({ desired: quotes, strategyError: 'boom' } as Partial<SymbolSnapshot>)).toBe(false);
   });
 });

@@ -31,8 +31,9 @@ risk:
   kill_switch: { max_drawdown_usd: 50, auto_clear: false }
 execution:
   max_queue: 10
-  budgets: [{ name: b, capacity: 5, refill_per_sec: 2, costs: { place: 1 } }]
-  adaptive: { max_idle_ms: 1500 }
+  read_max_wait_ms: 3000
+  budgets: [{ name: b, capacity: 5, refill_per_sec: 2, costs: { place: 1, positions: 1, rewards: 2 } }]
+  adaptive: { max_idle_ms: 1500, probe_after_ms: 60000 }
 order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms: 1500 }
 `),
     );
@@ -42,12 +43,35 @@ order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms:
     expect(c.execution).toEqual({
       ...DEFAULT_EXECUTION_CONFIG,
       maxQueue: 10,
-      budgets: [{ name: 'b', capacity: 5, refillPerSec: 2, costs: { place: 1 } }],
-      adaptive: { ...DEFAULT_EXECUTION_CONFIG.adaptive, maxIdleMs: 1500 },
+      readMaxWaitMs: 3000,
+      budgets: [{ name: 'b', capacity: 5, refillPerSec: 2, costs: { place: 1, positions: 1, rewards: 2 } }],
+      adaptive: { ...DEFAULT_EXECUTION_CONFIG.adaptive, maxIdleMs: 1500, probeAfterMs: 60000 },
     });
     expect(c.orderManager).toEqual({ ...DEFAULT_ORDER_MANAGER_CONFIG, sizeTolerance: 0.25, tag: null, reprice: 'rej', unknownOrders: 'adopt', tickIntervalMs: 100 });
     expect(c.explicitFees).toEqual({ maker: 0, taker: 0.0002 });
     expect(c.stopTimeoutMs).toBe(1500);
+  });
+
+  it('maps the order-count budgets and the per-trigger actions (issue 23)', () => {
+    const c = engineConfigs(
+      parse(`risk:
+  max_orders_per_minute: 120
+  max_orders_per_day: 20000
+  kill_switch:
+    triggers:
+      drawdown: { action: stop }
+      order_budget: { action: pause, auto_resume: false }
+      lost_connection: { auto_resume: false }
+`),
+    );
+    expect(c.risk.killSwitch).toEqual({
+      ...DEFAULT_RISK_CONFIG.killSwitch,
+      maxOrdersPerMinute: 120,
+      maxOrdersPerDay: 20000,
+      triggers: { drawdown: { action: 'stop' }, 'order-budget': { action: 'pause', autoResume: false }, 'lost-connection': { autoResume: false } },
+    });
+    expect(() => parse('risk: { kill_switch: { triggers: { drawdown: { action: halt } } } }\n')).toThrow(/risk\.kill_switch\.triggers\.drawdown\.action/);
+    expect(() => parse('risk: { kill_switch: { triggers: { manual: { action: stop } } } }\n')).toThrow(/risk\.kill_switch\.triggers/);
   });
 
   it('the config schema knows exactly the execution endpoints', () => {

@@ -82,11 +82,11 @@ describe('AdaptiveRate (AIMD)', () => {
     const a = new AdaptiveRate(b, DEFAULT_ADAPTIVE_RATE_CONFIG, 1, 0);
     a.onThrottled(100, 50);
     expect(a.ratePerSec).toBeCloseTo(5.6);
-    expect(a.burst).toBe(14);
+    expect(a.burst).toBe(10);
     // A second 429 for a request sent before that decrease is an echo of the same overload.
     a.onThrottled(120, 60);
     expect(a.ratePerSec).toBeCloseTo(5.6);
-    expect([a.burst, a.decreases]).toEqual([14, 1]);
+    expect([a.burst, a.decreases]).toEqual([10, 1]);
     for (let i = 0; i < 30; i++) a.onThrottled(200 + i, 200 + i);
     expect([a.ratePerSec, a.burst]).toEqual([0.5, 1]);
     expect(b.available(201)).toBe(0);
@@ -107,6 +107,50 @@ describe('AdaptiveRate (AIMD)', () => {
     expect(a.ratePerSec).toBe(1.5);
     expect(a.burst).toBe(3);
     expect(b.msUntil(3, 20)).toBeLessThanOrEqual(2_000);
+  });
+});
+
+describe('AdaptiveRate: no probing back into a 429 (issue 23)', () => {
+  const cfg = { ...DEFAULT_ADAPTIVE_RATE_CONFIG, burstIncreaseMs: 1_000 };
+  /** A rate learner that saw `perSec` requests/s accepted for 30 s, then a 429 at 30 s. */
+  function throttledAfter(perSec: number): AdaptiveRate {
+    const a = new AdaptiveRate(new TokenBucket(20, 8, 0), cfg, 1, 0);
+    for (let i = 1; i <= perSec * 30; i++) a.onSuccess((i * 1000) / perSec, false);
+    a.onThrottled(30_000, 30_000);
+    return a;
+  }
+
+  it('regains only up to 80 % of the rate and one token under the burst that drew the last 429, until probeAfterMs passes', () => {
+    const a = throttledAfter(8); // 8/s accepted (measured 8/s): 8/s, burst 20 → 5.6/s, 10; caps 6.4/s, 19
+    expect([a.ratePerSec, a.burst, a.measuredLimitPerSec]).toEqual([5.6, 10, 8]);
+    for (let t = 31_000; t <= 90_000; t += 1_000) a.onSuccess(t, true);
+    expect(a.ratePerSec).toBeCloseTo(6.4, 9);
+    expect(a.burst).toBe(19);
+    // More than 5 min after the 429 the caps lift and the rate climbs again (0.5/s per second).
+    for (let t = 91_000; t <= 330_000; t += 1_000) a.onSuccess(t, true);
+    expect(a.ratePerSec).toBeCloseTo(6.4, 9);
+    expect(a.burst).toBe(19);
+    a.onSuccess(331_000, true);
+    expect(a.ratePerSec).toBeCloseTo(6.9, 9);
+    expect(a.burst).toBe(20);
+  });
+
+  it('starts again under the accepted rate it measured, and never regains past that', () => {
+    const a = throttledAfter(1.2); // 36 accepted in 30 s: 1.2/s measured → 0.8 × 1.2 = 0.96/s
+    expect(a.ratePerSec).toBeCloseTo(0.96, 9);
+    for (let t = 31_000; t <= 200_000; t += 1_000) a.onSuccess(t, true);
+    expect(a.ratePerSec).toBeCloseTo(0.96, 9);
+  });
+
+  it('sending below the learned rate (not constrained by the budget) earns nothing', () => {
+    const a = throttledAfter(8);
+    for (let t = 31_000; t <= 89_000; t += 1_000) a.onSuccess(t, false);
+    expect([a.ratePerSec, a.burst]).toEqual([5.6, 10]);
+    // Constrained again: one second's increase (0.5/s, well under the measured 8/s) and one burst
+    // token (the burst clock restarted at the last unconstrained send, a second ago).
+    a.onSuccess(90_000, true);
+    expect(a.ratePerSec).toBeCloseTo(6.1, 9);
+    expect(a.burst).toBe(11);
   });
 });
 
@@ -137,7 +181,8 @@ describe('Executor with AIMD against a stricter venue (burst 4, 1/s)', () => {
     const clock = new VirtualClock(0);
     const venue = new VenueBucket(4, 1);
     const sent: Sent[] = [];
-    const ex = new Executor(config(), clock);
+    // Probing above the last 429's level resumes after 20 s without one (default 5 min).
+    const ex = new Executor(config({ adaptive: { ...DEFAULT_ADAPTIVE_RATE_CONFIG, probeAfterMs: 20_000 } }), clock);
     let n = 0;
     const feed = (): void => {
       while (ex.queued < 5) ex.submit(venueJob(clock, venue, sent, 'place', `p${n++}`));
@@ -148,7 +193,7 @@ describe('Executor with AIMD against a stricter venue (burst 4, 1/s)', () => {
     venue.tokens = 1000;
     const rates: number[] = [];
     const start = ex.budgets()[0]!.ratePerSec;
-    await run(clock, ex, 60_000, 50, feed, () => {
+    await run(clock, ex, 90_000, 50, feed, () => {
       if (clock.nowMs() % 1000 === 0) rates.push(ex.budgets()[0]!.ratePerSec);
     });
     expect(start).toBeLessThan(2);

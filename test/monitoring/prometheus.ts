@@ -12,9 +12,20 @@ export interface TestPrometheus {
   query(expr: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
   /** Polls `query(expr)` until `accept` holds for the result or `timeoutMs` passes (then throws with the last result). */
   waitFor(expr: string, accept: (r: { metric: Record<string, string>; value: [number, string] }[]) => boolean, timeoutMs?: number): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** The alerts Prometheus holds now (GET /api/v1/alerts): pending and firing. */
+  alerts(): Promise<PromAlert[]>;
   /** Output of the server so far (for failure messages). */
   logs(): string;
   stop(): Promise<void>;
+}
+
+/** One alert as GET /api/v1/alerts returns it. */
+export interface PromAlert {
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+  readonly state: 'pending' | 'firing' | 'inactive';
+  readonly activeAt: string;
+  readonly value: string;
 }
 
 /** A free TCP port on 127.0.0.1 (bind to 0, read, close). */
@@ -31,12 +42,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** The scrape config the test (and deploy/prometheus/prometheus.yml) use, for `targets` host:port. */
-export function scrapeConfig(targets: readonly string[], intervalS = 1): string {
+export function scrapeConfig(targets: readonly string[], intervalS = 1, ruleFiles: readonly string[] = []): string {
   return [
     'global:',
     `  scrape_interval: ${intervalS}s`,
     `  scrape_timeout: ${Math.round(intervalS * 800)}ms`,
     `  evaluation_interval: ${intervalS}s`,
+    ...(ruleFiles.length > 0 ? ['rule_files:', ...ruleFiles.map((f) => `  - '${f}'`)] : []),
     'scrape_configs:',
     '  - job_name: mmbot',
     '    metrics_path: /metrics',
@@ -48,15 +60,15 @@ export function scrapeConfig(targets: readonly string[], intervalS = 1): string 
 
 /**
  * Starts Debian's `prometheus` on a free loopback port with a temp data dir, scraping `targets`
- * every second, and waits until it is ready.
+ * every second (and evaluating `ruleFiles`, absolute paths, every second), and waits until it is ready.
  * @throws Error with a clear message when prometheus is not installed (tests must fail, not skip).
  */
-export async function startPrometheus(targets: readonly string[], opts: { readyTimeoutMs?: number } = {}): Promise<TestPrometheus> {
+export async function startPrometheus(targets: readonly string[], opts: { readyTimeoutMs?: number; ruleFiles?: readonly string[] } = {}): Promise<TestPrometheus> {
   const bin = which('prometheus');
   if (!bin) throw new Error(PROMETHEUS_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'mmbot-prom-'));
   const configFile = join(dir, 'prometheus.yml');
-  writeFileSync(configFile, scrapeConfig(targets));
+  writeFileSync(configFile, scrapeConfig(targets, 1, opts.ruleFiles ?? []));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let out = '';
@@ -124,6 +136,12 @@ export async function startPrometheus(targets: readonly string[], opts: { readyT
         if (Date.now() > end) throw new Error(`prometheus: ${expr} never matched within ${timeoutMs} ms; last result ${JSON.stringify(last)}\nserver log:\n${out}`);
         await new Promise((r) => setTimeout(r, 250));
       }
+    },
+    async alerts() {
+      const r = await fetch(`${url}/api/v1/alerts`);
+      const body = (await r.json()) as { status: string; error?: string; data?: { alerts: PromAlert[] } };
+      if (body.status !== 'success' || !body.data) throw new Error(`prometheus /api/v1/alerts failed: ${body.error ?? r.status}`);
+      return body.data.alerts;
     },
     logs: () => out,
     stop,

@@ -1,13 +1,15 @@
 /**
- * `npm run scenario:rate-limit` (issue 12, item 2): a daemon trading a separate `mmbot sim` whose
- * rate limit is burst 4 / 1 request per second, through a fault proxy that cuts every connection at
- * random for the first phase. After the faults, in a quiet phase:
+ * `npm run scenario:rate-limit` (issue 12, item 2; issue 23, build 2): a daemon trading a separate
+ * `mmbot sim` whose rate limit is burst 4 / 1 request per second, through a fault proxy that cuts
+ * every connection at random for the first phase. After the faults, in a quiet minute:
+ *   - no 429 at all (every request, reads included, goes through the learned budget),
+ *   - the venue holds our orders in ≥ 4 of 5 samples spread over the minute,
  *   - the bot's acknowledged open orders (mmbot_open_orders) equal the venue's in ≥ 4 of 5 quiet
  *     samples (quiet: nothing queued, in flight or unresolved at the bot),
  *   - the venue shows our quotes on both sides in ≥ 80% of 1 s samples;
  * then on SIGINT the venue holds 0 of our orders and the bot's final position and fill count equal
  * the venue's. Prints the figures; exits 1 when a criterion fails.
- * Options: --fault-s N (default 60), --quiet-s N (default 40), --seed N.
+ * Options: --fault-s N (default 60), --quiet-s N (default 60), --seed N.
  */
 import { flagNumber, parseArgs } from '../../src/cli/args.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
@@ -15,7 +17,7 @@ import { finalLine, metricsUrl, report, scrape, scratch, sleep, startBot, startS
 
 const args = parseArgs(process.argv.slice(2), { valued: ['fault-s', 'quiet-s', 'seed'] });
 const faultS = flagNumber(args, 'fault-s') ?? 60;
-const quietS = flagNumber(args, 'quiet-s') ?? 40;
+const quietS = flagNumber(args, 'quiet-s') ?? 60;
 const seed = flagNumber(args, 'seed') ?? 12;
 const SYMBOL = 'EURUSD-PERP';
 
@@ -53,7 +55,11 @@ try {
   await sleep(5_000);
 
   // Phase 2: two-sidedness at 1 Hz, and quiet samples of bot vs venue open orders.
-  const quietEnd = Date.now() + quietS * 1000;
+  const quietStart = Date.now();
+  const quietEnd = quietStart + quietS * 1000;
+  const limitedAtQuietStart = sum(await scrape(url), 'mmbot_venue_backoffs_total', { code: 'RATE_LIMITED' });
+  // Five samples of what the venue holds of ours, one at the start of each fifth of the quiet phase.
+  const held: string[] = [];
   let samples = 0;
   let twoSided = 0;
   const matches: string[] = [];
@@ -62,6 +68,7 @@ try {
     const v = await venue.openOrders();
     samples++;
     if (v.buy > 0 && v.sell > 0) twoSided++;
+    if (held.length < 5 && Date.now() - quietStart >= (held.length * quietS * 1000) / 5) held.push(`${v.buy}/${v.sell}`);
     if (matches.length < 5 && Date.now() - lastQuietSampleMs >= 5_000) {
       // A quiet moment at the bot: nothing queued, in flight or unresolved.
       for (let tries = 0; tries < 30; tries++) {
@@ -83,6 +90,8 @@ try {
     await sleep(1_000);
   }
   const m = await scrape(url);
+  const limitedInQuiet = sum(m, 'mmbot_venue_backoffs_total', { code: 'RATE_LIMITED' }) - limitedAtQuietStart;
+  const limitedTotal = sum(m, 'mmbot_venue_backoffs_total', { code: 'RATE_LIMITED' });
   const rate = sum(m, 'mmbot_rate_limiter_rate_per_second');
   const burst = sum(m, 'mmbot_rate_limiter_capacity_requests');
   const reconnects = sum(m, 'mmbot_connection_reconnects_total', { stream: 'orders' });
@@ -97,7 +106,10 @@ try {
   const venuePos = await venue.position(SYMBOL);
   const venueFills = await venue.fillCount(t0 - 60_000);
   const equalSamples = matches.filter((x) => x.endsWith('=')).length;
+  const heldCount = held.filter((x) => x !== '0/0').length;
   const criteria: Criterion[] = [
+    { name: `429s in the quiet ${quietS} s`, value: String(limitedInQuiet), target: '0', ok: limitedInQuiet === 0 },
+    { name: 'venue holds our orders (5 quiet samples)', value: `${heldCount}/${held.length}`, target: '≥ 4 of 5', ok: held.length === 5 && heldCount >= 4 },
     { name: 'quiet samples bot open orders = venue', value: `${equalSamples}/${matches.length}`, target: '≥ 4 of 5', ok: matches.length === 5 && equalSamples >= 4 },
     { name: 'two-sided quoting (venue, 1 Hz)', value: `${((100 * twoSided) / Math.max(1, samples)).toFixed(1)}%`, target: '≥ 80%', ok: twoSided / Math.max(1, samples) >= 0.8 },
     { name: 'orders left at the venue after SIGINT', value: String(left.buy + left.sell), target: '0', ok: left.buy + left.sell === 0 },
@@ -113,6 +125,8 @@ try {
     'learned burst at the end': burst,
     'intents sent': intents,
     '429 rejects seen by the engine': rejects429,
+    '429 answers, whole run (any request)': limitedTotal,
+    'venue samples (our buy/sell)': held.join(', '),
     'error log lines': bot.lines.filter((l) => l.level === 'error' || l.level === 'fatal').length,
   });
 } finally {

@@ -9,10 +9,12 @@ Steers a running daemon through its control API (needs the daemon's control toke
 
   pause <id>                    pull the strategy's quotes and stop quoting
   resume <id>                   quote again (after pause, flatten or cancel-all)
+  resume                        (no id) lift a kill switch that paused quoting (as reset-kill)
   set <id> <name>=<value>...    change parameters live; checked by the strategy's schema: a bad
                                 value is refused with its path and reason and nothing changes
   flatten <id> [<symbol>]       halt the strategy's symbols and send reduce-only IOCs at the touch until flat
   cancel-all                    cancel every order and pause every strategy
+  kill [<detail>]               trip the kill switch by hand: every quote pulled, the position kept
   reset-kill                    clear a tripped kill switch
   reload                        re-read the config file (as SIGHUP): strategy params and risk limits
                                 apply live; venue, credentials or symbol changes are refused
@@ -24,7 +26,7 @@ Values in set are JSON when they parse (2, 0.5, true, "x"), else strings.
 Exit codes: 0 done, 1 refused (401 without the token, 400 bad value, 404 unknown id), 2 usage.`;
 
 const WITH_ID = new Set(['pause', 'resume', 'set', 'flatten']);
-const GLOBAL: Record<string, string> = { 'cancel-all': '/api/v1/cancel-all', 'reset-kill': '/api/v1/kill-switch/reset', reload: '/api/v1/reload' };
+const GLOBAL: Record<string, string> = { 'cancel-all': '/api/v1/cancel-all', kill: '/api/v1/kill-switch/trip', 'reset-kill': '/api/v1/kill-switch/reset', reload: '/api/v1/reload' };
 
 /** Parses `name=value` pairs (values as JSON when they parse). */
 export function parseAssignments(xs: readonly string[]): Record<string, unknown> {
@@ -46,7 +48,7 @@ export function parseAssignments(xs: readonly string[]): Record<string, unknown>
 
 /** `mmbot ctl`: acts on a running daemon. */
 export const command: Command = {
-  summary: 'steer a running daemon: pause, resume, set params, flatten, cancel-all, reset-kill, reload',
+  summary: 'steer a running daemon: pause, resume, set params, flatten, cancel-all, kill, reset-kill, reload',
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['url'], boolean: ['json'] });
@@ -56,7 +58,9 @@ export const command: Command = {
     const token = process.env[TOKEN_ENV] || undefined;
     let path: string;
     let body: unknown = {};
-    if (WITH_ID.has(action)) {
+    if (action === 'resume' && rest.length === 0) {
+      path = GLOBAL['reset-kill']!;
+    } else if (WITH_ID.has(action)) {
       const id = rest[0];
       if (!id) throw new MmError('USAGE', `ctl ${action} needs a strategy id`);
       const base = `/api/v1/strategies/${encodeURIComponent(id)}`;
@@ -69,10 +73,13 @@ export const command: Command = {
         path = `${base}/${action}`;
         if (action === 'flatten' && rest[1]) body = { symbol: rest[1] };
       }
+    } else if (action === 'kill') {
+      path = GLOBAL[action]!;
+      if (rest.length > 0) body = { detail: rest.join(' ') };
     } else if (GLOBAL[action]) {
       if (rest.length > 0) throw new MmError('USAGE', `ctl ${action} takes no argument, got "${rest[0]!}"`);
       path = GLOBAL[action]!;
-    } else throw new MmError('USAGE', `unknown action "${action}" (pause, resume, set, flatten, cancel-all, reset-kill, reload)`);
+    } else throw new MmError('USAGE', `unknown action "${action}" (pause, resume, set, flatten, cancel-all, kill, reset-kill, reload)`);
     if (!token) process.stderr.write(`mmbot ctl: ${TOKEN_ENV} is not set: the daemon will refuse (401)\n`);
     const r = await callApi(url, 'POST', path, token, body);
     if (p.flags.has('json')) process.stdout.write(`${JSON.stringify(r.body)}\n`);

@@ -11,6 +11,7 @@ const STRATEGY_ACTIONS: ReadonlyMap<string, ActionName> = new Map([
 /** Actions on the whole bot by path. */
 const GLOBAL_ACTIONS: ReadonlyMap<string, ActionName> = new Map([
   ['/api/v1/cancel-all', 'cancel-all'],
+  ['/api/v1/kill-switch/trip', 'trip-kill'],
   ['/api/v1/kill-switch/reset', 'reset-kill'],
   ['/api/v1/reload', 'reload'],
 ]);

@@ -19,7 +19,7 @@ export interface ActionResult {
 }
 
 /** The actions the console and `mmbot ctl` can take. */
-export type ActionName = 'pause' | 'resume' | 'set' | 'flatten' | 'cancel-all' | 'reset-kill' | 'reload';
+export type ActionName = 'pause' | 'resume' | 'set' | 'flatten' | 'cancel-all' | 'trip-kill' | 'reset-kill' | 'reload';
 
 interface Managed extends StrategyInfo {
   readonly index: number;
@@ -143,6 +143,13 @@ export class ConsoleController {
       case 'cancel-all':
         this.engine.cancelAll();
         return ok('every order cancelled; every strategy paused (resume each to quote again)');
+      case 'trip-kill': {
+        const was = this.engine.snapshot().killSwitch;
+        if (was.tripped) return ok(`kill switch already tripped (${was.reason ?? '?'}: ${was.detail ?? ''})`);
+        const detail = typeof body.detail === 'string' && body.detail !== '' ? body.detail : 'tripped by the operator';
+        this.engine.tripKillSwitch(detail);
+        return ok(`kill switch tripped: every quote pulled (${detail})`);
+      }
       case 'reset-kill': {
         const was = this.engine.snapshot().killSwitch;
         if (!was.tripped) return ok('kill switch was not tripped');

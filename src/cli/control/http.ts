@@ -79,7 +79,7 @@ function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
  * `GET /api/v1/history`, `GET /api/v1/events` (server-sent events: `history` once, then `state`
  * every second and at once after fills and actions), and the actions (POST, bearer token required):
  * `/api/v1/strategies/<id>/pause|resume|flatten|params`, `/api/v1/cancel-all`,
- * `/api/v1/kill-switch/reset`, `/api/v1/reload`.
+ * `/api/v1/kill-switch/trip` (body `{ detail? }`), `/api/v1/kill-switch/reset`, `/api/v1/reload`.
  */
 export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   const { controller } = deps;

@@ -15,6 +15,7 @@ import { logBadFrames, type BadFrameTally } from './bad-frames.ts';
 import { engineConfigs } from './engine-config.ts';
 import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
+import { budgetedRest } from './budgeted-rest.ts';
 import { startOutsidePrices } from './outside-prices.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
 import { buildStrategies, builtinLookup } from './strategies.ts';
@@ -157,13 +158,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         })
       : null;
     if (operatorConsole) closer.add('console', () => operatorConsole.close());
+    // Every periodic REST read shares the venue budget with order entry (the engine's executor).
+    const budgeted = budgetedRest(rest, engine);
     const monitoring: DaemonMonitoring = await startDaemonMonitoring({
       ...(operatorConsole ? { routes: (ctx) => operatorConsole.routes(ctx) } : {}),
       config,
       engine,
       orders,
       md,
-      rest,
+      rest: budgeted.rewards,
       instruments,
       clock,
       ...(venue.embedded ? { venueClock: venue.embedded.venue.clock } : {}),
@@ -172,7 +175,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     closer.add('monitoring', () => monitoring.close());
 
     // Index and reference prices join the market stream: the engine and the recorder see the same one.
-    const outside = startOutsidePrices(config, rest, instruments, clock, log.child({ component: 'prices' }));
+    const outside = startOutsidePrices(config, budgeted.pollers, instruments, clock, log.child({ component: 'prices' }));
     closer.add('outside prices', () => outside.stop());
     const market$ = merge(md.market$, outside.prices$);
 
@@ -191,7 +194,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       });
       // The bot's own order events too: replays take its working orders out of the recorded queue.
       // Settlements come from REST (the market-data stream has no settlement event), as in `mmbot record`.
-      const poller = pollFundingSettlements(rest, recorded.map((i) => i.symbol), {
+      const poller = pollFundingSettlements(budgeted.pollers, recorded.map((i) => i.symbol), {
         clock,
         sinceMs: clock.nowMs(),
         pollMs: config.recording.funding_poll_ms,
@@ -209,7 +212,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     // Funding enters PnL (and so the kill switch) from the venue's own funding transactions on the
     // account: the exact cash for the position held at each settlement, from this run's start on.
     const venueNowMs = (): number => (venue.embedded ? venue.embedded.venue.clock.nowMs() : clock.nowMs());
-    const fundingPoller = pollFundingPayments(rest, [...new Set(config.bot.strategies.flatMap((s) => s.symbols))], {
+    const fundingPoller = pollFundingPayments(budgeted.pollers, [...new Set(config.bot.strategies.flatMap((s) => s.symbols))], {
       clock,
       sinceMs: venueNowMs(),
       pollMs: config.bot.funding_poll_ms,

@@ -38,6 +38,17 @@ function symbolLimits(r: SymbolRiskSection): Partial<SymbolRiskLimits> {
   });
 }
 
+type TriggerSection = NonNullable<NonNullable<BotConfig['risk']['kill_switch']>['triggers']>;
+
+/** `kill_switch.triggers` (snake_case keys) → the engine's per-reason policies. */
+function triggerPolicies(t: TriggerSection): RiskConfig['killSwitch']['triggers'] {
+  return Object.fromEntries(
+    Object.entries(t)
+      .filter(([, p]) => p !== undefined)
+      .map(([name, p]) => [name.replaceAll('_', '-'), defined({ action: p!.action, autoResume: p!.auto_resume })]),
+  );
+}
+
 /**
  * Maps the snake_case config sections onto the engine's configs, overlaying the engine defaults
  * field by field (absent in YAML = the engine's default).
@@ -58,7 +69,10 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
         staleMarketDataMs: k.stale_market_data_ms,
         lostConnectionMs: k.lost_connection_ms,
         autoClearConditions: k.auto_clear,
+        maxOrdersPerMinute: r.max_orders_per_minute,
+        maxOrdersPerDay: r.max_orders_per_day,
       }),
+      triggers: triggerPolicies(k.triggers ?? {}),
     },
   };
 
@@ -66,7 +80,7 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
   const a = e.adaptive ?? {};
   const execution: ExecutionConfig = {
     ...DEFAULT_EXECUTION_CONFIG,
-    ...defined({ maxQueue: e.max_queue, maxInFlight: e.max_in_flight }),
+    ...defined({ maxQueue: e.max_queue, maxInFlight: e.max_in_flight, readMaxWaitMs: e.read_max_wait_ms }),
     budgets: e.budgets
       ? e.budgets.map((x) => ({ name: x.name, capacity: x.capacity, refillPerSec: x.refill_per_sec, costs: { ...x.costs } }))
       : DEFAULT_EXECUTION_CONFIG.budgets,
@@ -79,6 +93,7 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
         minRatePerSec: a.min_rate_per_s,
         maxIdleMs: a.max_idle_ms,
         unavailablePauseMs: a.unavailable_pause_ms,
+        probeAfterMs: a.probe_after_ms,
       }),
     },
   };

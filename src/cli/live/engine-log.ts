@@ -35,7 +35,10 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
         );
         return;
       case 'kill-switch-tripped':
-        log.error({ reason: e.reason, detail: e.detail }, `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled`);
+        log.error(
+          { reason: e.reason, detail: e.detail, action: e.action },
+          `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled, ${e.action === 'stop' ? 'stopping the daemon' : 'paused (position kept; `mmbot ctl resume` to quote again)'}`,
+        );
         return;
       case 'kill-switch-cleared':
         log.warn({ reason: e.reason }, `kill switch cleared (${e.reason})`);

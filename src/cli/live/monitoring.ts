@@ -6,7 +6,7 @@ import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { MarketDataWsClient, OrderWsClient, RestClient } from '../../client/index.ts';
 import type { Engine, RewardUpdate } from '../../engine/index.ts';
 import type { Logger } from '../../obs/logger.ts';
-import { startMonitoring, type MonitoringDeps } from '../monitoring.ts';
+import { startMonitoring, type MonitoredRestClient, type MonitoringDeps } from '../monitoring.ts';
 
 /** What the daemon hands to monitoring. */
 export interface DaemonMonitoringDeps {
@@ -14,7 +14,8 @@ export interface DaemonMonitoringDeps {
   readonly engine: Engine;
   readonly orders: OrderWsClient;
   readonly md: MarketDataWsClient;
-  readonly rest: RestClient;
+  /** The reward reads (the daemon passes them budgeted through the engine's executor). */
+  readonly rest: MonitoredRestClient;
   readonly instruments: InstrumentCatalog;
   readonly clock: Clock;
   /** The embedded venue's clock (it may run faster than ours), for the reward-score estimator. */

@@ -6,6 +6,10 @@ import { startDaemon, type Daemon } from './daemon.ts';
 import { shutdownController, type SignalSource } from './shutdown.ts';
 import { formatStatusLine } from './status-line.ts';
 
+/** Exit code of a run the kill switch stopped (a trigger with `action: stop`). */
+export const KILL_SWITCH_EXIT_CODE = 3;
+const KILL_STOP_PREFIX = 'kill switch ';
+
 /** Options of runDaemon (tests inject signals and the exit hook). */
 export interface RunDaemonOptions {
   /** Overrides bot.status_interval_ms. */
@@ -24,7 +28,8 @@ export interface RunDaemonOptions {
 /**
  * Runs the daemon until SIGINT/SIGTERM (or a fatal error): start, print status lines, then a
  * graceful stop (engine cancels everything and waits for confirmation; clients and the embedded
- * venue close). Resolves to the exit code: 0 clean, 1 failed or orders unconfirmed, 2 bad config.
+ * venue close). Resolves to the exit code: 0 clean, 1 failed or orders unconfirmed, 2 bad config,
+ * 3 stopped by a kill-switch trigger whose action is `stop`.
  */
 export async function runDaemon(config: BotConfig, log: Logger, options: RunDaemonOptions = {}): Promise<number> {
   const forceExit = options.forceExit ?? ((code: number) => process.exit(code));
@@ -64,6 +69,12 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
     shutdown.requestStop(`fatal: ${err.message}`);
   };
   void daemon.fatal.then(onFatal);
+  // A kill-switch trigger whose action is `stop` ends the run (a `pause` keeps it running).
+  const killStop = daemon.engine.events$.subscribe((e) => {
+    if (e.type !== 'kill-switch-tripped' || e.action !== 'stop') return;
+    log.error({ reason: e.reason, detail: e.detail }, `kill switch (${e.reason}) action stop: stopping the daemon`);
+    shutdown.requestStop(`${KILL_STOP_PREFIX}${e.reason}: ${e.detail}`);
+  });
   // A bug anywhere must still end in a clean stop (orders cancelled), then a non-zero exit.
   const processEvents = options.processEvents ?? process;
   processEvents.on('uncaughtException', onFatal);
@@ -80,6 +91,7 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   hangup.on('SIGHUP', onHangup);
 
   const reason = await shutdown.requested;
+  killStop.unsubscribe();
   hangup.off('SIGHUP', onHangup);
   if (timer) clearInterval(timer);
   log.info({ reason }, 'stopping: cancelling all orders and waiting for the venue to confirm');
@@ -94,5 +106,5 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
     return 1;
   }
   log.info({ cancelRequested: report.cancelRequested, durationMs: report.durationMs }, 'stopped: no open orders left');
-  return failed ? 1 : 0;
+  return failed ? 1 : reason.startsWith(KILL_STOP_PREFIX) ? KILL_SWITCH_EXIT_CODE : 0;
 }

@@ -80,6 +80,19 @@ describe('runDaemon', () => {
     expect(h.messages).toContain('stopped: no open orders left');
   });
 
+  it('a kill-switch trigger with action stop stops the daemon cleanly with exit 3 (issue 23)', async () => {
+    const h = harness();
+    // No market data at all (synthetic_market false): the stale-data trigger trips after 300 ms.
+    const text = `${CONFIG}risk: { kill_switch: { stale_market_data_ms: 300, triggers: { stale_market_data: { action: stop } } } }\n`;
+    const code = await runDaemon(config(text), h.log, { signals: h.signals, processEvents: h.proc as never, strategies: lookup, forceExit: () => {} });
+    expect(code, h.messages.join('\n')).toBe(3);
+    expect(h.messages.filter((m) => m.startsWith('KILL SWITCH tripped'))).toEqual([
+      expect.stringMatching(/^KILL SWITCH tripped \(stale-market-data\): no market data for \d+ ms > 300; all quotes pulled, stopping the daemon$/),
+    ]);
+    expect(h.messages).toContain('kill switch (stale-market-data) action stop: stopping the daemon');
+    expect(h.messages).toContain('stopped: no open orders left');
+  });
+
   it('a symbol the venue does not list fails start-up with exit 2, naming the path', async () => {
     const h = harness();
     const code = await runDaemon(config(CONFIG.replace('EURUSD-PERP', 'NOPE-PERP')), h.log, { signals: h.signals, processEvents: h.proc as never, strategies: lookup });

@@ -27,6 +27,7 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     desired: null,
     working: [],
     position: { qty: 0, avgPrice: null, costBasis: d('0'), markTicks: null },
+    maxPosition: 100,
     pnl: pnl('0'),
     tradingState: 'ACTIVE',
     tradingReason: '',
@@ -42,7 +43,8 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     nowMs: 0,
     running: true,
     tradingState: 'ACTIVE',
-    killSwitch: { tripped: false, reason: null, detail: null, sinceMs: null },
+    killSwitch: { tripped: false, reason: null, detail: null, sinceMs: null, action: null },
+    orderBudget: { lastMinute: 0, today: 0, perMinute: 0, perDay: 0 },
     symbols: [symbol],
     pnl: symbol.pnl,
     counters: { intentsSent: { ...zero, place: 4, replace: 2, cancel: 1 }, fills: 3, rejects: { venue: 1, risk: 0, gateway: 0 } } as unknown as EngineSnapshot['counters'],
@@ -76,7 +78,7 @@ describe('formatStatusLine', () => {
     const line = formatStatusLine(
       snapshot(
         { tradingState: 'HALTED', tradingReason: 'kill switch' },
-        { killSwitch: { tripped: true, reason: 'max-drawdown' as never, detail: 'drawdown 600 > 500', sinceMs: 1 } },
+        { killSwitch: { tripped: true, reason: 'max-drawdown' as never, detail: 'drawdown 600 > 500', sinceMs: 1, action: 'pause' } },
       ),
       catalog,
     );
