@@ -172,11 +172,20 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const observer = new BacktestObserver(exchange, settings, col.instruments.map((i) => limitsFor(input.risk, i.symbol).maxPosition));
 
   const subtractOwn = settings.ownOrders === 'subtract';
+  const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
+    market$,
+    connection$,
+    funding$,
+    forwardFunding: (s) => fundingMode[s] === 'recorded',
+  }, subtractOwn);
   // Warm-up: events before the window build both books silently.
   for (let i = 0; i < i0; i++) {
     exchange.now = xT[i]!;
     exchangeStep(i, false);
-    if (subtractOwn && col.kind[i] === KIND.own) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+    if (subtractOwn && col.kind[i] === KIND.own) {
+      exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+      delivery.applyOwn(i);
+    }
     // The bot's book too, without delivering: the first change in the window sends it in full.
     if (col.kind[i] === KIND.bookDelta || col.kind[i] === KIND.bookSnapshot) feed.apply(i);
   }
@@ -194,6 +203,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     orderManager: input.orderManager,
     // The engine takes one estimate for every symbol (as live): the first symbol's rates.
     fees: input.engineFees ?? fees[0]!,
+    // The replayed feed never shows our (simulated) orders: it already is the market without them.
+    marketDataShowsOwnOrders: false,
   });
   // Each minute's local reward-share estimate reaches strategies as ctx.rewards, as the daemon's
   // reward estimator does live (the view only: estimated rewards stay a report figure, not engine PnL).
@@ -231,12 +242,6 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     if (observe && s !== 0xffff) observer.refresh(s);
   }
 
-  const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
-    market$,
-    connection$,
-    funding$,
-    forwardFunding: (s) => fundingMode[s] === 'recorded',
-  });
 
   /** Runs one exchange action at its time, observing first. */
   function actionStep(t: number): void {

@@ -7,3 +7,4 @@ export * from './book.ts';
 export * from './funding.ts';
 export * from './events.ts';
 export * from './intents.ts';
+export * from './others-book.ts';
