@@ -69,7 +69,7 @@ export interface QuoteModel {
  * default); sizes shrink on the side that grows the inventory (sizeDecay); lays levels, keeps
  * post-only and enforces the hard cap counting in-flight orders; optionally unwinds at the cap.
  */
-export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean } {
+export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean; readonly calibration: () => ModelCalibration | null } {
   const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000, fastVolHalfLifeMs: p.fastVolHalfLifeS * 1000, lotSize: p.size });
   // Trade-flow imbalance (signal time scale: half the horizon it predicts over) and its measured
   // predictive power for the mid move over adverseHorizonS.
@@ -88,6 +88,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let nextRefitMs = -Infinity;
   let last: DesiredQuotes | null = null;
   let riskPerLotTicks = Number.NaN;
+  let lastCalibration: ModelCalibration | null = null;
   // Adverse selection of our own maker fills per side (a trend picks off one side), measured from
   // the mid in force while the orders rested, each fill weighing its size in lots; averaged with
   // weights halving every volHalfLifeS (the regime time scale).
@@ -106,6 +107,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   return {
     bookDepth: 1,
     calibrated: () => ready,
+    calibration: () => lastCalibration,
     quote(ctx: StrategyContext): DesiredQuotes | StrategyPlan {
       const now = ctx.nowMs;
       clockMs = now;
@@ -209,7 +211,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
     const gamma = p.gamma ?? riskBudgetGamma(p.riskAversion, qMaxLots, sigmaRisk, holdingS);
     if (!(gamma > 0)) return false;
     riskPerLotTicks = gamma * sigma * sigma * holdingS;
-    return model.refit({ sigma, sigmaRisk, fit, qMaxLots, gamma, holdingS, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs });
+    lastCalibration = { sigma, sigmaRisk, fit, qMaxLots, gamma, holdingS, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs };
+    return model.refit(lastCalibration);
   }
 }
 

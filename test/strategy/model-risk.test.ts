@@ -185,3 +185,33 @@ describe('glft inventoryModel: bounded', () => {
     expect(bottom.bids).toHaveLength(1);
   });
 });
+
+describe.each([
+  ['avellaneda-stoikov', avellanedaStoikov],
+  ['glft', glft],
+] as const)('%s final quotes (the whole quoter, floors off by default): σ, A, k and γ each move them as theory says', (_n, def) => {
+  // Calibrated online on the same synthetic market but for one input; then one quote long 5 lots
+  // (of 10) on a wide book, so that post-only never clamps: spread = ask − bid, lean = how far the
+  // quotes' centre sits below the fair value (ticks).
+  const final = (market: Parameters<typeof warmUp>[1], params: Record<string, unknown> = {}): { spread: number; lean: number } => {
+    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false, ...params });
+    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.5, spreadTicks: 2, durationS: 600, seed: 5, ...market });
+    const b = Math.floor(mid - 1);
+    const out = quotes(s, nowMs + 100, book(b - 20, b + 22), 50);
+    return { spread: out.asks[0]!.priceTicks - out.bids[0]!.priceTicks, lean: b + 1 - (out.asks[0]!.priceTicks + out.bids[0]!.priceTicks) / 2 };
+  };
+  const base = final({});
+  it('σ up: wider and leaning further from the inventory', () => {
+    const x = final({ sigma: 4 });
+    expect(x.spread).toBeGreaterThan(base.spread);
+    expect(x.lean).toBeGreaterThan(base.lean);
+  });
+  it('A up: leaning less, and no wider (GLFT tighter: c₂ ∝ 1/√A; A–S sees A only through τ, a fraction of a tick here)', () => {
+    const x = final({ aPerS: 24 });
+    expect(x.lean).toBeLessThan(base.lean);
+    if (def === glft) expect(x.spread).toBeLessThan(base.spread);
+    else expect(x.spread).toBeLessThanOrEqual(base.spread);
+  });
+  it('k up: tighter', () => expect(final({ k: 1.5 }).spread).toBeLessThan(base.spread));
+  it('γ up (riskAversion 4): leaning further', () => expect(final({}, { riskAversion: 4 }).lean).toBeGreaterThan(base.lean));
+});

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asClientOrderId } from '../../src/core/index.ts';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
-import { isDesiredQuotes, parseStrategyParams, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
+import { isDesiredQuotes, parseStrategyParams, type ModelCalibration, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
 import { strategy as avellanedaStoikov } from '../../strategies/avellaneda-stoikov/index.ts';
 import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
 import { strategy as glft } from '../../strategies/glft/index.ts';
@@ -125,10 +125,22 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     expect(run(4, 1500).asks[0]!.priceTicks).toBe(run(0, 1500).asks[0]!.priceTicks);
   });
 
-  it('calibrates σ, A and k online and then quotes from the model', () => {
-    const s = make(def, { size: 10, maxPosition: 100 }) as Strategy & { calibrated(): boolean };
-    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 300 });
+  it('calibrates σ, A, k and γ online to the market it sees, then quotes from the model', () => {
+    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false }) as Strategy & { calibrated(): boolean; calibration(): ModelCalibration | null };
+    // Prints of 10 contracts (1 lot) at 3/s over both sides, δ = 1 (the touch) + Exp(k = 0.4) from the mid.
+    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 1200, qty: 10 });
     expect(s.calibrated()).toBe(true);
+    const c = s.calibration()!;
+    // Per side, 1.5 lots/s reach the touch (δ = 1): A = 1.5·e^(0.4·1) = 2.24 lots/s at the mid.
+    expect(c.fit.kPerTick).toBeGreaterThan(0.4 * 0.85);
+    expect(c.fit.kPerTick).toBeLessThan(0.4 * 1.15);
+    expect(c.fit.aPerS).toBeGreaterThan(1.5 * Math.exp(0.4) * 0.8);
+    expect(c.fit.aPerS).toBeLessThan(1.5 * Math.exp(0.4) * 1.2);
+    expect(c.sigmaRisk).toBeGreaterThan(0.8);
+    expect(c.sigmaRisk).toBeLessThan(1.2);
+    // H = 10 lots ÷ A, γ = 1/(10·σ·√H): the risk budget of the calibrated inputs, exactly.
+    expect(c.holdingS).toBeCloseTo(10 / c.fit.aPerS, 12);
+    expect(c.gamma).toBeCloseTo(1 / (10 * c.sigmaRisk * Math.sqrt(c.holdingS)), 12);
     const bidTicks = Math.floor(mid - 1);
     const q = quotes(s, nowMs + 1000, book(bidTicks, bidTicks + 2));
     expect(q.bids).toHaveLength(1);
@@ -169,18 +181,20 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
       );
     });
 
-    it('shift away from the side of the inventory as it grows', () => {
+    it('shift away from the side of the inventory as it grows (strictly, where post-only does not clamp)', () => {
+      // dq ≥ 5 lots moves the model's prices by more than a tick, so snapping cannot hide the shift.
       fc.assert(
-        fc.property(arbBook, fc.integer({ min: -99, max: 99 }), fc.integer({ min: 1, max: 99 }), (b, q1, dq) => {
-          const bk = book(b.bid, b.bid + b.spread, b.bq, b.aq);
+        fc.property(arbBook, fc.integer({ min: -99, max: 49 }), fc.integer({ min: 50, max: 148 }), (b, q1, dq) => {
+          const ask = b.bid + b.spread;
+          const bk = book(b.bid, ask, b.bq, b.aq);
+          const q2 = Math.min(99, q1 + dq);
           const lo = quotes(s, nowMs, bk, q1);
-          const hi = quotes(s, nowMs, bk, Math.min(100, q1 + dq));
-          if (lo.bids[0] && hi.bids[0]) expect(hi.bids[0].priceTicks).toBeLessThanOrEqual(lo.bids[0].priceTicks);
-          if (lo.asks[0] && hi.asks[0]) expect(hi.asks[0].priceTicks).toBeLessThanOrEqual(lo.asks[0].priceTicks);
-          // Long: the bid is not closer to the fair value than the ask (and vice versa).
+          const hi = quotes(s, nowMs, bk, q2);
+          if (lo.bids[0] && hi.bids[0] && lo.bids[0].priceTicks < ask - 1) expect(hi.bids[0].priceTicks).toBeLessThan(lo.bids[0].priceTicks);
+          if (lo.asks[0] && hi.asks[0] && hi.asks[0].priceTicks > b.bid + 1) expect(hi.asks[0].priceTicks).toBeLessThan(lo.asks[0].priceTicks);
+          // Long 5 lots or more: the bid is strictly farther from the fair value than the ask (unless the ask is clamped).
           const fair = b.bid + b.spread / 2;
-          const h = hi.bids[0] && hi.asks[0] ? [fair - hi.bids[0].priceTicks, hi.asks[0].priceTicks - fair] : null;
-          if (h && q1 + dq > 0) expect(h[0]).toBeGreaterThanOrEqual(h[1]!);
+          if (q2 >= 50 && hi.bids[0] && hi.asks[0] && hi.asks[0].priceTicks > b.bid + 1) expect(fair - hi.bids[0].priceTicks).toBeGreaterThan(hi.asks[0].priceTicks - fair);
         }),
         { numRuns: 200 },
       );
