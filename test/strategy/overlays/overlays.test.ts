@@ -121,7 +121,7 @@ describe('volatility overlay', () => {
 });
 
 describe('toxicity overlay', () => {
-  it('widens, then steps back, when our fills mark out against us', () => {
+  it('widens, then steps back, the side whose fills mark out against us, and only that side', () => {
     const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 3, stepBackSpreads: 1, stepBackSizeMult: 0.5 })]);
     let mid = 10_000;
     let t = 0;
@@ -135,9 +135,29 @@ describe('toxicity overlay', () => {
       s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1) }));
     }
     const q = quotesOf(s.quote(ctx({ nowMs: t + 2000, book: book(mid - 1, mid + 1) })));
-    expect(q.bids[0]!.priceTicks).toBeLessThanOrEqual(mid - 2 - 3);
-    expect(q.asks[0]!.priceTicks).toBeGreaterThanOrEqual(mid + 2 + 3);
-    expect(q.bids[0]!.qty).toBe(5);
+    // −3 bps per buy: the bid widens 3 ticks (of a mid near 9982) and halves; the ask is untouched.
+    expect(q.bids[0]).toEqual({ priceTicks: mid - 2 - 3, qty: 5 });
+    expect(q.asks[0]).toEqual({ priceTicks: mid + 2, qty: 10 });
+  });
+
+  it('marks a fill against the mid before it: a sweep that filled us and moved the book in the same event is adverse', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 1 })]);
+    s.quote(ctx({ nowMs: 0, book: book(9_999, 10_001) }));
+    const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: 9_999, qty: 10, liquidity: 'maker', tsMs: 100, clientOrderId: asClientOrderId('1') };
+    s.quote(ctx({ nowMs: 100, book: book(9_996, 9_998), fills: [fill] }));
+    // Markout −3 bps from the pre-fill mid 10000 (0 from the post-fill mid 9997): bid 9995 − 3.
+    expect(quotesOf(s.quote(ctx({ nowMs: 2000, book: book(9_996, 9_998) }))).bids[0]!.priceTicks).toBe(9_992);
+  });
+
+  it('weights each fill\'s markout by its size (partial fills of one order count as their total)', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 2 })]);
+    const buy = (qty: number, t: number): OwnFill => ({ symbol: SYM, side: 'buy', priceTicks: 9_999, qty, liquidity: 'maker', tsMs: t, clientOrderId: asClientOrderId('1') });
+    s.quote(ctx({ nowMs: 0, book: book(9_999, 10_001) }));
+    s.quote(ctx({ nowMs: 10, book: book(9_999, 10_001), fills: [buy(9, 10)] })); // marks out 0
+    s.quote(ctx({ nowMs: 2000, book: book(9_999, 10_001), fills: [buy(1, 2000)] }));
+    s.quote(ctx({ nowMs: 2500, book: book(9_989, 9_991) })); // −10 bps for the 1-lot fill
+    // Size-weighted mean (9·0 − 1·10)/10 = −1 bps: one tick of 9990 (unweighted −5 bps would be five).
+    expect(quotesOf(s.quote(ctx({ nowMs: 4000, book: book(9_989, 9_991) }))).bids[0]!.priceTicks).toBe(9_987);
   });
 });
 
@@ -178,6 +198,25 @@ describe('reward-aware overlay', () => {
     }
     // Tiny pool, heavy adverse markouts: the widening is not held back.
     expect(quotesOf(s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }))).bids[0]!.priceTicks).toBe(mid - 1 - 1 - 10);
+  });
+
+  it('marks fills against the mid before them: a fill delivered with the book that already moved against it is adverse', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [
+      { kind: 'test-widen', adjust: (_c, _q, adj) => void (adj.bidWidenTicks += 10) } satisfies Overlay,
+      overlay({ kind: 'reward-aware', poolUsdPerDay: 0.001, markoutHorizonMs: 1000 }),
+    ]);
+    let mid = 10_000;
+    let t = 0;
+    s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }));
+    for (let i = 0; i < 20; i++) {
+      const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: mid - 2, qty: 100, liquidity: 'maker', tsMs: t + 100, clientOrderId: asClientOrderId('1') };
+      mid -= 5;
+      s.quote(ctx({ nowMs: t + 100, book: book(mid - 1, mid + 1), fills: [fill], rewards }));
+      t += 10_000;
+      s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }));
+    }
+    // Each buy lost 5 ticks against the pre-fill mid (none against the post-fill one): not held back.
+    expect(quotesOf(s.quote(ctx({ nowMs: t + 1, book: book(mid - 1, mid + 1), rewards }))).bids[0]!.priceTicks).toBe(mid - 1 - 1 - 10);
   });
 
   it('pulls in and holds a quote for minRestMs; does nothing without ctx.rewards', () => {
