@@ -106,6 +106,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   const empty = (ctx: StrategyContext): DesiredQuotes => ({ symbol: ctx.symbol, bids: [], asks: [] });
   return {
     bookDepth: 1,
+    // σ now is max(fast σ, σ): a volatility overlay must not widen for the same spike again.
+    widensOnFastVolatility: true,
     calibrated: () => ready,
     calibration: () => lastCalibration,
     quote(ctx: StrategyContext): DesiredQuotes | StrategyPlan {
