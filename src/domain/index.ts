@@ -8,3 +8,4 @@ export * from './funding.ts';
 export * from './events.ts';
 export * from './intents.ts';
 export * from './others-book.ts';
+export { nextSettlement, previousSettlement, type FundingInstant } from './funding-schedule.ts';
