@@ -3,17 +3,43 @@ import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
-import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
+import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
+import { TRADE_CODE } from '../record/format.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
- * orders' queues and fill them, with exact accounting: a print's volume is consumed once, displayed
- * liquidity our orders take stays taken until the recording changes that level, and order-level
- * recordings keep exact FIFO queues (l3-fifo.ts).
+ * orders' queues and fill them, with exact accounting: a print's volume is consumed once (also when
+ * the frame showing it came first: depth-before-print.ts), displayed liquidity our orders take
+ * stays taken until the level empties, a level pushed out of the recorded depth keeps our place in
+ * its queue, and order-level recordings keep exact FIFO queues (l3-fifo.ts).
  */
 export class ExchangeMarket extends ExchangeCore {
   /** Scratch list for fill allocation (no allocation per trade). */
   readonly #cand: XOrder[] = [];
+  /** Scratch list of our orders whose level a frame removed, with the volume they had ahead (pairs). */
+  readonly #gone: (XOrder | number)[] = [];
+  /** Per symbol, the most levels a side of its book has shown: the recorded depth when the source cut its books. */
+  readonly #depthSeen: number[] = [];
+
+  /**
+   * True when `priceTicks` shows nothing because it is beyond the recorded depth rather than empty:
+   * the side shows as many better levels as the deepest book the recording has shown (a source cut
+   * to its top N levels writes a level pushed below the N-th as removed). Queue positions there are
+   * kept, not reset to nothing ahead.
+   */
+  beyondDepth(s: number, side: number, priceTicks: number): boolean {
+    const book = this.books[s]!;
+    if (book.qty(side, priceTicks) > 0) return false;
+    const n = this.#depthSeen[s] ?? 0;
+    return n > 0 && book.levelsBetter(side, priceTicks, n) >= n;
+  }
+
+  #seeDepth(s: number): void {
+    const book = this.books[s]!;
+    const n = book.nBids > book.nAsks ? book.nBids : book.nAsks;
+    if (n > (this.#depthSeen[s] ?? 0)) this.#depthSeen[s] = n;
+  }
 
   /**
    * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
@@ -25,34 +51,64 @@ export class ExchangeMarket extends ExchangeCore {
     const no = orders.length;
     const consumed = this.consumed[s]!;
     const l3 = this.l3[s];
-    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
+    // A fill by this frame crossing our order met the book as it was: its spread capture is
+    // measured against the mid before the frame, not the crossed mid after it.
+    const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
-      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
       book.load(levels, start, nb, na);
-      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
+      this.#seeDepth(s);
+      if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
+      if (prev) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, prev[k]!, this.othersQty(s, x.sideIdx, x.priceTicks));
+        }
+      }
     } else {
       const own = this.own[s];
       const anyTaken = !consumed.empty;
+      const gone = this.#gone;
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
         const q = levels[2 * j + 1]!;
         const prev = book.set(side, p, q);
-        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
-        if (anyTaken && prev !== q) consumed.reset(side, p);
+        // What our orders took at a level stays taken until it empties; a smaller level caps it.
+        if (anyTaken && prev !== q) consumed.level(side, p, this.othersQty(s, side, p));
         if (l3) continue;
         for (let k = 0; k < no; k++) {
           const x = orders[k]!;
           if (x.priceTicks !== p || x.sideIdx !== side) continue;
           // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
           const g = own ? own.qty(side, p) : 0;
-          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
+          // A level that shows nothing now either emptied or left the recorded depth: told apart
+          // once the whole frame is in (beyondDepth).
+          if (q === 0) gone.push(x, prev > g ? prev - g : 0);
+          else this._depth(x, prev > g ? prev - g : 0, q - g > 0 ? q - g : 0);
+        }
+      }
+      this.#seeDepth(s);
+      for (let k = 0; k < gone.length; k += 2) {
+        const x = gone[k] as XOrder;
+        if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
+      }
+      truncate(gone, 0);
+      // A frame observes every level it does not list as unchanged: trades counted at an untouched
+      // level since the last frame were replaced by orders joining (probabilistic models reset
+      // their counter in onDepth; a stale one would explain away the next cancel ahead).
+      if (!l3) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
+          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+          this._depth(x, q, q);
         }
       }
     }
-    if (no > 0) this._fillCrossed(s);
+    // After the levels: whether an emptied level left the recorded depth needs the whole frame.
+    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
+    if (no > 0) this._fillCrossed(s, midBefore);
   }
 
   /**
@@ -60,24 +116,34 @@ export class ExchangeMarket extends ExchangeCore {
    * the queue: behind the market orders ahead of them that are still there (fifoDiff).
    */
   #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
-    const { orderStart, orderQty } = this._o.l3!;
+    const { orderStart, orderQty, orderId } = this._o.l3!;
     const orders = this.open[s]!;
     const list = (j: number): number[] => Array.from(orderQty.subarray(orderStart[j]!, orderStart[j + 1]!));
+    const ids = (j: number): number[] | null => (orderId ? Array.from(orderId.subarray(orderStart[j]!, orderStart[j + 1]!)) : null);
     if (snapshot) {
-      const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
+      const before = orders.map((x) => [l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)] as const);
       l3.clear();
-      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j), ids(j));
+      orders.forEach((x, k) => {
+        // Our level left the recorded depth: its last order list and our place in it are kept.
+        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]![0], before[k]![1]);
+        else this.#requeue(x, levelDiff(before[k]![0], before[k]![1], l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
+      });
       return;
     }
     for (let j = start; j < start + n; j++) {
       const side = j - start < nb ? BID : ASK;
       const p = levels[2 * j]!;
       const next = list(j);
+      // A level pushed out of the recorded depth keeps its last order list (and our place in it):
+      // when it shows again, the orders still there are matched against it.
+      if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
+      const nextIds = ids(j);
       const prev = l3.get(side, p);
-      l3.set(side, p, next);
+      const prevIds = l3.ids(side, p);
+      l3.set(side, p, next, nextIds);
       let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) requeue(x, (map ??= fifoDiff(prev, next)), next);
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= levelDiff(prev, prevIds, next, nextIds)), next);
     }
   }
 
@@ -87,12 +153,15 @@ export class ExchangeMarket extends ExchangeCore {
    * would have met them before reaching the print's price; each takes what is left of the print),
    * then those at the print's price through the queue model (what remains of the print advances the
    * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
-   * fills never exceeds the print.
+   * fills never exceeds the print. `condition` (format.ts TRADE_CODE): a hidden print traded a
+   * non-displayed order, so it advances no displayed queue and fills only our orders priced better
+   * than it (displayed orders there had priority over it); an auction cross fills nothing.
    */
-  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
+  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean, condition: number = TRADE_CODE.regular): void {
     const orders = this.open[s]!;
     const no = orders.length;
-    if (no === 0) return;
+    if (no === 0 || condition === TRADE_CODE.cross) return;
+    const hidden = condition === TRADE_CODE.hidden;
     const restingSide = takerBuy ? ASK : BID;
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
@@ -100,7 +169,7 @@ export class ExchangeMarket extends ExchangeCore {
     let n = 0;
     for (let k = 0; k < no; k++) {
       const x = orders[k]!;
-      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
+      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks) || (hidden && x.priceTicks === priceTicks)) continue;
       if (n === 0) first = x;
       else {
         if (n === 1) {
@@ -152,7 +221,8 @@ export class ExchangeMarket extends ExchangeCore {
     let blocked = false;
     for (; k < cand.length; k++) {
       const x = cand[k]!;
-      queue.onTrade(x.queue, volume);
+      // Volume a book frame just before already took off the queue ahead is not traded again.
+      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now));
       if (x.queue.front >= 0) {
         blocked = true;
         continue;
@@ -170,8 +240,11 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
+  /** A depth observation at `x`'s level (also when unchanged: probabilistic models reset their trade count). */
   protected _depth(x: XOrder, prev: number, next: number): void {
-    if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
+    const before = x.queue.front;
+    this._o.queue.onDepth(x.queue, prev, next);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -183,10 +256,14 @@ export class ExchangeMarket extends ExchangeCore {
   #fillAtPrintL3(l3: L3Levels, cand: readonly XOrder[], k: number, volume: number, printQty: number): void {
     let used = 0;
     let blocked = false;
+    // Volume a book frame just before already took off the queue ahead is neither traded again in
+    // the market's queue nor counted towards ours.
+    const seen = seenInDepth(cand[k]!.queue, printQty, this.now);
+    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now);
     for (let i = k; i < cand.length && !blocked; i++) {
       const x = cand[i]!;
       const want = leaves(x);
-      const f = Math.min(want, volume - x.queue.front - used);
+      const f = Math.min(want, volume - seen - x.queue.front - used);
       if (f > 0) {
         used += f;
         this._fill(x, f, x.priceTicks, false);
@@ -194,10 +271,11 @@ export class ExchangeMarket extends ExchangeCore {
       if (f < want) blocked = true;
     }
     const x0 = cand[k]!;
-    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty);
-    l3.set(x0.sideIdx, x0.priceTicks, orders);
+    const removed = l3.trade(x0.sideIdx, x0.priceTicks, printQty - seen);
+    const orders = l3.get(x0.sideIdx, x0.priceTicks);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
+      if (q.aheadOrders === Infinity) continue; // an unknown queue stays unknown until the level shows
       q.aheadOrders = Math.max(0, (q.aheadOrders ?? 0) - removed);
       q.front = sizeAhead(orders, q.aheadOrders);
     }
@@ -207,10 +285,19 @@ export class ExchangeMarket extends ExchangeCore {
   protected _join(x: XOrder, s: number): void {
     const l3 = this.l3[s];
     if (!l3) {
-      x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+      // Beyond the recorded depth the queue is unknown: the last size seen there, or nothing known
+      // (an unbounded queue until the level shows: then the displayed size caps it).
+      x.queue.front = this.beyondDepth(s, x.sideIdx, x.priceTicks) ? this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity : this.othersQty(s, x.sideIdx, x.priceTicks);
       return;
     }
     const orders = l3.get(x.sideIdx, x.priceTicks);
+    if (orders.length === 0 && this.beyondDepth(s, x.sideIdx, x.priceTicks)) {
+      // Beyond the recorded depth with no order list kept: an unknown queue (∞ orders ahead, the
+      // last size seen there or ∞ as the volume) until the level shows.
+      x.queue.aheadOrders = Infinity;
+      x.queue.front = this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity;
+      return;
+    }
     x.queue.aheadOrders = orders.length;
     x.queue.front = sizeAhead(orders, orders.length);
   }
@@ -221,7 +308,7 @@ export class ExchangeMarket extends ExchangeCore {
    * opposite levels up to its price, best order first (price, then time), taking what is displayed
    * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
    */
-  protected _fillCrossed(s: number): void {
+  protected _fillCrossed(s: number, midBefore: number): void {
     const orders = this.open[s]!;
     const ba = this.bestOther(s, ASK);
     const bb = this.bestOther(s, BID);
@@ -235,7 +322,7 @@ export class ExchangeMarket extends ExchangeCore {
     if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
     for (let k = 0; k < cand.length; k++) {
       const x = cand[k]!;
-      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
+      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false, midBefore);
     }
     truncate(cand, 0);
   }
@@ -245,35 +332,48 @@ export class ExchangeMarket extends ExchangeCore {
    * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
    * order at its own price.
    */
-  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
+  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean, midBefore = NaN): void {
     const book = this.books[s]!;
     const consumed = this.consumed[s]!;
     const size = book.size;
     const stop = limitTicks - book.lo;
     if (side === ASK) {
       for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
-        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
+        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor, midBefore);
       }
     } else {
       for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
-        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
+        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor, midBefore);
       }
     }
   }
 
-  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
+  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from levelDiff). */
+  #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    if (x.queue.aheadOrders === Infinity) {
+      // Joined beyond the recorded depth where no order list was known: behind every order the
+      // level shows when it first shows.
+      if (next.length > 0) {
+        x.queue.aheadOrders = next.length;
+        x.queue.front = sizeAhead(next, next.length);
+      }
+      return;
+    }
+    const before = x.queue.front;
+    const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
+    x.queue.aheadOrders = a;
+    x.queue.front = sizeAhead(next, a);
+    noteDepthAdvance(x.queue, before - x.queue.front, this.now);
+  }
+
+  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean, midBefore: number): void {
     // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
     const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
     if (avail <= 0) return;
     const f = Math.min(leaves(x), avail);
     consumed.take(side, p, f);
-    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
+    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor, aggressor ? 'taker' : 'cross', midBefore);
   }
 }
 
-/** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
-function requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
-  const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
-  x.queue.aheadOrders = a;
-  x.queue.front = sizeAhead(next, a);
-}
+

@@ -3,6 +3,7 @@ export * from './order-state.ts';
 export * from './tick-grid.ts';
 export * from './instrument.ts';
 export * from './order.ts';
+export * from './position.ts';
 export * from './book.ts';
 export * from './funding.ts';
 export * from './events.ts';
