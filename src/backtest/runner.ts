@@ -178,12 +178,15 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const observer = new BacktestObserver(exchange, settings, col.instruments.map((i) => limitsFor(input.risk, i.symbol).maxPosition));
 
   const subtractOwn = settings.ownOrders === 'subtract';
+  // The bot's feed keeps the recording bot's own orders (FeedDelivery's subtractOwn stays off): taking
+  // them out at their `o` rows, whose timing against the book frames is loose, put the parity test's
+  // backtest fills 61 % off the live run's (within 25 % with them kept). Open question (issue 20).
   const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
     market$,
     connection$,
     funding$,
     forwardFunding: (s) => fundingMode[s] === 'recorded',
-  }, subtractOwn);
+  }, false);
   // Warm-up: events before the window build both books silently.
   for (let i = 0; i < i0; i++) {
     exchange.now = xT[i]!;
