@@ -1,6 +1,7 @@
 import type { Observer } from 'rxjs';
 import type { MarketEvent } from '../domain/events.ts';
 import type { FundingSettlement } from '../domain/funding.ts';
+import { othersBook, type OwnRestingOrder } from '../domain/others-book.ts';
 import type { ConnectionState } from '../engine/ports.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { KIND } from '../record/format.ts';
@@ -29,14 +30,25 @@ export class FeedDelivery {
   readonly #flushAt: Float64Array;
   readonly #heldTrade: Int32Array;
   readonly #lastBookRow: Int32Array;
+  /** The recording bot's own working orders per symbol (its `o` lines), when they are subtracted. */
+  readonly #own: (readonly OwnRestingOrder[])[];
+  readonly #symIndex: Map<string, number>;
 
+  /**
+   * @param subtractOwn the recording bot's own orders (`o` lines) are left out of the books the bot
+   * gets, as the exchange side leaves them out of the market: the strategy sees the market without
+   * "our" orders, as live (`othersBook`, the same function the engine applies to a venue's book).
+   */
   constructor(
     private readonly col: ColumnarRecording,
     private readonly feed: LocalFeed,
     private readonly conflateMs: number,
     private readonly sinks: FeedSinks,
+    private readonly subtractOwn = false,
   ) {
     const n = col.instruments.length;
+    this.#own = col.instruments.map(() => []);
+    this.#symIndex = new Map(col.instruments.map((x, s) => [x.symbol, s]));
     this.#flushAt = new Float64Array(n).fill(Infinity);
     this.#heldTrade = new Int32Array(n).fill(-1);
     this.#lastBookRow = new Int32Array(n).fill(-1);
@@ -65,7 +77,8 @@ export class FeedDelivery {
         }
         return this.#emit(this.feed.trade(i, t));
       case KIND.own:
-        return; // the recording bot's own orders are for the exchange side only
+        if (this.subtractOwn) this.applyOwn(i);
+        return;
       default: {
         const ev = col.objects[col.a[i]!]!;
         if (ev.type === 'gap') {
@@ -79,6 +92,17 @@ export class FeedDelivery {
         if (adjusted.type === 'funding' && this.sinks.forwardFunding(col.sym[i]!)) this.sinks.funding$.next(adjusted.settlement);
       }
     }
+  }
+
+  /** Takes the recording bot's own orders of own row `i` (replacing that symbol's previous ones). */
+  applyOwn(i: number): void {
+    const col = this.col;
+    const start = col.a[i]!;
+    const nb = col.b[i]!;
+    const own: OwnRestingOrder[] = [];
+    for (let j = start, end = start + nb + col.c[i]!; j < end; j++)
+      own.push({ side: j - start < nb ? 'buy' : 'sell', priceTicks: col.levels[2 * j]!, qty: col.levels[2 * j + 1]! });
+    this.#own[col.sym[i]!] = own;
   }
 
   /** Flushes every window that ends at or before `t`. */
@@ -111,6 +135,10 @@ export class FeedDelivery {
 
   #emit(ev: MarketEvent): void {
     this.delivered++;
+    if (ev.type === 'book' && this.subtractOwn) {
+      const own = this.#own[this.#symIndex.get(ev.symbol)!];
+      if (own && own.length > 0) ev = othersBook(ev, own);
+    }
     this.sinks.market$.next(ev);
   }
 }

@@ -178,11 +178,23 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const observer = new BacktestObserver(exchange, settings, col.instruments.map((i) => limitsFor(input.risk, i.symbol).maxPosition));
 
   const subtractOwn = settings.ownOrders === 'subtract';
+  // The bot's feed keeps the recording bot's own orders (FeedDelivery's subtractOwn stays off): taking
+  // them out at their `o` rows, whose timing against the book frames is loose, put the parity test's
+  // backtest fills 61 % off the live run's (within 25 % with them kept). Open question (issue 20).
+  const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
+    market$,
+    connection$,
+    funding$,
+    forwardFunding: (s) => fundingMode[s] === 'recorded',
+  }, false);
   // Warm-up: events before the window build both books silently.
   for (let i = 0; i < i0; i++) {
     exchange.now = xT[i]!;
     exchangeStep(i, false);
-    if (subtractOwn && col.kind[i] === KIND.own) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+    if (subtractOwn && col.kind[i] === KIND.own) {
+      exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+      delivery.applyOwn(i);
+    }
     // The bot's book too, without delivering: the first change in the window sends it in full.
     if (col.kind[i] === KIND.bookDelta || col.kind[i] === KIND.bookSnapshot) feed.apply(i);
   }
@@ -201,6 +213,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // The engine estimates each symbol's fees at that symbol's rates (a recording states them per symbol).
     fees: input.engineFees ?? fees[0]!,
     ...(input.engineFees ? {} : { feesBySymbol: Object.fromEntries(col.instruments.map((inst, k) => [inst.symbol, fees[k]!])) }),
+    // The replayed feed never shows our (simulated) orders: it already is the market without them.
+    marketDataShowsOwnOrders: false,
   });
   // Each minute's local reward-share estimate reaches strategies as ctx.rewards, as the daemon's
   // reward estimator does live (the view only: estimated rewards stay a report figure, not engine PnL).
@@ -238,12 +252,6 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     if (observe && s !== 0xffff) observer.refresh(s);
   }
 
-  const delivery = new FeedDelivery(col, feed, settings.feedConflateMs, {
-    market$,
-    connection$,
-    funding$,
-    forwardFunding: (s) => fundingMode[s] === 'recorded',
-  });
 
   /** Runs one exchange action at its time, observing first. */
   function actionStep(t: number): void {

@@ -8,3 +8,5 @@ export * from './book.ts';
 export * from './funding.ts';
 export * from './events.ts';
 export * from './intents.ts';
+export * from './others-book.ts';
+export { nextSettlement, previousSettlement, type FundingInstant } from './funding-schedule.ts';

@@ -89,7 +89,7 @@ export class EngineCore {
         if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${symbol} (not in the instrument catalog)`, { strategy: b.id, symbol });
         const owner = this.slots.get(symbol);
         if (owner) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${symbol} already belongs to strategy ${owner.id} (one strategy per symbol)`, { strategy: b.id, symbol });
-        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES);
+        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES, deps.marketDataShowsOwnOrders ?? true);
         this.slots.set(symbol, slot);
         return slot;
       });

@@ -1,9 +1,11 @@
 import type { Decimal } from '../core/decimal.ts';
+import type { Book } from '../domain/book.ts';
 import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
 import type { FeeRates } from '../domain/fee-rates.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
+import { othersBook } from '../domain/others-book.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
 import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
@@ -76,6 +78,8 @@ export class SymbolSlot {
     readonly instrument: Instrument,
     public limits: SymbolRiskLimits,
     fees: FeeRates,
+    /** The feed's books include our resting orders (live): strategies get them removed. */
+    readonly feedShowsOwnOrders = true,
   ) {
     this.bookDepth = checkedBookDepth(id, strategy);
     this.market = new MarketState(symbol);
@@ -135,12 +139,29 @@ export class SymbolSlot {
     return this.group.failed;
   }
 
+  #ownFrom: Book | null = null;
+  #ownWorking: readonly WorkingOrder[] | null = null;
+  #ownOut: Book | null = null;
+
+  /**
+   * The book less our orders resting on the venue (the market a replay shows the strategy), cached
+   * while neither the book nor the working orders change (both are replaced, never mutated).
+   */
+  #othersBook(book: Book | null, working: readonly WorkingOrder[]): Book | null {
+    if (book === null || working.length === 0) return book;
+    if (book === this.#ownFrom && working === this.#ownWorking) return this.#ownOut;
+    this.#ownFrom = book;
+    this.#ownWorking = working;
+    this.#ownOut = othersBook(book, working.filter(restsOnVenue));
+    return this.#ownOut;
+  }
+
   /** Refreshes the context for a call at `nowMs`. */
   refresh(nowMs: number, working: readonly WorkingOrder[]): StrategyContext {
     const c = this.ctx;
     const m = this.market;
     c.nowMs = nowMs;
-    c.book = m.book;
+    c.book = this.feedShowsOwnOrders ? this.#othersBook(m.book, working) : m.book;
     c.ticker = m.ticker;
     c.lastTrade = m.lastTrade;
     c.trades = m.takeTrades();
@@ -151,6 +172,14 @@ export class SymbolSlot {
     c.rewards = this.rewardView;
     return c;
   }
+}
+
+/**
+ * True for an order the venue's book may show: acknowledged (open, or a replace or cancel not yet
+ * answered) or of unknown outcome. Queued and unacknowledged new orders are not in the book yet.
+ */
+function restsOnVenue(o: WorkingOrder): boolean {
+  return o.status !== 'queued' && o.status !== 'pending-new';
 }
 
 /**

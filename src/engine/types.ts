@@ -50,6 +50,12 @@ export interface EngineDeps {
   readonly orderManager: OrderManagerConfig;
   /** Fee rates for estimating fees until REST fills arrive (default DEFAULT_FEE_RATES). */
   readonly fees?: FeeRates;
+  /**
+   * True (default) when the market data's books include our own resting orders, as a venue's do:
+   * strategies then get the book without them (`othersBook`), the market a replay shows. A
+   * backtest's replayed feed never contains the replayed bot's orders: it passes false.
+   */
+  readonly marketDataShowsOwnOrders?: boolean;
   /** Per-symbol rates where they differ (a backtest's recording states them per symbol); others use `fees`. */
   readonly feesBySymbol?: Readonly<Record<string, FeeRates>>;
   readonly log?: EngineLog;

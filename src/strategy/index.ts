@@ -10,3 +10,4 @@ export * from './quote-builder.ts';
 export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';
+export * from './taker-unwind.ts';

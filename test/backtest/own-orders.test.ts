@@ -3,6 +3,10 @@
  * does not queue behind them, trade against them, cross them, or count them as reward competition.
  */
 import { describe, expect, it } from 'vitest';
+import { FeedDelivery } from '../../src/backtest/feed-delivery.ts';
+import { LocalFeed } from '../../src/backtest/local-feed.ts';
+import { recordingHeader, toColumnar } from '../../src/record/index.ts';
+import { testInstrument } from '../record/fixtures.ts';
 import { exchangeHarness } from './harness.ts';
 
 /** Sets the recording bot's own levels (bids then asks as [price, qty]). */
@@ -61,5 +65,27 @@ describe('own orders of the recording bot', () => {
     await h.place('buy', 1002, 60, { postOnly: false, tif: 'IOC' }); // a taker buy walks the asks
     const taker = h.ex.fillLog.filter((f) => f.aggressor);
     expect(taker.map((f) => [f.priceTicks, f.qty])).toEqual([[1002, 60]]);
+  });
+});
+
+describe('the replayed bot sees the market without the recording bot\'s own orders (as the engine shows it live)', () => {
+  it('a book frame holding the recording bot\'s own bid reaches the bot without it', () => {
+    const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
+    const S = inst.symbol;
+    const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: 0, source: 't' }), [inst], [
+      { type: 'own', symbol: S, bids: [{ priceTicks: 1001, qty: 100 }], asks: [{ priceTicks: 1004, qty: 2 }], tsEvent: 1, tsRecv: 1 },
+      { type: 'book', symbol: S, level: 2, isSnapshot: true, bids: [{ priceTicks: 1001, qty: 100 }, { priceTicks: 1000, qty: 300 }], asks: [{ priceTicks: 1004, qty: 5 }], tsEvent: 2, tsRecv: 2 },
+    ]);
+    const got: unknown[] = [];
+    const sinks = (seen: unknown[]) => ({ market$: { next: (e: unknown) => seen.push(e), error: () => {}, complete: () => {} }, connection$: { next: () => {}, error: () => {}, complete: () => {} }, funding$: { next: () => {}, error: () => {}, complete: () => {} }, forwardFunding: () => false });
+    const d = new FeedDelivery(col, new LocalFeed(col, 20), 0, sinks(got) as never, true);
+    d.step(0, 1);
+    d.step(1, 2);
+    expect(got).toMatchObject([{ type: 'book', bids: [{ priceTicks: 1000, qty: 300 }], asks: [{ priceTicks: 1004, qty: 3 }] }]);
+    const kept: unknown[] = [];
+    const k = new FeedDelivery(col, new LocalFeed(col, 20), 0, sinks(kept) as never, false);
+    k.step(0, 1);
+    k.step(1, 2);
+    expect(kept).toMatchObject([{ type: 'book', bids: [{ priceTicks: 1001, qty: 100 }, { priceTicks: 1000, qty: 300 }], asks: [{ priceTicks: 1004, qty: 5 }] }]);
   });
 });
