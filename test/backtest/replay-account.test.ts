@@ -11,9 +11,9 @@ describe('replay exchange: what the bot can know and what the venue checks', () 
     void h.place('buy', 1001, 5, { postOnly: false, tif: 'IOC' });
     h.run(5); // matched at 1 ms, the fill reaches the bot at 11 ms
     expect(h.filledQty()).toBe(5);
-    expect((await h.ex.positions()).get(SYM)).toBe(0);
+    expect((await h.ex.positions()).get(SYM)?.qty).toBe(0);
     h.run(11);
-    expect((await h.ex.positions()).get(SYM)).toBe(5);
+    expect((await h.ex.positions()).get(SYM)?.qty).toBe(5);
   });
 
   it('selfTrade CancelIncoming: a buy that would reach our own resting ask is canceled, not filled behind it', async () => {
