@@ -8,20 +8,10 @@ import { executeRunSpec } from '../../src/backtest/run-spec.ts';
 import type { BacktestRun } from '../../src/backtest/runner.ts';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
 import { loadColumnar } from '../../src/record/columnar.ts';
+import { nonSnakeKeys } from '../support/snake-keys.ts';
 import { GOLDEN_CONFIG, ROOT, runSample } from './golden-summary.ts';
 
 const SAMPLE = join(ROOT, 'data/sample/eurusd-perp-local.jsonl.gz');
-
-/** report.json keys that are data, not field names: symbols, and parameters echoed as the config spells them. */
-const DATA_KEYS = [/^\.fees$/, /^\.by_symbol$/, /^\.meta\.strategies\[\d+\]\.(params|overlays)/, /^\.settings\.queue_model\.params/];
-
-/** Every field name in `v` that is not snake_case, with its path. */
-function nonSnakeKeys(v: unknown, path = ''): string[] {
-  if (Array.isArray(v)) return v.flatMap((x, i) => nonSnakeKeys(x, `${path}[${i}]`));
-  if (v === null || typeof v !== 'object') return [];
-  if (DATA_KEYS.some((re) => re.test(path))) return path.match(/\.(fees|by_symbol)$/) ? Object.values(v).flatMap((x) => nonSnakeKeys(x, `${path}.*`)) : [];
-  return Object.entries(v).flatMap(([k, x]) => [...(/^[a-z0-9]+(_[a-z0-9]+)*$/.test(k) ? [] : [`${path}.${k}`]), ...nonSnakeKeys(x, `${path}.${k}`)]);
-}
 
 const cells = (html: string): string[] => [...html.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
 
