@@ -42,6 +42,7 @@ describe('report.html and report.json of the committed sample', () => {
     expect(html).toMatch(/>net PnL \(USD\)<\/th><td>22\.92<\/td>/);
     expect(html).toMatch(/>max drawdown \(USD\) \/ duration<\/th><td>0\.38 \/ 14\.0 s<\/td>/);
     expect(html).toMatch(/>fee rates \(maker \/ taker\)<\/th><td>EURUSD-PERP 0\.00 bps \/ 2\.00 bps \(config\)<\/td>/);
+    expect(html).toMatch(/>markout 1 s \/ 10 s \/ 60 s \(bps, \+ = good\)<\/th><td>0\.00 \/ -0\.03 \/ -0\.09 \(1,156 fills at 60 s\)<\/td>/); // -0.0000x bps reads 0.00, not -0.00
     expect(html).toMatch(/>quote uptime two-sided \/ any side<\/th><td>88\.3% \/ 100\.0%<\/td>/);
     expect(html).toMatch(/>Sortino \(one day, from per-minute PnL\)<\/th><td>n\/a \(7 periods; needs 30\)<\/td>/);
   });
