@@ -16,6 +16,15 @@ export interface SymbolSeries {
   readonly position: number[];
 }
 
+/** The cumulative PnL split over time (USD, one value per equity sample). */
+export interface PnlParts {
+  readonly spread: number[];
+  readonly inventory: number[];
+  readonly fees: number[];
+  readonly funding: number[];
+  readonly rewards: number[];
+}
+
 /** Per-symbol quoting statistics accumulated over exchange time. */
 export interface QuoteTimes {
   /** Time with at least one of our orders resting on each side. */
@@ -48,6 +57,12 @@ export class BacktestObserver {
   /** Total equity (net PnL over all symbols) at each sample, USD. */
   readonly equity: number[] = [];
   readonly equityT: number[] = [];
+  /**
+   * Total equity's parts at each equity sample, USD: spread capture, inventory (trading PnL − spread
+   * capture), fees (negative = paid) and funding add up to `equity` exactly (inventory is the
+   * remainder, in Decimal); `rewards` is the estimated reward so far, not part of equity.
+   */
+  readonly pnlParts: PnlParts = { spread: [], inventory: [], fees: [], funding: [], rewards: [] };
   /** Total equity at each UTC minute boundary (the basis of the report's Sharpe and Sortino). */
   readonly minuteEquity: number[] = [];
   readonly minuteT: number[] = [];
@@ -182,6 +197,10 @@ export class BacktestObserver {
 
   #sample(t: number): void {
     let equity = new Decimal(0);
+    let spread = new Decimal(0);
+    let fees = new Decimal(0);
+    let funding = new Decimal(0);
+    let rewards = 0;
     for (let s = 0; s < this.series.length; s++) {
       const book = this.ex.books[s]!;
       const mid = (book.bestBid() + book.bestAsk()) / 2;
@@ -201,9 +220,19 @@ export class BacktestObserver {
       ser.quoteAsk.push(qa);
       ser.position.push(ledger.position);
       equity = equity.plus(ledger.netPnl(mark));
+      spread = spread.plus(ledger.spreadCapture);
+      fees = fees.plus(ledger.fees);
+      funding = funding.plus(ledger.funding);
+      rewards += this.times[s]!.rewardsUsd;
     }
     this.equityT.push(t);
     this.equity.push(equity.toNumber());
+    const p = this.pnlParts;
+    p.spread.push(spread.toNumber());
+    p.inventory.push(equity.minus(spread).plus(fees).minus(funding).toNumber());
+    p.fees.push(fees.neg().toNumber());
+    p.funding.push(funding.toNumber());
+    p.rewards.push(rewards);
   }
 
   #scoreMinute(t: number): void {

@@ -1,121 +1,172 @@
 import type { BacktestReport, SectionReport } from './report.ts';
 import type { BacktestRun } from './runner.ts';
+import { GLOSSARY, GLOSSARY_TERMS, type GlossaryKey } from './report-glossary.ts';
+import { orderLatencyText, queueModelText } from './report-settings.ts';
 import { formatRatio } from './report-stats.ts';
+import { bps, pct, usd } from './summary-format.ts';
 import { lineChart } from './svg-chart.ts';
 
-const orDash = (v: number | null): string => (v === null ? '—' : String(v));
 const nan = (v: number | null): number => (v === null ? NaN : v);
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Contracts and counts with thousands separators (fixed, locale-free: byte-stable output). */
+const int = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** Seconds with one decimal. */
+const sec = (s: number): string => `${s.toFixed(1)} s`;
+/** A fee rate (fraction of notional) in bps. */
+const rateBps = (r: number): string => `${(r * 1e4).toFixed(2)} bps`;
+
+/** A table row: label, value, and the glossary entry its tooltip and footnote explain it by. */
+type Row = readonly [label: string, value: string, def?: GlossaryKey];
+
+function table(rows: readonly Row[]): string {
+  const th = (label: string, def?: GlossaryKey): string => (def ? `<th title="${esc(GLOSSARY[def])}">${esc(label)}</th>` : `<th>${esc(label)}</th>`);
+  return `<table>${rows.map(([k, v, d]) => `<tr>${th(k, d)}<td>${esc(v)}</td></tr>`).join('')}</table>`;
+}
 
 /** The markout curve (0–120 s after our fills): overall, buys, sells, with the zero line. */
 export function markoutChart(title: string, m: SectionReport['markouts']): string {
   const x = m.curve.map((p) => p.horizon_s * 1000);
-  return lineChart(
-    title,
-    x,
-    [
-      { label: 'zero', color: '#bbb', y: x.map(() => 0) },
-      { label: 'all fills', color: '#1f6feb', y: m.curve.map((p) => nan(p.mean_bps)) },
-      { label: 'buys', color: '#2da44e', y: m.curve.map((p) => nan(p.buy_bps)) },
-      { label: 'sells', color: '#cf222e', y: m.curve.map((p) => nan(p.sell_bps)) },
-    ],
-    [],
-    (v) => v.toFixed(3),
-  );
-}
-
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function table(rows: readonly (readonly [string, string | number])[]): string {
-  return `<table>${rows.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(String(v))}</td></tr>`).join('')}</table>`;
-}
-
-function sectionTable(s: SectionReport): string {
-  return table([
-    ['spread capture (USD)', s.pnl.spread_capture],
-    ['inventory (USD)', s.pnl.inventory],
-    ['fees (USD)', s.pnl.fees],
-    ['funding (USD)', s.pnl.funding],
-    ['net (USD)', s.pnl.net],
-    ['estimated rewards (USD)', s.pnl.estimated_rewards],
-    ['fills (maker / taker)', `${s.fills.count} (${s.fills.maker} / ${s.fills.taker})`],
-    ['maker share', s.fills.maker_share],
-    ['volume (contracts) / share of the market\'s', `${s.fills.volume} / ${s.fills.volume_share} of ${s.fills.market_volume}`],
-    ['volume from book crossings, not prints (contracts / share)', `${s.fills.cross_volume} / ${s.fills.cross_share}`],
-    ['inventory mean |q| / max long / max short / final', `${s.inventory.mean_abs} / ${s.inventory.max_long} / ${s.inventory.max_short} / ${s.inventory.final}`],
-    ['|inventory| p50 / p95 (contracts)', `${s.inventory.p50_abs} / ${s.inventory.p95_abs}`],
-    ['time at the position limit', `${s.inventory.time_at_limit} (limit ${s.inventory.position_limit})`],
-    ['markout 1 s / 10 s / 60 s (bps, + = good)', ['1s', '10s', '60s'].map((k) => orDash(s.markouts_bps[k] ?? null)).join(' / ')],
-    ['markout buys / sells 60 s (bps)', `${orDash(s.markouts.buy_bps['60s'] ?? null)} / ${orDash(s.markouts.sell_bps['60s'] ?? null)}`],
-    ['edge at fill vs mid (bps)', orDash(s.markouts.edge_bps)],
-    ['quote uptime two-sided / any side', `${s.quoting.uptime_two_sided} / ${s.quoting.uptime_any_side}`],
-    ['two-sided inside reward spread', s.quoting.two_sided_inside_reward_spread],
-    ['mean reward share', s.quoting.mean_reward_share],
+  return lineChart(title, x, [
+    { label: 'zero', color: '#bbb', y: x.map(() => 0) },
+    { label: 'all fills', color: '#1f6feb', y: m.curve.map((p) => nan(p.mean_bps)) },
+    { label: 'buys', color: '#2da44e', y: m.curve.map((p) => nan(p.buy_bps)) },
+    { label: 'sells', color: '#cf222e', y: m.curve.map((p) => nan(p.sell_bps)) },
   ]);
 }
 
+/** PnL, fills, inventory, markouts and quoting of one symbol or of the total, in human units. */
+function sectionTable(s: SectionReport): string {
+  const m = s.markouts;
+  const inv = s.inventory;
+  return table([
+    ['spread capture (USD)', usd(s.pnl.spread_capture), 'spread_capture'],
+    ['inventory (USD)', usd(s.pnl.inventory), 'inventory'],
+    ['fees (USD)', usd(s.pnl.fees), 'fees'],
+    ['funding (USD)', usd(s.pnl.funding), 'funding'],
+    ['net (USD)', usd(s.pnl.net), 'net'],
+    ['estimated rewards (USD)', usd(s.pnl.estimated_rewards), 'rewards'],
+    ['fills', `${int(s.fills.count)} (${int(s.fills.maker)} maker, ${int(s.fills.taker)} taker)`, 'fills'],
+    ['maker share', pct(s.fills.maker_share), 'maker_share'],
+    ['volume (contracts) / share of the market\'s', `${int(s.fills.volume)} / ${pct(s.fills.volume_share)} of ${int(s.fills.market_volume)}`, 'volume'],
+    ['volume from book crossings, not prints (contracts / share)', `${int(s.fills.cross_volume)} / ${pct(s.fills.cross_share)}`, 'cross_share'],
+    ['inventory mean |q| / max long / max short / final (contracts)', `${inv.mean_abs.toFixed(1)} / ${int(inv.max_long)} / ${int(inv.max_short)} / ${int(inv.final)}`, 'inventory_stats'],
+    ['|inventory| p50 / p95 (contracts)', `${int(inv.p50_abs)} / ${int(inv.p95_abs)}`, 'inventory_pct'],
+    ['time at the position limit', inv.position_limit > 0 ? `${pct(inv.time_at_limit)} (limit ${int(inv.position_limit)})` : 'no limit set', 'time_at_limit'],
+    ['markout 1 s / 10 s / 60 s (bps, + = good)', `${['1s', '10s', '60s'].map((k) => bps(s.markouts_bps[k])).join(' / ')} (${int(m.measured['60s'] ?? 0)} fills at 60 s)`, 'markouts'],
+    ['markout buys / sells 60 s (bps)', `${bps(m.buy_bps['60s'])} / ${bps(m.sell_bps['60s'])}`, 'markouts_side'],
+    ['edge at fill vs mid (bps)', bps(m.edge_bps), 'edge'],
+    ['quote uptime two-sided / any side', `${pct(s.quoting.uptime_two_sided)} / ${pct(s.quoting.uptime_any_side)}`, 'uptime'],
+    ['two-sided inside the reward spread', pct(s.quoting.two_sided_inside_reward_spread), 'reward_spread'],
+    ['mean reward share', `${(s.quoting.mean_reward_share * 100).toFixed(2)}% (${s.quoting.scored_minutes} minutes scored)`, 'reward_share'],
+  ]);
+}
+
+/** Price with our best quotes and fills, and the inventory, of symbol index `k`. */
+function symbolCharts(run: BacktestRun, k: number, multi: boolean): string[] {
+  const obs = run.observer;
+  const ledger = run.exchange.ledgers[k]!;
+  const sym = ledger.instrument.symbol;
+  const tick = ledger.instrument.grid.tickSize.toNumber();
+  const ser = obs.series[k]!;
+  const px = (v: number): number => v * tick;
+  const fills = run.fills.filter((f) => f.symbol === sym);
+  const buys = fills.filter((f) => f.side === 'buy');
+  const sells = fills.filter((f) => f.side === 'sell');
+  const name = multi ? `${sym}: ` : '';
+  return [
+    lineChart(
+      `${name}Price: mid, our best bid and ask, fills (${sym})`,
+      ser.t,
+      [
+        { label: 'mid', color: '#555', y: ser.mid.map(px) },
+        { label: 'our bid', color: '#2da44e', y: ser.quoteBid.map(px), step: true },
+        { label: 'our ask', color: '#cf222e', y: ser.quoteAsk.map(px), step: true },
+      ],
+      [
+        { label: 'buy fill', color: '#116329', x: buys.map((f) => f.tsExchange), y: buys.map((f) => px(f.priceTicks)), up: true },
+        { label: 'sell fill', color: '#82071e', x: sells.map((f) => f.tsExchange), y: sells.map((f) => px(f.priceTicks)), up: false },
+      ],
+    ),
+    lineChart(`${name}Inventory (contracts)`, ser.t, [{ label: 'position', color: '#8250df', y: ser.position, step: true }]),
+  ];
+}
+
+/** Cumulative PnL over the run, split by source; net is the sum of the first four. */
+function pnlChart(run: BacktestRun): string {
+  const o = run.observer;
+  const p = o.pnlParts;
+  return lineChart('Cumulative PnL by source (USD)', o.equityT, [
+    { label: 'net', color: '#1f6feb', y: o.equity, bold: true },
+    { label: 'spread capture', color: '#2da44e', y: p.spread },
+    { label: 'inventory', color: '#8250df', y: p.inventory },
+    { label: 'fees', color: '#cf222e', y: p.fees },
+    { label: 'funding', color: '#bf8700', y: p.funding },
+    { label: 'est. rewards (not in net)', color: '#999', y: p.rewards },
+  ]);
+}
+
+const STYLE =
+  'body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}' +
+  'th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px;text-align:left}th{background:#f6f6f6;font-weight:normal}' +
+  'th[title]{text-decoration:underline dotted #999;cursor:help}td{font-family:monospace}h2{margin-top:28px}' +
+  '.sub{color:#555;font-size:13px}.note{font-size:12px;color:#555}dt{font-weight:bold;font-size:13px;margin-top:6px}dd{font-size:13px;margin-left:16px;color:#333}';
+
 /**
- * report.html: one self-contained page (inline CSS and SVG, no scripts, no external URLs) with the
- * summary, the equity curve and the markout curve, and per symbol the price with our quotes and
- * fills and the inventory (and its markout curve when there are several symbols).
+ * report.html: one self-contained page (inline CSS and SVG, no scripts, no external URLs). Charts
+ * first (price with our quotes and fills, inventory, cumulative PnL by source, markout curve), then
+ * the results, the total's figures, the run's set-up, a section per symbol only when there are
+ * several, and the definitions every row's tooltip gives.
  */
 export function reportHtml(run: BacktestRun, report: BacktestReport): string {
-  const obs = run.observer;
+  const t = report.total;
+  const w = report.window;
+  const multi = run.exchange.ledgers.length > 1;
   const parts: string[] = [];
   parts.push('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mmbot backtest report</title>');
-  parts.push('<style>body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px;text-align:left}th{background:#f6f6f6;font-weight:normal}td{font-family:monospace}h2{margin-top:28px}</style></head><body>');
+  parts.push(`<style>${STYLE}</style></head><body>`);
   parts.push('<h1>mmbot backtest report</h1>');
-  const t = report.total;
+  parts.push(
+    `<p class="sub">${esc(report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', '))} · ${esc(new Date(w.start_ms).toISOString())} → ${esc(new Date(w.end_ms).toISOString())} (${sec(w.duration_s)}) · net ${usd(t.pnl.net)} USD</p>`,
+  );
+  run.exchange.ledgers.forEach((_, k) => parts.push(...symbolCharts(run, k, multi)));
+  parts.push(pnlChart(run));
+  parts.push(markoutChart('Markout curve: mid move after our fills (bps, + = good; x = time after the fill)', t.markouts));
+  parts.push(`<p class="note">${esc(t.markouts.basis)}</p>`);
+  parts.push('<h2>Results</h2>');
   parts.push(
     table([
-      ['window', `${new Date(report.window.start_ms).toISOString()} → ${new Date(report.window.end_ms).toISOString()} (${report.window.duration_s} s)`],
-      ['strategies', report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', ')],
-      ['events replayed / delivered to engine', `${report.events.replayed} / ${report.events.delivered_to_engine}`],
-      ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.exchange.queueModelName} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
-      ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${f.maker} / ${f.taker} (${f.source})`).join('; ')],
-      ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second}/s` : 'off'} / ${report.venue.rate_limited_429}`],
-      ['net PnL (USD)', t.pnl.net],
-      ['net with estimated rewards (USD)', t.pnl.net_with_rewards],
-      ['Sharpe (one day, from per-minute PnL)', `${formatRatio(t.sharpe, t.pnl_periods)}${t.sharpe === null ? '' : ` (${t.pnl_periods} minutes)`}`],
-      ['Sortino (one day, downside deviation of per-minute PnL)', formatRatio(t.sortino, t.pnl_periods)],
-      ['max drawdown (USD) / duration', `${t.max_drawdown_usd} / ${t.max_drawdown_duration_s} s${t.max_drawdown_recovered ? '' : ' (not recovered)'}`],
-      ['orders placed / cancels', `${t.orders.placed} / ${t.orders.cancels}`],
-      ['fill ratio (fills / placed) / filled-order share / cancel-to-fill', `${t.orders.fill_ratio} / ${t.orders.filled_order_share} / ${t.orders.cancel_to_fill}`],
+      ['net PnL (USD)', usd(t.pnl.net), 'net'],
+      ['net with estimated rewards (USD)', usd(t.pnl.net_with_rewards), 'rewards'],
+      ['Sharpe (one day, from per-minute PnL)', `${formatRatio(t.sharpe, t.pnl_periods)}${t.sharpe === null ? '' : ` (${t.pnl_periods} minutes)`}`, 'sharpe'],
+      ['Sortino (one day, from per-minute PnL)', `${formatRatio(t.sortino, t.pnl_periods)}${t.sortino === null ? '' : ` (${t.pnl_periods} minutes)`}`, 'sortino'],
+      ['max drawdown (USD) / duration', `${usd(t.max_drawdown_usd)} / ${sec(t.max_drawdown_duration_s)}${t.max_drawdown_recovered ? '' : ' (not recovered)'}`, 'drawdown'],
+      ['orders placed / cancels', `${int(t.orders.placed)} / ${int(t.orders.cancels)}`, 'orders'],
+      ['fill ratio (fills per order placed)', t.orders.fill_ratio.toFixed(2), 'fill_ratio'],
+      ['filled-order share', pct(t.orders.filled_order_share), 'filled_order_share'],
+      ['cancel-to-fill (cancels per fill)', t.orders.cancel_to_fill.toFixed(2), 'cancel_to_fill'],
     ]),
   );
-  parts.push('<h2>Total</h2>', sectionTable(t));
-  parts.push(lineChart('Equity (net PnL, USD)', obs.equityT, [{ label: 'equity', color: '#1f6feb', y: obs.equity }]));
-  parts.push(markoutChart('Markout curve: mid move after our fills (bps, + = good; x = seconds after the fill)', t.markouts));
-  parts.push(`<p style="font-size:12px;color:#555">${esc(t.markouts.basis)}</p>`);
-  const multi = run.exchange.ledgers.length > 1;
-  run.exchange.ledgers.forEach((ledger, k) => {
-    const sym = ledger.instrument.symbol;
-    const grid = ledger.instrument.grid;
-    const tick = grid.tickSize.toNumber();
-    const ser = obs.series[k]!;
-    const px = (v: number): number => v * tick;
-    const fills = run.fills.filter((f) => f.symbol === sym);
-    const buys = fills.filter((f) => f.side === 'buy');
-    const sells = fills.filter((f) => f.side === 'sell');
-    parts.push(`<h2>${esc(sym)}</h2>`, sectionTable(report.by_symbol[sym]!));
-    parts.push(
-      lineChart(
-        `${sym}: mid, our quotes and fills`,
-        ser.t,
-        [
-          { label: 'mid', color: '#555', y: ser.mid.map(px) },
-          { label: 'our bid', color: '#2da44e', y: ser.quoteBid.map(px), step: true },
-          { label: 'our ask', color: '#cf222e', y: ser.quoteAsk.map(px), step: true },
-        ],
-        [
-          { label: 'buy fill', color: '#116329', x: buys.map((f) => f.tsExchange), y: buys.map((f) => px(f.priceTicks)), up: true },
-          { label: 'sell fill', color: '#82071e', x: sells.map((f) => f.tsExchange), y: sells.map((f) => px(f.priceTicks)), up: false },
-        ],
-        (v) => v.toFixed(grid.decimals),
-      ),
-    );
-    parts.push(lineChart(`${sym}: inventory (contracts)`, ser.t, [{ label: 'position', color: '#8250df', y: ser.position, step: true }], [], (v) => v.toFixed(0)));
-    if (multi) parts.push(markoutChart(`${sym}: markout curve (bps)`, report.by_symbol[sym]!.markouts));
-  });
+  parts.push(multi ? '<h2>Total (all symbols; inventory and quoting of the primary symbol)</h2>' : '<h2>PnL, fills and quoting</h2>', sectionTable(t));
+  parts.push('<h2>Run</h2>');
+  const s = run.input.settings;
+  parts.push(
+    table([
+      ['events replayed / delivered to the engine', `${int(report.events.replayed)} / ${int(report.events.delivered_to_engine)}`, 'events'],
+      ['queue model', queueModelText(s, run.exchange.queueModelName, run.exchange.l3.some((l) => l !== null)), 'queue_model'],
+      ['order latency', orderLatencyText(s, report.venue.order_latency, report.venue.recorded_round_trips), 'order_latency'],
+      ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${rateBps(f.maker)} / ${rateBps(f.taker)} (${f.source})`).join('; '), 'fee_rates'],
+      ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second} per s` : 'off'} / ${int(report.venue.rate_limited_429)}`, 'rate_limit'],
+    ]),
+  );
+  if (multi) {
+    for (const [sym, one] of Object.entries(report.by_symbol)) {
+      parts.push(`<h2>${esc(sym)}</h2>`, sectionTable(one));
+      parts.push(markoutChart(`${sym}: markout curve (bps)`, one.markouts));
+    }
+  }
+  parts.push('<h2>Definitions</h2><dl>');
+  for (const k of Object.keys(GLOSSARY) as GlossaryKey[]) parts.push(`<dt>${esc(GLOSSARY_TERMS[k])}</dt><dd>${esc(GLOSSARY[k])}</dd>`);
+  parts.push('</dl>');
   parts.push('</body></html>\n');
   return parts.join('\n');
 }

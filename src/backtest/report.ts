@@ -5,6 +5,7 @@ import type { BacktestObserver, QuoteTimes } from './observer.ts';
 import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
 import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
 import { hedgeReport, type HedgeReport } from './report-hedges.ts';
+import { settingsReport, snakeKeys, type SettingsReport } from './report-settings.ts';
 
 export { equityStats } from './report-stats.ts';
 
@@ -84,7 +85,8 @@ export interface BacktestReport {
   readonly recordings: readonly { source: string; started_at: number; symbols: readonly string[] }[];
   /** Each strategy with its primary symbol and every symbol it quotes or hedges on (primary first). */
   readonly strategies: readonly { id: string; symbol: string; symbols: readonly string[] }[];
-  readonly settings: unknown;
+  /** The resolved settings, snake_case like the config's `backtest:` section. */
+  readonly settings: SettingsReport;
   /** Fee rates charged per symbol (fractions of notional) and where they came from (config, recording, venue-default). */
   readonly fees: Readonly<Record<string, { maker: number; taker: number; source: string }>>;
   /** Order latency source (recorded round trips or the configured model) and the venue's emulated rate limit. */
@@ -92,7 +94,7 @@ export interface BacktestReport {
   readonly events: { replayed: number; delivered_to_engine: number };
   readonly total: SectionReport & TotalRisk & { readonly hedges: HedgeReport };
   readonly by_symbol: Readonly<Record<string, SectionReport>>;
-  readonly engine: { fills: number; intents_sent: unknown; rejects: unknown; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
+  readonly engine: { fills: number; intents_sent: Readonly<Record<string, number>>; rejects: Readonly<Record<string, number>>; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
   readonly meta: unknown;
 }
 
@@ -190,7 +192,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     window: { start_ms: run.startMs, end_ms: run.endMs, duration_s: num((run.endMs - run.startMs) / 1000) },
     recordings: run.input.data.headers.map((h) => ({ source: h.source, started_at: h.started_at, symbols: h.symbols })),
     strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol, symbols: b.symbols ?? [b.symbol] })),
-    settings: s,
+    settings: settingsReport(s),
     fees: run.fees,
     venue: {
       order_latency: run.latency.source,
@@ -203,8 +205,8 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     by_symbol: bySymbol,
     engine: {
       fills: c.fills,
-      intents_sent: c.intentsSent,
-      rejects: c.rejects,
+      intents_sent: snakeKeys(c.intentsSent),
+      rejects: snakeKeys(c.rejects),
       kill_switch_trips: c.killSwitchTrips,
       strategy_errors: c.strategyErrors,
       stop_confirmed: run.stopConfirmed,

@@ -4,9 +4,14 @@
  */
 
 const dash = '—';
+/** `v` with `d` decimals, without the sign of a value that rounds to zero ("0.00", not "-0.00"). */
+const fixed = (v: number, d: number): string => {
+  const s = v.toFixed(d);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+};
 /** USD with cents; the report keeps exact decimal strings, the console rounds. */
-export const usd = (v: number | string): string => Number(v).toFixed(2);
-export const bps = (v: number | null | undefined): string => (v === null || v === undefined || Number.isNaN(v) ? dash : v.toFixed(2));
+export const usd = (v: number | string): string => fixed(Number(v), 2);
+export const bps = (v: number | null | undefined): string => (v === null || v === undefined || Number.isNaN(v) ? dash : fixed(v, 2));
 export const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
 const FEE_SOURCES: Readonly<Record<string, string>> = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Symbol } from '../../src/core/ids.ts';
 import { syntheticMarket } from '../../src/backtest/synthetic-recording.ts';
+import { reportHtml } from '../../src/backtest/report-html.ts';
 import { buildReport, fillsCsv } from '../../src/backtest/report.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
@@ -81,6 +82,10 @@ describe('backtest of a multi-symbol strategy with hedges', () => {
     const report = buildReport(r);
     // The report names every symbol of the strategy, not only its primary one.
     expect(report.strategies[0]!.symbols).toEqual([A.symbol, B.symbol]);
+    // Several symbols: a section (table and markout curve) for each after the total's, and both price charts first.
+    const html = reportHtml(r, report);
+    expect([...html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual(['Results', 'Total (all symbols; inventory and quoting of the primary symbol)', 'Run', A.symbol, B.symbol, 'Definitions']);
+    expect([...html.matchAll(/aria-label="([^":]*):/g)].map((m) => m[1])).toEqual([A.symbol, A.symbol, B.symbol, B.symbol, 'Markout curve', A.symbol, B.symbol]);
     const rep = report.total.hedges;
     expect(rep).toMatchObject({ sent: r.engine.counters.hedges, fills: takerB.length, filled_qty: takerB.reduce((a, f) => a + f.qty, 0) });
     const fees = takerB.reduce((a, f) => a + f.fee.toNumber(), 0);

@@ -16,6 +16,7 @@ import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, D
 import { createRecordingWriter, recordingHeader, toColumnar, type OwnExecution, type RecordedEvent } from '../../src/record/index.ts';
 import { testInstrument } from '../record/fixtures.ts';
 import { oneRestingOrder } from './scripted-engine.ts';
+import { nonSnakeKeys } from '../support/snake-keys.ts';
 
 const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
 const S = inst.symbol;
@@ -139,6 +140,7 @@ describe('mmbot backtest --parity', () => {
       expect(code).toBe(1);
       const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as { parity: { live: { fills: number }; replay: { fills: number }; within_tolerance: boolean } };
       expect([report.parity.live.fills, report.parity.replay.fills, report.parity.within_tolerance]).toEqual([1, 0, false]);
+      expect(nonSnakeKeys(report)).toEqual([]); // the parity section and the rest of report.json: snake_case field names
       expect(readFileSync(join(dir, 'out', 'parity.html'), 'utf8')).toContain('Live vs replay');
       expect(out).toMatch(/live vs replay[\s\S]*fills\s+1\s+0\s+-1\s+-100\.0%\s+BEYOND/);
       await expect(command.run(['--config', config, '--parity', bare, '--out', join(dir, 'out2'), '--no-cache'])).rejects.toThrow(/no execution reports/);

@@ -75,4 +75,29 @@ describe.skipIf(!needs('chromium'))('report.html in a real browser (headless Chr
     expect(problems).toEqual([]);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).not.toContain('<script');
   }, 60_000);
+
+  it('lays the charts out first, labels axes with round numbers and gives every row a tooltip', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1100, height: 900 } });
+    const problems = pageProblems(page);
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const layout = (await page.evaluate(`(() => {
+      const top = (el) => el.getBoundingClientRect().top + window.scrollY;
+      const svgs = [...document.querySelectorAll('svg')];
+      const pnl = svgs.find((s) => s.getAttribute('aria-label').startsWith('Cumulative PnL'));
+      return {
+        charts: svgs.map((s) => s.getAttribute('aria-label').split(':')[0]),
+        lastChartBottom: Math.max(...svgs.map((s) => s.getBoundingClientRect().bottom + window.scrollY)),
+        firstTableTop: top(document.querySelector('table')),
+        pnlYLabels: [...pnl.querySelectorAll('text[text-anchor="end"]')].map((t) => t.textContent),
+        untitled: [...document.querySelectorAll('th')].filter((th) => !th.title).map((th) => th.textContent),
+        sortinoTip: [...document.querySelectorAll('th')].find((th) => th.textContent.startsWith('Sortino')).title,
+      };
+    })()`)) as { charts: string[]; lastChartBottom: number; firstTableTop: number; pnlYLabels: string[]; untitled: string[]; sortinoTip: string };
+    expect(layout.charts).toEqual(['Price', 'Inventory (contracts)', 'Cumulative PnL by source (USD)', 'Markout curve']);
+    expect(layout.lastChartBottom).toBeLessThan(layout.firstTableTop);
+    expect(layout.pnlYLabels).toEqual(['-5', '0', '5', '10', '15', '20', '25']);
+    expect(layout.untitled).toEqual([]);
+    expect(layout.sortinoTip).toMatch(/downside deviation/);
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
