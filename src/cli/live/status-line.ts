@@ -14,22 +14,23 @@ function quotesPart(s: SymbolSnapshot, px: (ticks: number) => string, running: b
   return `${quotes}${levels}`;
 }
 
-function symbolPart(s: SymbolSnapshot, catalog: InstrumentCatalog, running: boolean): string {
+function symbolPart(s: SymbolSnapshot, catalog: InstrumentCatalog, running: boolean, ownPnl: boolean): string {
   const grid = catalog.get(s.symbol)?.grid;
   const px = (ticks: number): string => (grid ? grid.toPrice(ticks) : `${ticks}t`);
   const pos = s.position.qty === 0 ? 'flat' : `${s.position.qty > 0 ? '+' : ''}${s.position.qty}${s.position.avgPrice ? `@${s.position.avgPrice.toFixed(grid?.decimals ?? 4)}` : ''}`;
   const state = s.tradingState === 'ACTIVE' ? '' : ` ${s.tradingState}(${s.tradingReason})`;
   const err = s.strategyError ? ` STRATEGY ERROR: ${s.strategyError}` : '';
-  return `${s.symbol} ${quotesPart(s, px, running)} pos ${pos} pnl ${signed(s.pnl.total)}${state}${err}`;
+  // One symbol: its PnL is the total printed after it, so it is not repeated.
+  return `${s.symbol} ${quotesPart(s, px, running)} pos ${pos}${ownPnl ? ` pnl ${signed(s.pnl.total)}` : ''}${state}${err}`;
 }
 
 /**
  * The daemon's one-line status: per symbol the best desired bid/ask, levels and working orders
- * (`stopped` and the working count once the engine stopped), position and PnL; then fills, total
+ * (`stopped` and the working count once the engine stopped), position and PnL (with several symbols); then fills, total
  * PnL (fees, and funding once any was booked), and the kill switch when tripped.
  */
 export function formatStatusLine(snap: EngineSnapshot, catalog: InstrumentCatalog): string {
-  const parts = snap.symbols.map((s) => symbolPart(s, catalog, snap.running));
+  const parts = snap.symbols.map((s) => symbolPart(s, catalog, snap.running, snap.symbols.length > 1));
   const c = snap.counters;
   const kill = snap.killSwitch.tripped ? ` | KILL SWITCH: ${snap.killSwitch.reason ?? '?'} ${snap.killSwitch.detail ?? ''}`.trimEnd() : '';
   const slow = snap.execution.slowedDown ? ' (slowed down)' : '';

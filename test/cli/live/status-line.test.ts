@@ -65,7 +65,7 @@ describe('formatStatusLine', () => {
       catalog,
     );
     expect(line).toBe(
-      'EURUSD-PERP 100@1.1401 / 100@1.1403 (2x1 lvls, 3 working) pos -200@1.1403 pnl +1.50 | fills 3 pnl +1.50 USD (fees -0.02) | sent 4p/2r/1c rejects 1',
+      'EURUSD-PERP 100@1.1401 / 100@1.1403 (2x1 lvls, 3 working) pos -200@1.1403 | fills 3 pnl +1.50 USD (fees -0.02) | sent 4p/2r/1c rejects 1', // one symbol: its PnL is the total, printed once
     );
   });
 
@@ -82,14 +82,14 @@ describe('formatStatusLine', () => {
       ),
       catalog,
     );
-    expect(line).toContain('EURUSD-PERP no quotes (0 working) pos flat pnl +0.00 HALTED(kill switch)');
+    expect(line).toContain('EURUSD-PERP no quotes (0 working) pos flat HALTED(kill switch)');
     expect(line).toMatch(/KILL SWITCH: max-drawdown drawdown 600 > 500$/);
   });
 
   it('after stop shows "stopped" and the working count instead of the last desired quotes', () => {
     const desired = { symbol: sym, bids: [{ priceTicks: 11401, qty: 100 }], asks: [{ priceTicks: 11403, qty: 100 }] };
     const line = formatStatusLine(snapshot({ desired, position: { qty: 100, avgPrice: d('1.14'), costBasis: d('114'), markTicks: 11402 } }, { running: false }), catalog);
-    expect(line).toMatch(/^EURUSD-PERP stopped \(0 working\) pos \+100@1\.1400 pnl \+0\.00 \| fills 3/);
+    expect(line).toMatch(/^EURUSD-PERP stopped \(0 working\) pos \+100@1\.1400 \| fills 3/);
     expect(line).not.toContain('1.1401');
     const unconfirmed = formatStatusLine(snapshot({ desired, working: [{}] as unknown as SymbolSnapshot['working'] }, { running: false }), catalog);
     expect(unconfirmed).toContain('EURUSD-PERP stopped (1 working) pos flat');
