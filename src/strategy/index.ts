@@ -7,6 +7,8 @@ export * from './estimators/index.ts';
 export * from './models/index.ts';
 export * from './calibration.ts';
 export * from './quote-builder.ts';
+export * from './leading-fair.ts';
+export * from './queue-aware.ts';
 export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';

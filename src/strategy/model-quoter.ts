@@ -9,6 +9,8 @@ import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
 import { PredictiveRegression } from './estimators/predictive-regression.ts';
+import { LeadingFair } from './leading-fair.ts';
+import { queueAdjust, QueueTracker } from './queue-aware.ts';
 import { buildQuotes } from './quote-builder.ts';
 
 /** Parameters every model quoter (avellaneda-stoikov, glft) shares; only size and maxPosition are required. */
@@ -66,6 +68,14 @@ export const modelBaseShape = {
     .boolean()
     .default(true)
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
+  leadingFair: z
+    .boolean()
+    .default(true)
+    .describe('Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
+  queueAware: z
+    .boolean()
+    .default(true)
+    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker).'),
   fastVolHalfLifeS: z
     .number()
     .positive()
@@ -153,6 +163,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs) });
   // What each side's fills earned at the horizon, edge included (reference = the fill price).
   const loss = p.lossFeedback > 0 ? new SideLossDepth(p.lossFeedback, p.volHalfLifeS * 1000, p.adverseHorizonS * 1000) : null;
+  const lead = p.leadingFair ? new LeadingFair({ horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000 }) : null;
+  const queue = p.queueAware ? new QueueTracker(p.volHalfLifeS * 1000) : null;
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -190,6 +202,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       if (flow && flowReg) {
         flowReg.observe(flow.value, mid, now);
         fair += flowReg.predict(flow.value);
+      }
+      if (lead) {
+        lead.update(ctx, b.priceTicks, b.qty, a.priceTicks, a.qty, now);
+        fair += lead.shift;
       }
       if (now >= nextRefitMs) {
         nextRefitMs = now + p.refitIntervalMs;
@@ -242,8 +258,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         px.bid = r - bidEdge;
         px.ask = r + askEdge;
       }
-      raw.bidTicks = px.bid - lossBidTicks;
-      raw.askTicks = px.ask + lossAskTicks;
+      raw.bidTicks = px.bid - lossBidTicks - (lead ? lead.bidJumpTicks(now) : 0);
+      raw.askTicks = px.ask + lossAskTicks + (lead ? lead.askJumpTicks(now) : 0);
+      if (queue) {
+        queue.update(ctx, now);
+        raw.bidTicks = queueAdjust(ctx, queue, 'buy', raw.bidTicks, fair, feeTicks + adverseBidTicks);
+        raw.askTicks = queueAdjust(ctx, queue, 'sell', raw.askTicks, fair, feeTicks + adverseAskTicks);
+      }
       if (p.sizeDecay > 0) {
         const shrink = Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition);
         const bid = q > 0 ? Math.floor(p.size * shrink) : p.size;
