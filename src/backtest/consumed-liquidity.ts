@@ -5,8 +5,10 @@ import { BID } from './dense-book.ts';
  * side and price (NautilusTrader's `liquidity_consumption`). The recorded book is immutable, so
  * without this an IOC sent twice at one instant, or a crossed order re-checked on every book event,
  * would take the same displayed quantity again and again. What was taken stays taken until the
- * recording next changes that level (any new quantity there, including zero); then the level's
- * displayed quantity is fresh data and fully available again.
+ * recording shows the level empty: a smaller quantity there caps it (what left came out of what we
+ * had taken), a larger one adds only the addition. Resetting on every change, as NautilusTrader
+ * does, made the whole level available again at each decrement: 100 displayed then 95, 90, 85 filled
+ * a crossed order 370.
  */
 export class ConsumedLiquidity {
   readonly #bids = new Map<number, number>();
@@ -28,24 +30,21 @@ export class ConsumedLiquidity {
     m.set(priceTicks, (m.get(priceTicks) ?? 0) + qty);
   }
 
-  /** The recording changed a level: what was taken there no longer applies. */
-  reset(side: number, priceTicks: number): void {
-    (side === BID ? this.#bids : this.#asks).delete(priceTicks);
-  }
-
   /**
-   * After a book snapshot: levels whose quantity changed (`qtyBefore` vs `qtyAfter`) are fresh data.
-   * `qtyBefore` must be read before the snapshot is loaded: call `levelsTaken` first.
+   * The recording shows `qtyNow` (others' volume) at a level: empty forgets what was taken there,
+   * less than what was taken caps it.
    */
-  afterSnapshot(before: readonly (readonly [side: number, priceTicks: number, qty: number])[], qtyAfter: (side: number, priceTicks: number) => number): void {
-    for (const [side, p, q] of before) if (qtyAfter(side, p) !== q) this.reset(side, p);
+  level(side: number, priceTicks: number, qtyNow: number): void {
+    const m = side === BID ? this.#bids : this.#asks;
+    const t = m.get(priceTicks);
+    if (t === undefined) return;
+    if (qtyNow <= 0) m.delete(priceTicks);
+    else if (t > qtyNow) m.set(priceTicks, qtyNow);
   }
 
-  /** Levels with consumption and their displayed quantity now (for `afterSnapshot`). */
-  levelsTaken(qtyNow: (side: number, priceTicks: number) => number): [side: number, priceTicks: number, qty: number][] {
-    const out: [number, number, number][] = [];
-    for (const p of this.#bids.keys()) out.push([BID, p, qtyNow(BID, p)]);
-    for (const p of this.#asks.keys()) out.push([1 - BID, p, qtyNow(1 - BID, p)]);
-    return out;
+  /** After a book snapshot: every level with consumption is seen again (`qtyNow`: others' volume now). */
+  afterSnapshot(qtyNow: (side: number, priceTicks: number) => number): void {
+    for (const p of [...this.#bids.keys()]) this.level(BID, p, qtyNow(BID, p));
+    for (const p of [...this.#asks.keys()]) this.level(1 - BID, p, qtyNow(1 - BID, p));
   }
 }

@@ -11,7 +11,7 @@ import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
 import { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { toOrder, type XOrder } from './exchange-order.ts';
-import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule } from './ledger.ts';
+import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule, type FillSource } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { RoundTripOp } from '../record/format.ts';
 import type { QueueModel } from './queue-model.ts';
@@ -154,12 +154,14 @@ export class ExchangeCore {
 
   // ------------------------------------------------------------------ fills and events
 
-  protected _fill(x: XOrder, qty: number, priceTicks: number, aggressor: boolean): void {
+  /**
+   * Books a fill of `x`. `midBefore`: the mid the match met when the current book is already past it
+   * (a crossing fill: the mid before the crossing frame); by default the current book's mid.
+   */
+  protected _fill(x: XOrder, qty: number, priceTicks: number, aggressor: boolean, source: FillSource = aggressor ? 'taker' : 'print', midBefore = NaN): void {
     const s = x.sym;
     const book = this.books[s]!;
-    const bb = book.bestBid();
-    const ba = book.bestAsk();
-    const mid = (bb + ba) / 2;
+    const mid = Number.isFinite(midBefore) ? midBefore : (book.bestBid() + book.bestAsk()) / 2;
     const ledger = this.ledgers[s]!;
     ledger.fill(x.side, priceTicks, qty, aggressor, mid);
     x.filled += qty;
@@ -169,7 +171,7 @@ export class ExchangeCore {
     const tradeId = this._ids.next('T', this.now);
     const snapshot = toOrder(x);
     const tsRecv = this._deliveryTime();
-    const fill = new FillRecord(this.now, tsRecv, tradeId, x.id, x.cid, x.symbol, x.side, priceTicks, qty, aggressor, mid, ledger.position, aggressor ? ledger.takerUnitFee : ledger.makerUnitFee);
+    const fill = new FillRecord(this.now, tsRecv, tradeId, x.id, x.cid, x.symbol, x.side, priceTicks, qty, aggressor, mid, ledger.position, aggressor ? ledger.takerUnitFee : ledger.makerUnitFee, source);
     this.fillLog.push(fill);
     this._o.onFill?.(fill);
     const ev: OrderEvent = {

@@ -4,6 +4,7 @@ import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
 import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
@@ -25,12 +26,14 @@ export class ExchangeMarket extends ExchangeCore {
     const no = orders.length;
     const consumed = this.consumed[s]!;
     const l3 = this.l3[s];
+    // A fill by this frame crossing our order met the book as it was: its spread capture is
+    // measured against the mid before the frame, not the crossed mid after it.
+    const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
     if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
-      const taken = consumed.empty ? null : consumed.levelsTaken((side, p) => book.qty(side, p));
       book.load(levels, start, nb, na);
-      if (taken) consumed.afterSnapshot(taken, (side, p) => book.qty(side, p));
+      if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
       if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
     } else {
       const own = this.own[s];
@@ -40,8 +43,8 @@ export class ExchangeMarket extends ExchangeCore {
         const p = levels[2 * j]!;
         const q = levels[2 * j + 1]!;
         const prev = book.set(side, p, q);
-        // Fresh data at a level: what our orders took there is displayed again (NautilusTrader's rule).
-        if (anyTaken && prev !== q) consumed.reset(side, p);
+        // What our orders took at a level stays taken until it empties; a smaller level caps it.
+        if (anyTaken && prev !== q) consumed.level(side, p, this.othersQty(s, side, p));
         if (l3) continue;
         for (let k = 0; k < no; k++) {
           const x = orders[k]!;
@@ -51,8 +54,17 @@ export class ExchangeMarket extends ExchangeCore {
           this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
         }
       }
+      // A frame observes every level it does not list as unchanged: trades counted at an untouched
+      // level since the last frame were replaced by orders joining (probabilistic models reset
+      // their counter in onDepth; a stale one would explain away the next cancel ahead).
+      if (!l3) for (let k = 0; k < no; k++) {
+        const x = orders[k]!;
+        if (x.queue.cumTrades === 0) continue;
+        const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+        this._depth(x, q, q);
+      }
     }
-    if (no > 0) this._fillCrossed(s);
+    if (no > 0) this._fillCrossed(s, midBefore);
   }
 
   /**
@@ -67,7 +79,7 @@ export class ExchangeMarket extends ExchangeCore {
       const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
       l3.clear();
       for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      orders.forEach((x, k) => this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
       return;
     }
     for (let j = start; j < start + n; j++) {
@@ -77,7 +89,7 @@ export class ExchangeMarket extends ExchangeCore {
       const prev = l3.get(side, p);
       l3.set(side, p, next);
       let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) requeue(x, (map ??= fifoDiff(prev, next)), next);
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= fifoDiff(prev, next)), next);
     }
   }
 
@@ -152,7 +164,8 @@ export class ExchangeMarket extends ExchangeCore {
     let blocked = false;
     for (; k < cand.length; k++) {
       const x = cand[k]!;
-      queue.onTrade(x.queue, volume);
+      // Volume a book frame just before already took off the queue ahead is not traded again.
+      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now));
       if (x.queue.front >= 0) {
         blocked = true;
         continue;
@@ -170,8 +183,11 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
+  /** A depth observation at `x`'s level (also when unchanged: probabilistic models reset their trade count). */
   protected _depth(x: XOrder, prev: number, next: number): void {
-    if (prev !== next) this._o.queue.onDepth(x.queue, prev, next);
+    const before = x.queue.front;
+    this._o.queue.onDepth(x.queue, prev, next);
+    noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -183,10 +199,14 @@ export class ExchangeMarket extends ExchangeCore {
   #fillAtPrintL3(l3: L3Levels, cand: readonly XOrder[], k: number, volume: number, printQty: number): void {
     let used = 0;
     let blocked = false;
+    // Volume a book frame just before already took off the queue ahead is neither traded again in
+    // the market's queue nor counted towards ours.
+    const seen = seenInDepth(cand[k]!.queue, printQty, this.now);
+    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now);
     for (let i = k; i < cand.length && !blocked; i++) {
       const x = cand[i]!;
       const want = leaves(x);
-      const f = Math.min(want, volume - x.queue.front - used);
+      const f = Math.min(want, volume - seen - x.queue.front - used);
       if (f > 0) {
         used += f;
         this._fill(x, f, x.priceTicks, false);
@@ -194,7 +214,7 @@ export class ExchangeMarket extends ExchangeCore {
       if (f < want) blocked = true;
     }
     const x0 = cand[k]!;
-    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty);
+    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty - seen);
     l3.set(x0.sideIdx, x0.priceTicks, orders);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
@@ -221,7 +241,7 @@ export class ExchangeMarket extends ExchangeCore {
    * opposite levels up to its price, best order first (price, then time), taking what is displayed
    * and not yet taken (ConsumedLiquidity), so a small crossing order does not fill a big one.
    */
-  protected _fillCrossed(s: number): void {
+  protected _fillCrossed(s: number, midBefore: number): void {
     const orders = this.open[s]!;
     const ba = this.bestOther(s, ASK);
     const bb = this.bestOther(s, BID);
@@ -235,7 +255,7 @@ export class ExchangeMarket extends ExchangeCore {
     if (cand.length > 1) cand.sort((a, b) => (a.sideIdx - b.sideIdx) || (a.sideIdx === BID ? byBidPriority(a, b) : byAskPriority(a, b)));
     for (let k = 0; k < cand.length; k++) {
       const x = cand[k]!;
-      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false);
+      this._walk(x, s, x.sideIdx === BID ? ASK : BID, x.priceTicks, false, midBefore);
     }
     truncate(cand, 0);
   }
@@ -245,35 +265,39 @@ export class ExchangeMarket extends ExchangeCore {
    * not yet taken), recording what it takes. Takers fill at each level's price, a crossed resting
    * order at its own price.
    */
-  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean): void {
+  protected _walk(x: XOrder, s: number, side: number, limitTicks: number, aggressor: boolean, midBefore = NaN): void {
     const book = this.books[s]!;
     const consumed = this.consumed[s]!;
     const size = book.size;
     const stop = limitTicks - book.lo;
     if (side === ASK) {
       for (let i = book.bestAskIdx; i < size && i <= stop && leaves(x) > 0; i++) {
-        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor);
+        if (book.asks[i]! > 0) this.#takeAt(x, s, consumed, ASK, book.lo + i, aggressor, midBefore);
       }
     } else {
       for (let i = book.bestBidIdx; i >= 0 && i >= stop && leaves(x) > 0; i--) {
-        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor);
+        if (book.bids[i]! > 0) this.#takeAt(x, s, consumed, BID, book.lo + i, aggressor, midBefore);
       }
     }
   }
 
-  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean): void {
+  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
+  #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    const before = x.queue.front;
+    const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
+    x.queue.aheadOrders = a;
+    x.queue.front = sizeAhead(next, a);
+    noteDepthAdvance(x.queue, before - x.queue.front, this.now);
+  }
+
+  #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean, midBefore: number): void {
     // Never trade with the recording bot's own orders, nor twice with the same displayed volume.
     const avail = this.othersQty(s, side, p) - consumed.taken(side, p);
     if (avail <= 0) return;
     const f = Math.min(leaves(x), avail);
     consumed.take(side, p, f);
-    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor);
+    this._fill(x, f, aggressor ? p : x.priceTicks, aggressor, aggressor ? 'taker' : 'cross', midBefore);
   }
 }
 
-/** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
-function requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
-  const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
-  x.queue.aheadOrders = a;
-  x.queue.front = sizeAhead(next, a);
-}
+

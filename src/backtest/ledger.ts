@@ -20,11 +20,19 @@ export interface BacktestFill {
   readonly aggressor: boolean;
   /** qty × price × multiplier × fee rate, USD. */
   readonly fee: Decimal;
-  /** Mid of the exchange-side book at the match, in ticks (may be x.5), NaN when one side is empty. */
+  /**
+   * Mid of the exchange-side book the match met, in ticks (may be x.5), NaN when one side is empty:
+   * for a fill by a book crossing our order, the mid before the frame that crossed it.
+   */
   readonly midTicks: number;
   /** Signed position after the fill. */
   readonly positionAfter: number;
+  /** How the fill came about: a trade print, the book crossing our resting order, or our order taking. */
+  readonly source: FillSource;
 }
+
+/** What filled an order: `print` (a trade print at or through its price), `cross` (the book crossed it), `taker` (it took liquidity). */
+export type FillSource = 'print' | 'cross' | 'taker';
 
 /** A fill whose fee Decimal is computed on first use (most fills' fees are only read by reports). */
 export class FillRecord implements BacktestFill {
@@ -43,6 +51,7 @@ export class FillRecord implements BacktestFill {
     readonly midTicks: number,
     readonly positionAfter: number,
     private readonly unitFee: Decimal,
+    readonly source: FillSource,
   ) {}
 
   get fee(): Decimal {

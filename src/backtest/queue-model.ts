@@ -18,6 +18,9 @@ export interface QueueState {
   cumTrades: number;
   /** L3 recordings (l3-fifo.ts): market orders ahead of ours; `front` is then their exact total. */
   aheadOrders?: number;
+  /** Queue ahead a book frame at `depthAheadMs` removed that no print has matched yet (depth-before-print.ts). */
+  depthAhead?: number;
+  depthAheadMs?: number;
 }
 
 /** A queue model: pure updates of one order's queue state. */

@@ -39,6 +39,7 @@ function sectionTable(s: SectionReport): string {
     ['fills (maker / taker)', `${s.fills.count} (${s.fills.maker} / ${s.fills.taker})`],
     ['maker share', s.fills.maker_share],
     ['volume (contracts) / share of the market\'s', `${s.fills.volume} / ${s.fills.volume_share} of ${s.fills.market_volume}`],
+    ['volume from book crossings, not prints (contracts / share)', `${s.fills.cross_volume} / ${s.fills.cross_share}`],
     ['inventory mean |q| / max long / max short / final', `${s.inventory.mean_abs} / ${s.inventory.max_long} / ${s.inventory.max_short} / ${s.inventory.final}`],
     ['|inventory| p50 / p95 (contracts)', `${s.inventory.p50_abs} / ${s.inventory.p95_abs}`],
     ['time at the position limit', `${s.inventory.time_at_limit} (limit ${s.inventory.position_limit})`],

@@ -27,8 +27,13 @@ export interface PnlReport {
 /** One symbol's (or the total's) figures. */
 export interface SectionReport {
   readonly pnl: PnlReport;
-  /** `market_volume`: contracts the recorded prints traded in the window; `volume_share`: volume / market_volume (our participation; can exceed 1 with queue models that fill on depth changes). */
-  readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string; market_volume: number; volume_share: number };
+  /**
+   * `market_volume`: contracts the recorded prints traded in the window; `volume_share`: volume /
+   * market_volume (our participation; can exceed 1 with queue models that fill on depth changes);
+   * `cross_volume`: contracts of ours filled by the book crossing our resting orders, not by a
+   * print (no recorded trade backs them), `cross_share` = cross_volume / volume.
+   */
+  readonly fills: { count: number; maker: number; taker: number; maker_share: number; maker_qty_share: number; volume: number; notional_usd: string; market_volume: number; volume_share: number; cross_volume: number; cross_share: number };
   /** Position statistics from the `sample_ms` samples; `time_at_limit`: share of market time with |position| ≥ `position_limit` (the risk limit). */
   readonly inventory: { mean: number; mean_abs: number; max_long: number; max_short: number; final: number; p50_abs: number; p95_abs: number; position_limit: number; time_at_limit: number };
   readonly quoting: { uptime_two_sided: number; uptime_any_side: number; two_sided_inside_reward_spread: number; mean_reward_share: number; scored_minutes: number };
@@ -98,11 +103,13 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const s = run.input.settings;
   const bySymbol: Record<string, SectionReport> = {};
   let total = { spread: new Decimal(0), trading: new Decimal(0), fees: new Decimal(0), funding: new Decimal(0), rewards: 0 };
+  const crossQty = new Map<string, number>();
+  for (const f of ex.fillLog) if (f.source === 'cross') crossQty.set(f.symbol, (crossQty.get(f.symbol) ?? 0) + f.qty);
   ex.ledgers.forEach((ledger, k) => {
     const ser = obs.series[k]!;
     const mark = ser.mid.at(-1) ?? NaN;
     const times = obs.times[k]!;
-    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times, obs, k);
+    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times, obs, k, crossQty.get(ledger.instrument.symbol) ?? 0);
     total = {
       spread: total.spread.plus(ledger.spreadCapture),
       trading: total.trading.plus(ledger.tradingPnl(mark)),
@@ -120,6 +127,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const makerQty = ex.ledgers.reduce((a, l) => a + l.makerQty, 0);
   const volume = sum((x) => x.fills.volume);
   const marketVolume = sum((x) => x.fills.market_volume);
+  const crossVolume = sum((x) => x.fills.cross_volume);
   const rewards = new Decimal(total.rewards.toFixed(6));
   const net = total.trading.minus(total.fees).plus(total.funding);
   const dd = equityStats(obs.equity, obs.equityT);
@@ -143,6 +151,8 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       notional_usd: money(ex.ledgers.reduce((a, l) => a.plus(l.notional), new Decimal(0))),
       market_volume: marketVolume,
       volume_share: num(marketVolume > 0 ? volume / marketVolume : 0),
+      cross_volume: crossVolume,
+      cross_share: num(volume > 0 ? crossVolume / volume : 0),
     },
     // Inventory statistics are per symbol (contracts do not add across instruments); the total shows the primary symbol's.
     inventory: first ? first.inventory : { mean: 0, mean_abs: 0, max_long: 0, max_short: 0, final: 0, p50_abs: 0, p95_abs: 0, position_limit: 0, time_at_limit: 0 },
@@ -216,7 +226,7 @@ function pnl(spread: Decimal, inventory: Decimal, fees: Decimal, funding: Decima
   };
 }
 
-function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: Readonly<QuoteTimes>, obs: BacktestObserver, k: number): SectionReport {
+function section(ledger: SymbolLedger, mark: number, position: readonly number[], t: Readonly<QuoteTimes>, obs: BacktestObserver, k: number, crossQty: number): SectionReport {
   const fills = ledger.makerFills + ledger.takerFills;
   const trading = ledger.tradingPnl(mark);
   const denom = t.marketMs > 0 ? t.marketMs : 1;
@@ -246,6 +256,8 @@ function section(ledger: SymbolLedger, mark: number, position: readonly number[]
       notional_usd: money(ledger.notional),
       market_volume: t.marketVolume,
       volume_share: num(t.marketVolume > 0 ? ledger.volume / t.marketVolume : 0),
+      cross_volume: crossQty,
+      cross_share: num(ledger.volume > 0 ? crossQty / ledger.volume : 0),
     },
     inventory: {
       mean: num(sum / n),

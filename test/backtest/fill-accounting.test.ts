@@ -84,19 +84,45 @@ describe('taker orders take displayed liquidity once (liquidity consumption)', (
     await h.place('buy', 1003, 250, { postOnly: false, tif: 'IOC' });
     expect(fills(h).length).toBe(3);
 
-    h.book([], [[1002, 180]]); // fresh data at 1002: its 180 can be taken again; 1003 still cannot
+    h.book([], [[1002, 180]]); // 1002 shrank below what we took: nothing new there
     await h.place('buy', 1003, 250, { postOnly: false, tif: 'IOC' });
-    expect(fills(h).slice(3)).toEqual([[1002, 180]]);
+    expect(fills(h).length).toBe(3);
+    h.book([], [[1002, 230]]); // 50 added at 1002: only the addition can be taken
+    await h.place('buy', 1003, 250, { postOnly: false, tif: 'IOC' });
+    expect(fills(h).slice(3)).toEqual([[1002, 50]]);
+    h.book([], [[1002, 0]]);
+    h.book([], [[1002, 120]]); // the level emptied, then 120 new: all of it is available
+    await h.place('buy', 1003, 250, { postOnly: false, tif: 'IOC' });
+    expect(fills(h).slice(4)).toEqual([[1002, 120]]);
   });
 
-  it('a snapshot resets only the levels whose quantity it changes', async () => {
+  it('a crossed resting order: 100 displayed, then three 5-lot decrements and no trades fill 100, not 370', async () => {
+    const h = exchangeHarness();
+    h.book([[999, 300]], [[1005, 200]]);
+    await h.place('buy', 1002, 1000); // rests: nothing at or below 1002 on the ask side
+    h.book([], [[1001, 100]]); // an ask of 100 at 1001 crosses our bid
+    expect(h.filledQty()).toBe(100);
+    h.book([], [[1001, 95]]);
+    h.book([], [[1001, 90]]);
+    h.book([], [[1001, 85]]);
+    expect(h.filledQty()).toBe(100); // the 85 left is part of the 100 we took
+    h.book([], [[1001, 0]]);
+    h.book([], [[1001, 30]]); // the level emptied and refilled: 30 new
+    expect(h.filledQty()).toBe(130);
+  });
+
+  it('a snapshot keeps what was taken at the levels it still shows (capped), forgets the ones it empties', async () => {
     const h = exchangeHarness();
     h.book([[1000, 300]], [[1002, 200], [1003, 100]]);
     await h.place('buy', 1003, 300, { postOnly: false, tif: 'IOC' });
     expect(h.filledQty()).toBe(300);
-    h.book([[1000, 300]], [[1002, 200], [1003, 120]], true); // 1002 unchanged, 1003 changed
+    h.book([[1000, 300]], [[1002, 200], [1003, 120]], true); // 1002 unchanged, 1003 grew by 20
     await h.place('buy', 1003, 500, { postOnly: false, tif: 'IOC' });
-    expect(fills(h).slice(2)).toEqual([[1003, 120]]);
+    expect(fills(h).slice(2)).toEqual([[1003, 20]]);
+    h.book([[1000, 300]], [[1003, 60]], true); // 1002 gone (empty): forgotten; 1003 capped at 60
+    h.book([], [[1002, 70]]);
+    await h.place('buy', 1003, 500, { postOnly: false, tif: 'IOC' });
+    expect(fills(h).slice(3)).toEqual([[1002, 70]]);
   });
 
   it('a marketable GTC order takes what is available and rests the rest at its price', async () => {
@@ -120,5 +146,25 @@ describe('taker orders take displayed liquidity once (liquidity consumption)', (
     expect(fills(h)).toEqual([[1003, 40], [1002, 30]]);
     expect(who(h)).toEqual([2, 1]);
     expect(h.ex.fillLog.every((f) => !f.aggressor)).toBe(true);
+  });
+});
+
+describe('spread capture of a fill by a book crossing our order', () => {
+  it('is measured against the mid before the crossing frame (1001), not the crossed mid after it (999.5)', async () => {
+    const h = exchangeHarness();
+    h.book([[999, 100]], [[1003, 100]]); // mid 1001
+    await h.place('buy', 1000, 10); // a tick below the mid
+    h.book([], [[1003, 0], [1000, 10]]); // an ask of 10 at our price crosses us: mid after = 999.5
+    expect(h.ex.fillLog.map((f) => [f.priceTicks, f.qty, f.midTicks, f.source])).toEqual([[1000, 10, 1001, 'cross']]);
+    // side × (mid − price) × qty = +1 tick × 10 at 0.01 USD per tick × contract (was −0.5 × 10).
+    expect(h.ex.ledgers[0]!.spreadCapture.toNumber()).toBe(0.1);
+  });
+
+  it('a print fill keeps the mid of the book it met', async () => {
+    const h = exchangeHarness();
+    h.book([[999, 100]], [[1003, 100]]);
+    await h.place('buy', 1000, 10);
+    h.trade(999, 4, false); // a sell printed through our bid
+    expect(h.ex.fillLog.map((f) => [f.qty, f.midTicks, f.source])).toEqual([[4, 1001, 'print']]);
   });
 });

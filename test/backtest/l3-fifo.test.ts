@@ -54,6 +54,7 @@ describe('L3 replay: our order in an exact FIFO queue', () => {
     const h = await setup([30, 20]);
     h.book3([[1000, [20, 40]]]); // the 30 ahead canceled, a 40 joined behind us
     expect(q(h)).toMatchObject({ front: 20, aheadOrders: 1 });
+    h.run(1); // a print after the frame (one at its instant would be the volume the frame showed)
     h.trade(1000, 25, false); // 20 ahead trade, then 5 of ours
     expect(h.filledQty()).toBe(5);
 

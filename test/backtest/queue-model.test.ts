@@ -29,6 +29,7 @@ describe('risk-averse queue model on hand-built sequences', () => {
     expect(h.ex.open[0]![0]!.queue.front).toBe(120);
     h.book([[1000, 500]]); // others join behind: front stays 120
     expect(h.ex.open[0]![0]!.queue.front).toBe(120);
+    h.run(1); // prints after the frames (one at their instant would be volume they showed)
     h.trade(1000, 119, false);
     expect(h.filledQty()).toBe(0);
     h.trade(1000, 2, false);
@@ -101,11 +102,38 @@ describe('probabilistic queue models', () => {
       await h.place('buy', 1000, 50);
       h.book([[1000, 600]]); // 300 join behind us
       h.book([[1000, 350]]); // 250 cancel: mostly behind (back 300 vs front 300 → p = 0.5 at n=3)
+      h.run(1);
       h.trade(1000, 200, false);
       return h.filledQty();
     };
     expect(await fillsWith('risk-averse')).toBe(0); // front = min(300, 350) = 300 → 100 left
-    expect(await fillsWith('power')).toBeGreaterThan(0);
+    // power(3): p = 300³/(300³+300³) = 0.5; front = 300 − 0.5·250 + min(300 − 125, 0) = 175 → 25 filled.
+    expect(await fillsWith('power')).toBe(25);
+  });
+});
+
+describe('probabilistic models: the trade counter is reset by every depth observation', () => {
+  // power(2), behind 300; a print of 100 (front 200, counted); then the level is seen unchanged
+  // (100 joined behind us); then 100 cancel. The cancel is unexplained: front 200, back 100,
+  // p = 100²/(100²+200²) = 0.2, front = 200 − 0.8·100 + min(100 − 20, 0) = 120. A counter left at
+  // 100 explained the cancel away as the print: front stayed 200.
+  const run = async (seen: 'listed' | 'not-listed'): Promise<number> => {
+    const h = exchangeHarness({ kind: 'power', n: 2 });
+    h.book([[1000, 300], [999, 10]], [[1001, 200]]);
+    await h.place('buy', 1000, 50);
+    h.trade(1000, 100, false);
+    h.run(1);
+    if (seen === 'listed') h.book([[1000, 300]]); // the level in the frame, same size
+    else h.book([[999, 20]]); // a frame that leaves the level as it was
+    h.run(2);
+    h.book([[1000, 200]]);
+    return h.ex.open[0]![0]!.queue.front;
+  };
+  it('a frame listing the level with no size change', async () => {
+    expect(await run('listed')).toBe(120);
+  });
+  it('a frame that does not list the level', async () => {
+    expect(await run('not-listed')).toBe(120);
   });
 });
 

@@ -161,7 +161,7 @@ export const command: Command = {
         [
           `replayed ${report.events.replayed} events (${report.window.duration_s} s of market) for ${report.strategies.map((s) => s.id).join(', ')}`,
           `net ${t.pnl.net} USD (spread ${t.pnl.spread_capture}, inventory ${t.pnl.inventory}, fees ${t.pnl.fees}, funding ${t.pnl.funding}); est. rewards ${t.pnl.estimated_rewards}`,
-          `fills ${t.fills.count} (maker share ${t.fills.maker_share}); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => t.markouts_bps[k] ?? '—').join(' / ')} bps; two-sided uptime ${t.quoting.uptime_two_sided}`,
+          `fills ${t.fills.count} (maker share ${t.fills.maker_share}; ${t.fills.cross_volume} of ${t.fills.volume} contracts from book crossings, not prints); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => t.markouts_bps[k] ?? '—').join(' / ')} bps; two-sided uptime ${t.quoting.uptime_two_sided}`,
           `Sharpe ${t.sharpe ?? 'undefined'} (one day, from ${t.pnl_periods} one-minute PnL changes); max drawdown ${t.max_drawdown_usd} USD over ${t.max_drawdown_duration_s} s`,
           `fees ${Object.entries(report.fees).map(([sym, f]) => `${sym} maker ${f.maker} taker ${f.taker} (${f.source})`).join('; ')}; order latency ${report.venue.order_latency}${report.venue.rate_limited_429 > 0 ? `; ${report.venue.rate_limited_429} requests answered 429` : ''}`,
           `report: ${out}/report.html`,
