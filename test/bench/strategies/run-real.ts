@@ -40,7 +40,7 @@ export const MAIN_LEGS: readonly RealLeg[] = [
 export const ABLATION_LEGS: readonly RealLeg[] = [
   { label: 'glft (defaults)', strategy: 'glft', extra: {} },
   { label: 'glft leadingFair=off', strategy: 'glft', extra: { leadingFair: false } },
-  { label: 'glft queueAware=off', strategy: 'glft', extra: { queueHysteresis: false } },
+  { label: 'glft queueAware=off', strategy: 'glft', extra: { queueAware: false } },
   { label: 'glft floors=off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 } },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false } },
   { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 } },
