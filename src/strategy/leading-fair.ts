@@ -13,6 +13,9 @@ export interface LeadingFairOptions {
   readonly jumpMultiple?: number;
   /** How long after a jump the side it went against stays widened by the jump's size. */
   readonly jumpHoldMs?: number;
+  /** Passed to the predictor: matured samples before use (default 120) and the significance bar (default 2). */
+  readonly minSamples?: number;
+  readonly zScore?: number;
 }
 
 /**
@@ -38,7 +41,7 @@ export class LeadingFair {
   #imbalance = 0;
 
   constructor(o: LeadingFairOptions) {
-    this.#predictor = new MidPredictor({ horizonMs: o.horizonMs, halfLifeMs: o.halfLifeMs });
+    this.#predictor = new MidPredictor({ horizonMs: o.horizonMs, halfLifeMs: o.halfLifeMs, ...(o.minSamples !== undefined ? { minSamples: o.minSamples } : {}), ...(o.zScore !== undefined ? { zScore: o.zScore } : {}) });
     this.#ofi = new OrderFlowImbalance(o.horizonMs / 2);
     this.#tfi = new TradeFlowImbalance(o.horizonMs / 2);
     this.#step = new Ewma(o.halfLifeMs);

@@ -70,8 +70,8 @@ export const modelBaseShape = {
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
   leadingFair: z
     .boolean()
-    .default(true)
-    .describe('Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
+    .default(false)
+    .describe('Off by default: on the AMZN morning (the development window) it helped avellaneda-stoikov and hurt glft by as much (strategies/README.md). Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
   queueAware: z
     .boolean()
     .default(true)

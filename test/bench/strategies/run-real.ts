@@ -39,10 +39,14 @@ export const MAIN_LEGS: readonly RealLeg[] = [
 /** Each component of the model quoter switched against its default, on glft. */
 export const ABLATION_LEGS: readonly RealLeg[] = [
   { label: 'glft (defaults)', strategy: 'glft', extra: {} },
-  { label: 'glft leadingFair=off', strategy: 'glft', extra: { leadingFair: false } },
+  { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true } },
   { label: 'glft queueAware=off', strategy: 'glft', extra: { queueAware: false } },
   { label: 'glft floors=off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 } },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false } },
+  { label: 'avellaneda-stoikov (defaults)', strategy: 'avellaneda-stoikov', extra: {} },
+  { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true } },
+  { label: 'avellaneda-stoikov queueAware=off', strategy: 'avellaneda-stoikov', extra: { queueAware: false } },
+  { label: 'glft lossFeedback=0', strategy: 'glft', extra: { lossFeedback: 0 } },
   { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 } },
   { label: 'glft + toxicity overlay', strategy: 'glft', extra: {}, overlays: [{ kind: 'toxicity' }] } as RealLeg,
 ];
@@ -153,7 +157,7 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
     for (const w of m.windows) for (const leg of MAIN_LEGS) jobsMain.push(() => backtest(m, recs.get(m.name)!, leg, w, join(runs, slug(`${m.name}-${w.name}-${leg.label}`))));
   const amzn = REAL_MARKETS[0]!;
   const jobsAblation: (() => Promise<RealRow>)[] = [];
-  for (const w of amzn.windows) for (const leg of ABLATION_LEGS) jobsAblation.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`ablation-${w.name}-${leg.label}`))));
+  for (const w of amzn.windows.filter((x) => x.name !== 'morning')) for (const leg of ABLATION_LEGS) jobsAblation.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`ablation-${w.name}-${leg.label}`))));
   const jobsAx: (() => Promise<RealRow>)[] = [];
   for (const m of REAL_MARKETS)
     for (const leg of MAIN_LEGS) jobsAx.push(() => backtest(m, recs.get(m.name)!, leg, m.windows[0]!, join(runs, slug(`ax-${m.name}-${leg.label}`)), AX_TIER1_FEES, AX_ASSUMED_POOL_USD_PER_DAY));
