@@ -36,19 +36,20 @@ export const MAIN_LEGS: readonly RealLeg[] = [
   { label: 'glft', strategy: 'glft', extra: {} },
 ];
 
-/** Each component of the model quoter switched against its default, on glft. */
-export const ABLATION_LEGS: readonly RealLeg[] = [
-  { label: 'glft (defaults)', strategy: 'glft', extra: {} },
-  { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true } },
-  { label: 'glft queueAware=off', strategy: 'glft', extra: { queueAware: false } },
-  { label: 'glft floors=off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 } },
-  { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false } },
-  { label: 'avellaneda-stoikov (defaults)', strategy: 'avellaneda-stoikov', extra: {} },
-  { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true } },
-  { label: 'avellaneda-stoikov queueAware=off', strategy: 'avellaneda-stoikov', extra: { queueAware: false } },
-  { label: 'glft lossFeedback=0', strategy: 'glft', extra: { lossFeedback: 0 } },
-  { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 } },
-  { label: 'glft + toxicity overlay', strategy: 'glft', extra: {}, overlays: [{ kind: 'toxicity' }] } as RealLeg,
+/**
+ * Each component of the model quoters switched against its default (the defaults themselves are
+ * the main table's rows), on the full AMZN day and, for the two new components, the afternoon.
+ */
+export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly string[]; readonly overlays?: unknown[] })[] = [
+  { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true }, windows: ['full', 'afternoon'] },
+  { label: 'glft queueAware=off', strategy: 'glft', extra: { queueAware: false }, windows: ['full', 'afternoon'] },
+  { label: 'glft floors off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 }, windows: ['full'] },
+  { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false }, windows: ['full'] },
+  { label: 'glft lossFeedback=0', strategy: 'glft', extra: { lossFeedback: 0 }, windows: ['full'] },
+  { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 }, windows: ['full'] },
+  { label: 'glft + toxicity overlay', strategy: 'glft', extra: {}, overlays: [{ kind: 'toxicity' }], windows: ['full'] },
+  { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true }, windows: ['full'] },
+  { label: 'avellaneda-stoikov queueAware=off', strategy: 'avellaneda-stoikov', extra: { queueAware: false }, windows: ['full'] },
 ];
 
 function configFor(m: RealMarket, leg: RealLeg & { overlays?: unknown[] }, w: RealWindow, fees: { maker: number; taker: number } | null, poolUsd: number): string {
@@ -157,7 +158,7 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
     for (const w of m.windows) for (const leg of MAIN_LEGS) jobsMain.push(() => backtest(m, recs.get(m.name)!, leg, w, join(runs, slug(`${m.name}-${w.name}-${leg.label}`))));
   const amzn = REAL_MARKETS[0]!;
   const jobsAblation: (() => Promise<RealRow>)[] = [];
-  for (const w of amzn.windows.filter((x) => x.name !== 'morning')) for (const leg of ABLATION_LEGS) jobsAblation.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`ablation-${w.name}-${leg.label}`))));
+  for (const leg of ABLATION_LEGS) for (const w of amzn.windows.filter((x) => leg.windows.includes(x.name))) jobsAblation.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`ablation-${w.name}-${leg.label}`))));
   const jobsAx: (() => Promise<RealRow>)[] = [];
   for (const m of REAL_MARKETS)
     for (const leg of MAIN_LEGS) jobsAx.push(() => backtest(m, recs.get(m.name)!, leg, m.windows[0]!, join(runs, slug(`ax-${m.name}-${leg.label}`)), AX_TIER1_FEES, AX_ASSUMED_POOL_USD_PER_DAY));
@@ -173,7 +174,7 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   process.stdout.write(`\n${mainTable}\n\n${ablationTable}\n\n${axTable}\n\n${wf}\n`);
   writeFileSync(join(ROOT, 'test/bench/strategies-real-results.json'), `${JSON.stringify({ main, ablation, ax }, null, 2)}\n`);
   writeReadme('REAL', `\n${cmd}; each built-in with only size and maxPosition (AMZN 100 / 500 shares, BTCUSDT 10 / 80 contracts of 0.001 BTC), at the source's true fees:\n\n${mainTable}\n`);
-  writeReadme('REAL-ABLATION', `\n${cmd}; AMZN at its true fees, glft with one component switched against its default per row:\n\n${ablationTable}\n`);
+  writeReadme('REAL-ABLATION', `\n${cmd}; AMZN at its true fees, one component of glft or avellaneda-stoikov switched against its default per row (the defaults are the main table's rows):\n\n${ablationTable}\n`);
   writeReadme('REAL-AX', `\n${cmd}; the full recordings at AX's tier-1 fees (maker ${AX_TIER1_FEES.maker * 1e4} bps, taker ${AX_TIER1_FEES.taker * 1e4} bps), rewards estimated with an assumed pool of ${AX_ASSUMED_POOL_USD_PER_DAY} USD per day (AX does not publish its pools):\n\n${axTable}\n`);
   writeReadme('REAL-WALK-FORWARD', `\n${cmd}: \`mmbot walk-forward\` of glft on the AMZN day (train 2 h, test 1 h, inventorySkew ∈ {0.5, 1, 2}, objective net):\n\n\`\`\`\n${wf}\n\`\`\`\n`);
   process.stdout.write('updated the real-market tables in strategies/README.md\n');
