@@ -19,65 +19,89 @@ export interface CalibratorOptions {
   readonly fastVolHalfLifeMs?: number;
   /** Half-life of the observed touch spread (default 1 minute). */
   readonly spreadHalfLifeMs?: number;
+  /** Contracts per lot (the quoter's order size): a print of q contracts counts q / lotSize arrivals (default 1). */
+  readonly lotSize?: number;
 }
 
 /**
- * The online calibration the model strategies share: σ of the mid (ticks/√s), λ(δ) = A·e^(−kδ) of
- * public trades against their distance δ **beyond the touch** of the previous call (A in 1/s: the
- * rate of prints at the touch; k in 1/tick: a quote δ behind the touch would have been reached),
- * and the observed touch spread (ticks). Measuring past the touch keeps A meaningful on wide books,
- * where an exponential extrapolated to the mid would be absurd.
+ * The online calibration the model strategies share: σ of the mid (ticks/√s), the fill intensity
+ * λ(δ) = A·e^(−kδ) **per side** and the observed touch spread (ticks).
+ *
+ * Intensity: each public print counts its size in the quoter's lots (`lotSize` contracts) as arrivals
+ * at δ = how far it reached from the **pre-trade reference** (the previous call's mid, or the fair
+ * value the quoter set with `setReference`): price − ref for buys (they lift asks), ref − price for
+ * sells (they hit bids). A quote δ from the reference is filled by the prints that reached δ or
+ * further, so the quoter applies the models' depths from that same reference. A sweep counts at the
+ * depth it reached (not at the post-trade mid's distance, which makes it look shallow). A is in lots
+ * per second per side, the rate the models expect; k in 1/tick.
  * Feed it each call's view with `observe`; O(trades since the previous call), no allocation.
  */
 export class MarketCalibrator {
   readonly vol: EwmaVolatility;
   /** Short half-life σ: reacts within seconds to a jump or a volatile spell. */
   readonly fastVol: EwmaVolatility;
-  /** Long-run σ (the intensity half-life): the market risk aversion is set against. */
+  /** Long-run σ (the intensity half-life): the holding-horizon risk is measured with it. */
   readonly longVol: EwmaVolatility;
+  /** Both sides' prints (the shape k of λ; A per side is half its A). */
   readonly intensity: TradeIntensity;
+  /** Sell prints: the rate at which our bids would be hit. */
+  readonly bidIntensity: TradeIntensity;
+  /** Buy prints: the rate at which our asks would be lifted. */
+  readonly askIntensity: TradeIntensity;
   readonly spread: Ewma;
-  #prevMid = Number.NaN;
-  #prevHalf = 0;
+  readonly #lotSize: number;
+  #ref = Number.NaN;
 
   constructor(o: CalibratorOptions = {}) {
     this.vol = new EwmaVolatility(o.volHalfLifeMs ?? 300_000, o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
     this.fastVol = new EwmaVolatility(o.fastVolHalfLifeMs ?? 30_000, o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
     this.longVol = new EwmaVolatility(Math.max(o.intensityHalfLifeMs ?? 1_800_000, o.volHalfLifeMs ?? 300_000), o.volSampleMs ?? 1000, o.volMinSamples ?? 30);
     // Half-tick bins: mids sit on the tick or half-tick grid, so each print distance gets its bin.
-    this.intensity = new TradeIntensity({ halfLifeMs: o.intensityHalfLifeMs ?? 1_800_000, binTicks: 0.5, maxBins: 64, fitBins: 10, minBinCount: 3, minTrades: o.intensityMinTrades ?? 50 });
+    // Counts are in lots: a bin needs 3 lots, a fit 50 prints.
+    const opts = { halfLifeMs: o.intensityHalfLifeMs ?? 1_800_000, binTicks: 0.5, maxBins: 64, fitBins: 10, minBinCount: 3, minTrades: o.intensityMinTrades ?? 50 };
+    this.intensity = new TradeIntensity(opts);
+    this.bidIntensity = new TradeIntensity({ ...opts, minTrades: Math.ceil(opts.minTrades / 2) });
+    this.askIntensity = new TradeIntensity({ ...opts, minTrades: Math.ceil(opts.minTrades / 2) });
     this.spread = new Ewma(o.spreadHalfLifeMs ?? 60_000);
+    this.#lotSize = o.lotSize ?? 1;
+    if (!(this.#lotSize > 0)) throw new RangeError(`calibrator lot size must be positive, got ${this.#lotSize}`);
   }
 
   /** Updates every estimate from `view` at `nowMs`; returns the mid in ticks, or null without a two-sided book. */
   observe(view: SymbolView, nowMs: number): number | null {
     const b = view.book?.bids[0];
     const a = view.book?.asks[0];
-    const mid = b && a ? (a.priceTicks + b.priceTicks) / 2 : Number.NaN;
-    const prev = this.#prevMid;
-    if (!Number.isNaN(prev)) {
+    const ref = this.#ref;
+    if (!Number.isNaN(ref)) {
       const trades = view.trades;
       for (let i = 0; i < trades.length; i++) {
         const t = trades[i]!;
         const buy = t.aggressor === 'buy';
-        // The mid just before the trade lies between the previous call's mid and the current one;
-        // take the nearer (a quote re-centred on the new mid was not reached by a print that
-        // only looks deep against a stale mid). Distances are measured beyond the touch of the
-        // previous call (its half-spread), so A is the rate at the touch and k the decay past it.
-        const d = buy ? t.priceTicks - prev : prev - t.priceTicks;
-        const dNow = Number.isNaN(mid) ? d : buy ? t.priceTicks - mid : mid - t.priceTicks;
-        this.intensity.onTrade(Math.min(d, Math.max(0, dNow)) - this.#prevHalf, nowMs);
+        const d = buy ? t.priceTicks - ref : ref - t.priceTicks;
+        const lots = t.qty / this.#lotSize;
+        this.intensity.onTrade(d, nowMs, lots);
+        (buy ? this.askIntensity : this.bidIntensity).onTrade(d, nowMs, lots);
       }
     }
     if (!b || !a) return null;
+    const mid = (a.priceTicks + b.priceTicks) / 2;
     this.intensity.start(nowMs);
+    this.bidIntensity.start(nowMs);
+    this.askIntensity.start(nowMs);
     this.vol.update(mid, nowMs);
     this.fastVol.update(mid, nowMs);
     this.longVol.update(mid, nowMs);
     this.spread.update(a.priceTicks - b.priceTicks, nowMs);
-    this.#prevMid = mid;
-    this.#prevHalf = (a.priceTicks - b.priceTicks) / 2;
+    this.#ref = mid;
     return mid;
+  }
+
+  /**
+   * The reference the next prints' depths are measured from (ticks): the quoter's fair value, from
+   * which it applies the models' depths. Default: the mid of the last `observe`.
+   */
+  setReference(refTicks: number): void {
+    if (Number.isFinite(refTicks)) this.#ref = refTicks;
   }
 
   /** σ in ticks/√s, NaN until enough samples (or when the mid has not moved at all). */
@@ -102,9 +126,18 @@ export class MarketCalibrator {
     return s > 0 ? s : Number.NaN;
   }
 
-  /** The intensity fit at `nowMs`, null until enough trades at two or more distances. */
+  /**
+   * λ(δ) per side at `nowMs`: A (lots/s) is half the two-sided rate, k the decay of both sides'
+   * prints together (twice the data of a side). Null until enough prints at two or more depths.
+   */
   fit(nowMs: number): IntensityFit | null {
-    return this.intensity.fit(nowMs);
+    const f = this.intensity.fit(nowMs);
+    return f === null ? null : { aPerS: f.aPerS / 2, kPerTick: f.kPerTick, bins: f.bins };
+  }
+
+  /** λ(δ) of one side alone (bid: sell prints; ask: buy prints), null until it has enough prints. */
+  sideFit(side: 'bid' | 'ask', nowMs: number): IntensityFit | null {
+    return (side === 'bid' ? this.bidIntensity : this.askIntensity).fit(nowMs);
   }
 
   /** Average touch spread in ticks (NaN before the first book). */

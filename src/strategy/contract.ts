@@ -179,6 +179,11 @@ export interface Strategy {
    * within them. Unset: every book update calls `quote`.
    */
   readonly bookDepth?: number;
+  /**
+   * True when the quotes already widen with a fast volatility estimate (the model quoters price
+   * with max(fast σ, σ)): the `volatility` overlay then does not widen them a second time.
+   */
+  readonly widensOnFastVolatility?: boolean;
 }
 
 /** A strategy plugin: a name, a zod schema for its parameters, and a factory. */

@@ -1,10 +1,7 @@
 import {
-  asGammaForSkew,
   asOptimalSpread,
   asReservationPrice,
   createModelQuoter,
-  inventoryRiskTicks,
-  turnoverS,
   modelBaseShape,
   z,
   type ModelCalibration,
@@ -25,7 +22,7 @@ export const avellanedaStoikovParams = z
       .number()
       .positive()
       .optional()
-      .describe('Horizon in seconds. Default: calibrated, maxPosition/size lots ÷ A (the time trades reaching the mid take to turn over the full inventory), clamped to [1 s, 1 day].'),
+      .describe('Horizon T − t in seconds. Default: the holding horizon H of the risk budget (holdingHorizonS, else maxPosition/size lots ÷ A per side, clamped to [1 s, 1 day]).'),
     driftTicksPerS: z.number().default(0).describe('Known drift μ of the fair value in ticks/s: r = s + μ(T−t) − qγσ²(T−t).'),
   })
   .strict();
@@ -41,7 +38,7 @@ export function remainingS(mode: 'rolling' | 'cycle', horizonS: number, nowMs: n
   return Math.max(0.01 * horizonS, left / 1000);
 }
 
-/** The A–S model: refits σ, k, the horizon and γ; prices r ± spread/2. */
+/** The A–S model: refits σ, k and the horizon (γ is the quoter's); prices r ± spread/2. */
 export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
   let sigma = Number.NaN;
   let k = Number.NaN;
@@ -51,11 +48,11 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
       k = c.fit.kPerTick;
-      horizonS = p.horizonS ?? turnoverS(c.qMaxLots, c.fit.aPerS);
-      // γ is set for the full horizon against the long-run σ: in cycle mode the inventory term then
-      // shrinks toward T, and σ now above its long-run level widens the spread and steepens the skew (∝ σ²).
-      gamma = p.gamma ?? asGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, horizonS, k, c.marketHalfSpreadTicks, gamma > 0 ? gamma : k, p.inventoryRisk ? inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS) : 0);
-      return gamma > 0 && k > 0;
+      horizonS = p.horizonS ?? c.holdingS;
+      // γ comes from the risk budget against the long-run σ: σ now above it widens the spread and
+      // steepens the skew (∝ σ²); in cycle mode the inventory term shrinks toward T.
+      gamma = c.gamma;
+      return gamma > 0 && k > 0 && horizonS > 0;
     },
     price(fair, qLots, nowMs, out): void {
       const tau = remainingS(p.horizon, horizonS, nowMs);

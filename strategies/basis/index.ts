@@ -46,9 +46,9 @@ export const basisParams = z
     lossFeedback: z
       .number()
       .min(0)
-      .max(1)
-      .default(0.1)
-      .describe('bps of extra depth per bps lost: each maker fill on the quoted leg moves its side’s depth by −lossFeedback × its PnL horizonS later (side × (mid then − fill price), bps); losses push the side out, gains bring it back, never inside the calibrated quote; halves every basisHalfLifeS'),
+      .max(4)
+      .default(0)
+      .describe('bps of extra depth per bps of mean loss: the size-weighted mean PnL of each side’s quoted-leg maker fills horizonS later (side × (mid then − fill price), bps, weights halving every basisHalfLifeS) pushes a side in loss out by lossFeedback × that loss, at most the leg’s observed spread; 0 (default) = off'),
   })
   .strict();
 

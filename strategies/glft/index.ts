@@ -2,10 +2,8 @@ import {
   createModelQuoter,
   Ewma,
   GlftBoundedSolution,
-  inventoryRiskTicks,
   glftCoefficients,
   glftDepths,
-  glftGammaForSkew,
   modelBaseShape,
   z,
   type GlftCoefficients,
@@ -34,7 +32,7 @@ export const glftParams = z
 /** Parsed parameters. */
 export type GlftParams = z.infer<typeof glftParams>;
 
-/** The GLFT model: refits γ (from inventorySkew unless given), c₁, c₂ on each calibration. */
+/** The GLFT model: refits c₁, c₂ (and the bounded solution) on each calibration's σ, A, k and γ. */
 export function glftModel(p: GlftParams): QuoteModel {
   let coef: GlftCoefficients = { c1: Number.NaN, c2: Number.NaN };
   let gamma = Number.NaN;
@@ -52,8 +50,9 @@ export function glftModel(p: GlftParams): QuoteModel {
   return {
     refit(c: ModelCalibration): boolean {
       sigma = c.sigma;
-      // γ against the long-run σ: σ now above it widens the half-spread and steepens the skew (∝ σ).
-      gamma = p.gamma ?? glftGammaForSkew(p.inventorySkew, c.qMaxLots, c.sigmaRisk, c.fit.aPerS, c.fit.kPerTick, c.marketHalfSpreadTicks, gamma > 0 ? gamma : c.fit.kPerTick, p.inventoryRisk ? inventoryRiskTicks(c.sigmaRisk, c.qMaxLots, c.fit.aPerS) : 0);
+      // γ from the risk budget against the long-run σ: σ now above it widens the half-spread and
+      // steepens the skew (∝ σ).
+      gamma = c.gamma;
       if (!(gamma > 0)) return false;
       coef = glftCoefficients(gamma, c.fit.aPerS, c.fit.kPerTick, p.xi ?? gamma);
       // The bounded solution is the ξ = γ (CARA) one; an explicit ξ keeps the closed form.

@@ -25,7 +25,9 @@ describe('mmbot strategies', () => {
     const glft = l.strategies.find((s: { name: string }) => s.name === 'glft');
     const p = (name: string) => glft.params.find((x: { name: string }) => x.name === name);
     expect(p('size')).toMatchObject({ type: 'integer', required: true, constraints: ['> 0'] });
-    expect(p('inventorySkew')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0', '≤ 4'] });
+    expect(p('riskAversion')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0'] });
+    expect(p('lossFeedback')).toMatchObject({ default: 0 });
+    expect(p('minSpreadShare')).toMatchObject({ default: 0 });
     expect(p('fairValue')).toMatchObject({ type: 'mid|weighted-mid|microprice', default: 'mid' });
     expect(p('gamma').description).toContain('1/(tick·lot)');
     // Every parameter of every entry is documented.

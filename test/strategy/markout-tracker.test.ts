@@ -87,6 +87,22 @@ describe('MarkoutTracker', () => {
     expect(t.recentMeanBps(0)).toBeCloseTo((2 + 3 + 4) / 3, 9);
   });
 
+  it('keeps a size-weighted rolling mean over the same window', () => {
+    const { t } = collect([1000], 2);
+    expect(t.recentWeightedMeanBps(0)).toBeNaN();
+    t.updateMid(0, 100);
+    t.fill(0, 'buy', 100, 1, 100);
+    t.fill(10, 'buy', 100, 3, 100);
+    t.fill(20, 'buy', 100, 6, 100);
+    t.updateMid(1005, 100.01); // the first matures at +0
+    t.updateMid(1015, 100.02); // the second at +1 bps
+    t.updateMid(1025, 100.03); // the third at +2 bps
+    t.advance(2000);
+    // The window holds the last two: (3·1 + 6·2) / 9.
+    expect(t.recentWeightedMeanBps(0)).toBeCloseTo(15 / 9, 9);
+    expect(t.recentMeanBps(0)).toBeCloseTo(1.5, 9);
+  });
+
   it('holds any number of pending fills (the ring grows) and matures them in order', () => {
     const { t, out } = collect([60_000]);
     t.updateMid(0, 100);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
-import { isDesiredQuotes, MarketCalibrator, parseStrategyParams, type ModelCalibration, type Strategy, type StrategyDefinition } from '../../src/strategy/index.ts';
+import { holdingHorizonS, isDesiredQuotes, MarketCalibrator, parseStrategyParams, riskBudgetGamma, type ModelCalibration, type Strategy, type StrategyDefinition } from '../../src/strategy/index.ts';
 import { avellanedaStoikovModel, avellanedaStoikovParams, strategy as avellanedaStoikov } from '../../strategies/avellaneda-stoikov/index.ts';
 import { glftModel, glftParams, strategy as glft } from '../../strategies/glft/index.ts';
 import { book, ctxAt, SYM, warmUp } from './synthetic-market.ts';
@@ -84,43 +84,86 @@ describe('MarketCalibrator volatility regime', () => {
 });
 
 describe('A–S and GLFT follow their own formulas', () => {
-  const base: ModelCalibration = { sigma: 1, sigmaRisk: 1, fit: { aPerS: 2, kPerTick: 0.5, bins: 8 }, qMaxLots: 8, marketHalfSpreadTicks: 1, nowMs: 0 };
-  const skewAt = (m: ReturnType<typeof glftModel>, q: number): { shift: number; half: number } => {
+  // γ from the risk budget: qMax 8 lots, long-run σ 1 tick/√s, H = 8 lots / 2 per s = 4 s: γ = 1/(8·1·2).
+  const base: ModelCalibration = { sigma: 1, sigmaRisk: 1, fit: { aPerS: 2, kPerTick: 0.5, bins: 8 }, qMaxLots: 8, gamma: riskBudgetGamma(1, 8, 1, 4), holdingS: 4, marketHalfSpreadTicks: 1, nowMs: 0 };
+  const skewAt = (m: ReturnType<typeof glftModel>, q: number): { shift: number; half: number; bid: number; ask: number } => {
     const out = { bid: 0, ask: 0 };
     m.price(1000, q, 0, out);
-    return { shift: 1000 - (out.bid + out.ask) / 2, half: (out.ask - out.bid) / 2 };
+    return { shift: 1000 - (out.bid + out.ask) / 2, half: (out.ask - out.bid) / 2, bid: out.bid, ask: out.ask };
   };
-  it('σ above its long-run level scales the A–S inventory shift by σ² and the GLFT one by σ', () => {
-    const as = avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8 }));
-    const gl = glftModel(glftParams.parse({ size: 1, maxPosition: 8 }));
-    expect(as.refit(base) && gl.refit(base)).toBe(true);
-    const as1 = skewAt(as, 3);
-    const gl1 = skewAt(gl, 3);
-    expect(as.refit({ ...base, sigma: 2 }) && gl.refit({ ...base, sigma: 2 })).toBe(true);
-    expect(skewAt(as, 3).shift / as1.shift).toBeCloseTo(4, 9);
-    expect(skewAt(gl, 3).shift / gl1.shift).toBeCloseTo(2, 9);
-    // The spreads widen too: A–S by its γσ²τ term, GLFT by ½σc₂.
-    expect(skewAt(as, 0).half).toBeGreaterThan(as1.half);
-    expect(skewAt(gl, 0).half).toBeGreaterThan(gl1.half);
+  const as = (): ReturnType<typeof glftModel> => avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8 }));
+  const gl = (): ReturnType<typeof glftModel> => glftModel(glftParams.parse({ size: 1, maxPosition: 8 }));
+
+  it('the risk budget gives γ a meaning: γ = riskAversion / (qMax·σ·√H); A–S at maxPosition then shifts one σ√H', () => {
+    expect(riskBudgetGamma(1, 8, 1, 4)).toBeCloseTo(1 / 16, 15);
+    expect(riskBudgetGamma(2, 8, 3, 4)).toBeCloseTo(2 / 48, 15);
+    expect(holdingHorizonS(8, 2)).toBe(4);
+    expect(holdingHorizonS(8, 2, 30)).toBe(30);
+    const m = as();
+    expect(m.refit({ ...base, sigma: 3, sigmaRisk: 3, gamma: riskBudgetGamma(1, 8, 3, 4) })).toBe(true);
+    expect(skewAt(m, 8).shift).toBeCloseTo(3 * Math.sqrt(4), 12);
   });
 
-  it('the inventory shift at maxPosition is inventorySkew × max(half-spread, σ√(qMax/A))', () => {
-    // σ = 3 ticks/√s, τ = 8 lots / 2 per s = 4 s: σ√τ = 6 ticks, above the half-spreads here.
-    const c = { ...base, sigma: 3, sigmaRisk: 3 };
-    for (const m of [avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8 })), glftModel(glftParams.parse({ size: 1, maxPosition: 8 }))]) {
-      expect(m.refit(c)).toBe(true);
-      const { shift, half } = skewAt(m, 8);
-      expect(shift).toBeCloseTo(6, 9);
-      expect(half).toBeLessThan(6);
-    }
-    // inventoryRisk: false: the half-spread scale only (market half 1 + the model's half).
-    for (const m of [avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8, inventoryRisk: false })), glftModel(glftParams.parse({ size: 1, maxPosition: 8, inventoryRisk: false }))]) {
-      expect(m.refit(c)).toBe(true);
-      const flat = skewAt(m, 0);
-      const { shift } = skewAt(m, 8);
-      expect(shift).toBeCloseTo(1 + flat.half, 9);
-      expect(shift).toBeLessThan(6);
-    }
+  it('A–S closed form, checked by hand: s = 1000, q = 2, γ = 0.1, σ = 2, τ = 10 s, k = 1.5', () => {
+    // r = 1000 − 2·0.1·4·10 = 992; δᵃ + δᵇ = 0.1·4·10 + (2/0.1)·ln(1 + 0.1/1.5) = 4 + 20·ln(16/15).
+    const m = avellanedaStoikovModel(avellanedaStoikovParams.parse({ size: 1, maxPosition: 8, horizonS: 10 }));
+    expect(m.refit({ ...base, sigma: 2, sigmaRisk: 2, gamma: 0.1, fit: { aPerS: 7, kPerTick: 1.5, bins: 3 } })).toBe(true);
+    const half = (4 + 20 * 0.0645385211375712) / 2; // ln(16/15) = 0.0645385211375712
+    const { bid, ask } = skewAt(m, 2);
+    expect(bid).toBeCloseTo(992 - half, 12);
+    expect(ask).toBeCloseTo(992 + half, 12);
+    expect(bid).toBeCloseTo(989.3546147886243, 10);
+  });
+
+  it('σ above its long-run level scales the A–S inventory shift by σ² and the GLFT one by σ', () => {
+    const a = as();
+    const g = gl();
+    expect(a.refit(base) && g.refit(base)).toBe(true);
+    const as1 = skewAt(a, 3);
+    const gl1 = skewAt(g, 3);
+    expect(a.refit({ ...base, sigma: 2 }) && g.refit({ ...base, sigma: 2 })).toBe(true);
+    expect(skewAt(a, 3).shift / as1.shift).toBeCloseTo(4, 9);
+    expect(skewAt(g, 3).shift / gl1.shift).toBeCloseTo(2, 9);
+    // So in the spike they no longer quote alike: A–S leans twice as far as before relative to GLFT.
+    expect(skewAt(a, 3).shift / skewAt(g, 3).shift).toBeCloseTo((2 * as1.shift) / gl1.shift, 9);
+    // The spreads widen too: A–S by its γσ²τ term, GLFT by ½σc₂.
+    expect(skewAt(a, 0).half).toBeGreaterThan(as1.half);
+    expect(skewAt(g, 0).half).toBeGreaterThan(gl1.half);
+  });
+
+  describe.each([
+    ['avellaneda-stoikov', as],
+    ['glft', gl],
+  ] as const)('%s: σ, A, k and γ move the quotes as theory says (strict)', (_n, make) => {
+    const at = (c: Partial<ModelCalibration>, q: number) => {
+      const m = make();
+      expect(m.refit({ ...base, ...c })).toBe(true);
+      return skewAt(m, q);
+    };
+    it('σ up: wider spread, stronger skew', () => {
+      expect(at({ sigma: 2 }, 0).half).toBeGreaterThan(at({}, 0).half);
+      expect(at({ sigma: 2 }, 3).shift).toBeGreaterThan(at({}, 3).shift);
+    });
+    it('A up (more flow, shorter holding horizon H = qMax/A, γ from the budget): tighter spread, weaker skew', () => {
+      const moreFlow = { fit: { aPerS: 8, kPerTick: 0.5, bins: 8 }, holdingS: 1, gamma: riskBudgetGamma(1, 8, 1, 1) };
+      expect(at(moreFlow, 0).half).toBeLessThan(at({}, 0).half);
+      expect(at(moreFlow, 3).shift).toBeLessThan(at({}, 3).shift);
+    });
+    it('k up (flow falls off faster with depth): tighter spread', () => {
+      expect(at({ fit: { aPerS: 2, kPerTick: 1.5, bins: 8 } }, 0).half).toBeLessThan(at({}, 0).half);
+    });
+    it('γ up: stronger skew', () => {
+      expect(at({ gamma: base.gamma * 2 }, 3).shift).toBeGreaterThan(at({}, 3).shift);
+    });
+    it('shift away from the inventory: bid and ask both strictly lower as q grows, the bid farther than the ask when long', () => {
+      for (let q = -7; q < 8; q++) {
+        const lo = at({}, q);
+        const hi = at({}, q + 1);
+        expect(hi.bid).toBeLessThan(lo.bid);
+        expect(hi.ask).toBeLessThan(lo.ask);
+        if (q + 1 > 0) expect(1000 - hi.bid).toBeGreaterThan(hi.ask - 1000);
+      }
+    });
   });
 });
 
@@ -141,4 +184,34 @@ describe('glft inventoryModel: bounded', () => {
     expect(bottom.asks).toHaveLength(0);
     expect(bottom.bids).toHaveLength(1);
   });
+});
+
+describe.each([
+  ['avellaneda-stoikov', avellanedaStoikov],
+  ['glft', glft],
+] as const)('%s final quotes (the whole quoter, floors off by default): σ, A, k and γ each move them as theory says', (_n, def) => {
+  // Calibrated online on the same synthetic market but for one input; then one quote long 5 lots
+  // (of 10) on a wide book, so that post-only never clamps: spread = ask − bid, lean = how far the
+  // quotes' centre sits below the fair value (ticks).
+  const final = (market: Parameters<typeof warmUp>[1], params: Record<string, unknown> = {}): { spread: number; lean: number } => {
+    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false, ...params });
+    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.5, spreadTicks: 2, durationS: 600, seed: 5, ...market });
+    const b = Math.floor(mid - 1);
+    const out = quotes(s, nowMs + 100, book(b - 20, b + 22), 50);
+    return { spread: out.asks[0]!.priceTicks - out.bids[0]!.priceTicks, lean: b + 1 - (out.asks[0]!.priceTicks + out.bids[0]!.priceTicks) / 2 };
+  };
+  const base = final({});
+  it('σ up: wider and leaning further from the inventory', () => {
+    const x = final({ sigma: 4 });
+    expect(x.spread).toBeGreaterThan(base.spread);
+    expect(x.lean).toBeGreaterThan(base.lean);
+  });
+  it('A up: leaning less, and no wider (GLFT tighter: c₂ ∝ 1/√A; A–S sees A only through τ, a fraction of a tick here)', () => {
+    const x = final({ aPerS: 24 });
+    expect(x.lean).toBeLessThan(base.lean);
+    if (def === glft) expect(x.spread).toBeLessThan(base.spread);
+    else expect(x.spread).toBeLessThanOrEqual(base.spread);
+  });
+  it('k up: tighter', () => expect(final({ k: 1.5 }).spread).toBeLessThan(base.spread));
+  it('γ up (riskAversion 4): leaning further', () => expect(final({}, { riskAversion: 4 }).lean).toBeGreaterThan(base.lean));
 });

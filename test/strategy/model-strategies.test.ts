@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asClientOrderId } from '../../src/core/index.ts';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
-import { isDesiredQuotes, parseStrategyParams, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
+import { isDesiredQuotes, parseStrategyParams, type ModelCalibration, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
 import { strategy as avellanedaStoikov } from '../../strategies/avellaneda-stoikov/index.ts';
 import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
 import { strategy as glft } from '../../strategies/glft/index.ts';
@@ -74,29 +74,34 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
   });
 
   it('backs a side off further while its fills keep losing at the depth quoted (lossFeedback), and not a side whose fills earn', () => {
-    // Bids filled every 2 s, the mid then 4 ticks lower for a while; asks filled every 2 s with the
-    // mid then 3 ticks lower (in our favour). With lossFeedback 0 only the measured adverse move
-    // widens the bid; with it, what the bids still lose at the horizon pushes the bid further out.
+    // A 6-tick book. Bids filled at the touch every 2 s, the mid then 4 ticks lower for a while; asks
+    // filled every 2 s with the mid then 4 ticks lower (in our favour). With lossFeedback 0 only the
+    // measured adverse move (4 ticks from the pre-fill mid, shrunk by the prior: 2.6) widens the bid:
+    // 3 ticks. The bids' mean PnL at the horizon is −1 bps (filled 3 under a mid that then fell 4):
+    // lossFeedback 4 asks for 4 ticks, more than the adverse move, so the bid goes 4 out. The two are
+    // not added (the same markout would widen the bid twice): at 2, the loss's 2 ticks are below the
+    // adverse move and nothing changes.
     const run = (lossFeedback: number): DesiredQuotes => {
       const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback });
       let t = 0;
       const mid = 10_000;
       for (let i = 0; i < 40; i++) {
-        quotes(s, t, book(mid - 1, mid + 1));
+        quotes(s, t, book(mid - 3, mid + 3));
         const side = i % 2 === 0 ? ('buy' as const) : ('sell' as const);
-        const fill = { symbol: SYM, side, priceTicks: side === 'buy' ? mid - 1 : mid + 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
-        quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
-        quotes(s, t + 500, book(mid - 5, mid - 3));
-        quotes(s, t + 1500, book(mid - 5, mid - 3));
+        const fill = { symbol: SYM, side, priceTicks: side === 'buy' ? mid - 3 : mid + 3, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+        quotes(s, t + 20, book(mid - 3, mid + 3), 0, { fills: [fill] });
+        quotes(s, t + 500, book(mid - 7, mid - 1));
+        quotes(s, t + 1500, book(mid - 7, mid - 1));
         t += 2000;
       }
-      return quotes(s, t + 1000, book(mid - 1, mid + 1));
+      return quotes(s, t + 1000, book(mid - 3, mid + 3));
     };
     const off = run(0);
-    const on = run(0.1);
-    expect(on.bids[0]!.priceTicks).toBeLessThan(off.bids[0]!.priceTicks);
+    expect(off.bids[0]!.priceTicks).toBe(10_000 - 3 - 3);
+    expect(run(4).bids[0]!.priceTicks).toBe(10_000 - 3 - 4);
+    expect(run(2).bids[0]!.priceTicks).toBe(off.bids[0]!.priceTicks);
     // The asks' fills earned (the mid fell after each sale): no extra depth there.
-    expect(on.asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
+    expect(run(4).asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
   });
 
   it('never backs off the side that reduces a full inventory (lossFeedback scales to 0 at maxPosition)', () => {
@@ -107,23 +112,35 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
       let t = 0;
       const mid = 10_000;
       for (let i = 0; i < 40; i++) {
-        quotes(s, t, book(mid - 1, mid + 1));
-        const fill = { symbol: SYM, side: 'sell' as const, priceTicks: mid + 1, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
-        quotes(s, t + 20, book(mid - 1, mid + 1), 0, { fills: [fill] });
-        quotes(s, t + 500, book(mid + 3, mid + 5));
-        quotes(s, t + 1500, book(mid + 3, mid + 5));
+        quotes(s, t, book(mid - 3, mid + 3));
+        const fill = { symbol: SYM, side: 'sell' as const, priceTicks: mid + 3, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
+        quotes(s, t + 20, book(mid - 3, mid + 3), 0, { fills: [fill] });
+        quotes(s, t + 500, book(mid + 1, mid + 7));
+        quotes(s, t + 1500, book(mid + 1, mid + 7));
         t += 2000;
       }
-      return quotes(s, t + 1000, book(mid - 1, mid + 1), q);
+      return quotes(s, t + 1000, book(mid - 3, mid + 3), q);
     };
-    expect(run(0.1, 0).asks[0]!.priceTicks).toBeGreaterThan(run(0, 0).asks[0]!.priceTicks);
-    expect(run(0.1, 1500).asks[0]!.priceTicks).toBe(run(0, 1500).asks[0]!.priceTicks);
+    expect(run(4, 0).asks[0]!.priceTicks).toBeGreaterThan(run(0, 0).asks[0]!.priceTicks);
+    expect(run(4, 1500).asks[0]!.priceTicks).toBe(run(0, 1500).asks[0]!.priceTicks);
   });
 
-  it('calibrates σ, A and k online and then quotes from the model', () => {
-    const s = make(def, { size: 10, maxPosition: 100 }) as Strategy & { calibrated(): boolean };
-    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 300 });
+  it('calibrates σ, A, k and γ online to the market it sees, then quotes from the model', () => {
+    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false }) as Strategy & { calibrated(): boolean; calibration(): ModelCalibration | null };
+    // Prints of 10 contracts (1 lot) at 3/s over both sides, δ = 1 (the touch) + Exp(k = 0.4) from the mid.
+    const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.4, spreadTicks: 2, durationS: 1200, qty: 10 });
     expect(s.calibrated()).toBe(true);
+    const c = s.calibration()!;
+    // Per side, 1.5 lots/s reach the touch (δ = 1): A = 1.5·e^(0.4·1) = 2.24 lots/s at the mid.
+    expect(c.fit.kPerTick).toBeGreaterThan(0.4 * 0.85);
+    expect(c.fit.kPerTick).toBeLessThan(0.4 * 1.15);
+    expect(c.fit.aPerS).toBeGreaterThan(1.5 * Math.exp(0.4) * 0.8);
+    expect(c.fit.aPerS).toBeLessThan(1.5 * Math.exp(0.4) * 1.2);
+    expect(c.sigmaRisk).toBeGreaterThan(0.8);
+    expect(c.sigmaRisk).toBeLessThan(1.2);
+    // H = 10 lots ÷ A, γ = 1/(10·σ·√H): the risk budget of the calibrated inputs, exactly.
+    expect(c.holdingS).toBeCloseTo(10 / c.fit.aPerS, 12);
+    expect(c.gamma).toBeCloseTo(1 / (10 * c.sigmaRisk * Math.sqrt(c.holdingS)), 12);
     const bidTicks = Math.floor(mid - 1);
     const q = quotes(s, nowMs + 1000, book(bidTicks, bidTicks + 2));
     expect(q.bids).toHaveLength(1);
@@ -164,18 +181,20 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
       );
     });
 
-    it('shift away from the side of the inventory as it grows', () => {
+    it('shift away from the side of the inventory as it grows (strictly, where post-only does not clamp)', () => {
+      // dq ≥ 5 lots moves the model's prices by more than a tick, so snapping cannot hide the shift.
       fc.assert(
-        fc.property(arbBook, fc.integer({ min: -99, max: 99 }), fc.integer({ min: 1, max: 99 }), (b, q1, dq) => {
-          const bk = book(b.bid, b.bid + b.spread, b.bq, b.aq);
+        fc.property(arbBook, fc.integer({ min: -99, max: 49 }), fc.integer({ min: 50, max: 148 }), (b, q1, dq) => {
+          const ask = b.bid + b.spread;
+          const bk = book(b.bid, ask, b.bq, b.aq);
+          const q2 = Math.min(99, q1 + dq);
           const lo = quotes(s, nowMs, bk, q1);
-          const hi = quotes(s, nowMs, bk, Math.min(100, q1 + dq));
-          if (lo.bids[0] && hi.bids[0]) expect(hi.bids[0].priceTicks).toBeLessThanOrEqual(lo.bids[0].priceTicks);
-          if (lo.asks[0] && hi.asks[0]) expect(hi.asks[0].priceTicks).toBeLessThanOrEqual(lo.asks[0].priceTicks);
-          // Long: the bid is not closer to the fair value than the ask (and vice versa).
+          const hi = quotes(s, nowMs, bk, q2);
+          if (lo.bids[0] && hi.bids[0] && lo.bids[0].priceTicks < ask - 1) expect(hi.bids[0].priceTicks).toBeLessThan(lo.bids[0].priceTicks);
+          if (lo.asks[0] && hi.asks[0] && hi.asks[0].priceTicks > b.bid + 1) expect(hi.asks[0].priceTicks).toBeLessThan(lo.asks[0].priceTicks);
+          // Long 5 lots or more: the bid is strictly farther from the fair value than the ask (unless the ask is clamped).
           const fair = b.bid + b.spread / 2;
-          const h = hi.bids[0] && hi.asks[0] ? [fair - hi.bids[0].priceTicks, hi.asks[0].priceTicks - fair] : null;
-          if (h && q1 + dq > 0) expect(h[0]).toBeGreaterThanOrEqual(h[1]!);
+          if (q2 >= 50 && hi.bids[0] && hi.asks[0] && hi.asks[0].priceTicks > b.bid + 1) expect(fair - hi.bids[0].priceTicks).toBeGreaterThan(hi.asks[0].priceTicks - fair);
         }),
         { numRuns: 200 },
       );

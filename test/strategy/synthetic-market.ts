@@ -36,7 +36,7 @@ export function ctxAt(
  * half-tick grid, spread `spreadTicks`), trades arrive at A/s with distance from the mid
  * half-spread + Exp(k). Calls `quote` every 100 ms; returns the last mid and time.
  */
-export function warmUp(s: Strategy, opts: { seed?: number; durationS?: number; sigma?: number; aPerS?: number; k?: number; spreadTicks?: number; startMid?: number } = {}): { mid: number; nowMs: number } {
+export function warmUp(s: Strategy, opts: { seed?: number; durationS?: number; sigma?: number; aPerS?: number; k?: number; spreadTicks?: number; startMid?: number; qty?: number } = {}): { mid: number; nowMs: number } {
   const rng = new Rng(opts.seed ?? 1);
   const sigma = opts.sigma ?? 1;
   const spread = opts.spreadTicks ?? 1;
@@ -50,7 +50,7 @@ export function warmUp(s: Strategy, opts: { seed?: number; durationS?: number; s
     while (nextTrade <= t) {
       const buy = rng.chance(0.5);
       const d = spread / 2 + Math.round(rng.exponential(1 / (opts.k ?? 0.5)) * 2) / 2;
-      trades.push({ type: 'trade', symbol: SYM, priceTicks: Math.round(buy ? mid + d : mid - d), qty: 1, aggressor: buy ? 'buy' : 'sell', tsEvent: nextTrade, tsRecv: nextTrade });
+      trades.push({ type: 'trade', symbol: SYM, priceTicks: Math.round(buy ? mid + d : mid - d), qty: opts.qty ?? 1, aggressor: buy ? 'buy' : 'sell', tsEvent: nextTrade, tsRecv: nextTrade });
       nextTrade += rng.exponential(1000 / (opts.aPerS ?? 2));
     }
     const bid = Math.floor(mid - spread / 2);

@@ -72,21 +72,24 @@ export class TradeIntensity {
     }
   }
 
-  /** Records a trade of `qty` contracts that printed `distanceTicks` from the mid at `nowMs`. */
-  onTrade(distanceTicks: number, nowMs: number): void {
-    if (!Number.isFinite(distanceTicks)) return;
+  /**
+   * Records a trade that printed `distanceTicks` from the mid at `nowMs`, counting `weight` arrivals
+   * (e.g. its size in the quoter's lots, so λ is a rate of lot-sized fills; default 1).
+   */
+  onTrade(distanceTicks: number, nowMs: number, weight = 1): void {
+    if (!Number.isFinite(distanceTicks) || !(weight > 0)) return;
     this.start(nowMs);
     const bin = Math.min(this.#counts.length - 1, Math.floor(Math.max(0, distanceTicks) / this.#binTicks));
-    const w = Math.exp((nowMs - this.#refMs) / this.#tauMs);
+    const w = weight * Math.exp((nowMs - this.#refMs) / this.#tauMs);
     this.#counts[bin]! += w;
     this.#trades++;
     this.#fitDirty = true;
     if (w > RESCALE_AT) this.#rescale(nowMs);
   }
 
-  /** Records a trade from its side and prices: `aggressorIsBuy`, trade and mid in ticks. */
-  onTradeAt(priceTicks: number, midTicks: number, aggressorIsBuy: boolean, nowMs: number): void {
-    this.onTrade(aggressorIsBuy ? priceTicks - midTicks : midTicks - priceTicks, nowMs);
+  /** Records a trade from its side and prices: `aggressorIsBuy`, trade and mid in ticks, `weight` arrivals. */
+  onTradeAt(priceTicks: number, midTicks: number, aggressorIsBuy: boolean, nowMs: number, weight = 1): void {
+    this.onTrade(aggressorIsBuy ? priceTicks - midTicks : midTicks - priceTicks, nowMs, weight);
   }
 
   #rescale(nowMs: number): void {
@@ -95,7 +98,13 @@ export class TradeIntensity {
     this.#refMs = nowMs;
   }
 
-  /** Trades seen so far. */
+  /** The decayed weight in distance bin `i` at `nowMs` (arrivals; 0 outside the bins). */
+  binCount(i: number, nowMs: number): number {
+    const c = this.#counts[i];
+    return c === undefined || Number.isNaN(this.#refMs) ? 0 : c * Math.exp(-(nowMs - this.#refMs) / this.#tauMs);
+  }
+
+  /** Trades seen so far (prints, whatever their weight). */
   get trades(): number {
     return this.#trades;
   }

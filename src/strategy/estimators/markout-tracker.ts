@@ -65,6 +65,9 @@ interface Acc {
   recentSum: number;
   recentN: number;
   recentAt: number;
+  /** Σ weight and Σ weight × bps over the same window. */
+  recentW: number;
+  recentWm: number;
 }
 
 /** Streaming markout tracker for one instrument (see the file comment for the definition). */
@@ -83,6 +86,7 @@ export class MarkoutTracker {
   readonly #cursor: number[];
   readonly #acc: Acc[];
   readonly #recent: Float64Array[];
+  readonly #recentWeight: Float64Array[];
   readonly #window: number;
   readonly #onMarkout: ((m: Markout) => void) | undefined;
   /** The earliest instant a pending markout matures (Infinity when none is pending). */
@@ -99,8 +103,9 @@ export class MarkoutTracker {
     this.#window = Math.max(1, Math.floor(options.recentWindow ?? 50));
     this.#onMarkout = options.onMarkout;
     this.#cursor = hs.map(() => 0);
-    this.#acc = hs.map(() => ({ n: 0, nb: 0, w: 0, wm: 0, wb: 0, wmb: 0, recentSum: 0, recentN: 0, recentAt: 0 }));
+    this.#acc = hs.map(() => ({ n: 0, nb: 0, w: 0, wm: 0, wb: 0, wmb: 0, recentSum: 0, recentN: 0, recentAt: 0, recentW: 0, recentWm: 0 }));
     this.#recent = hs.map(() => new Float64Array(this.#window));
+    this.#recentWeight = hs.map(() => new Float64Array(this.#window));
   }
 
   /** The earliest instant (ms) at which a pending markout matures; Infinity when none is pending. */
@@ -190,6 +195,17 @@ export class MarkoutTracker {
     return a.recentSum / a.recentN;
   }
 
+  /**
+   * Weighted mean of the last `recentWindow` markouts at horizon `horizonIdx` (each fill's weight as
+   * given to `fill()`, e.g. its size: the partial fills of one sweep then count as their total, not
+   * as that many fills), NaN when none matured yet.
+   */
+  recentWeightedMeanBps(horizonIdx = 0): number {
+    const a = this.#acc[horizonIdx];
+    if (!a || a.recentN === 0 || !(a.recentW > 0)) return NaN;
+    return a.recentWm / a.recentW;
+  }
+
   /** Matured markouts at horizon `horizonIdx` so far (overall and per side). */
   stats(horizonIdx: number): MarkoutStats {
     const a = this.#acc[horizonIdx];
@@ -238,16 +254,31 @@ export class MarkoutTracker {
           acc.wb += w;
           acc.wmb += w * bps;
         }
-        if (acc.recentN === this.#window) acc.recentSum -= recent[acc.recentAt]!;
-        else acc.recentN++;
+        const rw = this.#recentWeight[h]!;
+        if (acc.recentN === this.#window) {
+          acc.recentSum -= recent[acc.recentAt]!;
+          acc.recentW -= rw[acc.recentAt]!;
+          acc.recentWm -= rw[acc.recentAt]! * recent[acc.recentAt]!;
+        } else acc.recentN++;
         recent[acc.recentAt] = bps;
+        rw[acc.recentAt] = w;
         acc.recentSum += bps;
+        acc.recentW += w;
+        acc.recentWm += w * bps;
         if (++acc.recentAt === this.#window) {
-          // The running sum drifts with float error over millions of updates: rebuild it once per window.
+          // The running sums drift with float error over millions of updates: rebuild them once per window.
           acc.recentAt = 0;
           let sum = 0;
-          for (const v of recent) sum += v;
+          let sw = 0;
+          let swm = 0;
+          for (let j = 0; j < recent.length; j++) {
+            sum += recent[j]!;
+            sw += rw[j]!;
+            swm += rw[j]! * recent[j]!;
+          }
           acc.recentSum = sum;
+          acc.recentW = sw;
+          acc.recentWm = swm;
         }
         if (this.#onMarkout) this.#onMarkout({ fillSeq: c, horizonIdx: h, horizonMs: hMs, side: s as 1 | -1, bps, weight: w });
         c++;

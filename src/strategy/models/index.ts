@@ -2,3 +2,4 @@
 export * from './avellaneda-stoikov.ts';
 export * from './glft.ts';
 export * from './glft-bounded.ts';
+export * from './risk-budget.ts';

@@ -13,7 +13,7 @@ export const fundingCarrySchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe('H, expected time a contract stays in inventory, seconds. Default: calibrated from our fills by Little\'s law (average |position| ÷ filled contracts per second); the time to settlement until then.'),
+    .describe('H, expected time a contract stays in inventory, seconds. Default: calibrated from our fills by Little\'s law (average |position| ÷ contracts per second that open or grow |position|); the time to settlement until then.'),
   maxShiftSpreads: z.number().positive().default(1).describe('Cap on |shift|, in half-spreads of the inner quotes.'),
   guardWindowS: z.number().nonnegative().default(300).describe('Within this many seconds of a settlement with |f̂·P| above a half-spread, the paying side\'s size is scaled by guardSizeMult.'),
   guardSizeMult: z.number().min(0).max(1).default(0.5).describe('Size multiplier on the paying side inside the guard window (0 pulls it).'),
@@ -30,7 +30,8 @@ export type FundingCarryConfig = z.infer<typeof fundingCarrySchema>;
  * gets paid. Near the settlement, a large |f̂·P| also shrinks the paying side.
  */
 export function fundingCarry(c: FundingCarryConfig): Overlay {
-  // Little's law: H = E|q| / (contracts filled per second).
+  // Little's law: H = E|q| / (contracts entering the inventory per second). Only the fills that
+  // open or grow |q| enter it; counting both sides' fills would halve H.
   const absPos = new Ewma(3_600_000);
   const fillRate = new Ewma(3_600_000);
   let lastMs = Number.NaN;
@@ -41,7 +42,7 @@ export function fundingCarry(c: FundingCarryConfig): Overlay {
     kind: 'funding-carry',
     adjust(ctx: StrategyContext, inner: DesiredQuotes, adj: QuoteAdjustment): void {
       const now = ctx.nowMs;
-      for (let i = 0; i < ctx.fills.length; i++) if (ctx.fills[i]!.symbol === ctx.symbol) filledSince += ctx.fills[i]!.qty;
+      filledSince += enteringQty(ctx);
       if (Number.isNaN(lastMs)) lastMs = now;
       else if (now - lastMs >= 1000) {
         const dtS = (now - lastMs) / 1000;
@@ -76,4 +77,23 @@ export function fundingCarry(c: FundingCarryConfig): Overlay {
       }
     },
   };
+}
+
+/**
+ * Contracts of this call's fills on the primary symbol that opened or grew |position| (the flow into
+ * the inventory, Little's law's arrivals): walked forward from the position before them.
+ */
+export function enteringQty(ctx: Pick<StrategyContext, 'fills' | 'symbol' | 'position'>): number {
+  const fills = ctx.fills;
+  let q = ctx.position.qty;
+  for (let i = 0; i < fills.length; i++) if (fills[i]!.symbol === ctx.symbol) q -= fills[i]!.side === 'buy' ? fills[i]!.qty : -fills[i]!.qty;
+  let entering = 0;
+  for (let i = 0; i < fills.length; i++) {
+    const f = fills[i]!;
+    if (f.symbol !== ctx.symbol) continue;
+    const s = f.side === 'buy' ? 1 : -1;
+    entering += q * s >= 0 ? f.qty : Math.max(0, f.qty - Math.abs(q));
+    q += s * f.qty;
+  }
+  return entering;
 }

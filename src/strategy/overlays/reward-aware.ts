@@ -32,6 +32,7 @@ export function rewardAware(c: RewardAwareConfig): Overlay {
   let filledUsd = 0;
   let lastMs = Number.NaN;
   let active = false;
+  let prevMid = Number.NaN;
   let limitTicks = Infinity;
   const held = { bid: { px: Number.NaN, sinceMs: 0 }, ask: { px: Number.NaN, sinceMs: 0 } };
   return {
@@ -41,14 +42,17 @@ export function rewardAware(c: RewardAwareConfig): Overlay {
       const b = ctx.book?.bids[0]?.priceTicks;
       const a = ctx.book?.asks[0]?.priceTicks;
       const mid = a !== undefined && b !== undefined ? (a + b) / 2 : Number.NaN;
-      markouts.updateMid(now, mid);
       const usdPerTick = ctx.instrument.grid.tickSize.toNumber() * ctx.instrument.multiplier.toNumber();
+      // Fills first, against the mid in force before them (the move that filled us is adverse
+      // selection too); then the new mid.
       for (let i = 0; i < ctx.fills.length; i++) {
         const f = ctx.fills[i]!;
         if (f.symbol !== ctx.symbol) continue;
         filledUsd += f.qty * f.priceTicks * usdPerTick;
-        if (f.liquidity === 'maker') markouts.fill(f.tsMs, f.side, f.priceTicks, f.qty);
+        if (f.liquidity === 'maker') markouts.fill(f.tsMs, f.side, f.priceTicks, f.qty, prevMid);
       }
+      markouts.updateMid(now, mid);
+      if (!Number.isNaN(mid)) prevMid = mid;
       if (Number.isNaN(lastMs)) lastMs = now;
       else if (now - lastMs >= 10_000) {
         const dtMin = (now - lastMs) / 60_000;
@@ -60,7 +64,7 @@ export function rewardAware(c: RewardAwareConfig): Overlay {
       const r = ctx.rewards;
       if (r === null || Number.isNaN(mid)) return;
       const rewardPerMin = (r.estimatedShare * c.poolUsdPerDay) / 1440;
-      const mo = markouts.recentMeanBps(0);
+      const mo = markouts.recentWeightedMeanBps(0);
       const adversePerMin = mo < 0 && notionalPerMin.value > 0 ? (-mo / 10_000) * notionalPerMin.value : 0;
       if (!(rewardPerMin >= adversePerMin)) return;
       active = true;

@@ -9,8 +9,8 @@ import type { Overlay } from './overlay.ts';
 export const toxicityGuardSchema = z.strictObject({
   kind: z.literal('toxicity'),
   horizonMs: z.number().int().positive().default(5000).describe('Markout horizon of our fills, engine ms.'),
-  window: z.number().int().min(1).default(20).describe('Recent fills in the mean markout.'),
-  minFills: z.number().int().min(1).default(5).describe('Matured markouts needed before the guard acts.'),
+  window: z.number().int().min(1).default(20).describe('Recent fills per side in the mean markout.'),
+  minFills: z.number().int().min(1).default(5).describe('Matured markouts of a side needed before the guard acts on it.'),
   sensitivity: z.number().positive().default(1).describe('Extra half-spread per adverse move: widen = sensitivity × |mean markout| (converted to ticks).'),
   maxWidenSpreads: z.number().positive().default(3).describe('Cap on the widening, in half-spreads of the inner quotes.'),
   stepBackSpreads: z.number().positive().default(2).describe('When the adverse move exceeds this many half-spreads, also scale sizes by stepBackSizeMult.'),
@@ -21,37 +21,46 @@ export const toxicityGuardSchema = z.strictObject({
 export type ToxicityGuardConfig = z.infer<typeof toxicityGuardSchema>;
 
 /**
- * Toxicity guard: tracks the markout of our own fills (mid `horizonMs` later vs the mid at the fill,
- * signed so positive is in our favour) with the shared MarkoutTracker; when the recent mean turns
- * negative, both sides widen by sensitivity × the adverse move in ticks (capped), and past
- * stepBackSpreads half-spreads sizes shrink too. Recovers as new fills mark out better.
+ * Toxicity guard: tracks the markouts of our own maker fills per side (mid `horizonMs` later vs the
+ * mid in force before the fill, so the move that filled us counts; each fill weighted by its size),
+ * with the shared MarkoutTracker; when a side's recent mean turns negative, that side (the one being
+ * picked off) widens by sensitivity × its adverse move in ticks (capped), and past stepBackSpreads
+ * half-spreads its size shrinks too. Recovers as new fills mark out better.
  */
 export function toxicityGuard(c: ToxicityGuardConfig): Overlay {
-  const tracker = new MarkoutTracker({ horizonsMs: [c.horizonMs], recentWindow: c.window });
+  const buys = new MarkoutTracker({ horizonsMs: [c.horizonMs], recentWindow: c.window });
+  const sells = new MarkoutTracker({ horizonsMs: [c.horizonMs], recentWindow: c.window });
+  let prevMid = Number.NaN;
   return {
     kind: 'toxicity',
     adjust(ctx: StrategyContext, inner: DesiredQuotes, adj: QuoteAdjustment): void {
       const b = ctx.book?.bids[0]?.priceTicks;
       const a = ctx.book?.asks[0]?.priceTicks;
       const mid = a !== undefined && b !== undefined ? (a + b) / 2 : Number.NaN;
-      tracker.updateMid(ctx.nowMs, mid);
+      // Fills first, against the mid before them; then the new mid.
       for (let i = 0; i < ctx.fills.length; i++) {
         const f = ctx.fills[i]!;
-        if (f.symbol === ctx.symbol && f.liquidity === 'maker') tracker.fill(f.tsMs, f.side, f.priceTicks, f.qty);
+        if (f.symbol === ctx.symbol && f.liquidity === 'maker') (f.side === 'buy' ? buys : sells).fill(f.tsMs, f.side, f.priceTicks, f.qty, prevMid);
       }
-      if (Number.isNaN(mid) || tracker.stats(0).count < c.minFills) return;
-      const markoutBps = tracker.recentMeanBps(0);
-      if (!(markoutBps < 0)) return;
-      const adverseTicks = (-markoutBps / 10_000) * mid;
+      buys.updateMid(ctx.nowMs, mid);
+      sells.updateMid(ctx.nowMs, mid);
+      if (!Number.isNaN(mid)) prevMid = mid;
+      if (Number.isNaN(mid)) return;
       const half = innerHalfSpread(inner);
       const ref = half > 0 ? half : 1;
-      const widen = Math.min(c.maxWidenSpreads * ref, c.sensitivity * adverseTicks);
-      adj.bidWidenTicks += widen;
-      adj.askWidenTicks += widen;
-      if (adverseTicks > c.stepBackSpreads * ref) {
-        adj.bidSizeMult *= c.stepBackSizeMult;
-        adj.askSizeMult *= c.stepBackSizeMult;
-      }
+      const bid = adverseTicks(buys, c.minFills, mid);
+      const ask = adverseTicks(sells, c.minFills, mid);
+      adj.bidWidenTicks += Math.min(c.maxWidenSpreads * ref, c.sensitivity * bid);
+      adj.askWidenTicks += Math.min(c.maxWidenSpreads * ref, c.sensitivity * ask);
+      if (bid > c.stepBackSpreads * ref) adj.bidSizeMult *= c.stepBackSizeMult;
+      if (ask > c.stepBackSpreads * ref) adj.askSizeMult *= c.stepBackSizeMult;
     },
   };
+}
+
+/** The recent size-weighted adverse move of one side's fills in ticks (≥ 0; 0 before `minFills` matured). */
+function adverseTicks(t: MarkoutTracker, minFills: number, mid: number): number {
+  if (t.stats(0).count < minFills) return 0;
+  const bps = t.recentWeightedMeanBps(0);
+  return bps < 0 ? (-bps / 10_000) * mid : 0;
 }

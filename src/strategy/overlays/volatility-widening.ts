@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DesiredQuotes } from '../../domain/intents.ts';
-import type { StrategyContext } from '../contract.ts';
+import type { Strategy, StrategyContext } from '../contract.ts';
 import { EwmaVolatility } from '../estimators/volatility.ts';
 import { innerHalfSpread, type QuoteAdjustment } from './adjustment.ts';
 import type { Overlay } from './overlay.ts';
@@ -22,12 +22,19 @@ export type VolatilityWideningConfig = z.infer<typeof volatilityWideningSchema>;
  * Volatility widening: when the fast σ of the mid (ticks/√s, 1 s samples) runs above its slow
  * baseline, both sides move out by sensitivity·(σ_fast/σ_slow − 1) half-spreads of the inner
  * quotes (capped); optionally sizes shrink by σ_slow/σ_fast. Dimensionless: no price constants.
+ * Over a strategy whose quotes already widen with a fast σ (`widensOnFastVolatility`: the model
+ * quoters price with max(fast σ, σ)) it does not widen again (that would count the spike twice);
+ * the size cut still applies.
  */
 export function volatilityWidening(c: VolatilityWideningConfig): Overlay {
   const fast = new EwmaVolatility(c.fastHalfLifeS * 1000, 1000, 10);
   const slow = new EwmaVolatility(c.slowHalfLifeS * 1000, 1000, 30);
+  let innerWidens = false;
   return {
     kind: 'volatility',
+    bind(inner: Strategy): void {
+      innerWidens = inner.widensOnFastVolatility === true;
+    },
     adjust(ctx: StrategyContext, inner: DesiredQuotes, adj: QuoteAdjustment): void {
       const b = ctx.book?.bids[0]?.priceTicks;
       const a = ctx.book?.asks[0]?.priceTicks;
@@ -40,7 +47,7 @@ export function volatilityWidening(c: VolatilityWideningConfig): Overlay {
       if (!(sf > 0) || !(ss > 0) || sf <= ss) return;
       const half = innerHalfSpread(inner);
       const ref = half > 0 ? half : 1;
-      const widen = Math.min(c.maxWidenSpreads * ref, c.sensitivity * (sf / ss - 1) * ref);
+      const widen = innerWidens ? 0 : Math.min(c.maxWidenSpreads * ref, c.sensitivity * (sf / ss - 1) * ref);
       adj.bidWidenTicks += widen;
       adj.askWidenTicks += widen;
       if (c.sizeCut) {

@@ -14,6 +14,7 @@ import type { Overlay } from './overlay.ts';
 export function withOverlays(inner: Strategy, overlays: readonly (Overlay | OverlayConfig)[]): Strategy {
   if (overlays.length === 0) return inner;
   const list: Overlay[] = overlays.map((o) => ('adjust' in o ? o : createOverlay(o)));
+  for (const o of list) o.bind?.(inner);
   const adj = neutralAdjustment();
   let lastInner: DesiredQuotes | null = null;
   const adjust = (ctx: StrategyContext, q: DesiredQuotes): DesiredQuotes => {
@@ -44,6 +45,7 @@ export function withOverlays(inner: Strategy, overlays: readonly (Overlay | Over
     },
   };
   // Overlays read the touch and our fills; a deeper inner strategy keeps its depth.
-  if (inner.bookDepth !== undefined) return { ...wrapped, bookDepth: Math.max(1, inner.bookDepth) };
-  return wrapped;
+  const flags = inner.widensOnFastVolatility === true ? { widensOnFastVolatility: true } : {};
+  if (inner.bookDepth !== undefined) return { ...wrapped, ...flags, bookDepth: Math.max(1, inner.bookDepth) };
+  return { ...wrapped, ...flags };
 }

@@ -4,6 +4,8 @@ import type { DesiredQuotes, FundingEstimate, FundingSchedule, Instrument } from
 import { Rng } from '../../../src/sim/market/rng.ts';
 import { applyAdjustment, buildContext, flatPosition, isDesiredQuotes, neutralAdjustment, overlayConfigSchema, parseStrategyParams, withOverlays, type Overlay, type OverlayConfig, type OwnFill, type Strategy, type StrategyContext, type StrategyOutput } from '../../../src/strategy/index.ts';
 import { strategy as fixedSpread } from '../../../strategies/fixed-spread/index.ts';
+import { createGlft, glftParams } from '../../../strategies/glft/index.ts';
+import { enteringQty } from '../../../src/strategy/overlays/funding-carry.ts';
 import { book, INSTRUMENT, SYM } from '../synthetic-market.ts';
 
 const HOURLY: FundingSchedule = { timezone: 'UTC', times: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23].map((h) => ({ daysOfWeek: [1, 2, 3, 4, 5, 6, 7], hours: h, minutes: 0, seconds: 0 })), exceptions: [] };
@@ -100,7 +102,53 @@ describe('funding-carry overlay', () => {
   });
 });
 
+describe('funding-carry holding time (Little\'s law per side)', () => {
+  it('counts only the fills that open or grow |position|: H is the time a contract is held', () => {
+    // Long 10 for a second, flat for a second, again and again: each contract is held 1 s, E|q| = 5,
+    // 10 contracts enter every 2 s. (Both sides' fills, 10/s, would give H = 0.5 s.)
+    const s = withOverlays(fixed({ halfSpreadTicks: 4, size: 10, maxPosition: 100 }), [overlay({ kind: 'funding-carry', maxShiftSpreads: 10 })]);
+    let q = 0;
+    let out: DesiredQuotes | null = null;
+    for (let k = 1; k <= 3599; k++) {
+      const side = k % 2 === 1 ? ('buy' as const) : ('sell' as const);
+      q += side === 'buy' ? 10 : -10;
+      const fill: OwnFill = { symbol: SYM, side, priceTicks: 10_000, qty: 10, liquidity: 'maker', tsMs: T0 + k * 1000, clientOrderId: asClientOrderId('1') };
+      out = quotesOf(s.quote(ctx({ nowMs: T0 + k * 1000, position: flatPosition(q), fills: [fill], funding: funding(0.001) })));
+    }
+    // 1 s before settlement, carry 10.001 ticks: shift −10.001·e^(−1/H) = −3.68 at H = 1 s (−1.35 at 0.5 s).
+    expect(out!.bids[0]!.priceTicks).toBe(Math.floor(9_997 - 10.001 * Math.exp(-1)));
+    expect(out!.bids[0]!.priceTicks).toBe(9_993);
+  });
+
+  it('enteringQty walks the fills from the position before them', () => {
+    const f = (side: 'buy' | 'sell', qty: number): OwnFill => ({ symbol: SYM, side, priceTicks: 1, qty, liquidity: 'maker', tsMs: 0, clientOrderId: asClientOrderId('1') });
+    // Ending at −1 after buy 5, buy 1, sell 4: it started at −3. Buy 5 closes 3 and opens 2 long, buy 1
+    // grows it to 3, sell 4 closes 3 and opens 1 short: 2 + 1 + 1 entered.
+    expect(enteringQty({ symbol: SYM, position: flatPosition(-1), fills: [f('buy', 5), f('buy', 1), f('sell', 4)] })).toBe(4);
+    expect(enteringQty({ symbol: SYM, position: flatPosition(0), fills: [f('sell', 2), f('buy', 2)] })).toBe(2);
+  });
+});
+
 describe('volatility overlay', () => {
+  it('does not widen a strategy whose quotes already widen with a fast σ (no double count)', () => {
+    const plain = fixed({ halfSpreadTicks: 2, size: 10 });
+    const aware: Strategy = { quote: (c) => plain.quote(c), widensOnFastVolatility: true };
+    const run = (inner: Strategy): number => {
+      const s = withOverlays(inner, [overlay({ kind: 'volatility', fastHalfLifeS: 10, slowHalfLifeS: 600, maxWidenSpreads: 3 })]);
+      const rng = new Rng(1);
+      let mid = 10_000;
+      let t = 0;
+      let last: DesiredQuotes | null = null;
+      for (; t < 600_000; t += 1000) last = quotesOf(s.quote(ctx({ nowMs: t, book: book((mid += rng.chance(0.5) ? 1 : -1) - 1, mid + 1) })));
+      for (let i = 0; i < 30; i++, t += 1000) last = quotesOf(s.quote(ctx({ nowMs: t, book: book((mid += rng.chance(0.5) ? 6 : -6) - 1, mid + 1) })));
+      return last!.asks[0]!.priceTicks - last!.bids[0]!.priceTicks;
+    };
+    expect(run(plain)).toBeGreaterThanOrEqual(14);
+    expect(run(aware)).toBe(4);
+    expect(createGlft(glftParams.parse({ size: 1, maxPosition: 10 })).widensOnFastVolatility).toBe(true);
+  });
+
+
   it('widens when the fast σ runs above the slow baseline, and not in a steady market', () => {
     const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'volatility', fastHalfLifeS: 10, slowHalfLifeS: 600, maxWidenSpreads: 3 })]);
     const rng = new Rng(1);
@@ -121,7 +169,7 @@ describe('volatility overlay', () => {
 });
 
 describe('toxicity overlay', () => {
-  it('widens, then steps back, when our fills mark out against us', () => {
+  it('widens, then steps back, the side whose fills mark out against us, and only that side', () => {
     const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 3, stepBackSpreads: 1, stepBackSizeMult: 0.5 })]);
     let mid = 10_000;
     let t = 0;
@@ -135,9 +183,29 @@ describe('toxicity overlay', () => {
       s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1) }));
     }
     const q = quotesOf(s.quote(ctx({ nowMs: t + 2000, book: book(mid - 1, mid + 1) })));
-    expect(q.bids[0]!.priceTicks).toBeLessThanOrEqual(mid - 2 - 3);
-    expect(q.asks[0]!.priceTicks).toBeGreaterThanOrEqual(mid + 2 + 3);
-    expect(q.bids[0]!.qty).toBe(5);
+    // −3 bps per buy: the bid widens 3 ticks (of a mid near 9982) and halves; the ask is untouched.
+    expect(q.bids[0]).toEqual({ priceTicks: mid - 2 - 3, qty: 5 });
+    expect(q.asks[0]).toEqual({ priceTicks: mid + 2, qty: 10 });
+  });
+
+  it('marks a fill against the mid before it: a sweep that filled us and moved the book in the same event is adverse', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 1 })]);
+    s.quote(ctx({ nowMs: 0, book: book(9_999, 10_001) }));
+    const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: 9_999, qty: 10, liquidity: 'maker', tsMs: 100, clientOrderId: asClientOrderId('1') };
+    s.quote(ctx({ nowMs: 100, book: book(9_996, 9_998), fills: [fill] }));
+    // Markout −3 bps from the pre-fill mid 10000 (0 from the post-fill mid 9997): bid 9995 − 3.
+    expect(quotesOf(s.quote(ctx({ nowMs: 2000, book: book(9_996, 9_998) }))).bids[0]!.priceTicks).toBe(9_992);
+  });
+
+  it('weights each fill\'s markout by its size (partial fills of one order count as their total)', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [overlay({ kind: 'toxicity', horizonMs: 1000, minFills: 2 })]);
+    const buy = (qty: number, t: number): OwnFill => ({ symbol: SYM, side: 'buy', priceTicks: 9_999, qty, liquidity: 'maker', tsMs: t, clientOrderId: asClientOrderId('1') });
+    s.quote(ctx({ nowMs: 0, book: book(9_999, 10_001) }));
+    s.quote(ctx({ nowMs: 10, book: book(9_999, 10_001), fills: [buy(9, 10)] })); // marks out 0
+    s.quote(ctx({ nowMs: 2000, book: book(9_999, 10_001), fills: [buy(1, 2000)] }));
+    s.quote(ctx({ nowMs: 2500, book: book(9_989, 9_991) })); // −10 bps for the 1-lot fill
+    // Size-weighted mean (9·0 − 1·10)/10 = −1 bps: one tick of 9990 (unweighted −5 bps would be five).
+    expect(quotesOf(s.quote(ctx({ nowMs: 4000, book: book(9_989, 9_991) }))).bids[0]!.priceTicks).toBe(9_987);
   });
 });
 
@@ -178,6 +246,25 @@ describe('reward-aware overlay', () => {
     }
     // Tiny pool, heavy adverse markouts: the widening is not held back.
     expect(quotesOf(s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }))).bids[0]!.priceTicks).toBe(mid - 1 - 1 - 10);
+  });
+
+  it('marks fills against the mid before them: a fill delivered with the book that already moved against it is adverse', () => {
+    const s = withOverlays(fixed({ halfSpreadTicks: 2, size: 10 }), [
+      { kind: 'test-widen', adjust: (_c, _q, adj) => void (adj.bidWidenTicks += 10) } satisfies Overlay,
+      overlay({ kind: 'reward-aware', poolUsdPerDay: 0.001, markoutHorizonMs: 1000 }),
+    ]);
+    let mid = 10_000;
+    let t = 0;
+    s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }));
+    for (let i = 0; i < 20; i++) {
+      const fill: OwnFill = { symbol: SYM, side: 'buy', priceTicks: mid - 2, qty: 100, liquidity: 'maker', tsMs: t + 100, clientOrderId: asClientOrderId('1') };
+      mid -= 5;
+      s.quote(ctx({ nowMs: t + 100, book: book(mid - 1, mid + 1), fills: [fill], rewards }));
+      t += 10_000;
+      s.quote(ctx({ nowMs: t, book: book(mid - 1, mid + 1), rewards }));
+    }
+    // Each buy lost 5 ticks against the pre-fill mid (none against the post-fill one): not held back.
+    expect(quotesOf(s.quote(ctx({ nowMs: t + 1, book: book(mid - 1, mid + 1), rewards }))).bids[0]!.priceTicks).toBe(mid - 1 - 1 - 10);
   });
 
   it('pulls in and holds a quote for minRestMs; does nothing without ctx.rewards', () => {

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** Parameters every model quoter (avellaneda-stoikov, glft) shares; only size and maxPosition are required. */
+export const modelBaseShape = {
+  size: z.number().int().positive().describe('Contracts per level; also the model\'s lot (q = position / size). Required.'),
+  maxPosition: z.number().int().positive().describe('Hard cap in contracts: a side is trimmed so |position + in-flight + new| ≤ this. Required.'),
+  levels: z.number().int().min(1).max(20).default(1).describe('Levels per side, laid outward from the model quotes.'),
+  spacingTicks: z.number().int().positive().default(1).describe('Ticks between levels.'),
+  riskAversion: z
+    .number()
+    .positive()
+    .default(1)
+    .describe('γ from a risk budget: γ = riskAversion / (qMax·σ·√H), qMax = maxPosition/size lots, σ the long-run σ, H the holding horizon; 1 = a risk tolerance of the loss a full inventory takes on a one-σ move over H (the A–S reservation price then moves one σ√H at maxPosition). Larger = more averse: stronger skew.'),
+  holdingHorizonS: z
+    .number()
+    .positive()
+    .optional()
+    .describe('H, seconds: the horizon of the risk budget (and the A–S horizon unless horizonS is set). Default: calibrated, qMax lots ÷ A (the time the one-side flow reaching the mid takes to turn a full inventory over), clamped to [1 s, 1 day].'),
+  gamma: z.number().positive().optional().describe('Risk aversion γ in 1/(tick·lot); overrides riskAversion.'),
+  fairValue: z
+    .enum(['mid', 'weighted-mid', 'microprice'])
+    .default('mid')
+    .describe('Fair value s: the mid, the size-weighted mid of the touch, or the learnt microprice (mid + average next-second move per imbalance bucket).'),
+  sizeDecay: z
+    .number()
+    .nonnegative()
+    .default(1)
+    .describe('η: the side that grows |q| quotes size·e^(−η·|q|/maxPosition), rounded, at least the minimum order (Fushimi et al.; 1: 37 % of size at maxPosition, 61 % at half of it; 0 = off).'),
+  volHalfLifeS: z.number().positive().default(300).describe('Half-life of the σ estimate, seconds (mid sampled every second).'),
+  intensityHalfLifeS: z.number().positive().default(1800).describe('Half-life of the trade-intensity (A, k) estimate, seconds.'),
+  refitIntervalMs: z.number().int().positive().default(1000).describe('Engine ms between refits of σ, A, k and γ.'),
+  fallbackWidth: z
+    .number()
+    .positive()
+    .default(1)
+    .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × half the observed touch spread (1 = join the touch, 2 = one full spread from the fair value), with the same fee and adverse-selection floor and a linear inventory skew.'),
+  minSpreadShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
+    .describe('Floor: the quoted half-spread is at least this share of half the observed touch spread (the market without our orders), so on a wide book the model may improve the touch but not quote far inside it. 0 (default) = off: the model decides.'),
+  adverseHorizonS: z
+    .number()
+    .positive()
+    .default(10)
+    .describe('Horizon of the markouts of our own maker fills, seconds: the half-spread is floored at the maker fee plus the mean adverse mid move this long after our recent fills. Also the horizon the trade-flow signal predicts over.'),
+  adverseSelection: z
+    .enum(['add', 'floor'])
+    .default('add')
+    .describe('How the measured adverse selection of a side enters its quote: add (Cartea–Jaimungal: the expected mid move against a fill is added to the model\'s depth, which is floored at the maker fee) or floor (the half-spread is at least fee + adverse move).'),
+  lossFeedback: z
+    .number()
+    .min(0)
+    .max(4)
+    .default(0)
+    .describe('Bps of extra depth per bps of mean loss: each maker fill\'s PnL adverseHorizonS later beyond the adverse move already priced, side × (mid then − fill price) in bps plus that side\'s measured adverse move, is averaged per side (weights: fill size, halving every volHalfLifeS); a mean loss pushes the side out by lossFeedback × it (at most one observed market spread; eased on the side reducing the inventory, not at all at maxPosition). 0 (default) = off: not shown to help on real data.'),
+  flowAlpha: z
+    .boolean()
+    .default(true)
+    .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
+  leadingFair: z
+    .boolean()
+    .default(false)
+    .describe('Off by default: on the AMZN morning (the development window) it helped avellaneda-stoikov and hurt glft by as much (strategies/README.md). Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
+  queueAware: z
+    .boolean()
+    .default(true)
+    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). On by default: on the AMZN morning it cut the loss of both model quoters.'),
+  fastVolHalfLifeS: z
+    .number()
+    .positive()
+    .default(30)
+    .describe('Half-life of the fast σ estimate, seconds: the models price with max(fast σ, σ), so a jump widens within seconds and the widening decays with volHalfLifeS; γ is set against the long-run σ (intensityHalfLifeS).'),
+  unwindAfterS: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Cost-aware taker unwind: after this many seconds at |position| ≥ maxPosition, send an IOC for one lot at the opposite touch when crossing (half-spread from the fair value + taker fee) costs less than the marginal risk premium of the last lot, γσ²H·(|q| − ½) ticks. Unset (default) = off.'),
+} as const;
+
+const baseObject = z.object(modelBaseShape);
+/** Parsed shared parameters. */
+export type ModelBaseParams = z.infer<typeof baseObject>;
