@@ -65,8 +65,8 @@ export const modelBaseShape = {
     .describe('Off by default: on the AMZN morning (the development window) it helped avellaneda-stoikov and hurt glft by as much (strategies/README.md). Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
   queueAware: z
     .boolean()
-    .default(true)
-    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). On by default: on the AMZN morning it cut the loss of both model quoters.'),
+    .default(false)
+    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). Off by default: on the AMZN morning (the development window) glft lost 1,445 USD with it and 1,413 without (strategies/README.md).'),
   fastVolHalfLifeS: z
     .number()
     .positive()

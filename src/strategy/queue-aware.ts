@@ -13,16 +13,16 @@ export function queueFillProbability(aheadQty: number, depletionQty: number): nu
 }
 
 /**
- * Join the touch or improve it by one tick, by expected value per unit of fill rate: improving puts
- * the order first (fill probability 1 relative to the level) at one tick less edge; joining keeps the
- * edge but waits behind `touchQty`. Edges are in ticks from the fair value, the adverse move after
- * a fill and the fee already subtracted; returns +1 (improve) or 0 (join). When neither edge is
- * positive it joins (the further, safer price).
+ * Join the touch or keep the model's price inside it, by expected value per unit of fill rate: the
+ * improving price puts the order first (fill probability 1 relative to the level) at `improveTicks`
+ * less edge; joining keeps the edge but waits behind `touchQty`. Edges are in ticks from the fair
+ * value, the adverse move after a fill and the fee already subtracted. True = join. When neither
+ * edge is positive it joins (the further, safer price).
  */
-export function joinOrImprove(edgeJoinTicks: number, touchQty: number, depletionQty: number): 0 | 1 {
+export function joinBeatsImprove(edgeJoinTicks: number, improveTicks: number, touchQty: number, depletionQty: number): boolean {
   const evJoin = queueFillProbability(touchQty, depletionQty) * edgeJoinTicks;
-  const evImprove = edgeJoinTicks - 1;
-  return evImprove > evJoin && evImprove > 0 ? 1 : 0;
+  const evImprove = edgeJoinTicks - improveTicks;
+  return !(evImprove > evJoin && evImprove > 0);
 }
 
 /**
@@ -116,7 +116,7 @@ function levelAhead(o: WorkingOrder, touch: { priceTicks: number; qty: number } 
 
 /**
  * The queue-aware first-level price of one side: where the model's (fractional) price is inside the
- * touch, join or improve by one tick by expected value ({@link joinOrImprove}); then keep the resting
+ * touch, join the touch instead when that is worth more ({@link joinBeatsImprove}); then keep the resting
  * order's price if moving it gains less than re-queuing loses ({@link keepQueuePriority}). `costTicks`
  * is the fee plus the adverse move after a fill. Returns the price (ticks) to quote; prices behind
  * the touch pass through. Non-finite prices (no quote) pass through.
@@ -131,17 +131,15 @@ export function queueAdjust(ctx: Pick<StrategyContext, 'book' | 'workingOrders' 
   // In ticks toward the other side: positive = inside the touch.
   let price = side === 'buy' ? Math.floor(rawTicks + 1e-9) : Math.ceil(rawTicks - 1e-9);
   const inside = dir * (price - same.priceTicks);
-  // One tick inside a one-tick spread would cross: joining is all there is.
-  if (inside > 0 && dir * (opp.priceTicks - same.priceTicks) > 1) {
-    const edgeJoin = dir * (fair - same.priceTicks) - costTicks;
-    price = same.priceTicks + dir * joinOrImprove(edgeJoin, same.qty, depletion);
-  }
+  // The model improves the touch: join instead when waiting behind the touch's queue at the
+  // better price is worth more (the model's price stands otherwise: the model decides the depth).
+  if (inside > 0 && joinBeatsImprove(dir * (fair - same.priceTicks) - costTicks, inside, same.qty, depletion)) price = same.priceTicks;
   const orders = ctx.workingOrders;
   for (let i = 0; i < orders.length; i++) {
     const o = orders[i]!;
     if (o.symbol !== ctx.symbol || o.side !== side || o.status !== 'open' || o.priceTicks === price) continue;
-    // Still passive (would not cross now), and no further inside than the touch plus one tick.
-    if (dir * (opp.priceTicks - o.priceTicks) <= 0 || dir * (o.priceTicks - same.priceTicks) > 1) continue;
+    // Still passive (would not cross now).
+    if (dir * (opp.priceTicks - o.priceTicks) <= 0) continue;
     const ahead = tracker.aheadOf(o.clientOrderId as string);
     if (ahead === undefined) continue;
     const newInside = dir * (price - same.priceTicks);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyContext, WorkingOrder } from '../../src/strategy/contract.ts';
-import { joinOrImprove, keepQueuePriority, queueAdjust, queueFillProbability, QueueTracker } from '../../src/strategy/queue-aware.ts';
+import { joinBeatsImprove, keepQueuePriority, queueAdjust, queueFillProbability, QueueTracker } from '../../src/strategy/queue-aware.ts';
 
 type View = Pick<StrategyContext, 'book' | 'workingOrders' | 'trades' | 'symbol'>;
 
@@ -21,15 +21,17 @@ describe('queue decisions', () => {
     expect(queueFillProbability(50, 0)).toBe(0);
   });
 
-  it('improves when the tick given up is worth less than the queue wait, joins otherwise', () => {
-    // Join: 5 ticks of edge × e^(−200/100) = 0.677; improve: 4 ticks at the front.
-    expect(joinOrImprove(5, 200, 100)).toBe(1);
+  it('joins when waiting behind the touch at the better price is worth more than the edge given up by improving', () => {
+    // Join: 5 ticks of edge × e^(−200/100) = 0.677; improve by 1: 4 ticks at the front.
+    expect(joinBeatsImprove(5, 1, 200, 100)).toBe(false);
+    // Improving by 4.5 keeps 0.5 < 0.677: join.
+    expect(joinBeatsImprove(5, 4.5, 200, 100)).toBe(true);
     // An empty touch queue: join keeps 1.2 ticks at probability 1; improving keeps 0.2.
-    expect(joinOrImprove(1.2, 0, 100)).toBe(0);
+    expect(joinBeatsImprove(1.2, 1, 0, 100)).toBe(true);
     // Edge 1.5 behind 10 contracts: join 1.5·e^(−0.1) = 1.357 > improve 0.5.
-    expect(joinOrImprove(1.5, 10, 100)).toBe(0);
+    expect(joinBeatsImprove(1.5, 1, 10, 100)).toBe(true);
     // No edge at either price: join.
-    expect(joinOrImprove(0.5, 1000, 100)).toBe(0);
+    expect(joinBeatsImprove(0.5, 1, 1000, 100)).toBe(true);
   });
 
   it('keeps priority while the move gains less than re-queuing loses', () => {
@@ -73,14 +75,16 @@ describe('QueueTracker', () => {
 });
 
 describe('queueAdjust', () => {
-  it('turns a model bid deep inside a wide spread into join or improve by expected value', () => {
+  it('keeps the model\'s price inside a wide spread unless joining the touch is worth more', () => {
     const q = new QueueTracker(60_000);
     // Mean trade 100; touch 100 × 300 behind a 10-tick spread; fair 105, cost 0.
     q.update(view([100, 300], [110, 50], [], [{ qty: 100 }]), 0);
-    // Join: (105 − 100)·e^(−3) = 0.249; improve: 4 → 101.
-    expect(queueAdjust(view([100, 300], [110, 50]), q, 'buy', 104.3, 105, 0)).toBe(101);
-    // Ask side: join (110 − 105)·e^(−0.5) = 3.03 < improve 4 → 109.
-    expect(queueAdjust(view([100, 300], [110, 50]), q, 'sell', 105.7, 105, 0)).toBe(109);
+    // Bid at 104: join (105 − 100)·e^(−3) = 0.249 < 1 tick left at 104: the model's price stands.
+    expect(queueAdjust(view([100, 300], [110, 50]), q, 'buy', 104.3, 105, 0)).toBe(104);
+    // Ask at 106 (from 105.7): 4 ticks inside, 1 tick of edge left; join (110 − 105)·e^(−0.5) = 3.03: join.
+    expect(queueAdjust(view([100, 300], [110, 50]), q, 'sell', 105.7, 105, 0)).toBe(110);
+    // Bid at 101: 4 ticks at the front beat 0.249: stays.
+    expect(queueAdjust(view([100, 300], [110, 50]), q, 'buy', 101.2, 105, 0)).toBe(101);
     // A model price behind the touch passes through (snapped).
     expect(queueAdjust(view([100, 300], [110, 50]), q, 'buy', 97.6, 105, 0)).toBe(97);
   });

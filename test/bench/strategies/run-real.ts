@@ -42,14 +42,14 @@ export const MAIN_LEGS: readonly RealLeg[] = [
  */
 export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly string[]; readonly overlays?: unknown[] })[] = [
   { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true }, windows: ['full', 'afternoon'] },
-  { label: 'glft queueAware=off', strategy: 'glft', extra: { queueAware: false }, windows: ['full', 'afternoon'] },
-  { label: 'glft floors off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 }, windows: ['full'] },
+  { label: 'glft leadingFair+queueAware=on', strategy: 'glft', extra: { leadingFair: true, queueAware: true }, windows: ['full', 'afternoon'] },
+  { label: 'glft queueAware=on', strategy: 'glft', extra: { queueAware: true }, windows: ['full', 'afternoon'] },
+  { label: 'glft floor on (minSpreadShare 0.5)', strategy: 'glft', extra: { minSpreadShare: 0.5 }, windows: ['full'] },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false }, windows: ['full'] },
-  { label: 'glft lossFeedback=0', strategy: 'glft', extra: { lossFeedback: 0 }, windows: ['full'] },
   { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 }, windows: ['full'] },
   { label: 'glft + toxicity overlay', strategy: 'glft', extra: {}, overlays: [{ kind: 'toxicity' }], windows: ['full'] },
   { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true }, windows: ['full'] },
-  { label: 'avellaneda-stoikov queueAware=off', strategy: 'avellaneda-stoikov', extra: { queueAware: false }, windows: ['full'] },
+  { label: 'avellaneda-stoikov queueAware=on', strategy: 'avellaneda-stoikov', extra: { queueAware: true }, windows: ['full'] },
 ];
 
 function configFor(m: RealMarket, leg: RealLeg & { overlays?: unknown[] }, w: RealWindow, fees: { maker: number; taker: number } | null, poolUsd: number): string {
