@@ -141,7 +141,7 @@ async function walkForward(m: RealMarket, data: string, work: string): Promise<s
   const cfg = join(dir, 'config.yaml');
   writeFileSync(cfg, configFor(m, { label: 'glft', strategy: 'glft', extra: {} }, { name: 'full', startMs: null, endMs: null }, null, 0));
   const grid = join(dir, 'grid.yaml');
-  writeFileSync(grid, stringify({ grid: { 'bot.strategies.0.params.inventorySkew': [0.5, 1, 2] }, objective: 'net' }));
+  writeFileSync(grid, stringify({ grid: { 'bot.strategies.0.params.riskAversion': [0.5, 1, 2] }, objective: 'net' }));
   const { stdout } = await mmbot(['walk-forward', '--config', cfg, '--grid', grid, '--data', data, '--train', '2h', '--test', '1h', '--workers', '2', '--out', join(dir, 'out'), '--force']);
   return stdout.replace(/\nreport: .*\n?$/, '\n').trimEnd();
 }
@@ -165,7 +165,12 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   const main = await pool(jobsMain);
   const ablation = await pool(jobsAblation);
   const ax = await pool(jobsAx);
-  const wf = await walkForward(amzn, recs.get(amzn.name)!, work);
+  let wf: string;
+  try {
+    wf = await walkForward(amzn, recs.get(amzn.name)!, work);
+  } catch (e) {
+    wf = `walk-forward failed: ${((e as { stderr?: string }).stderr ?? (e as Error).message).trim().split('\n').slice(-3).join(' ')}`;
+  }
   const date = new Date().toISOString().slice(0, 10);
   const cmd = `\`npm run bench:strategies -- --real-data\` (${date})`;
   const mainTable = formatRealTable(main);
@@ -176,7 +181,7 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   writeReadme('REAL', `\n${cmd}; each built-in with only size and maxPosition (AMZN 100 / 500 shares, BTCUSDT 10 / 80 contracts of 0.001 BTC), at the source's true fees:\n\n${mainTable}\n`);
   writeReadme('REAL-ABLATION', `\n${cmd}; AMZN at its true fees, one component of glft or avellaneda-stoikov switched against its default per row (the defaults are the main table's rows):\n\n${ablationTable}\n`);
   writeReadme('REAL-AX', `\n${cmd}; the full recordings at AX's tier-1 fees (maker ${AX_TIER1_FEES.maker * 1e4} bps, taker ${AX_TIER1_FEES.taker * 1e4} bps), rewards estimated with an assumed pool of ${AX_ASSUMED_POOL_USD_PER_DAY} USD per day (AX does not publish its pools):\n\n${axTable}\n`);
-  writeReadme('REAL-WALK-FORWARD', `\n${cmd}: \`mmbot walk-forward\` of glft on the AMZN day (train 2 h, test 1 h, inventorySkew ∈ {0.5, 1, 2}, objective net):\n\n\`\`\`\n${wf}\n\`\`\`\n`);
+  writeReadme('REAL-WALK-FORWARD', `\n${cmd}: \`mmbot walk-forward\` of glft on the AMZN day (train 2 h, test 1 h, riskAversion ∈ {0.5, 1, 2}, objective net):\n\n\`\`\`\n${wf}\n\`\`\`\n`);
   process.stdout.write('updated the real-market tables in strategies/README.md\n');
   return [...main, ...ablation, ...ax].every((r) => !r.error);
 }
