@@ -12,3 +12,4 @@ export * from './queue-aware.ts';
 export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';
+export * from './model-toxicity.ts';

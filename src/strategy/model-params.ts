@@ -67,6 +67,10 @@ export const modelBaseShape = {
     .boolean()
     .default(false)
     .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). Off by default: on the AMZN morning (the development window) glft lost 1,445 USD with it and 1,413 without (strategies/README.md).'),
+  toxicityGuard: z
+    .boolean()
+    .default(true)
+    .describe('Apply the toxicity guard overlay (its defaults) to the quotes: a side whose recent fills mark out negative 5 s later widens by the adverse move and, past two half-spreads, halves its size. On by default: on the AMZN morning (the development window) it cut glft\'s loss from 1,413 to 129 USD and avellaneda-stoikov\'s from 1,349 to 283.'),
   fastVolHalfLifeS: z
     .number()
     .positive()

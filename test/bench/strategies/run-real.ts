@@ -41,13 +41,14 @@ export const MAIN_LEGS: readonly RealLeg[] = [
  * the main table's rows), on the full AMZN day and, for the two new components, the afternoon.
  */
 export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly string[]; readonly overlays?: unknown[] })[] = [
-  { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true }, windows: ['full', 'afternoon'] },
+  { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true }, windows: ['full'] },
   { label: 'glft leadingFair+queueAware=on', strategy: 'glft', extra: { leadingFair: true, queueAware: true }, windows: ['full', 'afternoon'] },
   { label: 'glft queueAware=on', strategy: 'glft', extra: { queueAware: true }, windows: ['full', 'afternoon'] },
   { label: 'glft floor on (minSpreadShare 0.5)', strategy: 'glft', extra: { minSpreadShare: 0.5 }, windows: ['full'] },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false }, windows: ['full'] },
   { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 }, windows: ['full'] },
-  { label: 'glft + toxicity overlay', strategy: 'glft', extra: {}, overlays: [{ kind: 'toxicity' }], windows: ['full'] },
+  { label: 'glft toxicityGuard=off', strategy: 'glft', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
+  { label: 'avellaneda-stoikov toxicityGuard=off', strategy: 'avellaneda-stoikov', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
   { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true }, windows: ['full'] },
   { label: 'avellaneda-stoikov queueAware=on', strategy: 'avellaneda-stoikov', extra: { queueAware: true }, windows: ['full'] },
 ];
