@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Runs a TypeScript entry point through tsx's loader, so the sources run without a build step.
-import { register } from 'tsx/esm/api';
+import './register-ts.js';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 
-register();
 const [entry, ...rest] = process.argv.slice(2);
 if (!entry) {
   process.stderr.write('usage: run-ts <file.ts> [args...]\n');

@@ -49,9 +49,10 @@ export interface ReplayExchangeOptions {
   readonly onFill?: (fill: BacktestFill) => void;
   /**
    * An order-level (L3) recording's order lists (ColumnarRecording.orderStart/orderQty, indexed like
-   * the level pool): queues are then exact FIFOs (l3-fifo.ts) and `queue` is not used.
+   * the level pool, and orderId when it has ids): queues are then exact FIFOs (l3-fifo.ts) and
+   * `queue` is not used.
    */
-  readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array };
+  readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array; readonly orderId?: Float64Array };
 }
 
 /**
@@ -108,6 +109,11 @@ export class ExchangeCore {
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
     this._ids = new ReplayIds(o.seed);
     if (o.rateLimit) this.#tokens = o.rateLimit.burst;
+  }
+
+  /** The queue model's name for reports: `l3-fifo` when the queues are exact FIFOs. */
+  get queueModelName(): string {
+    return this._o.l3 ? 'l3-fifo' : this._o.queue.name;
   }
 
   // ------------------------------------------------------------------ market side (exchange time)

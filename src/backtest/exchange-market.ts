@@ -3,18 +3,43 @@ import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
-import { aheadAfter, fifoDiff, sizeAhead, tradeFront, type L3Levels } from './l3-fifo.ts';
+import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
 import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
+import { TRADE_CODE } from '../record/format.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
- * orders' queues and fill them, with exact accounting: a print's volume is consumed once, displayed
- * liquidity our orders take stays taken until the recording changes that level, and order-level
- * recordings keep exact FIFO queues (l3-fifo.ts).
+ * orders' queues and fill them, with exact accounting: a print's volume is consumed once (also when
+ * the frame showing it came first: depth-before-print.ts), displayed liquidity our orders take
+ * stays taken until the level empties, a level pushed out of the recorded depth keeps our place in
+ * its queue, and order-level recordings keep exact FIFO queues (l3-fifo.ts).
  */
 export class ExchangeMarket extends ExchangeCore {
   /** Scratch list for fill allocation (no allocation per trade). */
   readonly #cand: XOrder[] = [];
+  /** Scratch list of our orders whose level a frame removed, with the volume they had ahead (pairs). */
+  readonly #gone: (XOrder | number)[] = [];
+  /** Per symbol, the most levels a side of its book has shown: the recorded depth when the source cut its books. */
+  readonly #depthSeen: number[] = [];
+
+  /**
+   * True when `priceTicks` shows nothing because it is beyond the recorded depth rather than empty:
+   * the side shows as many better levels as the deepest book the recording has shown (a source cut
+   * to its top N levels writes a level pushed below the N-th as removed). Queue positions there are
+   * kept, not reset to nothing ahead.
+   */
+  beyondDepth(s: number, side: number, priceTicks: number): boolean {
+    const book = this.books[s]!;
+    if (book.qty(side, priceTicks) > 0) return false;
+    const n = this.#depthSeen[s] ?? 0;
+    return n > 0 && book.levelsBetter(side, priceTicks, n) >= n;
+  }
+
+  #seeDepth(s: number): void {
+    const book = this.books[s]!;
+    const n = book.nBids > book.nAsks ? book.nBids : book.nAsks;
+    if (n > (this.#depthSeen[s] ?? 0)) this.#depthSeen[s] = n;
+  }
 
   /**
    * Applies a book frame from the columnar level pool: `levels[2j], levels[2j+1]` for j in
@@ -29,15 +54,21 @@ export class ExchangeMarket extends ExchangeCore {
     // A fill by this frame crossing our order met the book as it was: its spread capture is
     // measured against the mid before the frame, not the crossed mid after it.
     const midBefore = no > 0 ? (book.bestBid() + book.bestAsk()) / 2 : NaN;
-    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (snapshot) {
       const prev = no > 0 && !l3 ? orders.map((x) => this.othersQty(s, x.sideIdx, x.priceTicks)) : null;
       book.load(levels, start, nb, na);
+      this.#seeDepth(s);
       if (!consumed.empty) consumed.afterSnapshot((side, p) => this.othersQty(s, side, p));
-      if (prev) for (let k = 0; k < no; k++) this._depth(orders[k]!, prev[k]!, this.othersQty(s, orders[k]!.sideIdx, orders[k]!.priceTicks));
+      if (prev) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, prev[k]!, this.othersQty(s, x.sideIdx, x.priceTicks));
+        }
+      }
     } else {
       const own = this.own[s];
       const anyTaken = !consumed.empty;
+      const gone = this.#gone;
       for (let j = start, end = start + nb + na; j < end; j++) {
         const side = j - start < nb ? BID : ASK;
         const p = levels[2 * j]!;
@@ -51,19 +82,32 @@ export class ExchangeMarket extends ExchangeCore {
           if (x.priceTicks !== p || x.sideIdx !== side) continue;
           // Queue models see the volume of others: the recording bot's own orders are not ahead of us.
           const g = own ? own.qty(side, p) : 0;
-          this._depth(x, prev > g ? prev - g : 0, q > g ? q - g : 0);
+          // A level that shows nothing now either emptied or left the recorded depth: told apart
+          // once the whole frame is in (beyondDepth).
+          if (q === 0) gone.push(x, prev > g ? prev - g : 0);
+          else this._depth(x, prev > g ? prev - g : 0, q - g > 0 ? q - g : 0);
         }
       }
+      this.#seeDepth(s);
+      for (let k = 0; k < gone.length; k += 2) {
+        const x = gone[k] as XOrder;
+        if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
+      }
+      truncate(gone, 0);
       // A frame observes every level it does not list as unchanged: trades counted at an untouched
       // level since the last frame were replaced by orders joining (probabilistic models reset
       // their counter in onDepth; a stale one would explain away the next cancel ahead).
-      if (!l3) for (let k = 0; k < no; k++) {
-        const x = orders[k]!;
-        if (x.queue.cumTrades === 0) continue;
-        const q = this.othersQty(s, x.sideIdx, x.priceTicks);
-        this._depth(x, q, q);
+      if (!l3) {
+        for (let k = 0; k < no; k++) {
+          const x = orders[k]!;
+          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
+          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
+          this._depth(x, q, q);
+        }
       }
     }
+    // After the levels: whether an emptied level left the recorded depth needs the whole frame.
+    if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
     if (no > 0) this._fillCrossed(s, midBefore);
   }
 
@@ -72,24 +116,34 @@ export class ExchangeMarket extends ExchangeCore {
    * the queue: behind the market orders ahead of them that are still there (fifoDiff).
    */
   #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
-    const { orderStart, orderQty } = this._o.l3!;
+    const { orderStart, orderQty, orderId } = this._o.l3!;
     const orders = this.open[s]!;
     const list = (j: number): number[] => Array.from(orderQty.subarray(orderStart[j]!, orderStart[j + 1]!));
+    const ids = (j: number): number[] | null => (orderId ? Array.from(orderId.subarray(orderStart[j]!, orderStart[j + 1]!)) : null);
     if (snapshot) {
-      const before = orders.map((x) => l3.get(x.sideIdx, x.priceTicks));
+      const before = orders.map((x) => [l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)] as const);
       l3.clear();
-      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j));
-      orders.forEach((x, k) => this.#requeue(x, fifoDiff(before[k]!, l3.get(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks)));
+      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j), ids(j));
+      orders.forEach((x, k) => {
+        // Our level left the recorded depth: its last order list and our place in it are kept.
+        if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]![0], before[k]![1]);
+        else this.#requeue(x, levelDiff(before[k]![0], before[k]![1], l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
+      });
       return;
     }
     for (let j = start; j < start + n; j++) {
       const side = j - start < nb ? BID : ASK;
       const p = levels[2 * j]!;
       const next = list(j);
+      // A level pushed out of the recorded depth keeps its last order list (and our place in it):
+      // when it shows again, the orders still there are matched against it.
+      if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
+      const nextIds = ids(j);
       const prev = l3.get(side, p);
-      l3.set(side, p, next);
+      const prevIds = l3.ids(side, p);
+      l3.set(side, p, next, nextIds);
       let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= fifoDiff(prev, next)), next);
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= levelDiff(prev, prevIds, next, nextIds)), next);
     }
   }
 
@@ -99,12 +153,15 @@ export class ExchangeMarket extends ExchangeCore {
    * would have met them before reaching the print's price; each takes what is left of the print),
    * then those at the print's price through the queue model (what remains of the print advances the
    * queue; the excess over the volume ahead fills, our earlier orders there first). The sum of our
-   * fills never exceeds the print.
+   * fills never exceeds the print. `condition` (format.ts TRADE_CODE): a hidden print traded a
+   * non-displayed order, so it advances no displayed queue and fills only our orders priced better
+   * than it (displayed orders there had priority over it); an auction cross fills nothing.
    */
-  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean): void {
+  applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean, condition: number = TRADE_CODE.regular): void {
     const orders = this.open[s]!;
     const no = orders.length;
-    if (no === 0) return;
+    if (no === 0 || condition === TRADE_CODE.cross) return;
+    const hidden = condition === TRADE_CODE.hidden;
     const restingSide = takerBuy ? ASK : BID;
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
@@ -112,7 +169,7 @@ export class ExchangeMarket extends ExchangeCore {
     let n = 0;
     for (let k = 0; k < no; k++) {
       const x = orders[k]!;
-      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks)) continue;
+      if (x.sideIdx !== restingSide || (restingSide === BID ? x.priceTicks < priceTicks : x.priceTicks > priceTicks) || (hidden && x.priceTicks === priceTicks)) continue;
       if (n === 0) first = x;
       else {
         if (n === 1) {
@@ -187,7 +244,7 @@ export class ExchangeMarket extends ExchangeCore {
   protected _depth(x: XOrder, prev: number, next: number): void {
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
-    noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
   }
 
   /**
@@ -214,10 +271,11 @@ export class ExchangeMarket extends ExchangeCore {
       if (f < want) blocked = true;
     }
     const x0 = cand[k]!;
-    const { orders, removed } = tradeFront(l3.get(x0.sideIdx, x0.priceTicks), printQty - seen);
-    l3.set(x0.sideIdx, x0.priceTicks, orders);
+    const removed = l3.trade(x0.sideIdx, x0.priceTicks, printQty - seen);
+    const orders = l3.get(x0.sideIdx, x0.priceTicks);
     for (let i = k; i < cand.length; i++) {
       const q = cand[i]!.queue;
+      if (q.aheadOrders === Infinity) continue; // an unknown queue stays unknown until the level shows
       q.aheadOrders = Math.max(0, (q.aheadOrders ?? 0) - removed);
       q.front = sizeAhead(orders, q.aheadOrders);
     }
@@ -227,10 +285,19 @@ export class ExchangeMarket extends ExchangeCore {
   protected _join(x: XOrder, s: number): void {
     const l3 = this.l3[s];
     if (!l3) {
-      x.queue.front = this.othersQty(s, x.sideIdx, x.priceTicks);
+      // Beyond the recorded depth the queue is unknown: the last size seen there, or nothing known
+      // (an unbounded queue until the level shows: then the displayed size caps it).
+      x.queue.front = this.beyondDepth(s, x.sideIdx, x.priceTicks) ? this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity : this.othersQty(s, x.sideIdx, x.priceTicks);
       return;
     }
     const orders = l3.get(x.sideIdx, x.priceTicks);
+    if (orders.length === 0 && this.beyondDepth(s, x.sideIdx, x.priceTicks)) {
+      // Beyond the recorded depth with no order list kept: an unknown queue (∞ orders ahead, the
+      // last size seen there or ∞ as the volume) until the level shows.
+      x.queue.aheadOrders = Infinity;
+      x.queue.front = this.books[s]!.lastQty(x.sideIdx, x.priceTicks) || Infinity;
+      return;
+    }
     x.queue.aheadOrders = orders.length;
     x.queue.front = sizeAhead(orders, orders.length);
   }
@@ -281,8 +348,17 @@ export class ExchangeMarket extends ExchangeCore {
     }
   }
 
-  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from fifoDiff). */
+  /** Moves an L3 order behind the market orders ahead of it that stayed (`map` from levelDiff). */
   #requeue(x: XOrder, map: Int32Array, next: readonly number[]): void {
+    if (x.queue.aheadOrders === Infinity) {
+      // Joined beyond the recorded depth where no order list was known: behind every order the
+      // level shows when it first shows.
+      if (next.length > 0) {
+        x.queue.aheadOrders = next.length;
+        x.queue.front = sizeAhead(next, next.length);
+      }
+      return;
+    }
     const before = x.queue.front;
     const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
     x.queue.aheadOrders = a;

@@ -1,5 +1,5 @@
 import type { AccountId, ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
-import type { RepriceBehavior, Side, TimeInForce } from '../domain/enums.ts';
+import type { RepriceBehavior, SelfTradePrevention, Side, TimeInForce } from '../domain/enums.ts';
 import type { Order, OrderStatus } from '../domain/order.ts';
 import { isOpenState, type OrderState } from '../domain/order-state.ts';
 import type { QueueState } from './queue-model.ts';
@@ -20,6 +20,8 @@ export interface XOrder {
   readonly tif: TimeInForce;
   readonly postOnly: boolean;
   readonly reprice: RepriceBehavior;
+  /** What the venue does when this order, incoming, would trade with one of our resting orders. */
+  readonly stp: SelfTradePrevention;
   readonly tag: string | null;
   /** Exchange time the order was received (venue `ts`). */
   readonly createdMs: number;

@@ -11,6 +11,7 @@ export { FillMarkouts, CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-marko
 export { reportHtml } from './report-html.ts';
 export { ReplayExchange, type ReplayExchangeOptions } from './replay-exchange.ts';
 export { riskAverseQueue, probQueue, probBehind, queueModel, type QueueModel, type QueueModelConfig, type QueueState, type ProbShape } from './queue-model.ts';
+export { loadQueueModel, resolveQueueModel, isQueueModelModule, type QueueModelModule } from './queue-model-module.ts';
 export { fifoDiff, aheadAfter, sizeAhead, tradeFront, L3Levels } from './l3-fifo.ts';
 export { ConsumedLiquidity } from './consumed-liquidity.ts';
 export { LatencyModel, recordedLatency, type LatencyDist, type OrderLatencyConfig, type RecordedLatency, type RequestLegs } from './latency-model.ts';

@@ -1,38 +1,82 @@
 import { BID } from './dense-book.ts';
 
 /**
- * Exact FIFO queues from order-level (L3) recordings, after hftbacktest's L3FIFOQueueModel. The
- * venue's LEVEL_3 channel gives, per price, the sizes of the resting orders in queue order but no
- * order ids, so consecutive lists of a level are matched to tell which orders stayed, which left
- * (filled or canceled) and which are new. Our (virtual) orders sit in that queue at a position
+ * Exact FIFO queues from order-level (L3) recordings, after hftbacktest's L3FIFOQueueModel. A
+ * recording with order ids (format version 5: LOBSTER, market-by-order feeds) says which orders
+ * stayed, which left (filled or canceled) and which are new, by id. The venue's LEVEL_3 channel gives,
+ * per price, the sizes of the resting orders in queue order but no ids, so there consecutive lists of
+ * a level are matched by size (fifoDiff). Our (virtual) orders sit in that queue at a position
  * counted in market orders ahead of them: they join at the back, move up when orders ahead leave
  * and never when orders behind them do, and fill when the market trades orders behind them.
  */
 
 const EMPTY: readonly number[] = [];
 
-/** The market's resting orders of one symbol: order sizes per side and price, in queue order. */
+/**
+ * The market's resting orders of one symbol: order sizes per side and price, in queue order, and
+ * their ids when the recording has them.
+ */
 export class L3Levels {
   readonly #bids = new Map<number, readonly number[]>();
   readonly #asks = new Map<number, readonly number[]>();
+  readonly #bidIds = new Map<number, readonly number[]>();
+  readonly #askIds = new Map<number, readonly number[]>();
 
   /** The level's order sizes, front first (empty when the level is empty). */
   get(side: number, priceTicks: number): readonly number[] {
     return (side === BID ? this.#bids : this.#asks).get(priceTicks) ?? EMPTY;
   }
 
-  /** Replaces a level's orders (an empty list removes it). */
-  set(side: number, priceTicks: number, orders: readonly number[]): void {
+  /** The level's order ids beside `get` (null when the recording has no ids). */
+  ids(side: number, priceTicks: number): readonly number[] | null {
+    return (side === BID ? this.#bidIds : this.#askIds).get(priceTicks) ?? null;
+  }
+
+  /** Replaces a level's orders and their ids (an empty list removes it). */
+  set(side: number, priceTicks: number, orders: readonly number[], ids: readonly number[] | null = null): void {
     const m = side === BID ? this.#bids : this.#asks;
-    if (orders.length === 0) m.delete(priceTicks);
-    else m.set(priceTicks, orders);
+    const mi = side === BID ? this.#bidIds : this.#askIds;
+    if (orders.length === 0) {
+      m.delete(priceTicks);
+      mi.delete(priceTicks);
+      return;
+    }
+    m.set(priceTicks, orders);
+    if (ids) mi.set(priceTicks, ids);
+    else mi.delete(priceTicks);
+  }
+
+  /**
+   * A print of `qty` trades the level's orders from the front (tradeFront), ids kept beside them.
+   * Returns how many orders it removed entirely.
+   */
+  trade(side: number, priceTicks: number, qty: number): number {
+    const { orders, removed } = tradeFront(this.get(side, priceTicks), qty);
+    const ids = this.ids(side, priceTicks);
+    this.set(side, priceTicks, orders, ids ? ids.slice(removed) : null);
+    return removed;
   }
 
   /** Empties the book (before a snapshot). */
   clear(): void {
     this.#bids.clear();
     this.#asks.clear();
+    this.#bidIds.clear();
+    this.#askIds.clear();
   }
+}
+
+/**
+ * Matches a level's previous orders to its next ones: by id when both lists carry ids (exact: an
+ * order whose size changed keeps its place, whatever the change), else by size (fifoDiff).
+ */
+export function levelDiff(prev: readonly number[], prevIds: readonly number[] | null, next: readonly number[], nextIds: readonly number[] | null): Int32Array {
+  if (!prevIds || !nextIds) return fifoDiff(prev, next);
+  const at = new Map<number, number>();
+  for (let j = 0; j < nextIds.length; j++) at.set(nextIds[j]!, j);
+  const map = new Int32Array(prevIds.length);
+  for (let i = 0; i < prevIds.length; i++) map[i] = at.get(prevIds[i]!) ?? -1;
+  return map;
 }
 
 /**
@@ -44,7 +88,10 @@ export class L3Levels {
  *   between them does not move up on a guess);
  * - an order new in `next` after every order that stayed joined at the back;
  * - one that appears *between* orders that stayed is a previous order there whose size changed in
- *   place (the front order partly filled): it keeps that order's identity, paired in order.
+ *   place (the front order partly filled): it keeps that order's identity, paired in order;
+ * - after the last kept order, a smaller order where a previous one left is that order partly
+ *   canceled in place ([100, 300] → [100, 200]: the 300 is now 200, still ahead of an order of ours
+ *   behind it), paired in order while each is smaller (pairShrunkTail).
  */
 export function fifoDiff(prev: readonly number[], next: readonly number[]): Int32Array {
   const n = prev.length;
@@ -69,6 +116,7 @@ export function fifoDiff(prev: readonly number[], next: readonly number[]): Int3
     else greedy(prev, next, pre, pn, pre, qn, map);
   }
   pairChanged(map, m);
+  pairShrunkTail(prev, next, map);
   return map;
 }
 
@@ -138,6 +186,28 @@ function pairChanged(map: Int32Array, m: number): void {
     taken[j] = 1;
     i++;
     j++;
+  }
+}
+
+/**
+ * Orders of `prev` after the last kept one that left, facing orders of `next` after the last kept one
+ * that are new: a smaller one at the same place is the old order partly canceled in place (sizes
+ * shrink in place; a cancel and a new order in one frame is the rarer reading, and taking it would
+ * move an order of ours behind them up on a guess), paired in order while each is smaller. A larger
+ * one is new (an order does not grow in place), and so is everything after it.
+ */
+function pairShrunkTail(prev: readonly number[], next: readonly number[], map: Int32Array): void {
+  let lastPrev = -1;
+  let lastNext = -1;
+  for (let i = 0; i < map.length; i++)
+    if (map[i]! >= 0) {
+      lastPrev = i;
+      if (map[i]! > lastNext) lastNext = map[i]!;
+    }
+  let j = lastNext + 1;
+  for (let i = lastPrev + 1; i < map.length && j < next.length; i++, j++) {
+    if (next[j]! >= prev[i]!) return;
+    map[i] = j;
   }
 }
 

@@ -2,6 +2,7 @@ import type { Symbol } from '../core/ids.ts';
 import type { BookLevel } from '../domain/book.ts';
 import type { BookUpdated, MarketEvent } from '../domain/events.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
+import { TRADE_CODE } from '../record/format.ts';
 import { ASK, BID, DenseBook } from './dense-book.ts';
 
 /**
@@ -109,7 +110,10 @@ export class LocalFeed {
   /** The trade at row `i` as a MarketEvent. */
   trade(i: number, tsRecv: number): MarketEvent {
     const col = this.col;
-    return { type: 'trade', symbol: this.#symbols[col.sym[i]!]!, priceTicks: col.a[i]!, qty: col.b[i]!, aggressor: col.c[i]! > 0 ? 'buy' : 'sell', tsEvent: col.tsEvent[i]!, tsRecv };
+    const c = col.c[i]!;
+    const ev = { type: 'trade', symbol: this.#symbols[col.sym[i]!]!, priceTicks: col.a[i]!, qty: col.b[i]!, aggressor: c > 0 ? 'buy' : 'sell', tsEvent: col.tsEvent[i]!, tsRecv } as const;
+    // Hidden and cross prints say so: a strategy reading aggressor flow can leave them out.
+    return c === 1 || c === -1 ? ev : { ...ev, condition: Math.abs(c) === TRADE_CODE.hidden ? 'hidden' : 'cross' };
   }
 
   /** Forgets what was delivered for a symbol (after a gap the next book goes out in full). */

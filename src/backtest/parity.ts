@@ -196,10 +196,12 @@ export function parityReport(run: BacktestRun, tolerance = 0.2, checked: readonl
   const col = run.input.data;
   const path = new MidPath(col);
   const symIdx = new Map(col.instruments.map((inst, s) => [inst.symbol as string, s]));
-  const ledgers = col.instruments.map((inst) => {
-    const f = run.fees[inst.symbol]!;
-    return new SymbolLedger(inst, feeSchedule(f.maker, f.taker));
-  });
+  const newLedgers = () =>
+    col.instruments.map((inst) => {
+      const f = run.fees[inst.symbol]!;
+      return new SymbolLedger(inst, feeSchedule(f.maker, f.taker));
+    });
+  const ledgers = newLedgers();
   const live: FillLike[] = [];
   for (const x of liveFills(col)) {
     const s = symIdx.get(x.symbol);
@@ -210,9 +212,17 @@ export function parityReport(run: BacktestRun, tolerance = 0.2, checked: readonl
   const marks = run.exchange.ledgers.map((_, k) => run.observer.series[k]!.mid.at(-1) ?? NaN);
   const endMs = col.length > 0 ? Math.max(col.tsEvent[col.length - 1]!, run.endMs) : run.endMs;
   const replayFills: FillLike[] = run.fills.map((f) => ({ sym: symIdx.get(f.symbol)!, side: f.side, priceTicks: f.priceTicks, qty: f.qty, tsExchange: f.tsExchange }));
+  // The replay's fills are booked the same way, at the recorded mid just before their venue time:
+  // the exchange's own booking used the book as the replay had it (a frame at the fill's instant
+  // before a print moved it), which is not the mid live fills are measured against.
+  const replayLedgers = newLedgers();
+  for (const f of run.fills) {
+    const s = symIdx.get(f.symbol)!;
+    replayLedgers[s]!.fill(f.side, f.priceTicks, f.qty, f.aggressor, path.before(s, f.tsExchange));
+  }
   const units = run.exchange.ledgers.map((l) => l.unit.toNumber());
   const L = figures(ledgers, marks, markoutsBps(live, path, units, endMs));
-  const R = figures(run.exchange.ledgers, marks, markoutsBps(replayFills, path, units, endMs));
+  const R = figures(replayLedgers, marks, markoutsBps(replayFills, path, units, endMs));
   const rows: ParityRow[] = [];
   for (const key of ['fills', 'maker_fills', 'volume', 'notional_usd', 'spread_capture_usd', 'inventory_pnl_usd', 'fees_usd'] as const)
     rows.push({ figure: key, live: L[key], replay: R[key], difference: r6(R[key] - L[key]), divergence: divergence(L[key], R[key]) });

@@ -5,6 +5,7 @@ import { statePermissions } from '../domain/enums.ts';
 import { isOpenState, isReplaceable } from '../domain/order-state.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import { ASK, BID } from './dense-book.ts';
 import { ExchangeMarket } from './exchange-market.ts';
@@ -103,9 +104,25 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
       })));
   }
 
-  positions(): Promise<ReadonlyMap<string, number>> {
+  /**
+   * Net positions from the fills delivered to the bot by now: a fill the matching engine made whose
+   * event is still on its way is not known to the bot (it would be a look-ahead). Cost basis and
+   * realized PnL are not reported; the last delivered fill's time is.
+   */
+  positions(): Promise<ReadonlyMap<string, VenuePosition>> {
+    const nowLocal = this._o.clock.nowMs();
     this._o.onSettled();
-    return Promise.resolve(new Map(this.ledgers.map((l) => [l.instrument.symbol as string, l.position])));
+    const pos = new Map(this.ledgers.map((l) => [l.instrument.symbol as string, l.position]));
+    const lastFillMs = new Map<string, number>();
+    // Deliveries are FIFO, so the undelivered fills are the log's tail.
+    const log = this.fillLog;
+    let k = log.length - 1;
+    for (; k >= 0 && log[k]!.tsLocal > nowLocal; k--) {
+      const f = log[k]!;
+      pos.set(f.symbol, pos.get(f.symbol)! - (f.side === 'buy' ? f.qty : -f.qty));
+    }
+    for (; k >= 0 && lastFillMs.size < this.ledgers.length; k--) if (!lastFillMs.has(log[k]!.symbol)) lastFillMs.set(log[k]!.symbol, log[k]!.tsExchange);
+    return Promise.resolve(new Map([...pos].map(([sym, qty]) => [sym, { qty, costBasis: null, realizedPnl: null, lastFillMs: lastFillMs.get(sym) ?? null }])));
   }
 
   // ------------------------------------------------------------------ matching (exchange time)
@@ -127,6 +144,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
       tif: intent.tif,
       postOnly: intent.postOnly,
       reprice: intent.reprice,
+      stp: intent.selfTrade,
       tag: intent.tag,
       createdMs: this.now,
       restingSinceMs: this.now,
@@ -179,7 +197,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     x.state = 'ACCEPTED';
     const accepted = toOrder(x);
     this._event((tsRecv) => ({ type: 'accepted', order: accepted, executionId: this._eid(), tsEvent: this.now, tsRecv }));
-    if (crosses && !x.postOnly) this.#take(x, s);
+    if (crosses && !x.postOnly && !this.#take(x, s)) return;
     if (leaves(x) === 0) return;
     if (x.tif === 'IOC') {
       x.state = 'EXPIRED';
@@ -208,11 +226,31 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   /**
    * Walks the opposite side best price first up to the limit, taking what is displayed (less the
    * recording bot's own orders and less what our earlier orders took there: ConsumedLiquidity). The
-   * recorded book is not changed.
+   * recorded book is not changed. Self-trade prevention as the venue's matcher: reaching the price
+   * of one of our own resting orders on the other side, `CancelResting`/`CancelBoth` cancel our
+   * resting orders within the limit, `CancelIncoming`/`CancelBoth` cancel `x` (returns false: it is
+   * done). Others' volume at that same price is not taken first (ours may be ahead of it; the
+   * conservative reading).
    */
-  #take(x: XOrder, s: number): void {
+  #take(x: XOrder, s: number): boolean {
     const buy = x.sideIdx === BID;
-    this._walk(x, s, buy ? ASK : BID, x.priceTicks, true);
+    const other = buy ? ASK : BID;
+    const own = this.open[s]!.filter((o) => o.sideIdx === other && (buy ? o.priceTicks <= x.priceTicks : o.priceTicks >= x.priceTicks));
+    if (own.length === 0) {
+      this._walk(x, s, other, x.priceTicks, true);
+      return true;
+    }
+    let ownBest = own[0]!.priceTicks;
+    for (const o of own) ownBest = buy ? Math.min(ownBest, o.priceTicks) : Math.max(ownBest, o.priceTicks);
+    this._walk(x, s, other, buy ? ownBest - 1 : ownBest + 1, true);
+    if (leaves(x) === 0) return true;
+    if (x.stp === 'CancelResting' || x.stp === 'CancelBoth') for (const o of own) this.#cancelOrder(o, 'self-trade prevention: resting order canceled');
+    if (x.stp === 'CancelIncoming' || x.stp === 'CancelBoth') {
+      this.#cancelOrder(x, 'self-trade prevention: incoming order canceled');
+      return false;
+    }
+    this._walk(x, s, other, x.priceTicks, true);
+    return true;
   }
 
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {
@@ -223,17 +261,26 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
       return;
     }
     const s = x.sym;
+    const inst = this._o.instruments[s]!;
+    const newQty = intent.qty;
+    // The venue validates a replacement as a new order (instrument state, size, band).
+    const band = this._band[s]!;
+    const reason = !statePermissions(this._state[s]!).canPlace
+      ? 'EXCHANGE_CLOSED'
+      : !Number.isSafeInteger(newQty) || newQty < inst.minOrderSize
+        ? 'INCORRECT_QUANTITY'
+        : intent.priceTicks < band.lo || intent.priceTicks > band.hi
+          ? 'PRICE_OUT_OF_BOUNDS'
+          : null;
+    if (reason !== null) {
+      this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
+      return;
+    }
     const buy = x.sideIdx === BID;
     const opp = this.bestOther(s, buy ? ASK : BID);
     const crosses = buy ? intent.priceTicks >= opp : intent.priceTicks <= opp;
     if (x.postOnly && x.reprice === 'rej' && crosses) {
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${CROSS_TEXT}`, { reason: null, orderId: intent.orderId })));
-      return;
-    }
-    const inst = this._o.instruments[s]!;
-    const newQty = intent.qty;
-    if (!Number.isSafeInteger(newQty) || newQty < inst.minOrderSize) {
-      this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: INCORRECT_QUANTITY`, { reason: 'INCORRECT_QUANTITY', orderId: intent.orderId })));
       return;
     }
     const id = asVenueOrderId(this._ids.next('O', this.now));
@@ -260,7 +307,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     y.state = 'ACCEPTED';
     const replacement = toOrder(y);
     this._event((tsRecv) => ({ type: 'replaced', original, replacement, newOrderId: id, executionId: this._eid(), tsEvent: this.now, tsRecv }));
-    if (crosses && !y.postOnly) this.#take(y, s);
+    if (crosses && !y.postOnly && !this.#take(y, s)) return;
     if (leaves(y) > 0) this.#rest(y, s);
   }
 
@@ -277,11 +324,12 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     this.#cancelOrder(x);
   }
 
-  #cancelOrder(x: XOrder): void {
+  #cancelOrder(x: XOrder, text = ''): void {
     this._unrest(x);
     x.state = 'CANCELED';
     const order = toOrder(x);
-    this._event((tsRecv) => ({ type: 'canceled', order, reason: '', text: '', executionId: this._eid(), tsEvent: this.now, tsRecv }));
+    const reason = text === '' ? '' : 'UNKNOWN';
+    this._event((tsRecv) => ({ type: 'canceled', order, reason, text, executionId: this._eid(), tsEvent: this.now, tsRecv }));
   }
 
   /** Finds an order by venue id, else by client id among open orders (`openOnly` for cancels). */

@@ -1,5 +1,6 @@
 import type { BacktestReport, SectionReport } from './report.ts';
 import type { BacktestRun } from './runner.ts';
+import { formatRatio } from './report-stats.ts';
 import { lineChart } from './svg-chart.ts';
 
 const orDash = (v: number | null): string => (v === null ? '—' : String(v));
@@ -69,13 +70,13 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ['window', `${new Date(report.window.start_ms).toISOString()} → ${new Date(report.window.end_ms).toISOString()} (${report.window.duration_s} s)`],
       ['strategies', report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', ')],
       ['events replayed / delivered to engine', `${report.events.replayed} / ${report.events.delivered_to_engine}`],
-      ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.input.settings.queueModel.kind} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
+      ['queue model / order latency', `${run.exchange.l3.some((l) => l !== null) ? 'l3-fifo (order-level recording)' : run.exchange.queueModelName} / ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : JSON.stringify(run.input.settings.orderLatency)}`],
       ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${f.maker} / ${f.taker} (${f.source})`).join('; ')],
       ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second}/s` : 'off'} / ${report.venue.rate_limited_429}`],
       ['net PnL (USD)', t.pnl.net],
       ['net with estimated rewards (USD)', t.pnl.net_with_rewards],
-      ['Sharpe (one day, from per-minute PnL)', `${t.sharpe ?? '— (needs 2 minutes of varying PnL)'} (${t.pnl_periods} minutes)`],
-      ['Sortino (one day, from per-minute PnL)', orDash(t.sortino)],
+      ['Sharpe (one day, from per-minute PnL)', `${formatRatio(t.sharpe, t.pnl_periods)}${t.sharpe === null ? '' : ` (${t.pnl_periods} minutes)`}`],
+      ['Sortino (one day, downside deviation of per-minute PnL)', formatRatio(t.sortino, t.pnl_periods)],
       ['max drawdown (USD) / duration', `${t.max_drawdown_usd} / ${t.max_drawdown_duration_s} s${t.max_drawdown_recovered ? '' : ' (not recovered)'}`],
       ['orders placed / cancels', `${t.orders.placed} / ${t.orders.cancels}`],
       ['fill ratio (fills / placed) / filled-order share / cancel-to-fill', `${t.orders.fill_ratio} / ${t.orders.filled_order_share} / ${t.orders.cancel_to_fill}`],

@@ -8,12 +8,17 @@ import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
 /** Periods of the PnL ratios: one per minute, scaled to a day (√1440). */
 export const RATIO_PERIOD_MS = 60_000;
 const PERIODS_PER_DAY = 86_400_000 / RATIO_PERIOD_MS;
+/**
+ * Fewest PnL changes behind a Sharpe or Sortino. Below this the ratio is noise scaled by √1440 (the
+ * sample's 7 minutes gave a "Sharpe" of 199): it is undefined, shown as "n/a (N periods)".
+ */
+export const MIN_RATIO_PERIODS = 30;
 
 /** Sharpe and Sortino of per-period PnL changes, scaled to one day. */
 export interface PnlRatios {
-  /** mean / sd × √(periods per day); null (undefined, not 0) with fewer than 2 periods or no variation. */
+  /** mean / sd × √(periods per day); null (undefined, not 0) with fewer than MIN_RATIO_PERIODS periods or no variation. */
   readonly sharpe: number | null;
-  /** mean / downside deviation × √(periods per day), downside deviation = √(Σ min(r, 0)² / n); null when no period lost (unbounded) or fewer than 2 periods. */
+  /** mean / downside deviation × √(periods per day), downside deviation = √(Σ min(r, 0)² / n); null when no period lost (unbounded) or fewer than MIN_RATIO_PERIODS periods. */
   readonly sortino: number | null;
   /** Number of PnL changes (periods) behind the figures. */
   readonly periods: number;
@@ -27,7 +32,7 @@ export interface PnlRatios {
  */
 export function pnlRatios(equity: readonly number[]): PnlRatios {
   const n = equity.length - 1;
-  if (n < 2) return { sharpe: null, sortino: null, periods: Math.max(0, n) };
+  if (n < MIN_RATIO_PERIODS) return { sharpe: null, sortino: null, periods: Math.max(0, n) };
   let mean = 0;
   for (let k = 1; k <= n; k++) mean += equity[k]! - equity[k - 1]!;
   mean /= n;
@@ -42,6 +47,12 @@ export function pnlRatios(equity: readonly number[]): PnlRatios {
   const dd = Math.sqrt(down / n);
   const scale = Math.sqrt(PERIODS_PER_DAY);
   return { sharpe: sd > 1e-12 ? (mean / sd) * scale : null, sortino: dd > 1e-12 ? (mean / dd) * scale : null, periods: n };
+}
+
+/** A ratio for people: two decimals, or why there is none ("n/a (7 periods; needs 30)"). */
+export function formatRatio(value: number | null, periods: number): string {
+  if (value !== null) return value.toFixed(2);
+  return periods < MIN_RATIO_PERIODS ? `n/a (${periods} periods; needs ${MIN_RATIO_PERIODS})` : 'n/a (PnL never varied, or never lost)';
 }
 
 /** The largest fall of equity from a previous peak, and how long it lasted. */

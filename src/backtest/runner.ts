@@ -23,7 +23,7 @@ import { FeedDelivery } from './feed-delivery.ts';
 import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
-import { queueModel } from './queue-model.ts';
+import { resolveQueueModel } from './queue-model-module.ts';
 import { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
@@ -149,6 +149,13 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const roundTrips = recorded ? [...recorded.byOp.values()].reduce((a, l) => a + l.length, 0) : 0;
   // One source of fee rates (domain/fee-rates.ts): explicit config, else the recording header's for the symbol, else the venue default.
   const fees = col.instruments.map((i) => resolveFeeRates(settings.fees, statedFeeRates(col.headers.find((h) => h.fees?.[i.symbol])?.fees?.[i.symbol]), 'recording'));
+  // Order-level recordings replay exact FIFO queues (l3-fifo.ts) unless an L2 model is asked for.
+  const qm = settings.queueModel;
+  const orderLevel = col.orderStart !== undefined && col.orderQty !== undefined;
+  if (qm.kind === 'l3-fifo' && !orderLevel)
+    throw new MmError('CONFIG_INVALID', 'backtest.queue_model.kind l3-fifo needs an order-level recording (mmbot record --level 3, mmbot import lobster); this one is L2', { path: 'backtest.queue_model.kind', value: qm.kind });
+  const fifo = orderLevel && (qm.kind === 'auto' || qm.kind === 'l3-fifo');
+  const queue = await resolveQueueModel(qm);
   const exchange = new ReplayExchange({
     instruments: col.instruments,
     minTick: col.minTick,
@@ -156,9 +163,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     clock,
     actions,
     latency,
-    queue: queueModel(settings.queueModel),
-    // Order-level recordings replay exact FIFO queues (l3-fifo.ts) instead of the queue model.
-    ...(col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty } } : {}),
+    queue,
+    ...(fifo && col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty, ...(col.orderId ? { orderId: col.orderId } : {}) } } : {}),
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
     seed: settings.seed,
@@ -201,8 +207,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     risk: input.risk,
     execution: input.execution,
     orderManager: input.orderManager,
-    // The engine takes one estimate for every symbol (as live): the first symbol's rates.
+    // The engine estimates each symbol's fees at that symbol's rates (a recording states them per symbol).
     fees: input.engineFees ?? fees[0]!,
+    ...(input.engineFees ? {} : { feesBySymbol: Object.fromEntries(col.instruments.map((inst, k) => [inst.symbol, fees[k]!])) }),
     // The replayed feed never shows our (simulated) orders: it already is the market without them.
     marketDataShowsOwnOrders: false,
   });
@@ -227,7 +234,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
         exchange.applyBook(s, col.kind[i] === KIND.bookSnapshot, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
         break;
       case KIND.trade:
-        exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0);
+        exchange.applyTrade(s, col.a[i]!, col.b[i]!, col.c[i]! > 0, Math.abs(col.c[i]!));
         if (observe) observer.times[s]!.marketVolume += col.b[i]!;
         break;
       case KIND.ticker: {

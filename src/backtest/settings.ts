@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { FeeRates } from '../domain/fee-rates.ts';
 import { backtestSectionSchema, type BacktestSection, type LatencyDist, QUEUE_MODEL_KINDS } from '../domain/backtest-section.ts';
 
@@ -6,7 +7,8 @@ export { backtestSectionSchema, type BacktestSection } from '../domain/backtest-
 /** Resolved settings the runner uses (plain data: it crosses worker_threads in sweeps). */
 export interface BacktestSettings {
   readonly seed: number;
-  readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number };
+  /** `module`: an absolute path (toSettings resolves it against the config's folder); `params` go to its create(). */
+  readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number; readonly module?: string; readonly params?: Readonly<Record<string, unknown>> };
   /**
    * Order latency: `source` 'model' (or absent) = the entry/response distributions; 'recorded' = the
    * recording's round trips split `entryShare` / rest; 'auto' = recorded when the recording has round
@@ -56,14 +58,16 @@ export function toSettings(
   s: BacktestSection,
   fallbackFees?: FeeRates | null,
   venueRateLimit?: { readonly enabled?: boolean; readonly burst?: number; readonly perSecond?: number } | null,
+  baseDir: string = process.cwd(),
 ): BacktestSettings {
+  const qm = s.queue_model;
   const ol = s.order_latency;
   // An explicit distribution means the user wants the model, unless they asked for recorded by name.
   const source = ol.source === 'auto' && (ol.entry !== undefined || ol.response !== undefined) ? 'model' : ol.source;
   const enabled = s.rate_limit.enabled && venueRateLimit?.enabled !== false;
   return {
     seed: s.seed,
-    queueModel: { kind: s.queue_model.kind, n: s.queue_model.n },
+    queueModel: { kind: qm.kind, n: qm.n, ...(qm.module !== undefined ? { module: resolve(baseDir, qm.module) } : {}), ...(qm.params !== undefined ? { params: qm.params } : {}) },
     orderLatency: { entry: ol.entry ?? 5, response: ol.response ?? 5, source, entryShare: ol.entry_share },
     rateLimit: enabled
       ? { burst: s.rate_limit.burst ?? venueRateLimit?.burst ?? VENUE_RATE_LIMIT.burst, perSecond: s.rate_limit.per_second ?? venueRateLimit?.perSecond ?? VENUE_RATE_LIMIT.perSecond }

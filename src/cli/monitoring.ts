@@ -6,6 +6,7 @@ import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
 import type { Engine, RewardUpdate } from '../engine/index.ts';
+import { isLoopbackHost } from '../obs/host-check.ts';
 import { startHealthServer, type HealthServer, type HttpRoutes } from '../obs/health-server.ts';
 import { createBotMetrics, type BotMetrics } from '../obs/metrics.ts';
 import { registerProcessMetrics } from '../obs/process-metrics.ts';
@@ -51,7 +52,7 @@ export interface MonitoredRestClient extends RewardRestPort {
 
 /** The config sections monitoring reads (BotConfig fits). */
 export interface MonitoringConfig {
-  readonly monitoring: { readonly enabled: boolean; readonly host: string; readonly port: number };
+  readonly monitoring: { readonly enabled: boolean; readonly host: string; readonly port: number; readonly allowed_hosts?: readonly string[] };
   readonly rewards: { readonly enabled: boolean; readonly poll_interval_ms: number };
   readonly bot: { readonly strategies: readonly { readonly symbol: string; readonly symbols?: readonly string[] }[] };
 }
@@ -242,7 +243,13 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   let server: HealthServer | null = null;
   if (config.monitoring.enabled) {
     const routes = deps.routes?.({ registry, markouts });
-    server = await startHealthServer({ host: config.monitoring.host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync(), ...(routes ? { routes } : {}) });
+    const { host, allowed_hosts: allowedHosts = [] } = config.monitoring;
+    if (!isLoopbackHost(host))
+      log.warn(
+        { host },
+        `monitoring.host ${host} is not a loopback address: /metrics and the console are reachable from the network (console reads need the control token; put a TLS proxy or firewall in front, see docs/security.md)`,
+      );
+    server = await startHealthServer({ host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync(), allowedHosts, ...(routes ? { routes } : {}) });
     log.info({ url: server.url }, 'metrics and health endpoints up');
   }
 

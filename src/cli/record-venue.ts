@@ -71,6 +71,8 @@ export interface RecordingSession {
   readonly stats: Readonly<RecordingStats>;
   /** Stops the sockets and closes the file. */
   stop(): Promise<Readonly<RecordingStats>>;
+  /** Stops the sockets and gives the file up: a failed run leaves nothing at `out`. */
+  abort(): Promise<void>;
 }
 
 /**
@@ -121,6 +123,13 @@ export async function recordVenue(o: RecordVenueOptions): Promise<RecordingSessi
       const stats = await recorder.stop();
       await rest.close();
       return stats;
+    },
+    async abort() {
+      poller.stop();
+      index.stop();
+      await md.stop();
+      await recorder.abort();
+      await rest.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { MAX_VENUE_FRAME_BYTES } from '../wire/index.ts';
 
 /** Callbacks a socket reports to; `httpStatus` is set when the upgrade was refused (401, 403...). */
 export interface SocketHandlers {
@@ -26,7 +27,9 @@ export type SocketFactory = (url: string, headers: Readonly<Record<string, strin
 
 /** The real I/O edge: a `ws` client socket (pings are answered by `ws` itself; pings and pongs are reported for liveness). */
 export const wsSocketFactory: SocketFactory = (url, headers, h) => {
-  const ws = new WebSocket(url, { headers: { ...headers }, perMessageDeflate: false, handshakeTimeout: 30_000 });
+  // A frame over the bound closes the socket with 1009 (reported through onError, then onClose)
+  // and the client reconnects, instead of buffering up to ws's 100 MiB default.
+  const ws = new WebSocket(url, { headers: { ...headers }, perMessageDeflate: false, handshakeTimeout: 30_000, maxPayload: MAX_VENUE_FRAME_BYTES });
   ws.on('open', () => h.onOpen());
   ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
     const text = isBinary ? '' : typeof data === 'string' ? data : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
@@ -35,7 +38,9 @@ export const wsSocketFactory: SocketFactory = (url, headers, h) => {
   ws.on('ping', () => h.onControl?.('ping'));
   ws.on('pong', () => h.onControl?.('pong'));
   ws.on('close', (code: number, reason: Buffer) => h.onClose(code, reason.toString('utf8')));
-  ws.on('error', (err: Error) => h.onError(err));
+  ws.on('error', (err: Error & { code?: string }) =>
+    h.onError(err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? new Error(`the server sent a frame over ${MAX_VENUE_FRAME_BYTES} bytes: closed with 1009 (message too big)`, { cause: err }) : err),
+  );
   ws.on('unexpected-response', (req, res) => {
     h.onError(new Error(`upgrade refused with HTTP ${res.statusCode ?? '?'}`), res.statusCode);
     req.destroy();

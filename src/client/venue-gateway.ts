@@ -3,6 +3,8 @@ import { MmError } from '../core/errors.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
+import { mapPosition, unwrap } from './wire-port.ts';
 import { resolvePlaceOutcome, resolveReplaceOutcome, type EntryOutcome } from './order-outcome.ts';
 import type { OrderWsClient } from './order-ws-client.ts';
 import type { RestClient } from './rest-client.ts';
@@ -23,7 +25,7 @@ export interface VenueOrderGateway {
 /** Structurally identical to the engine's `AccountReader`. */
 export interface VenueAccountReader {
   fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: Decimal })[]>;
-  positions(): Promise<ReadonlyMap<string, number>>;
+  positions(): Promise<ReadonlyMap<string, VenuePosition>>;
 }
 
 /** Counters of how requests were served (for metrics and tests). */
@@ -107,7 +109,8 @@ const msToNs = (ms: number): string => (BigInt(Math.floor(ms)) * 1_000_000n).toS
 
 /**
  * The AccountReader over REST: fills in [fromMs, toMs) (queried in ≤ 7-day windows, as the venue
- * requires, oldest first) and signed positions by symbol.
+ * requires, oldest first) and the venue's positions by symbol (quantity, cost basis, realized PnL,
+ * last fill time: what a restart seeds from).
  */
 export function venueAccountReader(rest: RestClient): VenueAccountReader {
   return {
@@ -124,7 +127,7 @@ export function venueAccountReader(rest: RestClient): VenueAccountReader {
     },
     async positions() {
       const r = await rest.positions();
-      return new Map(r.positions.map((p) => [p.symbol, p.signed_quantity] as const));
+      return new Map(r.positions.map((p) => [p.symbol, unwrap(mapPosition(p))] as const));
     },
   };
 }

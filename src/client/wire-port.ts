@@ -10,6 +10,7 @@ import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { FundingEstimate, FundingSettlement } from '../domain/funding.ts';
 import type { Instrument, InstrumentCatalog } from '../domain/instrument.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
 import * as wire from '../wire/index.ts';
 import type * as W from '../wire/index.ts';
 import type { DecodeError } from '../wire/index.ts';
@@ -94,6 +95,11 @@ export function mapMdEvent(e: W.WireMdEvent, catalog: InstrumentCatalog, tsRecv:
 export function mapFill(w: W.WireFill, catalog: InstrumentCatalog): FillWithFee | MmError {
   const r = wire.toDomainFill(w, catalog);
   return r.ok ? { ...r.value, fee: new Decimal(w.fee) } : failure('fill', r.error);
+}
+
+/** Wire position row → the venue's position (quantity, cost basis, realized PnL, last fill time). */
+export function mapPosition(w: W.WirePosition): VenuePosition | MmError {
+  return unwrapMap(`position ${w.symbol}`, wire.toVenuePosition(w));
 }
 
 /** Wire funding-rate record → domain settlement. */

@@ -7,3 +7,4 @@ export { deepFreeze, type DeepReadonly } from './freeze.ts';
 export { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts';
 export { formatPath } from './path.ts';
 export { configJsonSchema } from './json-schema.ts';
+export { literalSecretPaths, weakTokenReason, MIN_CONTROL_TOKEN_CHARS } from './secrets.ts';

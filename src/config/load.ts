@@ -6,8 +6,12 @@ import { substituteEnv, type ConfigEnv } from './env.ts';
 import { deepFreeze, type DeepReadonly } from './freeze.ts';
 import { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts';
 import { formatPath } from './path.ts';
+import { literalSecretPaths, weakTokenReason } from './secrets.ts';
 import { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig } from './schema.ts';
-import { checkStrategyParams, isStrategyPath, type StrategyLookup } from './strategy-params.ts';
+import { isStrategyPath, rawStrategyParamProblems, strategyParamsResult, type StrategyLookup } from './strategy-params.ts';
+
+/** Most alias expansions a config file may use (a handful is normal; a YAML bomb needs millions). */
+const MAX_YAML_ALIAS_COUNT = 100;
 
 /** A strategy entry after loading: params are checked when the strategy is built in. */
 export type LoadedStrategyEntry = StrategyEntryConfig & {
@@ -20,8 +24,11 @@ export type BotConfig = DeepReadonly<
   Omit<BotConfigParsed, '$schema' | 'venue' | 'bot'> & {
     venue: EmbeddedVenueConfig | (RemoteVenueConfig & { ws_url: string });
     bot: Omit<BotConfigParsed['bot'], 'strategies'> & { strategies: LoadedStrategyEntry[] };
-    /** Where the config came from; relative paths in it were resolved against `dir`. */
-    source: { file: string; dir: string };
+    /**
+     * Where the config came from; relative paths in it were resolved against `dir`.
+     * `literalSecrets`: paths of secrets written in the file rather than `${ENV}` references.
+     */
+    source: { file: string; dir: string; literalSecrets?: readonly string[] };
   }
 >;
 
@@ -60,13 +67,22 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
       doc.errors.map((e) => ({ path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '(yaml)', message: e.message.split('\n')[0]!, value: undefined })),
     );
   }
-  const raw = substituteEnv(doc.toJS({ maxAliasCount: 100 }), options.env ?? {}, file);
+  let tree: unknown;
+  try {
+    // maxAliasCount bounds alias expansion: a "billion laughs" file is refused, not expanded.
+    tree = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (e) {
+    throw configInvalid(file, [{ path: '(yaml)', message: `cannot expand the YAML: ${e instanceof Error ? e.message : String(e)} (at most ${MAX_YAML_ALIAS_COUNT} alias expansions)`, value: undefined }]);
+  }
+  const literalSecrets = literalSecretPaths(tree);
+  const raw = substituteEnv(tree, options.env ?? {}, file);
+  const lookup = options.strategies ?? (() => undefined);
   const r = botConfigSchema.safeParse(raw);
-  if (!r.success) throw configInvalid(file, problemsFromZod(r.error.issues, raw, [], botConfigSchema));
+  // Schema problems and strategy-parameter problems in one report, not one fix-and-rerun each.
+  if (!r.success) throw configInvalid(file, [...problemsFromZod(r.error.issues, raw, [], botConfigSchema), ...rawStrategyParamProblems(raw, lookup)]);
   const parsed = r.data;
 
   const problems: ConfigProblem[] = [];
-  const lookup = options.strategies ?? (() => undefined);
   const seen = new Set<string>();
   const owners = new Map<string, string>();
   const strategies = parsed.bot.strategies.map((entry, index): LoadedStrategyEntry => {
@@ -93,8 +109,9 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
         value: entry.strategy,
       });
     }
-    const params = checkStrategyParams(definition, entry.params, { file, index });
-    return { id, symbol, symbols, strategy, params, overlays: entry.overlays, paramsChecked: true };
+    const checked = strategyParamsResult(definition, entry.params, index);
+    if (!checked.ok) problems.push(...checked.problems);
+    return { id, symbol, symbols, strategy, params: checked.ok ? checked.params : entry.params, overlays: entry.overlays, paramsChecked: true };
   });
 
   const feedNames = new Set<string>();
@@ -109,6 +126,8 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   if (venue.mode === 'embedded-sim' && parsed.monitoring.enabled && venue.sim.port !== 0 && venue.sim.port === parsed.monitoring.port) {
     problems.push({ path: 'monitoring.port', message: `same port as venue.sim.port (${venue.sim.port})`, value: parsed.monitoring.port });
   }
+  const weak = weakTokenReason(parsed.monitoring.control.token);
+  if (weak !== null) problems.push({ path: 'monitoring.control.token', message: `control token ${weak}`, value: '(redacted)' });
   if (problems.length > 0) throw configInvalid(file, problems);
 
   const { $schema: _schema, ...rest } = parsed;
@@ -119,7 +138,7 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
     bot: { ...parsed.bot, strategies },
     reference_feeds,
     ...(recording ? { recording } : {}),
-    source: { file, dir },
+    source: { file, dir, ...(literalSecrets.length > 0 ? { literalSecrets } : {}) },
   });
 }
 

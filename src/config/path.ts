@@ -30,11 +30,18 @@ export function valueAt(root: unknown, path: ConfigPath): unknown {
 /** Renders a value for an error message: short JSON, truncated. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'nothing';
+  if (typeof value === 'number' && !Number.isFinite(value)) return yamlNumber(value);
   let s: string;
   try {
-    s = JSON.stringify(value) ?? String(value);
+    // JSON has no infinity or NaN (it writes null): show YAML's own spelling instead.
+    s = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? yamlNumber(v) : v)) ?? String(value);
   } catch {
     s = String(value);
   }
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** `.inf`, `-.inf` or `.nan`: how YAML spells the numbers JSON cannot. */
+function yamlNumber(v: number): string {
+  return Number.isNaN(v) ? '.nan' : v > 0 ? '.inf' : '-.inf';
 }

@@ -166,6 +166,9 @@ const orderManagerSchema = z.strictObject({
   cancel_retry_ms: durationMs.optional().describe('Retry a cancel answered 409 at the ack, or after this at the latest.'),
   fill_poll_ms: durationMs.optional().describe('Poll REST fills for fees and missed fills this often; 0 = never.'),
   fill_recovery_lookback_ms: durationMs.optional(),
+  position_check_ms: durationMs
+    .optional()
+    .describe('Compare positions with the venue this often and correct a disagreement (engine default 30000); 0 = never.'),
   stop_timeout_ms: positiveInt.default(5000).describe('On shutdown, how long to wait for cancel confirmations.'),
 });
 
@@ -176,8 +179,9 @@ const controlSchema = z
       .string()
       .default('')
       .describe('Bearer token that actions (pause, set, flatten, cancel-all, reload...) need; use ${MMBOT_CONTROL_TOKEN:-}, never a literal. Empty = acting disabled (every action answers 401).'),
-    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open (the server binds to loopback).'),
+    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open on loopback, always required when monitoring.host is not a loopback address.'),
     history_ms: z.number().int().min(60_000).max(86_400_000).default(3_600_000).describe('How far back the page\'s position/PnL chart goes (ms).'),
+    max_stream_clients: z.number().int().min(1).max(1000).default(32).describe('Open live-page event streams (/api/v1/events) at most; more are answered 503. A stream that stops reading is dropped once 1 MiB is unsent.'),
   })
   .describe('The operator console: `mmbot status`, `mmbot ctl` and the live page.');
 
@@ -185,6 +189,10 @@ const monitoringSchema = z.strictObject({
   enabled: z.boolean().default(true),
   host: host.default('127.0.0.1').describe('Interface of the /metrics, /health, control API and console server.'),
   port: port.default(9464).describe('Port of the /metrics and /health server (0 = any).'),
+  allowed_hosts: z
+    .array(host)
+    .default([])
+    .describe('Host names the server answers besides loopback names, monitoring.host and IP literals (e.g. the DNS name Prometheus scrapes); other Host headers get 421 (DNS-rebinding guard).'),
   control: controlSchema.prefault({}),
 });
 

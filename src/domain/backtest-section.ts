@@ -16,8 +16,12 @@ export const latencyDistSchema = z.union([
   z.strictObject({ feed_multiple: z.strictObject({ multiplier: z.number().nonnegative().max(1000), offset_ms: z.number().default(0) }) }),
 ]);
 
-/** Queue-model kinds accepted in `backtest.queue_model.kind`. */
-export const QUEUE_MODEL_KINDS = ['risk-averse', 'power', 'power2', 'power3', 'log', 'log2'] as const;
+/**
+ * Queue-model kinds accepted in `backtest.queue_model.kind`: `auto` (the exact FIFO on order-level
+ * recordings, risk-averse on L2 ones), the L2 models, `l3-fifo` (an order-level recording required)
+ * and `module` (a user's own, from `queue_model.module`).
+ */
+export const QUEUE_MODEL_KINDS = ['auto', 'risk-averse', 'power', 'power2', 'power3', 'log', 'log2', 'l3-fifo', 'module'] as const;
 
 /**
  * The strict schema of the `backtest:` section (the daemon's format plus this section, so one file
@@ -28,9 +32,15 @@ export const backtestSectionSchema = z.strictObject({
   out_dir: z.string().min(1).default('backtests').describe('Parent folder of report folders when --out is not given (relative to the working directory).'),
   seed: z.number().int().nonnegative().default(1).describe('Seed of latency sampling and generated ids.'),
   queue_model: z
-    .strictObject({ kind: z.enum(QUEUE_MODEL_KINDS).default('risk-averse'), n: z.number().positive().max(10).default(2) })
+    .strictObject({
+      kind: z.enum(QUEUE_MODEL_KINDS).default('auto'),
+      n: z.number().positive().max(10).default(2),
+      module: z.string().min(1).optional().describe('kind module: the model\'s module path (relative to the config file); its default export is { name, create(params) } (src/backtest/README.md).'),
+      params: z.record(z.string(), z.unknown()).optional().describe('kind module: passed to the module\'s create().'),
+    })
+    .refine((q) => (q.kind === 'module') === (q.module !== undefined), { message: 'kind module needs module: <path>, and module is only read with kind module', path: ['module'] })
     .prefault({})
-    .describe('Queue position model: risk-averse (default, conservative) or a probabilistic shape with exponent n.'),
+    .describe('Queue position model: auto (default: the exact FIFO on an order-level recording, else risk-averse), risk-averse (conservative), a probabilistic shape (power, power2, power3, log, log2) with exponent n, l3-fifo (order-level recordings only), or module (your own). An L2 model on an order-level recording replays its aggregated levels.'),
   order_latency: z
     .strictObject({
       source: z

@@ -5,6 +5,8 @@ export interface BookLevel {
   readonly priceTicks: number;
   readonly qty: number;
   readonly orders?: readonly number[];
+  /** L3 from a source with order ids (market-by-order feeds, LOBSTER): the id of each order in `orders`. */
+  readonly orderIds?: readonly number[];
 }
 
 /** An order book side, best first (bids descending, asks ascending). */

@@ -31,7 +31,16 @@ export interface TradePrinted extends Timed {
   readonly priceTicks: number;
   readonly qty: number;
   readonly aggressor: Side;
+  /**
+   * Absent for a regular print (an aggressor traded displayed orders). `hidden`: it traded a
+   * non-displayed order, so it consumed no displayed queue; `cross`: an auction cross, no aggressor
+   * (`aggressor` is then meaningless) and no resting order of the continuous book traded.
+   */
+  readonly condition?: TradeCondition;
 }
+
+/** Conditions of a print that did not trade the displayed queue (see TradePrinted.condition). */
+export type TradeCondition = 'hidden' | 'cross';
 
 /** A ticker update (≤ 1/s per symbol). Prices in ticks; null when the venue has none. */
 export interface TickerUpdated extends Timed {

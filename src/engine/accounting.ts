@@ -4,12 +4,14 @@ import type { ClientOrderId } from '../core/ids.ts';
 import type { OrderFilled } from '../domain/events.ts';
 import { fundingCash, type FundingPayment, type FundingSettlement } from '../domain/funding.ts';
 import type { Fill } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
 import type { Executor } from '../execution/executor.ts';
 import type { FeeRates } from './config.ts';
 import type { EngineEvent } from './events.ts';
 import { FillBook } from './fills.ts';
 import type { AccountReader } from './ports.ts';
 import { feeFor, sumBreakdowns } from './position-ledger.ts';
+import { SeededPositions } from './seeded-positions.ts';
 import type { SymbolSlot } from './symbol-slot.ts';
 import type { PnlBreakdown } from './types.ts';
 
@@ -24,28 +26,46 @@ const MAX_FUNDING_KEYS = 10_000;
 /** A REST fill with its fee. */
 export type FeeFill = Fill & { readonly fee: Decimal };
 
+/** A symbol missing from the venue's positions: flat, never traded. */
+const NEVER_TRADED: VenuePosition = { qty: 0, costBasis: null, realizedPnl: null, lastFillMs: null };
+
 /**
  * Books fills, fees and funding into each symbol's ledger. Stream fills (no fee on the wire) get a
  * fee estimated from the liquidity flag × configured rates; the REST fill, when it arrives, replaces
  * the estimate with the venue's figure (fee-settled). Fills the stream never delivered (missed while
  * disconnected) are booked from REST with their real fee and no spread-capture credit (the mid at
  * that time is unknown).
+ *
+ * Restarts: until `seedFromVenue` has taken the venue's positions as the truth, fills (stream or
+ * REST) are held, not booked; after it, a fill at or before the seeded position's last fill time is
+ * already in that position and is never booked (whichever session placed the order, however it
+ * arrives), and the others are booked on top. `correct` re-seeds one symbol the same way when the
+ * position check finds the ledger and the venue disagreeing.
  */
 export class Accounting {
   readonly fills = new FillBook();
   readonly #fundingSeen = new Set<string>();
   /** Per symbol: venue time and signed quantity of each booked fill (insertion order, bounded). */
-  readonly #moves = new Map<string, { ts: number[]; delta: number[] }>();
+  readonly #moves = new Map<string, { ts: number[]; delta: number[]; priceTicks: number[] }>();
+  /** Cut-off and realized-PnL base of each symbol's seeded position. */
+  readonly #seeded = new SeededPositions();
+  /** Fills that arrived before the start-up seed, booked (or skipped) once it is done. */
+  #held: (() => void)[] | null = [];
+  /** Fills (stream or REST) skipped because the seeded position already includes them. */
+  fillsInSeededPosition = 0;
   #polling = false;
   #lastPollMs = -Infinity;
   /** The configured rates as Decimals, converted once (Decimal.mul would convert the number on every fill). */
   readonly #makerRate: Decimal;
   readonly #takerRate: Decimal;
+  /** Symbols whose rates differ from the default ones, as Decimals. */
+  readonly #bySymbol = new Map<string, { maker: Decimal; taker: Decimal }>();
 
   constructor(
     private readonly slots: ReadonlyMap<string, SymbolSlot>,
     private readonly clock: Clock,
     rates: FeeRates,
+    bySymbol: Readonly<Record<string, FeeRates>> | undefined,
     private readonly emit: (ev: EngineEvent) => void,
     private readonly executor: Executor,
     private readonly accounts: AccountReader | undefined,
@@ -53,21 +73,35 @@ export class Accounting {
   ) {
     this.#makerRate = new Decimal(rates.maker);
     this.#takerRate = new Decimal(rates.taker);
+    for (const [symbol, r] of Object.entries(bySymbol ?? {})) this.#bySymbol.set(symbol, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) });
   }
 
   /** Books a fill from the order stream (deduped). */
   onStreamFill(ev: OrderFilled, cid: ClientOrderId | null): void {
     const slot = this.slots.get(ev.order.symbol);
     if (!slot) return;
+    if (this.#held !== null) {
+      this.#held.push(() => this.onStreamFill(ev, cid));
+      return;
+    }
     const key = FillBook.key(ev.tradeId, ev.order.orderId);
     if (this.fills.get(key)) return;
-    const rate = ev.aggressor ? this.#takerRate : this.#makerRate;
+    if (this.#seeded.includes(slot.symbol, ev.tsEvent)) {
+      this.fillsInSeededPosition++;
+      return;
+    }
+    const own = this.#bySymbol.get(ev.order.symbol);
+    const rate = ev.aggressor ? (own?.taker ?? this.#takerRate) : (own?.maker ?? this.#makerRate);
     const fee = feeFor(slot.instrument, ev.fillPriceTicks, ev.fillQty, rate);
     this.#book(slot, key, ev.tradeId, ev.order.orderId, cid, ev.fillSide, ev.fillPriceTicks, ev.fillQty, ev.aggressor, fee, true, slot.market.mid(), ev.tsEvent, false);
   }
 
   /** Applies REST fills: settles estimated fees, books fills the stream missed. Returns how many were new. */
   applyRestFills(rest: readonly FeeFill[]): number {
+    if (this.#held !== null) {
+      this.#held.push(() => void this.applyRestFills(rest));
+      return 0;
+    }
     let recovered = 0;
     for (const f of rest) {
       const slot = this.slots.get(f.symbol);
@@ -83,10 +117,76 @@ export class Accounting {
         }
         continue;
       }
+      if (this.#seeded.includes(slot.symbol, f.tsEvent)) {
+        this.fillsInSeededPosition++;
+        continue;
+      }
       recovered++;
       this.#book(slot, key, f.tradeId, f.orderId, null, f.side, f.priceTicks, f.qty, f.aggressor, f.fee, false, null, f.tsEvent, true);
     }
     return recovered;
+  }
+
+  /**
+   * Start-up: takes the venue's positions as each ledger's (quantity, entry price from the cost
+   * basis, the venue's realized PnL as this session's zero), then books or skips the fills held
+   * while waiting for them. `null` (an engine without an account reader): nothing seeded, held
+   * fills booked.
+   */
+  seedFromVenue(positions: ReadonlyMap<string, VenuePosition> | null): void {
+    if (positions)
+      for (const slot of this.slots.values()) {
+        this.#seed(slot, positions.get(slot.symbol) ?? NEVER_TRADED, true);
+        slot.ledger.markOpening();
+      }
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const book of held) book();
+  }
+
+  /**
+   * The position check found `slot` disagreeing with the venue even after recovering fills:
+   * re-seeds it from the venue's position (realized PnL from the venue's, relative to the start-up
+   * base) and re-applies the fills booked after the venue's last fill (not in its figure yet).
+   */
+  correct(slot: SymbolSlot, venue: VenuePosition): void {
+    this.#seed(slot, venue, false);
+  }
+
+  #seed(slot: SymbolSlot, venue: VenuePosition, atStart: boolean): void {
+    const ledger = slot.ledger;
+    const realizedBefore = ledger.realized;
+    const after = this.#movesAfter(slot.symbol, venue.lastFillMs);
+    ledger.seed(venue.qty, venue.costBasis);
+    const base = atStart ? this.#seeded.setBase(slot.symbol, venue.realizedPnl) : this.#seeded.base(slot.symbol);
+    const realizedThen = base !== null && venue.realizedPnl !== null ? venue.realizedPnl.minus(base) : null;
+    ledger.realized = realizedThen ?? realizedBefore;
+    for (const m of after) ledger.applyFill(m.delta > 0 ? 'buy' : 'sell', m.priceTicks, Math.abs(m.delta), null);
+    // Without the venue's realized figure, keep ours rather than count the re-applied fills twice.
+    if (realizedThen === null) ledger.realized = realizedBefore;
+    this.#seeded.setCutoff(slot.symbol, venue.lastFillMs);
+  }
+
+  /** Fills booked for `symbol` after venue time `lastFillMs` (ms, compared floored as the venue's times are). */
+  #movesAfter(symbol: string, lastFillMs: number | null): { delta: number; priceTicks: number }[] {
+    const m = this.#moves.get(symbol);
+    const out: { delta: number; priceTicks: number }[] = [];
+    if (!m || lastFillMs === null) return out;
+    const cutoff = Math.floor(lastFillMs);
+    for (let i = 0; i < m.ts.length; i++) if (Math.floor(m.ts[i]!) > cutoff) out.push({ delta: m.delta[i]!, priceTicks: m.priceTicks[i]! });
+    return out;
+  }
+
+  /**
+   * Our position in `symbol` as of the venue's last fill at `lastFillMs` (the current one minus the
+   * fills booked after it): what a venue position stamped with that time should equal.
+   */
+  positionAsOf(symbol: string, lastFillMs: number | null): number {
+    const slot = this.slots.get(symbol);
+    if (!slot) return 0;
+    let q = slot.ledger.qty;
+    for (const m of this.#movesAfter(symbol, lastFillMs)) q -= m.delta;
+    return q;
   }
 
   /** Fetches REST fills in [fromMs, toMs) through the executor; resolves with the count recovered. */
@@ -166,14 +266,16 @@ export class Accounting {
     return true;
   }
 
-  #recordMove(symbol: string, tsMs: number, delta: number): void {
+  #recordMove(symbol: string, tsMs: number, delta: number, priceTicks: number): void {
     let m = this.#moves.get(symbol);
-    if (!m) this.#moves.set(symbol, (m = { ts: [], delta: [] }));
+    if (!m) this.#moves.set(symbol, (m = { ts: [], delta: [], priceTicks: [] }));
     m.ts.push(tsMs);
     m.delta.push(delta);
+    m.priceTicks.push(priceTicks);
     if (m.ts.length > MAX_POSITION_MOVES + MAX_POSITION_MOVES / 4) {
       m.ts.splice(0, m.ts.length - MAX_POSITION_MOVES);
       m.delta.splice(0, m.delta.length - MAX_POSITION_MOVES);
+      m.priceTicks.splice(0, m.priceTicks.length - MAX_POSITION_MOVES);
     }
   }
 
@@ -187,12 +289,15 @@ export class Accounting {
     return sumBreakdowns([...this.slots.values()].map((s) => this.breakdown(s)));
   }
 
-  /** Total PnL over all symbols as a number: total().total.toNumber() without the other components. */
+  /**
+   * PnL since start-up over all symbols as a number (what the kill switch limits): total().total
+   * without the other components, less the start-up positions' unrealized PnL at their first mark.
+   */
   totalPnlUsd(): number {
     // Starts from the first symbol's total rather than ZERO: the same sum, one Decimal addition fewer.
     let t: Decimal | null = null;
     for (const s of this.slots.values()) {
-      const x = s.ledger.totalPnl(s.market.mark());
+      const x = s.ledger.sessionPnl(s.market.mark());
       t = t === null ? x : t.plus(x);
     }
     return t === null ? 0 : t.toNumber();
@@ -215,7 +320,7 @@ export class Accounting {
     recovered: boolean,
   ): void {
     slot.ledger.applyFill(side, priceTicks, qty, mid);
-    this.#recordMove(slot.symbol, tsMs, side === 'buy' ? qty : -qty);
+    this.#recordMove(slot.symbol, tsMs, side === 'buy' ? qty : -qty, priceTicks);
     slot.ledger.addFee(fee);
     this.fills.add(key, { slot, tradeId, fee, estimated, tsMs });
     this.emit({

@@ -41,7 +41,8 @@ export interface OrderManagerConfig {
   readonly fillRecoveryLookbackMs: number;
   /**
    * Compare our positions with the venue's (`AccountReader.positions`) this often (ms); a mismatch
-   * first recovers fills from REST, and if it persists is reported (`position-mismatch`). 0 = never.
+   * first recovers fills from REST, and if it persists the ledger takes the venue's figure
+   * (`position-mismatch`, with both). 0 = never.
    */
   readonly positionCheckMs: number;
 }

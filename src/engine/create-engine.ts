@@ -37,7 +37,8 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     const recovering = trigger === 'resync' ? core.recoverFills() : Promise.resolve(0);
     return recovering.then((recoveredFills) => {
       core.emit({ type: 'reconciled', trigger, ...counts, recoveredFills, tsMs: clock.nowMs() });
-      deps.log?.info({ trigger, ...counts, recoveredFills }, 'reconciled with the venue');
+      const alreadyInPosition = core.accounting.fillsInSeededPosition;
+      deps.log?.info({ trigger, ...counts, recoveredFills, alreadyInPosition }, 'reconciled with the venue');
     });
   };
 
@@ -53,17 +54,23 @@ export function createEngine(deps: EngineDeps): OperableEngine {
     });
 
   const startup = (): void => {
+    // No quoting on an assumed position: every risk limit and the PnL start from it, and fills of an
+    // earlier session could not be told from new ones. A failed read retries the whole start-up.
     const positions = deps.accounts
       ? deps.accounts.positions().catch((err: unknown) => {
-          // Quote anyway (flat assumed); the periodic position check will report the difference.
-          deps.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'start-up positions unavailable; assuming flat');
-          return null;
+          throw new Error(`start-up positions unavailable: ${err instanceof Error ? err.message : String(err)}`);
         })
       : Promise.resolve(null);
     Promise.all([openOrders(), positions])
       .then(async ([venue, pos]) => {
         if (core.stopping) return;
-        if (pos) for (const [sym, qty] of pos) core.slots.get(sym)?.ledger.seed(qty);
+        // The venue's positions are the truth: fills up to their last fill are in them (never
+        // booked again, whichever session placed the order); fills held until now are booked or skipped.
+        core.accounting.seedFromVenue(pos);
+        if (pos) {
+          const seeded = Object.fromEntries([...core.slots.values()].map((s) => [s.symbol, { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice?.toFixed() ?? null, lastFillMs: pos.get(s.symbol)?.lastFillMs ?? null }]));
+          deps.log?.info({ positions: seeded }, 'start-up: positions taken from the venue (fills up to their last fill are in them)');
+        }
         await reconcile(venue, 'start');
         core.ready = true;
         core.evaluateAll();
@@ -222,7 +229,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
           adopted: o.adopted,
           createdMs: o.createdMs,
         })),
-        position: { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice, markTicks: mark },
+        position: { qty: s.ledger.qty, avgPrice: s.ledger.avgPrice, costBasis: s.ledger.costBasis(), markTicks: mark },
         pnl: s.ledger.breakdown(mark),
         tradingState: s.effective,
         tradingReason: s.effectiveReason,

@@ -89,7 +89,7 @@ export class EngineCore {
         if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${symbol} (not in the instrument catalog)`, { strategy: b.id, symbol });
         const owner = this.slots.get(symbol);
         if (owner) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${symbol} already belongs to strategy ${owner.id} (one strategy per symbol)`, { strategy: b.id, symbol });
-        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.fees ?? DEFAULT_FEE_RATES, deps.marketDataShowsOwnOrders ?? true);
+        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES, deps.marketDataShowsOwnOrders ?? true);
         this.slots.set(symbol, slot);
         return slot;
       });
@@ -125,7 +125,7 @@ export class EngineCore {
       onRejectEvent: (symbol, cid, reason, text) =>
         this.#onReject(symbol, 'place', cid, { kind: 'rejected', code: 'ORDER_REJECTED', reason, text }, false),
     });
-    this.accounting = new Accounting(this.slots, clock, deps.fees ?? DEFAULT_FEE_RATES, (ev) => this.emit(ev), this.executor, deps.accounts, (slot) => {
+    this.accounting = new Accounting(this.slots, clock, deps.fees ?? DEFAULT_FEE_RATES, deps.feesBySymbol, (ev) => this.emit(ev), this.executor, deps.accounts, (slot) => {
       this.#markDirty(slot.symbol);
       this.#checkKillSwitch();
     });
@@ -135,9 +135,15 @@ export class EngineCore {
       this.executor,
       deps.accounts,
       deps.orderManager.positionCheckMs,
-      () => this.accounting.fills.lastFillMs,
+      this.accounting,
       () => this.recoverFills(),
-      (ev) => this.emit(ev),
+      () => this.ready && !this.stopping && !this.awaitingResync,
+      (ev) => {
+        this.emit(ev);
+        this.#markDirty(ev.symbol);
+        this.#checkKillSwitch();
+        this.flush();
+      },
     );
   }
 
@@ -353,7 +359,7 @@ export class EngineCore {
 
   /** Clears the kill switch by hand. */
   resetKillSwitch(): void {
-    if (!this.killSwitch.reset(this.accounting.total().total.toNumber())) return;
+    if (!this.killSwitch.reset(this.accounting.totalPnlUsd())) return;
     this.emit({ type: 'kill-switch-cleared', reason: 'manual-reset', tsMs: this.deps.clock.nowMs() });
     for (const s of this.slots.values()) this.#markDirty(s.symbol);
     this.flush();

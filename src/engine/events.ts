@@ -174,12 +174,17 @@ export interface OrderResolvedEvent extends At {
   readonly state: string;
 }
 
-/** Our position and the venue's disagree even after recovering fills from REST. */
+/**
+ * Our position and the venue's disagreed even after recovering fills from REST: the ledger took the
+ * venue's figure. `engine` and `venue` are both as of the venue's last fill; `corrected` is the
+ * ledger's position afterwards (the venue's plus fills we booked after its last one).
+ */
 export interface PositionMismatchEvent extends At {
   readonly type: 'position-mismatch';
   readonly symbol: Symbol;
   readonly engine: number;
   readonly venue: number;
+  readonly corrected: number;
 }
 
 /**

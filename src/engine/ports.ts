@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Fill, Order, OrderStatus } from '../domain/order.ts';
+import type { VenuePosition } from '../domain/position.ts';
 import type { FundingPayment, FundingSettlement } from '../domain/funding.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
@@ -29,8 +30,11 @@ export interface OrderGateway {
 export interface AccountReader {
   /** Our fills with fees in [fromMs, toMs), oldest first. */
   fills(fromMs: number, toMs: number): Promise<readonly (Fill & { readonly fee: Decimal })[]>;
-  /** Signed positions by symbol as the venue books them. */
-  positions(): Promise<ReadonlyMap<string, number>>;
+  /**
+   * The venue's positions by symbol (a symbol missing is flat and never traded). Start-up seeds the
+   * ledgers from them; the periodic position check compares with them.
+   */
+  positions(): Promise<ReadonlyMap<string, VenuePosition>>;
 }
 
 /** Connection state of a venue stream, for risk (lost connection) and health. */

@@ -25,6 +25,9 @@ export class PositionLedger {
   rewards: Decimal = ZERO;
   /** Set when the opening position came from the venue without a price: priced at the first mark. */
   #needsEntryPrice = false;
+  /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnl). */
+  #opening: Decimal = ZERO;
+  #openingPending = false;
 
   constructor(instrument: Instrument) {
     this.#mult = instrument.multiplier;
@@ -40,11 +43,39 @@ export class PositionLedger {
     return this.#multIsOne ? x : x.mul(this.#mult);
   }
 
-  /** Seeds an existing position (from the venue at start-up); its entry price is the first mark seen. */
-  seed(qty: number): void {
+  /**
+   * Takes an existing position as the venue books it (start-up, or a correction by the position
+   * check): `costBasis` is the venue's signed entry price × qty × multiplier. Without one (a source
+   * that does not say), the entry price is the first mark seen. Realized PnL and the other
+   * components are left to the caller.
+   */
+  seed(qty: number, costBasis: Decimal | null = null): void {
     this.qty = qty;
-    this.avgPrice = null;
-    this.#needsEntryPrice = qty !== 0;
+    this.avgPrice = qty === 0 || costBasis === null ? null : costBasis.div(this.#multIsOne ? qty : this.#mult.mul(qty));
+    this.#needsEntryPrice = qty !== 0 && costBasis === null;
+  }
+
+  /**
+   * Marks the current (just seeded) position as the one this session started with: its unrealized
+   * PnL at the first mark is not this session's, and `sessionPnl` leaves it out.
+   */
+  markOpening(): void {
+    this.#opening = ZERO;
+    this.#openingPending = this.qty !== 0;
+  }
+
+  /**
+   * PnL since start-up at `markTicks`: `totalPnl` minus the start-up position's unrealized PnL at the
+   * first mark seen. The kill switch limits this: a restart holding a position opened at a loss
+   * (now priced at the venue's entry price) must not trip it for a loss made before the restart.
+   */
+  sessionPnl(markTicks: number | null): Decimal {
+    if (this.#openingPending && markTicks !== null) {
+      this.#opening = this.unrealized(markTicks);
+      this.#openingPending = false;
+    }
+    const t = this.totalPnl(markTicks);
+    return this.#opening.isZero() ? t : t.minus(this.#opening);
   }
 
   /** Called with each mark; prices a seeded position that has no entry price yet. */
@@ -79,6 +110,12 @@ export class PositionLedger {
     this.qty = q0 + signed;
     if (this.qty === 0) this.avgPrice = null;
     else if (Math.sign(this.qty) !== Math.sign(q0)) this.avgPrice = price;
+  }
+
+  /** Signed cost basis: average price × qty × multiplier, as the venue books it (zero when flat or unpriced). */
+  costBasis(): Decimal {
+    if (this.qty === 0 || this.avgPrice === null) return ZERO;
+    return this.#perContract(this.avgPrice.mul(this.qty));
   }
 
   /** Adds a fee (positive = paid; stored negated as a PnL component). */

@@ -56,6 +56,8 @@ export interface EngineDeps {
    * backtest's replayed feed never contains the replayed bot's orders: it passes false.
    */
   readonly marketDataShowsOwnOrders?: boolean;
+  /** Per-symbol rates where they differ (a backtest's recording states them per symbol); others use `fees`. */
+  readonly feesBySymbol?: Readonly<Record<string, FeeRates>>;
   readonly log?: EngineLog;
 }
 
@@ -109,6 +111,8 @@ export interface PositionSnapshot {
   readonly qty: number;
   /** Average entry price as Decimal, null when flat. */
   readonly avgPrice: Decimal | null;
+  /** Signed cost basis: average price × qty × multiplier (the venue's `signed_cost_basis`); zero when flat or unpriced. */
+  readonly costBasis: Decimal;
   /** Mark price used for unrealized PnL (ticker mark, else mid), null when unknown. */
   readonly markTicks: number | null;
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { hostAllowList } from './host-check.ts';
 import type { Readiness } from './readiness.ts';
 
 /** The default metrics/health port (the OpenTelemetry Prometheus exporter's conventional port). */
@@ -20,6 +21,12 @@ export interface HealthServerOptions {
   readonly beforeMetrics?: () => void | Promise<void>;
   /** Asked first for every path other than /metrics, /healthz and /readyz (any method). */
   readonly routes?: HttpRoutes;
+  /**
+   * Host names answered besides loopback names, the bind address and IP literals (a DNS name
+   * Prometheus or a proxy uses to reach this server). Other `Host` headers get 421 on every path
+   * but /healthz and /readyz: the DNS-rebinding guard.
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** Extra routes served beside the health endpoints (the operator console); answers true when it handled the request. */
@@ -44,9 +51,16 @@ export interface HealthServer {
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const { registry, readiness } = options;
   const host = options.host ?? '127.0.0.1';
+  const hostAllowed = hostAllowList(host, options.allowedHosts);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
+    // Probes stay reachable whatever name they use; everything else (state, metrics, actions)
+    // answers only to names this server is known by.
+    if (path !== '/healthz' && path !== '/readyz' && !hostAllowed(req.headers.host)) {
+      send(res, 421, 'application/json', JSON.stringify({ error: 'misdirected request: this server does not answer to that Host name (add it to monitoring.allowed_hosts)' }));
+      return;
+    }
     if (options.routes && path !== '/metrics' && path !== '/healthz' && path !== '/readyz' && (await options.routes.handle(req, res))) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'application/json', JSON.stringify({ error: 'method not allowed' }), { allow: 'GET, HEAD' });

@@ -58,7 +58,18 @@ function sameLevel(a: BookLevel, b: BookLevel): boolean {
   if (x === y) return true;
   if (x === undefined || y === undefined || x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  const u = a.orderIds;
+  const v = b.orderIds;
+  if (u === v) return true;
+  if (u === undefined || v === undefined) return false;
+  for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return false;
   return true;
+}
+
+/** A level as stored in a delta: price, qty and (L3) its orders and ids, nothing else. */
+function levelOf(l: BookLevel): BookLevel {
+  if (l.orders === undefined) return { priceTicks: l.priceTicks, qty: l.qty };
+  return l.orderIds === undefined ? { priceTicks: l.priceTicks, qty: l.qty, orders: l.orders } : { priceTicks: l.priceTicks, qty: l.qty, orders: l.orders, orderIds: l.orderIds };
 }
 
 function sorted(map: SideMap, descending: boolean): BookLevel[] {
@@ -75,10 +86,10 @@ function diffSide(prev: SideMap, next: BookSide, descending: boolean): BookLevel
     if (l.qty <= 0) continue;
     seen.add(l.priceTicks);
     const was = prev.get(l.priceTicks);
-    if (was === undefined || !sameLevel(was, l)) out.push(l.orders === undefined ? { priceTicks: l.priceTicks, qty: l.qty } : { priceTicks: l.priceTicks, qty: l.qty, orders: l.orders });
+    if (was === undefined || !sameLevel(was, l)) out.push(levelOf(l));
   }
-  // A removed level: q 0 (and an empty order list in an order-level book).
-  for (const [p, l] of prev) if (!seen.has(p)) out.push(l.orders === undefined ? { priceTicks: p, qty: 0 } : { priceTicks: p, qty: 0, orders: [] });
+  // A removed level: q 0 (and an empty order list, and id list, in an order-level book).
+  for (const [p, l] of prev) if (!seen.has(p)) out.push(l.orders === undefined ? { priceTicks: p, qty: 0 } : l.orderIds === undefined ? { priceTicks: p, qty: 0, orders: [] } : { priceTicks: p, qty: 0, orders: [], orderIds: [] });
   out.sort(descending ? (a, b) => b.priceTicks - a.priceTicks : (a, b) => a.priceTicks - b.priceTicks);
   return out;
 }

@@ -7,7 +7,7 @@ import type { SessionEvent } from './format.ts';
 import { decodeEvent, encodeEvent } from './line-codec.ts';
 
 const MAGIC = 'MMBC';
-const VERSION = 3; // 2: the head holds the session lines (round trips, execution reports); 3: L3 order columns
+const VERSION = 4; // 2: the head holds the session lines (round trips, execution reports); 3: L3 order columns; 4: order ids, trade conditions
 
 /**
  * The cache key of a set of recordings: their absolute paths, sizes and modification times, so an
@@ -37,6 +37,7 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
       levels: col.levels.length,
       orderStart: col.orderStart?.length ?? -1,
       orderQty: col.orderQty?.length ?? -1,
+      orderId: col.orderId?.length ?? -1,
       objects: col.objects.map((o) => encodeEvent(o)),
       session: col.session.map((o) => encodeEvent(o)),
       minTick: Array.from(col.minTick),
@@ -45,6 +46,7 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
   );
   const arrays = [col.kind, col.sym, col.tsEvent, col.tsRecv, col.a, col.b, col.c, col.levels];
   if (col.orderStart && col.orderQty) arrays.push(col.orderStart, col.orderQty);
+  if (col.orderStart && col.orderQty && col.orderId) arrays.push(col.orderId);
   let size = align8(12 + head.length);
   for (const a of arrays) size += align8(a.byteLength);
   const out = Buffer.alloc(size);
@@ -81,6 +83,7 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
       levels: number;
       orderStart: number;
       orderQty: number;
+      orderId?: number;
       objects: string[];
       session: string[];
       minTick: number[];
@@ -106,12 +109,13 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
     const l3 = head.orderStart >= 0 && head.orderQty >= 0;
     const orderStart = l3 ? take(head.orderStart * 8, (ab) => new Float64Array(ab)) : null;
     const orderQty = l3 ? take(head.orderQty * 8, (ab) => new Float64Array(ab)) : null;
+    const orderId = l3 && (head.orderId ?? -1) >= 0 ? take(head.orderId! * 8, (ab) => new Float64Array(ab)) : null;
     if (off > buf.length + 8) return null;
     const instruments = head.instruments.map((i, k) => instrumentFromJson(i, `${file}: instruments[${k}]`));
     const symbols = new Set(instruments.map((i) => i.symbol as string));
     const objects = head.objects.map((line) => decodeEvent(JSON.parse(line), symbols) as SideEvent);
     const session = head.session.map((line) => decodeEvent(JSON.parse(line), symbols) as SessionEvent);
-    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, session, ...(orderStart && orderQty ? { orderStart, orderQty } : {}), minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
+    return { headers: head.headers, instruments, length: n, kind, sym, tsEvent, tsRecv, a, b, c, levels, objects, session, ...(orderStart && orderQty ? { orderStart, orderQty } : {}), ...(orderId ? { orderId } : {}), minTick: Float64Array.from(head.minTick), maxTick: Float64Array.from(head.maxTick) };
   } catch {
     return null;
   }

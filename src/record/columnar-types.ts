@@ -11,8 +11,8 @@ export type SideEvent = TickerUpdated | FundingSettled | PriceObserved | Recordi
  *
  * Row i: `kind[i]` (KIND), `sym[i]` (index into `instruments`), `tsEvent/tsRecv`. For books, the
  * levels are `levels[2*j], levels[2*j+1]` (price ticks, qty) for j in [a[i], a[i] + b[i] + c[i]):
- * the first b[i] are bids, then c[i] asks; own-order rows (KIND.own) store levels the same way. For trades, a = price ticks, b = qty, c = +1 taker buy /
- * −1 taker sell. For tickers, funding and gaps, a = index into `objects`.
+ * the first b[i] are bids, then c[i] asks; own-order rows (KIND.own) store levels the same way. For trades, a = price ticks, b = qty, c = ±TRADE_CODE
+ * (format.ts: 1 regular, 2 hidden, 3 cross), + taker buy, − taker sell. For tickers, funding and gaps, a = index into `objects`.
  */
 export interface ColumnarRecording {
   readonly headers: readonly RecordingHeader[];
@@ -39,6 +39,8 @@ export interface ColumnarRecording {
    */
   readonly orderStart?: Float64Array;
   readonly orderQty?: Float64Array;
+  /** Order-level recordings with ids (every header says `order_ids`): each order's id, beside orderQty. */
+  readonly orderId?: Float64Array;
   /** Lowest and highest price tick seen per symbol (books and trades), for dense book arrays. */
   readonly minTick: Float64Array;
   readonly maxTick: Float64Array;

@@ -1,7 +1,7 @@
 import { MmError } from '../core/errors.ts';
 import type { BookLevel } from '../domain/book.ts';
 import type { Instrument } from '../domain/instrument.ts';
-import { KIND, type RecordedEvent, type RecordingHeader, type SessionEvent } from './format.ts';
+import { KIND, TRADE_CODE, type RecordedEvent, type RecordingHeader, type SessionEvent } from './format.ts';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { existsSync } from 'node:fs';
 import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
@@ -25,9 +25,13 @@ export class ColumnarBuilder {
   /** L3: per level, the start of its orders in #orderQty (length #nl + 1 used); null for L2 data. */
   #orderStart: Float64Array | null = null;
   #orderQty: Float64Array | null = null;
+  /** L3 with ids: each order's id beside #orderQty; null when a file has none. */
+  #orderId: Float64Array | null = null;
   #no = 0;
   /** False once a non-L3 header is added: order columns are only kept when every file is L3. */
   #allL3 = true;
+  /** False once a header without order ids is added: ids are only kept when every file has them. */
+  #allIds = true;
   readonly #objects: SideEvent[] = [];
   readonly #session: SessionEvent[] = [];
   readonly #symIndex = new Map<string, number>();
@@ -54,6 +58,10 @@ export class ColumnarBuilder {
    */
   addHeader(header: RecordingHeader, instruments: readonly Instrument[]): void {
     this.#headers.push(header);
+    if (header.order_ids !== true) {
+      this.#allIds = false;
+      this.#orderId = null;
+    }
     if (header.book_level !== 3) {
       this.#allL3 = false;
       this.#orderStart = null;
@@ -61,6 +69,7 @@ export class ColumnarBuilder {
     } else if (this.#allL3 && this.#orderStart === null) {
       this.#orderStart = new Float64Array(Math.max(1024, this.#levels.length / 2 + 1));
       this.#orderQty = new Float64Array(4096);
+      if (this.#allIds) this.#orderId = new Float64Array(4096);
       this.#no = 0;
       if (this.#nl > 0) this.#allL3 = false; // rows before this header had no orders
     }
@@ -108,7 +117,7 @@ export class ColumnarBuilder {
         this.#kind[i] = KIND.trade;
         this.#a[i] = ev.priceTicks;
         this.#b[i] = ev.qty;
-        this.#c[i] = ev.aggressor === 'buy' ? 1 : -1;
+        this.#c[i] = (ev.aggressor === 'buy' ? 1 : -1) * (ev.condition === undefined ? TRADE_CODE.regular : TRADE_CODE[ev.condition]);
         this.#seen(s, ev.priceTicks);
         return;
       default:
@@ -136,6 +145,7 @@ export class ColumnarBuilder {
       objects: this.#objects,
       session: this.#session,
       ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: this.#orderStart.slice(0, this.#nl + 1), orderQty: this.#orderQty.slice(0, this.#no) } : {}),
+      ...(this.#allL3 && this.#allIds && this.#orderStart && this.#orderId ? { orderId: this.#orderId.slice(0, this.#no) } : {}),
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };
@@ -153,14 +163,14 @@ export class ColumnarBuilder {
       for (const l of side) {
         this.#levels[this.#nl * 2] = l.priceTicks;
         this.#levels[this.#nl * 2 + 1] = l.qty;
-        if (l3) this.#orders(l.orders);
+        if (l3) this.#orders(l.orders, l.orderIds);
         this.#nl++;
         this.#seen(s, l.priceTicks);
       }
   }
 
-  /** Stores level #nl's orders (none for own-order rows) and closes its range. */
-  #orders(orders: readonly number[] | undefined): void {
+  /** Stores level #nl's orders (none for own-order rows), and their ids when kept, and closes its range. */
+  #orders(orders: readonly number[] | undefined, ids: readonly number[] | undefined): void {
     let start = this.#orderStart!;
     if (start.length < this.#nl + 2) {
       const next = new Float64Array(Math.max(this.#nl + 2, start.length * 2));
@@ -173,8 +183,15 @@ export class ColumnarBuilder {
       const next = new Float64Array(Math.max(this.#no + n, qty.length * 2));
       next.set(qty);
       this.#orderQty = qty = next;
+      if (this.#orderId) {
+        const nextIds = new Float64Array(next.length);
+        nextIds.set(this.#orderId);
+        this.#orderId = nextIds;
+      }
     }
+    const idCol = this.#orderId;
     start[this.#nl] = this.#no;
+    if (idCol) for (let k = 0; k < n; k++) idCol[this.#no + k] = ids![k]!;
     for (let k = 0; k < n; k++) qty[this.#no++] = orders![k]!;
     start[this.#nl + 1] = this.#no;
   }

@@ -1,9 +1,14 @@
 /**
- * The mmbot recording format, version 3 (L2 books) and 4 (order-level books): gzip-compressed JSON
+ * The mmbot recording format, version 3 (L2 books), 4 (order-level books) and 5 (order-level books
+ * with order ids): gzip-compressed JSON
  * Lines (version 1 files, which cannot hold `o` lines, and version 2 files, which cannot hold
  * `q`/`x`/`p` lines, are still read). A version 4 file is a version 3 file whose header says
  * `"book_level":3` and whose book levels carry their resting orders; the writer uses version 3 for
- * L2 recordings, so they stay readable by mmbot that predates order-level books.
+ * L2 recordings, so they stay readable by mmbot that predates order-level books. A version 5 file is
+ * a version 4 file whose header also says `"order_ids":true` and whose levels carry each order's id
+ * (a source with ids: LOBSTER, market-by-order feeds); readers of versions ≤ 4 refuse it by its
+ * version (they would replay its queues by size inference without knowing better), and the venue's
+ * LEVEL_3 recordings, which have no ids, stay version 4.
  *
  * Line 1 is the header: `{"format":"mmbot-recording","version":3,"symbols":[...],"instruments":{SYM:{...}},
  * "started_at":<epoch ms>,"source":"..."}`, plus `"fees":{SYM:{"maker":"0.0002","taker":"0.0005"}}` when
@@ -20,7 +25,13 @@
  *   individual resting orders at that price in queue (time) order, Σ = qty (the venue's LEVEL_3
  *   channel: no order ids). A delta carries each changed level with its whole order list (a level
  *   whose total is unchanged but whose orders changed is a change); a removed level is `[p, 0, []]`.
- * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`.
+ *   With order ids (version 5): `[priceTicks, qty, [q1, ...], [id1, ...]]`, the ids (safe integers;
+ *   negative for orders the source never named, e.g. LOBSTER's orders resting before the file starts)
+ *   in the same order; a removed level is `[p, 0, [], []]`. The replay then matches queues by id.
+ * - `t` trade: `p` price ticks, `q` qty, `d` taker side `B`/`S`; optional `c` condition: `h` hidden (it
+ *   traded a non-displayed order: no displayed queue consumed; an off-grid price, e.g. a half-cent
+ *   midpoint execution, is written rounded away from the aggressor, to the resting side's worse
+ *   tick), `x` cross (an auction: no aggressor, `d` is `B` by convention, no resting order traded).
  * - `k` ticker: `last lq mark bid ask bl bu lsp lst st v oi ef` (ticks or null; `ef` = funding estimate).
  * - `f` funding settlement: `rate amt bp sp` decimal strings (amount is USD per contract).
  * - `p` outside price (version 3): `src` = `index` (the venue's index/underlying price) or an external reference
@@ -54,13 +65,18 @@ export const RECORDING_FORMAT = 'mmbot-recording';
 export const RECORDING_VERSION = 3;
 /** The format version of order-level (L3) recordings (`book_level: 3`, levels with order lists). */
 export const RECORDING_VERSION_L3 = 4;
-/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x`/`p` lines, 4 = order-level books). */
-export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4];
+/** The format version of order-level recordings with order ids (`order_ids: true`). */
+export const RECORDING_VERSION_L3_IDS = 5;
+/** Versions this code reads (1 = no `o` lines, 2 = no `q`/`x`/`p` lines, 4 = order-level books, 5 = with order ids). */
+export const READABLE_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
+
+/** Trade conditions in the columnar `c` column: |c| (the sign is the taker side). */
+export const TRADE_CODE = { regular: 1, hidden: 2, cross: 3 } as const;
 
 /** The header line of a recording. */
 export interface RecordingHeader {
   readonly format: typeof RECORDING_FORMAT;
-  readonly version: 1 | 2 | 3 | 4;
+  readonly version: 1 | 2 | 3 | 4 | 5;
   readonly symbols: readonly string[];
   readonly instruments: Readonly<Record<string, InstrumentJson>>;
   /** Epoch ms when recording started. */
@@ -75,6 +91,8 @@ export interface RecordingHeader {
   readonly fees?: Readonly<Record<string, { readonly maker: string; readonly taker: string }>>;
   /** 3: book levels carry their individual orders (version 4); absent = aggregated levels (L2). */
   readonly book_level?: 3;
+  /** true: every order-level book level carries its orders' ids too (version 5). */
+  readonly order_ids?: true;
 }
 
 /** The stream was interrupted between `tsEvent` (last receive before the drop) and `tsRecv` (resumed). */

@@ -12,7 +12,8 @@ const sideJson = (side: BookSide): string => {
   let s = '[';
   for (let i = 0; i < side.length; i++) {
     const l = side[i]!;
-    s += l.orders === undefined ? `${i ? ',' : ''}[${l.priceTicks},${l.qty}]` : `${i ? ',' : ''}[${l.priceTicks},${l.qty},[${l.orders.join(',')}]]`;
+    const ids = l.orderIds === undefined ? '' : `,[${l.orderIds.join(',')}]`;
+    s += l.orders === undefined ? `${i ? ',' : ''}[${l.priceTicks},${l.qty}]` : `${i ? ',' : ''}[${l.priceTicks},${l.qty},[${l.orders.join(',')}]${ids}]`;
   }
   return `${s}]`;
 };
@@ -25,7 +26,7 @@ export function encodeEvent(ev: RecordedEvent): string {
     case 'book':
       return `{"t":"b","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"f":${ev.isSnapshot ? 1 : 0},"b":${sideJson(ev.bids)},"a":${sideJson(ev.asks)}}`;
     case 'trade':
-      return `{"t":"t","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"p":${ev.priceTicks},"q":${ev.qty},"d":"${ev.aggressor === 'buy' ? 'B' : 'S'}"}`;
+      return `{"t":"t","s":${JSON.stringify(ev.symbol)},"e":${ev.tsEvent},"r":${ev.tsRecv},"p":${ev.priceTicks},"q":${ev.qty},"d":"${ev.aggressor === 'buy' ? 'B' : 'S'}"${ev.condition === undefined ? '' : `,"c":"${ev.condition === 'hidden' ? 'h' : 'x'}"`}}`;
     case 'ticker': {
       const f = ev.funding;
       const ef =
@@ -97,9 +98,13 @@ function side(o: Obj, k: string): BookLevel[] {
   const out: BookLevel[] = new Array<BookLevel>(v.length);
   for (let i = 0; i < v.length; i++) {
     const l: unknown = v[i];
-    if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3) || !Number.isSafeInteger(l[0]) || !Number.isSafeInteger(l[1]) || (l[1] as number) < 0)
-      throw new FieldError(`${k}[${i}]: expected [priceTicks, qty] (or [priceTicks, qty, [orders]]) integers with qty >= 0, got ${JSON.stringify(l)}`);
-    out[i] = l.length === 2 ? { priceTicks: l[0] as number, qty: l[1] as number } : { priceTicks: l[0] as number, qty: l[1] as number, orders: orderList(l[2], l[1] as number, `${k}[${i}]`) };
+    if (!Array.isArray(l) || l.length < 2 || l.length > 4 || !Number.isSafeInteger(l[0]) || !Number.isSafeInteger(l[1]) || (l[1] as number) < 0)
+      throw new FieldError(`${k}[${i}]: expected [priceTicks, qty] (or [priceTicks, qty, [orders]], [priceTicks, qty, [orders], [ids]]) integers with qty >= 0, got ${JSON.stringify(l)}`);
+    if (l.length === 2) out[i] = { priceTicks: l[0] as number, qty: l[1] as number };
+    else {
+      const orders = orderList(l[2], l[1] as number, `${k}[${i}]`);
+      out[i] = l.length === 3 ? { priceTicks: l[0] as number, qty: l[1] as number, orders } : { priceTicks: l[0] as number, qty: l[1] as number, orders, orderIds: idList(l[3], orders.length, `${k}[${i}]`) };
+    }
   }
   return out;
 }
@@ -114,6 +119,13 @@ function orderList(v: unknown, qty: number, at: string): number[] {
     sum += q as number;
   }
   if (sum !== qty) throw new FieldError(`${at}: order sizes add up to ${sum}, not the level's qty ${qty}`);
+  return v as number[];
+}
+
+/** An L3 level's order ids: one safe integer per order. */
+function idList(v: unknown, n: number, at: string): number[] {
+  if (!Array.isArray(v) || v.length !== n) throw new FieldError(`${at}[3]: expected ${n} order ids (one per order), got ${JSON.stringify(v)}`);
+  for (let j = 0; j < n; j++) if (!Number.isSafeInteger(v[j])) throw new FieldError(`${at}[3][${j}]: expected an integer order id, got ${JSON.stringify(v[j])}`);
   return v as number[];
 }
 
@@ -178,7 +190,10 @@ export function decodeEvent(value: unknown, symbols: ReadonlySet<string>): Recor
       if (d !== 'B' && d !== 'S') throw new FieldError(`d: expected "B" or "S", got ${JSON.stringify(d)}`);
       const q = int(o, 'q');
       if (q <= 0) throw new FieldError(`q: expected a positive quantity, got ${q}`);
-      const ev: TradePrinted = { type: 'trade', symbol, priceTicks: int(o, 'p'), qty: q, aggressor: d === 'B' ? 'buy' : 'sell', tsEvent, tsRecv };
+      const c = o['c'];
+      if (c !== undefined && c !== 'h' && c !== 'x') throw new FieldError(`c: expected "h" (hidden) or "x" (cross) or absent, got ${JSON.stringify(c)}`);
+      const base = { type: 'trade', symbol, priceTicks: int(o, 'p'), qty: q, aggressor: d === 'B' ? 'buy' : 'sell', tsEvent, tsRecv } as const;
+      const ev: TradePrinted = c === undefined ? base : { ...base, condition: c === 'h' ? 'hidden' : 'cross' };
       return ev;
     }
     case 'k': {

@@ -54,6 +54,7 @@ export async function openRecording(path: string): Promise<OpenedRecording> {
   }
   const symbols = new Set(header.symbols);
   const l3 = header.book_level === 3;
+  const ids = header.order_ids === true;
   let used = false;
   async function* events(): AsyncGenerator<{ line: number; event: RecordedEvent }, void, undefined> {
     if (used) throw new MmError('INVARIANT_BROKEN', `events() of ${path} can be iterated once`);
@@ -90,6 +91,8 @@ export async function openRecording(path: string): Promise<OpenedRecording> {
         if (l3) {
           const bare = event.bids.find((l) => l.orders === undefined) ?? event.asks.find((l) => l.orders === undefined);
           if (bare) throw invalid(path, line, `order-level recording: level ${bare.priceTicks} has no order list ([priceTicks, qty, [q1, ...]])`);
+          const odd = event.bids.find((l) => (l.orderIds !== undefined) !== ids) ?? event.asks.find((l) => (l.orderIds !== undefined) !== ids);
+          if (odd) throw invalid(path, line, ids ? `order-level recording with order ids: level ${odd.priceTicks} has no ids ([priceTicks, qty, [q1, ...], [id1, ...]])` : `level ${odd.priceTicks} carries order ids, but the header does not say order_ids (version 5)`);
         } else if (event.level === 3) throw invalid(path, line, 'a level carries an order list, but the header does not say book_level 3');
         if (event.isSnapshot) haveBook.add(event.symbol);
         else if (!haveBook.has(event.symbol)) throw invalid(path, line, `book delta for ${event.symbol} before any snapshot`);
@@ -136,6 +139,10 @@ function parseHeader(path: string, text: string): RecordingHeader {
   const bookLevel = o['book_level'];
   if (bookLevel !== undefined && bookLevel !== 3) throw invalid(path, 1, `book_level: expected 3 (order-level books) or absent, got ${JSON.stringify(bookLevel)}`);
   if (bookLevel === 3 && version < 4) throw invalid(path, 1, `book_level 3 (order-level books) needs version 4 or later, got version ${version}`);
+  const orderIds = o['order_ids'];
+  if (orderIds !== undefined && (orderIds !== true || bookLevel !== 3)) throw invalid(path, 1, `order_ids: expected true on an order-level recording (book_level 3) or absent, got ${JSON.stringify(orderIds)}`);
+  if (orderIds === true && version < 5) throw invalid(path, 1, `order_ids (order-level books with ids) needs version 5 or later, got version ${version}`);
+  if (version === 5 && orderIds !== true) throw invalid(path, 1, 'version 5 is an order-level recording with order ids: the header must say "book_level":3,"order_ids":true');
   return {
     format: RECORDING_FORMAT,
     version: version as RecordingHeader['version'],
@@ -145,6 +152,7 @@ function parseHeader(path: string, text: string): RecordingHeader {
     source: typeof o['source'] === 'string' ? o['source'] : '',
     ...(o['fees'] !== undefined ? { fees: parseFees(path, o['fees'], symbols as string[]) } : {}),
     ...(bookLevel === 3 ? { book_level: 3 as const } : {}),
+    ...(orderIds === true ? { order_ids: true as const } : {}),
   };
 }
 

@@ -77,6 +77,8 @@ export function executionOf(ev: OrderEvent): OwnExecution | null {
 export interface Recorder {
   /** Unsubscribes and closes the file; resolves with what was written. */
   stop(): Promise<Readonly<RecordingStats>>;
+  /** Unsubscribes and gives the file up (a failed run: nothing replaces the path; see RecordingSink.abort). */
+  abort(): Promise<void>;
 }
 
 /**
@@ -171,6 +173,10 @@ export function startRecorder(sink: RecordingSink, inputs: RecorderInputs, clock
       subs.unsubscribe();
       await sink.close();
       return sink.stats;
+    },
+    async abort() {
+      subs.unsubscribe();
+      await (sink.abort ? sink.abort() : sink.close());
     },
   };
 }

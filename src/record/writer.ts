@@ -1,5 +1,6 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { MmError } from '../core/errors.ts';
@@ -8,7 +9,7 @@ import type { BookLevel } from '../domain/book.ts';
 import type { MarketEvent } from '../domain/events.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import { TrackedBook } from './book-diff.ts';
-import { RECORDING_FORMAT, RECORDING_VERSION, RECORDING_VERSION_L3, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader, type SessionEvent } from './format.ts';
+import { RECORDING_FORMAT, RECORDING_VERSION, RECORDING_VERSION_L3, RECORDING_VERSION_L3_IDS, type OwnOrders, type RecordedEvent, type RecordingGap, type RecordingHeader, type SessionEvent } from './format.ts';
 import { instrumentToJson } from './instrument-json.ts';
 import { encodeEvent } from './line-codec.ts';
 
@@ -24,8 +25,16 @@ export interface RecordingWriterOptions {
   readonly keyframeEvery?: number;
   /** Fee rates of the source market per symbol (imports of third-party data carry them). */
   readonly fees?: RecordingHeader['fees'];
-  /** 3: an order-level recording (format version 3): book levels keep their order lists. Default 2. */
+  /** 3: an order-level recording (format version 4): book levels keep their order lists. Default 2. */
   readonly bookLevel?: 2 | 3;
+  /**
+   * true: write straight to `path` (the daemon's long recording, readable as it grows). Default:
+   * write a hidden temporary file beside `path` and rename it into place on `close`, so a failed
+   * run (`abort`) never leaves, nor overwrites, a complete-looking recording.
+   */
+  readonly inPlace?: boolean;
+  /** With bookLevel 3: levels keep their orders' ids too (format version 5); frames without ids are not written. */
+  readonly orderIds?: boolean;
 }
 
 /** Counters of what was written, for the CLI's summary. */
@@ -56,23 +65,31 @@ export interface RecordingSink {
   readonly stats: Readonly<RecordingStats>;
   /** Symbols of the header, when known: events of other symbols must not be written. */
   readonly symbols?: ReadonlySet<string>;
+  /** Finishes the file (gzip trailer) and, unless written in place, renames it to its path. */
   close(): Promise<void>;
+  /**
+   * Gives up: the temporary file is removed and an existing file at the path is left untouched (an
+   * in-place writer's file is left truncated, without its gzip trailer, which readers refuse).
+   */
+  abort?(): Promise<void>;
 }
 
 /** Builds the header line for a set of instruments. */
-export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source' | 'fees' | 'bookLevel'>): RecordingHeader {
+export function recordingHeader(opts: Pick<RecordingWriterOptions, 'instruments' | 'startedAtMs' | 'source' | 'fees' | 'bookLevel' | 'orderIds'>): RecordingHeader {
   const instruments: Record<string, ReturnType<typeof instrumentToJson>> = {};
   for (const i of opts.instruments) instruments[i.symbol] = instrumentToJson(i);
   const l3 = opts.bookLevel === 3;
+  const ids = l3 && opts.orderIds === true;
   return {
     format: RECORDING_FORMAT,
-    version: l3 ? RECORDING_VERSION_L3 : RECORDING_VERSION,
+    version: ids ? RECORDING_VERSION_L3_IDS : l3 ? RECORDING_VERSION_L3 : RECORDING_VERSION,
     symbols: opts.instruments.map((i) => i.symbol),
     instruments,
     started_at: opts.startedAtMs,
     source: opts.source,
     ...(opts.fees ? { fees: opts.fees } : {}),
     ...(l3 ? { book_level: 3 as const } : {}),
+    ...(ids ? { order_ids: true as const } : {}),
   };
 }
 
@@ -87,14 +104,17 @@ export class RecordingEncoder {
   readonly stats: RecordingStats = { events: 0, books: 0, snapshots: 0, trades: 0, tickers: 0, fundings: 0, gaps: 0, ownOrders: 0, roundTrips: 0, executions: 0, prices: 0 };
 
   readonly #l3: boolean;
+  readonly #ids: boolean;
 
   constructor(
     private readonly emit: (line: string) => void,
     keyframeEvery = 1000,
     bookLevel: 2 | 3 = 2,
+    orderIds = false,
   ) {
     this.#keyframeEvery = Math.max(1, keyframeEvery);
     this.#l3 = bookLevel === 3;
+    this.#ids = this.#l3 && orderIds;
   }
 
   /** Encodes one event (candles are skipped). */
@@ -125,6 +145,11 @@ export class RecordingEncoder {
     // recording stores an order-level frame aggregated (its order lists dropped).
     if (this.#l3 && ev.level !== 3) return;
     if (!this.#l3 && ev.level === 3) ev = { ...ev, level: 2, bids: ev.bids.map(aggregated), asks: ev.asks.map(aggregated) };
+    // A recording with ids holds frames with ids only; one without holds none (the venue's LEVEL_3 has none).
+    else if (this.#l3 && this.#ids !== hasIds(ev.bids, ev.asks)) {
+      if (this.#ids) return;
+      ev = { ...ev, bids: ev.bids.map(withoutIds), asks: ev.asks.map(withoutIds) };
+    }
     let tracked = this.#books.get(ev.symbol);
     if (!tracked) this.#books.set(ev.symbol, (tracked = new TrackedBook()));
     if (!ev.isSnapshot && !tracked.valid) return; // a delta without a base book cannot be replayed
@@ -157,6 +182,10 @@ export class RecordingEncoder {
 
 /** A level without its order list. */
 const aggregated = (l: BookLevel): BookLevel => ({ priceTicks: l.priceTicks, qty: l.qty });
+/** An order-level level without its order ids. */
+const withoutIds = (l: BookLevel): BookLevel => (l.orders === undefined ? aggregated(l) : { priceTicks: l.priceTicks, qty: l.qty, orders: l.orders });
+/** True when every level of a frame carries order ids (an empty frame counts as having them). */
+const hasIds = (bids: readonly BookLevel[], asks: readonly BookLevel[]): boolean => bids.every((l) => l.orderIds !== undefined) && asks.every((l) => l.orderIds !== undefined);
 
 /** The gzip header's OS byte (RFC 1952: 3 = Unix). */
 const GZIP_OS_UNIX = 3;
@@ -186,8 +215,9 @@ export function pinGzipOs(): Transform {
  * Writes are buffered by the gzip stream; `close` resolves once the file is complete on disk.
  */
 export function createRecordingWriter(path: string, opts: RecordingWriterOptions): RecordingSink {
+  const target = opts.inPlace === true ? path : temporaryPath(path);
   const gzip: Gzip = createGzip({ level: 6 });
-  const file: WriteStream = createWriteStream(path);
+  const file: WriteStream = createWriteStream(target);
   const header = pinGzipOs();
   gzip.pipe(header).pipe(file);
   let failure: Error | null = null;
@@ -198,19 +228,43 @@ export function createRecordingWriter(path: string, opts: RecordingWriterOptions
   header.on('error', onError);
   file.on('error', onError);
   gzip.write(`${JSON.stringify(recordingHeader(opts))}\n`);
-  const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery, opts.bookLevel ?? 2);
+  const encoder = new RecordingEncoder((line) => void gzip.write(line), opts.keyframeEvery, opts.bookLevel ?? 2, opts.orderIds ?? false);
+  // A file that failed to open (missing folder, no permission) has closed already: waiting for
+  // its 'close' would never end (the process exited 13 with no message).
+  const closed = (): Promise<unknown> => (file.closed ? Promise.resolve() : once(file, 'close').catch(() => undefined));
+  const removeTemporary = (): void => {
+    if (target !== path) rmSync(target, { force: true });
+  };
   return {
     write: (ev) => encoder.write(ev),
     gap: (s, from, to, reason) => encoder.gap(s, from, to, reason),
     stats: encoder.stats,
     symbols: new Set(opts.instruments.map((i) => i.symbol as string)),
     async close() {
-      // A file that failed to open (missing folder, no permission) has closed already: waiting for
-      // its 'close' would never end (the process exited 13 with no message).
-      const done = file.closed ? Promise.resolve() : once(file, 'close');
+      const done = closed();
       gzip.end();
-      await done.catch(() => undefined);
-      if (failure) throw new MmError('FILE_NOT_FOUND', `cannot write recording ${path}: ${failure.message}`, { file: path }, { cause: failure });
+      await done;
+      if (failure) {
+        removeTemporary();
+        throw new MmError('FILE_NOT_FOUND', `cannot write recording ${path}: ${failure.message}`, { file: path }, { cause: failure });
+      }
+      if (target !== path) renameSync(target, path);
+    },
+    async abort() {
+      // No gzip trailer is written: even an in-place file stays one that readers refuse.
+      const done = closed();
+      gzip.unpipe(header);
+      header.unpipe(file);
+      gzip.destroy();
+      header.destroy();
+      file.destroy();
+      await done;
+      removeTemporary();
     },
   };
+}
+
+/** A hidden name beside `path` (same folder, so the final rename is atomic on one file system). */
+function temporaryPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
 }

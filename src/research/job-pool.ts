@@ -83,8 +83,8 @@ export class JobPool {
 
   #spawn(): Slot {
     const url = new URL('./job-thread.ts', import.meta.url);
-    const tsxApi = import.meta.resolve('tsx/esm/api');
-    const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); });`;
+    const hooks = new URL('../../bin/register-ts.js', import.meta.url);
+    const boot = `import(${JSON.stringify(hooks.href)}).then(() => import(${JSON.stringify(url.href)}));`;
     const worker = new Worker(boot, { eval: true, workerData: { cacheDir: this.opts.cacheDir, recordings: this.opts.recordingsPerThread ?? 2 } });
     let ready: () => void = () => undefined;
     const slot: Slot = { worker, task: null, ready: new Promise<void>((r) => (ready = r)) };

@@ -55,7 +55,7 @@ const HEAD = ['fold', 'train', 'test', 'chosen in-sample', 'IS score', 'OOS scor
 
 /** Says over how many folds the objective's means are, when some test windows had no figure. */
 const undefinedNote = (s: WalkForwardSummary, o: Objective): string =>
-  s.objectiveFolds < s.scored ? ` (over the ${s.objectiveFolds} of ${s.scored} scored folds whose test window has a ${o}; ${o === 'sharpe' ? 'a Sharpe needs 2 minutes of varying PnL' : 'the others have none'})` : '';
+  s.objectiveFolds < s.scored ? ` (over the ${s.objectiveFolds} of ${s.scored} scored folds whose test window has a ${o}; ${o === 'sharpe' ? 'a Sharpe needs 30 minutes of varying PnL' : 'the others have none'})` : '';
 
 /** Summary lines shared by the terminal and the page. */
 function summaryLines(results: readonly FoldResult[], s: WalkForwardSummary, o: Objective, meta: WalkForwardMeta): [string, string][] {

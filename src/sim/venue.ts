@@ -100,6 +100,8 @@ export class Venue {
     this.auth = new AuthService(this.clock, this.accounts, {
       defaultExpirationSeconds: this.config.tokens.default_expiration_seconds,
       maxExpirationSeconds: this.config.tokens.max_expiration_seconds,
+      maxLiveTokensPerKey: this.config.tokens.max_live_per_key,
+      logins: { maxFailuresPerWindow: this.config.tokens.login_failures_per_minute, maxAttemptsPerWindow: this.config.tokens.logins_per_minute, windowMs: 60_000 },
     });
     this.engine = new OrderEngine({
       clock: this.clock,

@@ -92,6 +92,11 @@ export interface ReferencePrice {
 export interface SymbolView {
   readonly symbol: Symbol;
   readonly instrument: Instrument;
+  /**
+   * The book without our own resting orders (live, the engine removes them from the venue's book;
+   * a replay never shows them): the same market live and in a backtest. The ticker's best bid/ask
+   * are the venue's and may be ours.
+   */
   readonly book: Book | null;
   readonly ticker: TickerUpdated | null;
   readonly lastTrade: TradePrinted | null;

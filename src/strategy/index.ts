@@ -13,3 +13,4 @@ export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';
 export * from './model-toxicity.ts';
+export * from './taker-unwind.ts';

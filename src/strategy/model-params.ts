@@ -54,7 +54,7 @@ export const modelBaseShape = {
     .min(0)
     .max(4)
     .default(0)
-    .describe('Bps of extra depth per bps of mean loss: each maker fill\'s PnL adverseHorizonS later beyond the adverse move already priced, side × (mid then − fill price) in bps plus that side\'s measured adverse move, is averaged per side (weights: fill size, halving every volHalfLifeS); a mean loss pushes the side out by lossFeedback × it (at most one observed market spread; eased on the side reducing the inventory, not at all at maxPosition). 0 (default) = off: not shown to help on real data.'),
+    .describe('Bps of extra depth per bps of mean loss: each maker fill\'s PnL adverseHorizonS later, side × (mid then − fill price) in bps (edge and markout together), is averaged per side (weights: fill size in lots, halving every volHalfLifeS); the side\'s extra depth is the larger of lossFeedback × its mean loss and its measured adverse move, not their sum (at most one observed market spread; eased on the side reducing the inventory, not at all at maxPosition). 0 (default) = off: not shown to help on real data.'),
   flowAlpha: z
     .boolean()
     .default(true)

@@ -4,6 +4,7 @@
  * client/, sim/ and rewards/; the rest of mmbot sees domain types.
  */
 export * from './types/index.ts';
+export { CLOSE_MESSAGE_TOO_BIG, MAX_CLIENT_FRAME_BYTES, MAX_VENUE_FRAME_BYTES } from './frame-limits.ts';
 export { quote, quoteEnum, writeJson, encodeQuery } from './encode/json.ts';
 export { encodeOrder, writeOrder, writeFillDetail } from './encode/order.ts';
 export { encodeOrderWsEvent, encodeOrderWsReply, encodeOrderWsRequest } from './encode/order-ws.ts';
@@ -33,6 +34,7 @@ export {
 export { toDomainInstrument, toWireInstrument, fundingVariantOf } from './map/instrument.ts';
 export { toDomainOrder, toWireOrder, toDomainOrderStatus, toWireOrderStatus, toDomainFill } from './map/order.ts';
 export { toOrderEvent, toWireOrderEvent } from './map/order-event.ts';
+export { toVenuePosition } from './map/position.ts';
 export {
   toMarketEvent,
   toTickerUpdated,

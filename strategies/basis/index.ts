@@ -1,5 +1,6 @@
 import {
   bookMid,
+  nextSettlement,
   Ewma,
   EwmaVolatility,
   SideLossDepth,
@@ -32,6 +33,21 @@ export const basisParams = z
     horizonS: z.number().positive().default(10).describe('holding horizon for the basis-volatility widening, s'),
     /** Share of the quoted leg's own market half-spread to quote at (0..1): 1 = at the other makers' touch. */
     marketSpreadShare: z.number().min(0).max(2).default(0.5).describe('fraction of the quoted leg’s observed half-spread used as a floor'),
+    /** Risk aversion on the quoted leg's basis risk (its position even when hedged). */
+    basisRiskAversion: z
+      .number()
+      .nonnegative()
+      .default(1)
+      .describe('γ_b of the basis-leg inventory skew q·γ_b·σ_b²·H, from a risk budget: γ_b = basisRiskAversion / (qMax·σ_b·√H), so at |quoted-leg position| = maxPosition the reservation price moves basisRiskAversion × σ_b√H ticks toward unloading, hedged or not (0 = off)'),
+    holdingS: z
+      .number()
+      .positive()
+      .optional()
+      .describe('H, seconds a quoted-leg position is expected to be held (the horizon of its basis risk); default basisHalfLifeS (a position held longer than the basis estimate remembers bears the basis moving)'),
+    carry: z
+      .enum(['funding', 'none'])
+      .default('funding')
+      .describe('funding: the fair basis includes the carry to the quoted leg’s expiry implied by the hedge leg’s estimated funding, P·f̂·(settlements left), and the EWMA tracks only the residual (no lag when f̂ or the time to expiry changes); none: the EWMA of the basis alone'),
     /** Reservation shift at |net delta| = maxPosition, in half-spreads. */
     skew: z.number().nonnegative().default(1).describe('reservation-price shift at |net delta| = maxPosition, in half-spreads'),
     /** Hedge band on |net delta| in hedge-leg contracts (default: max(1 min size, maxPosition / 3 in delta terms)). */
@@ -84,15 +100,18 @@ export function createBasis(p: BasisParams): Strategy {
       }
       if (midQ === null || midH === null) return { quotes: [none(quoted.symbol)] };
       // Basis in the quoted leg's ticks; its volatility is the quoted leg's residual risk once hedged.
-      const basisTicks = midQ - (midH * tickH) / tickQ;
-      basis.update(basisTicks, now);
+      // The carry the hedge leg's funding implies is known at once; the EWMA learns the rest.
+      const hedgeInQuoted = (midH * tickH) / tickQ;
+      const carryTicks = p.carry === 'funding' ? fundingCarryTicks(quoted, hedge, hedgeInQuoted, now) : 0;
+      const basisTicks = midQ - hedgeInQuoted;
+      basis.update(basisTicks - carryTicks, now);
       basisVol.update(basisTicks, now);
       const b0 = quoted.book!.bids[0]!;
       const a0 = quoted.book!.asks[0]!;
       quotedSpread.update(a0.priceTicks - b0.priceTicks, now);
       if (basis.weight < MIN_BASIS_WEIGHT) return { quotes: [none(quoted.symbol)] };
 
-      const fair = (midH * tickH) / tickQ + basis.value;
+      const fair = hedgeInQuoted + carryTicks + basis.value;
       const sigma = basisVol.ready ? basisVol.sigmaPerSqrtS : 0;
       // A fill must at least pay its maker fee back: the edge floor is the fee in ticks plus half a tick.
       const feeTicks = Math.max(0, quoted.fees.maker) * fair;
@@ -103,7 +122,10 @@ export function createBasis(p: BasisParams): Strategy {
       // Inventory skew on the net delta, in the quoted leg's contracts: at maxPosition the
       // reservation price moves `skew` half-spreads towards unloading.
       const deltaInQuoted = delta / mQ;
-      const r = fair - p.skew * half * Math.max(-1.5, Math.min(1.5, deltaInQuoted / maxPosition));
+      // Basis risk of the quoted leg's own position (hedged or not): q·γ_b·σ_b²·H with γ_b from the
+      // risk budget, i.e. (q / maxPosition)·basisRiskAversion·σ_b·√H ticks: it mean-reverts the leg.
+      const basisSkew = (quoted.position.qty / maxPosition) * p.basisRiskAversion * sigma * Math.sqrt(p.holdingS ?? p.basisHalfLifeS);
+      const r = fair - p.skew * half * Math.max(-1.5, Math.min(1.5, deltaInQuoted / maxPosition)) - basisSkew;
       // What each side's fills still lose at the depth quoted (ticks), at most the leg's observed
       // spread, eased on the side that reduces the net delta, as in the model quoters.
       loss?.update(now, fair, quotedSpread.value, deltaInQuoted, maxPosition);
@@ -146,6 +168,23 @@ export function createBasis(p: BasisParams): Strategy {
       return { quotes: [quotes], hedges, wakeAtMs: now + p.hedgeCooldownS * 1000 };
     },
   };
+}
+
+/**
+ * The basis the hedge leg's funding implies until the quoted leg expires, in quoted-leg ticks:
+ * P·f̂·(settlements left), f̂ the hedge leg's estimated rate per settlement (positive: its longs pay,
+ * so the future, which pays none, is worth more), P the hedge leg's price. 0 without an expiry, a
+ * ready estimate or a funding schedule.
+ */
+export function fundingCarryTicks(quoted: SymbolView, hedge: SymbolView, hedgeInQuotedTicks: number, nowMs: number): number {
+  const expiry = quoted.instrument.expirationMs;
+  const f = hedge.funding;
+  const schedule = hedge.instrument.fundingSchedule;
+  if (expiry === null || f === null || f.rate === null || f.status !== 'ready' || schedule === null || !(expiry > nowMs)) return 0;
+  const next = nextSettlement(schedule, nowMs);
+  const after = next ? nextSettlement(schedule, next.atMs) : undefined;
+  if (!next || !after || !(after.atMs > next.atMs)) return 0;
+  return hedgeInQuotedTicks * f.rate.toNumber() * ((expiry - nowMs) / (after.atMs - next.atMs));
 }
 
 /** Contracts on one side of our working orders on a symbol. */

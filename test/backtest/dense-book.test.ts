@@ -26,9 +26,22 @@ describe('DenseBook', () => {
         expect(Number.isNaN(book.bestAsk()) ? undefined : book.bestAsk()).toBe(asks[0]?.[0]);
         expect(book.levels(BID, 5)).toEqual(bids.slice(0, 5).map(([p, q]) => ({ priceTicks: p, qty: q })));
         expect(book.levels(ASK, 5)).toEqual(asks.slice(0, 5).map(([p, q]) => ({ priceTicks: p, qty: q })));
+        expect([book.nBids, book.nAsks]).toEqual([bids.length, asks.length]);
+        if (bids[2]) expect(book.levelsBetter(BID, bids[2][0], 10)).toBe(2);
+        if (asks[1]) expect(book.levelsBetter(ASK, asks[1][0] + 1, 1)).toBe(1); // capped
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('remembers the last size a removed level showed, through deltas and snapshots', () => {
+    const book = new DenseBook(100, 110);
+    book.set(BID, 105, 40);
+    book.set(BID, 104, 25);
+    book.set(BID, 105, 0);
+    expect([book.lastQty(BID, 105), book.lastQty(BID, 104), book.nBids]).toEqual([40, 0, 1]);
+    book.load(new Float64Array([103, 7]), 0, 1, 0);
+    expect([book.lastQty(BID, 104), book.nBids, book.levelsBetter(BID, 101, 5)]).toEqual([25, 1, 1]);
   });
 
   it('ignores prices outside its range and refuses absurd ranges', () => {

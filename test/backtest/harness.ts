@@ -5,12 +5,12 @@ import type { PlaceOrder } from '../../src/domain/intents.ts';
 import { ActionQueue } from '../../src/backtest/action-queue.ts';
 import { LatencyModel, type OrderLatencyConfig } from '../../src/backtest/latency-model.ts';
 import { feeSchedule } from '../../src/backtest/ledger.ts';
-import { queueModel, type QueueModelConfig } from '../../src/backtest/queue-model.ts';
+import { queueModel, type QueueModel, type QueueModelConfig } from '../../src/backtest/queue-model.ts';
 import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
 import { testInstrument } from '../record/fixtures.ts';
 
 /** A replay exchange on one symbol (ticks 900..1100) driven by hand: book levels, trades, actions. */
-export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }, opts: { readonly l3?: boolean } = {}) {
+export function exchangeHarness(queue: QueueModelConfig | QueueModel = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }, opts: { readonly l3?: boolean } = {}) {
   const clock = new VirtualClock(0);
   // L3: levels and their order lists go into growing pools, as in a columnar recording.
   const pool = { levels: new Float64Array(1 << 14), orderStart: new Float64Array(1 << 13), orderQty: new Float64Array(1 << 14), nl: 0, no: 0 };
@@ -23,7 +23,7 @@ export function exchangeHarness(queue: QueueModelConfig = { kind: 'risk-averse' 
     clock,
     actions,
     latency: new LatencyModel(latency, 1),
-    queue: queueModel(queue),
+    queue: 'onTrade' in queue ? queue : queueModel(queue),
     fees: feeSchedule('0', '0.0002'),
     seed: 7,
     onOrderEvent: (e) => events.push(e),

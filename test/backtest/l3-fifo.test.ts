@@ -18,6 +18,9 @@ describe('fifoDiff: matching consecutive order lists of a level', () => {
     expect(diff([50, 30], [20, 30])).toEqual([0, 1]);
     expect(diff([50], [20])).toEqual([0]); // nothing kept: the conservative reading
     expect(diff([50, 30, 40], [30, 40, 25])).toEqual([-1, 0, 1]); // 25 at the back is new
+    expect(diff([100, 300], [100, 200])).toEqual([0, 1]); // the last one shrank in place (partial cancel)
+    expect(diff([100, 300, 40], [100, 200])).toEqual([0, 1, -1]);
+    expect(diff([100, 300], [100, 400])).toEqual([0, -1]); // grew: a new order at the back
   });
 
   it('of two equal orders one of which left, the later one is taken to have left', () => {
@@ -100,6 +103,24 @@ describe('L3 replay: our order in an exact FIFO queue', () => {
     expect(q(h)).toMatchObject({ front: 40, aheadOrders: 2 });
     h.trade(1000, 45, false); // both ahead trade, then 5 of ours
     expect(h.filledQty()).toBe(5);
+  });
+
+  it('the last order ahead shrinking (a partial cancel) stays ahead of us: [100,300] → [100,200] leaves 300 ahead, a 150 print fills 0', async () => {
+    const h = await setup([100, 300]);
+    h.book3([[1000, [100, 200]]]); // the 300 partly canceled to 200, not a cancel plus a new 200 behind us
+    expect(q(h)).toMatchObject({ front: 300, aheadOrders: 2 });
+    h.run(1); // the prints come later than the frame (a print at the frame's instant nets against its depth moves)
+    h.trade(1000, 150, false);
+    expect(h.filledQty()).toBe(0); // read as cancel + new order, we were 100 ahead and filled 50
+    h.run(1);
+    h.trade(1000, 200, false); // the rest ahead (150) trades, then 50 of ours
+    expect(h.filledQty()).toBe(50);
+  });
+
+  it('an order at the back growing is a new order (sizes do not grow in place): it does not stay ahead', async () => {
+    const h = await setup([100, 300]);
+    h.book3([[1000, [100, 400]]]);
+    expect(q(h)).toMatchObject({ front: 100, aheadOrders: 1 });
   });
 
   it('a front order shrinking without a print (no trade recorded) stays ahead of us', async () => {

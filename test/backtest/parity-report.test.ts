@@ -15,6 +15,7 @@ import { defaultSettings } from '../../src/backtest/settings.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { createRecordingWriter, recordingHeader, toColumnar, type OwnExecution, type RecordedEvent } from '../../src/record/index.ts';
 import { testInstrument } from '../record/fixtures.ts';
+import { oneRestingOrder } from './scripted-engine.ts';
 
 const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
 const S = inst.symbol;
@@ -72,6 +73,28 @@ describe('parity report', () => {
     expect(parityTable(p)).toMatch(/fills\s+2\s+0\s+-2\s+-100\.0%\s+BEYOND/);
     expect(parityHtml(p)).toContain('<b>beyond</b>');
     expect(parityHtml(p)).not.toMatch(/<script|https?:/);
+  });
+
+  it('books replay fills like live ones, at the recorded mid just before their venue time', async () => {
+    // A frame at the print's instant moves the mid from 11380 to 11379 before the print that fills
+    // our bid at 11379; the live fill at that instant is booked at 11380 (+1 tick × 100), and so is
+    // the replay's now (the exchange's own booking read the moved book: 0).
+    const events: RecordedEvent[] = [
+      book(T0, 11378, 11382, true),
+      fill(T0 + 1_000, 'buy', 11379, 100),
+      { type: 'book', symbol: S, level: 2, isSnapshot: false, bids: [], asks: [{ priceTicks: 11382, qty: 0 }, { priceTicks: 11380, qty: 500 }], tsEvent: T0 + 1_000, tsRecv: T0 + 1_001 },
+      { type: 'trade', symbol: S, priceTicks: 11379, qty: 100, aggressor: 'sell', tsEvent: T0 + 1_000, tsRecv: T0 + 1_001 },
+      book(T0 + 5_000, 11378, 11382, true),
+    ];
+    const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 't' }), [inst], events);
+    const run = await runBacktest({
+      data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
+      settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: oneRestingOrder(S, 'buy', 11379, 100),
+    });
+    expect(run.fills.map((f) => [f.priceTicks, f.qty, f.midTicks])).toEqual([[11379, 100, 11379]]);
+    const p = parityReport(run);
+    const row = p.rows.find((r) => r.figure === 'spread_capture_usd')!;
+    expect([row.live, row.replay, row.difference]).toEqual([0.01, 0.01, 0]); // 1 tick × 100 × 0.0001 USD
   });
 
   it('divergence is relative to live; zero live and zero replay agree', async () => {

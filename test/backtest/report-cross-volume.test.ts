@@ -1,15 +1,15 @@
 /** The report says how much of our fill volume came from book crossings rather than prints. */
-import { Subscription } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { asClientOrderId, asSymbol } from '../../src/core/ids.ts';
+import { asSymbol } from '../../src/core/ids.ts';
 import type { BookUpdated, TradePrinted } from '../../src/domain/events.ts';
-import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, type Engine, type EngineDeps } from '../../src/engine/index.ts';
+import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { recordingHeader, toColumnar, type RecordedEvent } from '../../src/record/index.ts';
 import { buildReport } from '../../src/backtest/report.ts';
 import { reportHtml } from '../../src/backtest/report-html.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
 import { testInstrument } from '../record/fixtures.ts';
+import { oneRestingOrder } from './scripted-engine.ts';
 
 const S = asSymbol('EURUSD-PERP');
 const inst = testInstrument('EURUSD-PERP', '0.0001', 1);
@@ -19,32 +19,6 @@ const book = (t: number, bids: [number, number][], asks: [number, number][], sna
   type: 'book', symbol: S, level: 2, isSnapshot: snapshot, bids: bids.map(([p, q]) => ({ priceTicks: p, qty: q })), asks: asks.map(([p, q]) => ({ priceTicks: p, qty: q })), tsEvent: t, tsRecv: t + 1,
 });
 const trade = (t: number, p: number, q: number, aggressor: 'buy' | 'sell'): TradePrinted => ({ type: 'trade', symbol: S, priceTicks: p, qty: q, aggressor, tsEvent: t, tsRecv: t + 1 });
-
-/** A scripted engine: one resting bid of 100 at 11379 (a new level, nothing ahead) on the first book. */
-function oneBid(deps: EngineDeps): Engine {
-  const subs = new Subscription();
-  let sent = false;
-  return {
-    start(inputs) {
-      subs.add(
-        inputs.market$.subscribe((ev) => {
-          if (sent || ev.type !== 'book') return;
-          sent = true;
-          void deps.gateway.place({ kind: 'place', symbol: S, side: 'buy', priceTicks: 11379, qty: 100, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(1), tag: null });
-        }),
-      );
-    },
-    async stop() {
-      subs.unsubscribe();
-      return { cancelRequested: 0, confirmed: true, remaining: [], durationMs: 0 };
-    },
-    snapshot: () => ({ counters: { fills: 0, intentsSent: { place: 1, replace: 0, cancel: 0, 'cancel-all': 0 }, rejects: {}, killSwitchTrips: 0, strategyErrors: 0 } }) as never,
-    events$: new Subscription() as never,
-    setTradingState: () => undefined,
-    tripKillSwitch: () => undefined,
-    resetKillSwitch: () => undefined,
-  };
-}
 
 describe('report: fill volume from book crossings', () => {
   it('30 contracts by a print through our bid, 25 by an ask crossing it: cross_volume 25 of 55', async () => {
@@ -58,7 +32,7 @@ describe('report: fill volume from book crossings', () => {
     const col = toColumnar(recordingHeader({ instruments: [inst], startedAtMs: T0, source: 'test' }), [inst], events);
     const run = await runBacktest({
       data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
-      settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: oneBid,
+      settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: oneRestingOrder(S, 'buy', 11379, 100),
     });
     expect(run.fills.map((f) => [f.qty, f.source])).toEqual([[30, 'print'], [25, 'cross']]);
     const r = buildReport(run);

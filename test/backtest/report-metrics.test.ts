@@ -130,7 +130,7 @@ describe('report metrics', () => {
     });
   });
 
-  it('Sharpe and Sortino come from per-minute PnL (one-day scale), with drawdown duration, inventory percentiles, time at the limit and order ratios', async () => {
+  it('Sharpe and Sortino come from per-minute PnL (undefined under 30 minutes), with drawdown duration, inventory percentiles, time at the limit and order ratios', async () => {
     // Buy the risk limit (100) at once, then hold: |position| = 100 from the fill to the end.
     const { run } = await replay(300, ioc(1_000, 100, ['buy']));
     const r = buildReport(run);
@@ -139,10 +139,9 @@ describe('report metrics', () => {
     expect(t.pnl_periods).toBe(run.observer.minuteEquity.length - 1);
     expect(t.pnl_periods).toBeGreaterThanOrEqual(3);
     expect(t.sharpe_basis).toMatch(/per-minute .* √1440/);
-    const d = run.observer.minuteEquity.slice(1).map((e, k) => e - run.observer.minuteEquity[k]!);
-    const mean = d.reduce((a, x) => a + x, 0) / d.length;
-    const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (d.length - 1));
-    expect(t.sharpe).toBeCloseTo((mean / sd) * Math.sqrt(1440), 4);
+    // 5 one-minute changes: too few for a ratio (MIN_RATIO_PERIODS); report-stats.test checks the formula.
+    expect(t.sharpe).toBeNull();
+    expect(t.sortino).toBeNull();
     expect(t.inventory.position_limit).toBe(DEFAULT_RISK_CONFIG.defaults.maxPosition);
     expect(t.inventory.p95_abs).toBe(100);
     const fillAt = run.fills[0]!.tsExchange;

@@ -1,16 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { absPercentile, equityStats, pnlRatios } from '../../src/backtest/report-stats.ts';
+import { absPercentile, equityStats, formatRatio, MIN_RATIO_PERIODS, pnlRatios } from '../../src/backtest/report-stats.ts';
 
 describe('report statistics', () => {
   it('Sharpe and Sortino are per-period PnL ratios scaled by √1440 (one day of minutes)', () => {
-    const eq = [0, 2, 1, 4, 4, 6]; // changes 2, −1, 3, 0, 2
+    const d = Array.from({ length: 6 }, () => [2, -1, 3, 0, 2]).flat(); // 30 changes
+    const eq = d.reduce((acc, x) => [...acc, acc.at(-1)! + x], [0]);
     const r = pnlRatios(eq);
-    const d = [2, -1, 3, 0, 2];
-    const mean = 6 / 5;
-    const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / 4);
-    expect(r.periods).toBe(5);
+    const mean = 36 / 30;
+    const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / 29);
+    expect(r.periods).toBe(30);
     expect(r.sharpe).toBeCloseTo((mean / sd) * Math.sqrt(1440), 10);
-    expect(r.sortino).toBeCloseTo((mean / Math.sqrt(1 / 5)) * Math.sqrt(1440), 10);
+    expect(r.sortino).toBeCloseTo((mean / Math.sqrt(6 / 30)) * Math.sqrt(1440), 10);
+    expect(formatRatio(r.sharpe, r.periods)).toBe(((mean / sd) * Math.sqrt(1440)).toFixed(2));
+  });
+
+  it('a ratio needs 30 periods: 29 give n/a with the count, not a number scaled by √1440', () => {
+    expect(MIN_RATIO_PERIODS).toBe(30);
+    const eq = Array.from({ length: 30 }, (_, k) => k * 2 + (k % 2)); // 29 varying changes
+    expect(pnlRatios(eq)).toEqual({ sharpe: null, sortino: null, periods: 29 });
+    expect(formatRatio(null, 7)).toBe('n/a (7 periods; needs 30)');
+    expect(formatRatio(null, 45)).toBe('n/a (PnL never varied, or never lost)');
   });
 
   it('gives no Sharpe (null, not 0) and no Sortino where they are undefined', () => {

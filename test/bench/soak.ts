@@ -16,7 +16,7 @@
  * costs a process tens of MB of RSS, so such a run's slopes are not recorded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -176,7 +176,9 @@ const botCfg = {
   logging: { ...bot['logging'], pretty: false, level: 'info' },
 };
 const botPath = join(dir, 'bot.yaml');
+// The local venue's credentials are written into the file: owner-only, as `mmbot run` requires.
 writeFileSync(botPath, stringify(botCfg));
+chmodSync(botPath, 0o600);
 
 let fills = 0;
 let lastStatus = '';

@@ -74,7 +74,7 @@ describe('venueGateway', () => {
 });
 
 describe('venueAccountReader', () => {
-  it('queries fills in ≤ 7-day windows, oldest first, and positions by symbol', async () => {
+  it('queries fills in ≤ 7-day windows, oldest first, and positions by symbol with cost basis, realized PnL and last fill time', async () => {
     const { venueAccountReader } = await import('../../src/client/venue-gateway.ts');
     const { Decimal } = await import('../../src/core/decimal.ts');
     const DAY = 86_400_000;
@@ -87,7 +87,12 @@ describe('venueAccountReader', () => {
         yield fill(start + DAY);
         yield fill(start);
       },
-      positions: async () => ({ positions: [{ symbol: 'EURUSD-PERP', signed_quantity: -300 }] }),
+      positions: async () => ({
+        positions: [
+          { account_id: 'A', symbol: 'EURUSD-PERP', signed_quantity: -300, signed_cost_basis: '-330.030000000000', realized_pnl: '7.500000000000', timestamp: '2026-11-24T08:40:01.123456789Z' },
+          { account_id: 'A', symbol: 'XAU-PERP', signed_quantity: 0, signed_cost_basis: '0', realized_pnl: '0', timestamp: null },
+        ],
+      }),
     } as unknown as RestClient;
     const reader = venueAccountReader(rest);
     const fills = await reader.fills(0, 10 * DAY);
@@ -96,6 +101,11 @@ describe('venueAccountReader', () => {
       [String(7n * BigInt(DAY) * 1_000_000n), String(10n * BigInt(DAY) * 1_000_000n)],
     ]);
     expect(fills.map((f) => f.tsEvent)).toEqual([0, DAY, 7 * DAY, 8 * DAY]);
-    expect(await reader.positions()).toEqual(new Map([['EURUSD-PERP', -300]]));
+    const positions = await reader.positions();
+    expect([...positions].map(([s, p]) => [s, p.qty, p.costBasis?.toFixed(), p.realizedPnl?.toFixed(), p.lastFillMs])).toEqual([
+      // The last fill time to the ms, as REST fill times are (the start-up cut-off compares them).
+      ['EURUSD-PERP', -300, '-330.03', '7.5', Date.UTC(2026, 10, 24, 8, 40, 1, 123)],
+      ['XAU-PERP', 0, '0', '0', null],
+    ]);
   });
 });

@@ -53,7 +53,7 @@ describe('parseConfig: good configs', () => {
     expect(c.venue.mode).toBe('embedded-sim');
     if (c.venue.mode !== 'embedded-sim') throw new Error('unreachable');
     expect(c.venue.sim).toEqual({ host: '127.0.0.1', port: 0 });
-    expect(c.monitoring).toEqual({ enabled: true, host: '127.0.0.1', port: 9464, control: { enabled: true, token: '', reads_require_token: false, history_ms: 3_600_000 } });
+    expect(c.monitoring).toEqual({ enabled: true, host: '127.0.0.1', port: 9464, allowed_hosts: [], control: { enabled: true, token: '', reads_require_token: false, history_ms: 3_600_000, max_stream_clients: 32 } });
     expect(c.logging).toEqual({ level: 'info', pretty: 'auto' });
     expect(c.bot.unknown_orders).toBe('cancel');
     expect(c.bot.strategies).toEqual([

@@ -9,7 +9,7 @@ describe('fills, fees and funding', () => {
   it('estimates a fill fee from the liquidity flag, then settles it from REST fills', async () => {
     const s = new ScriptedStrategy();
     const rest: (Fill & { fee: Decimal })[] = [];
-    const accounts: AccountReader = { fills: () => Promise.resolve(rest), positions: () => Promise.resolve(new Map([[XAU, 0]])) };
+    const accounts: AccountReader = { fills: () => Promise.resolve(rest), positions: () => Promise.resolve(new Map()) };
     const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { fees: { maker: 0.0002, taker: 0.0025 } }, { accounts });
     s.next = quotes(XAU, 20000, 20010, 5);
     h.market$.next(bookEv(XAU, 20004, 20006, h.clock.nowMs()));
@@ -42,7 +42,7 @@ describe('fills, fees and funding', () => {
         ranges.push([from, to]);
         return Promise.resolve(rest.filter((f) => f.tsEvent >= from && f.tsEvent < to));
       },
-      positions: () => Promise.resolve(new Map([[XAU, 0]])),
+      positions: () => Promise.resolve(new Map()),
     };
     const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { fees: { maker: 0.0002, taker: 0.0025 } }, { accounts });
     const ahead = h.clock.nowMs() + 3_600_000;
@@ -187,7 +187,7 @@ describe('stop and the final PnL', () => {
   it('settles fees still estimated from the venue before stop resolves, so the final report is the venue\'s', async () => {
     const s = new ScriptedStrategy();
     const rest: (Fill & { fee: Decimal })[] = [];
-    const accounts: AccountReader = { fills: () => Promise.resolve(rest), positions: () => Promise.resolve(new Map([[XAU, 0]])) };
+    const accounts: AccountReader = { fills: () => Promise.resolve(rest), positions: () => Promise.resolve(new Map()) };
     // Estimated maker rate 0.0002, the venue charges makers nothing (the demo's venue schedule).
     const h = await harness([{ id: 's', symbol: XAU, strategy: s }], { fees: { maker: 0.0002, taker: 0.0025 } }, { accounts });
     s.next = quotes(XAU, 20000, 20010, 5);

@@ -20,6 +20,25 @@ describe('PositionLedger', () => {
     expect(l.unrealized(1000).toNumber()).toBe(4); // short 2 from 102 to 100
   });
 
+  it('seeds a venue position from its cost basis (multiplier included), and from the first mark without one', () => {
+    const gold = { ...inst, multiplier: new Decimal(10) };
+    const l = new PositionLedger(gold);
+    // Short 3 contracts × 10 oz, cost basis −6,045: entry 201.5.
+    l.seed(-3, new Decimal('-6045'));
+    expect(l.avgPrice!.toFixed()).toBe('201.5');
+    expect(l.costBasis().toFixed()).toBe('-6045');
+    l.observeMark(2100); // a seeded entry price is not replaced by the mark
+    expect(l.avgPrice!.toFixed()).toBe('201.5');
+    l.applyFill('buy', 2000, 1, null); // close 1 @ 200.0: (201.5 − 200) × 10 = +15
+    expect(l.realized.toFixed()).toBe('15');
+    expect(l.costBasis().toFixed()).toBe('-4030');
+    const unpriced = new PositionLedger(gold);
+    unpriced.seed(2, null);
+    expect(unpriced.costBasis().toFixed()).toBe('0');
+    unpriced.observeMark(1995);
+    expect(unpriced.avgPrice!.toFixed()).toBe('199.5');
+  });
+
   it('splits trading PnL into spread capture and inventory', () => {
     const l = new PositionLedger(inst);
     l.applyFill('buy', 999, 1, 1000); // bought 0.1 under the mid: +0.1 captured

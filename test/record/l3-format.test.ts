@@ -98,4 +98,45 @@ describe('order-level (L3) recordings: format version 4', () => {
       expect((e as MmError).message).toMatch(re);
     }
   });
+
+  it('version 5 (order ids): written and read back with ids, deltas compare ids, the columnar keeps them; a v4 file has none', async () => {
+    const path = join(dir, 'ids.jsonl.gz');
+    const w = createRecordingWriter(path, { instruments: [testInstrument()], startedAtMs: 0, source: 't', bookLevel: 3, orderIds: true });
+    const ids = (ev: BookUpdated, bid: number[], ask: number[]): BookUpdated => ({ ...ev, bids: ev.bids.map((l) => ({ ...l, orderIds: bid })), asks: ev.asks.map((l) => ({ ...l, orderIds: ask })) });
+    w.write(ids(l3(1000, [[11380, [100, 200]]], [[11382, [400]]]), [7, 8], [-1]));
+    w.write(ids(l3(1010, [[11380, [100, 200]]], [[11382, [400]]]), [7, 9], [-1])); // same sizes, another order: a change
+    w.write(l3(1020, [[11380, [300]]], [])); // a frame without ids: not for this file
+    await w.close();
+    expect(w.stats.books).toBe(2);
+    const text = gunzipSync(readFileSync(path)).toString('utf8').split('\n');
+    expect(JSON.parse(text[0]!)).toMatchObject({ version: 5, book_level: 3, order_ids: true });
+    expect(text[2]).toBe('{"t":"b","s":"EURUSD-PERP","e":1010,"r":1011,"f":0,"b":[[11380,300,[100,200],[7,9]]],"a":[]}');
+    const rec = await readRecording(path);
+    expect((rec.events[0] as BookUpdated).bids[0]).toEqual({ priceTicks: 11380, qty: 300, orders: [100, 200], orderIds: [7, 8] });
+    const col = await loadColumnar([path]);
+    expect(Array.from(col.orderId!)).toEqual([7, 8, -1, 7, 9]);
+    const cacheDir = join(dir, 'cache-ids');
+    await loadColumnar([path], { cacheDir });
+    expect(Array.from((await loadColumnar([path], { cacheDir })).orderId!)).toEqual([7, 8, -1, 7, 9]); // from the sidecar
+    expect((await loadColumnar([join(dir, 'l3.jsonl.gz')])).orderId).toBeUndefined();
+    expect((await loadColumnar([path, join(dir, 'l3b.jsonl.gz')])).orderId).toBeUndefined(); // a file without ids: replay by size
+  });
+
+  it('refuses a version it does not know by naming it, and inconsistent id data by file and line', async () => {
+    const h5 = JSON.stringify(recordingHeader({ instruments: [testInstrument()], startedAtMs: 0, source: 't', bookLevel: 3, orderIds: true }));
+    const cases: [string, string[], RegExp][] = [
+      ['v6', [JSON.stringify({ ...JSON.parse(h5), version: 6 })], /:1: version: this mmbot reads versions 1, 2, 3, 4, 5, got 6/],
+      ['v5-no-flag', [JSON.stringify({ ...JSON.parse(h5), order_ids: undefined })], /:1: version 5 is an order-level recording with order ids/],
+      ['ids-on-v4', [JSON.stringify({ ...JSON.parse(h5), version: 4 })], /:1: order_ids .* needs version 5 or later, got version 4/],
+      ['level-without-ids', [h5, '{"t":"b","s":"EURUSD-PERP","e":1,"r":1,"f":1,"b":[[1,5,[5]]],"a":[]}'], /:2: order-level recording with order ids: level 1 has no ids/],
+      ['ids-count', [h5, '{"t":"b","s":"EURUSD-PERP","e":1,"r":1,"f":1,"b":[[1,5,[2,3],[4]]],"a":[]}'], /:2: b\[0\]\[3\]: expected 2 order ids/],
+    ];
+    for (const [name, lines, re] of cases) {
+      const p = join(dir, `${name}.jsonl.gz`);
+      writeFileSync(p, gzipSync(`${lines.join('\n')}\n`));
+      const e = await readRecording(p).then(() => null, (x: unknown) => x);
+      expect(e, name).toBeInstanceOf(MmError);
+      expect((e as MmError).message, name).toMatch(re);
+    }
+  });
 });

@@ -112,7 +112,7 @@ describe('walk-forward over fake results', () => {
     expect(s.efficiency).toBeCloseTo(4 / 3);
     expect(s.meanOutOfSampleAllPoints).toBeCloseTo(3); // folds 1 and 3: mean of 2, 3, 4
     const meta = { objective: 'sharpe' as const, dataStartMs: S, trainMs: 120_000, testMs: 120_000, stepMs: 120_000, anchored: false, points: 3 };
-    expect(walkForwardTable(res, s, meta)).toMatch(/mean sharpe: in-sample \/ out-of-sample +3\.000 \/ 4\.000 \(over the 2 of 3 scored folds whose test window has a sharpe; a Sharpe needs 2 minutes of varying PnL\)/);
+    expect(walkForwardTable(res, s, meta)).toMatch(/mean sharpe: in-sample \/ out-of-sample +3\.000 \/ 4\.000 \(over the 2 of 3 scored folds whose test window has a sharpe; a Sharpe needs 30 minutes of varying PnL\)/);
   });
 
   it('chooses by pnl_over_drawdown with the given drawdown floor, in and out of sample', async () => {

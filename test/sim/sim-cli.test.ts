@@ -1,6 +1,6 @@
 /** `mmbot sim` as a user runs it: a real process, its credentials file, HTTP + order WS, signals, exit codes. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'ws';
@@ -84,6 +84,19 @@ describe('mmbot sim', () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(run.out()).toContain('local venue stopped');
     await closed;
+  }, 40_000);
+
+  it('--credentials-out over an existing 0644 file leaves it 0600 (issue 24 #5)', async () => {
+    const credsPath = join(dir, 'existing.json');
+    writeFileSync(credsPath, 'old\n', { mode: 0o644 });
+    chmodSync(credsPath, 0o644);
+    const run = mmbot(['sim', '--port', '0', '--credentials-out', credsPath]);
+    const creds = await readJsonWhenReady(credsPath, run, 25_000);
+    expect(Object.keys(creds).sort()).toEqual(['account_id', 'api_key', 'api_secret', 'base_url', 'ws_url']);
+    expect(statSync(credsPath).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).filter((f) => f.includes('existing.json'))).toEqual(['existing.json']);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toEqual({ code: 0, signal: null });
   }, 40_000);
 
   it('exits 2 naming the flag for a bad --port', async () => {

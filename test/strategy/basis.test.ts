@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asSymbol, Decimal } from '../../src/core/index.ts';
 import { TickGrid, type Book, type Instrument } from '../../src/domain/index.ts';
 import { buildContext, flatPosition, parseStrategyParams, type OwnFill, type StrategyContext, type StrategyPlan, type WorkingOrder } from '../../src/strategy/index.ts';
-import { strategy as basis } from '../../strategies/basis/index.ts';
+import { fundingCarryTicks, strategy as basis } from '../../strategies/basis/index.ts';
 
 const F = asSymbol('XAU-2026-DEC');
 const P = asSymbol('XAU-PERP');
@@ -100,12 +100,57 @@ describe('basis', () => {
     expect(on.bids[0]!.priceTicks).toBe(off.bids[0]!.priceTicks);
   });
 
-  it('skews on the net delta of both legs, not the quoted leg alone', () => {
+  it('skews on the net delta of both legs, not the quoted leg alone (the basis-leg skew is 0 in a still basis: σ_b = 0)', () => {
     const flat = warm(make()).quotes[0]!;
     const longF = warm(make(), 30, { qF: 4 }).quotes[0]!;
     const hedged = warm(make(), 30, { qF: 4, qP: -4 }).quotes[0]!;
     expect(longF.asks[0]!.priceTicks).toBeLessThan(flat.asks[0]!.priceTicks);
     expect(hedged).toEqual(flat);
+  });
+
+  it('mean-reverts the quoted leg even when hedged: q·γ_b·σ_b²·H, i.e. (q/maxPosition)·σ_b·√H ticks', () => {
+    // The future's mid alternates by a tick every second: σ_b = 1 tick/√s; H = basisHalfLifeS = 120 s.
+    const run = (qF: number, qP: number, raw: Record<string, unknown> = {}): { bid: number; ask: number } => {
+      const s = make({ size: 2, maxPosition: 10, ...raw });
+      let plan: StrategyPlan | null = null;
+      for (let i = 0; i < 40; i++) plan = s.quote(ctx({ nowMs: i * 1000, qF, qP, fMid: i % 2 === 0 ? [40_480, 40_490] : [40_481, 40_491] })) as StrategyPlan;
+      const q = plan!.quotes[0]!;
+      return { bid: q.bids[0]!.priceTicks, ask: q.asks[0]!.priceTicks };
+    };
+    const flat = run(0, 0);
+    const hedgedLong = run(5, -5); // net delta 0: only the basis risk skews
+    const shift = 0.5 * Math.sqrt(120); // 5.48 ticks
+    expect(Math.abs(flat.ask - hedgedLong.ask - shift)).toBeLessThan(1);
+    expect(Math.abs(flat.bid - hedgedLong.bid - shift)).toBeLessThan(1);
+    expect(run(5, -5, { basisRiskAversion: 0 })).toEqual(flat);
+    expect(run(-5, 5).ask - flat.ask).toBeGreaterThan(shift - 1);
+  });
+
+  it('the fair basis includes the carry the hedge leg\'s funding implies to expiry: P·f̂·(settlements left)', () => {
+    const HOURLY = { timezone: 'UTC', times: Array.from({ length: 24 }, (_, h) => ({ daysOfWeek: [1, 2, 3, 4, 5, 6, 7], hours: h, minutes: 0, seconds: 0 })), exceptions: [] };
+    const T0 = Date.UTC(2026, 10, 18, 12, 0, 0);
+    const fut = { ...inst(F), expirationMs: T0 + 7_200_000 } as Instrument;
+    const perp = { ...inst(P), fundingSchedule: HOURLY } as Instrument;
+    const rate = (r: number) => ({ symbol: P, status: 'ready' as const, rate: new Decimal(r), amount: null, benchmarkPrice: null, settlementPrice: null, reason: null, computedMs: 0 });
+    const view = (nowMs: number, r: number, fMid: [number, number]) =>
+      buildContext({ symbol: F, instrument: fut, nowMs, book: book(F, ...fMid), others: [{ symbol: P, instrument: perp, book: book(P, 40_120, 40_122), funding: rate(r) }] });
+    // Two hours to expiry at one settlement an hour, f̂ = 0.1 %: 40121 × 0.001 × 2 = 80.242 ticks.
+    expect(fundingCarryTicks(view(T0, 0.001, [40_480, 40_490]).view(F), view(T0, 0.001, [40_480, 40_490]).view(P), 40_121, T0)).toBeCloseTo(80.242, 9);
+    // The market's basis shrinks with the carry as expiry nears (a tick per 90 s here): with the carry
+    // term the quotes stay centred on it; the EWMA alone lags behind.
+    const centre = (carry: 'funding' | 'none'): number => {
+      const s = make({ size: 2, maxPosition: 10, carry });
+      let plan: StrategyPlan | null = null;
+      let m = 0;
+      for (let t = 0; t <= 1_800_000; t += 1000) {
+        m = Math.round(40_121 + 200 + 40_121 * 0.001 * ((7_200_000 - t) / 3_600_000));
+        plan = s.quote(view(T0 + t, 0.001, [m - 5, m + 5])) as StrategyPlan;
+      }
+      const q = plan!.quotes[0]!;
+      return (q.bids[0]!.priceTicks + q.asks[0]!.priceTicks) / 2 - m;
+    };
+    expect(Math.abs(centre('funding'))).toBeLessThanOrEqual(1);
+    expect(centre('none')).toBeGreaterThan(1);
   });
 
   it('hedges outside the band with an IOC on the liquid leg back to half the band, priced through the touch', () => {

@@ -6,6 +6,7 @@ import { asAccountId, asExecutionId, asVenueOrderId, type ClientOrderId, type Sy
 import type { OrderEvent } from '../../src/domain/events.ts';
 import type { CancelOrder, PlaceOrder, ReplaceOrder } from '../../src/domain/intents.ts';
 import type { Fill, Order, OrderStatus } from '../../src/domain/order.ts';
+import type { VenuePosition } from '../../src/domain/position.ts';
 import { isCancelable, isOpenState, isReplaceable } from '../../src/domain/order-state.ts';
 import type { AccountReader, OrderGateway } from '../../src/engine/ports.ts';
 
@@ -39,6 +40,8 @@ export class FakeGateway implements OrderGateway {
   dropEvents = false;
   /** Every fill, as REST `/fills` would list it (fee 0 in this fake). */
   readonly fillLog: (Fill & { readonly fee: Decimal })[] = [];
+  /** Positions the account held before any fill of `fillLog` (e.g. opened days ago); fills add to them. */
+  readonly priorPositions = new Map<string, VenuePosition>();
   /** Hold replies and events until `release()` (venue state changes at once). */
   hold = false;
   readonly #held: (() => void)[] = [];
@@ -62,8 +65,12 @@ export class FakeGateway implements OrderGateway {
     return {
       fills: (fromMs, toMs) => Promise.resolve(this.fillLog.filter((f) => f.tsEvent >= fromMs && f.tsEvent < toMs)),
       positions: () => {
-        const m = new Map<string, number>();
-        for (const f of this.fillLog) m.set(f.symbol, (m.get(f.symbol) ?? 0) + (f.side === 'buy' ? f.qty : -f.qty));
+        const m = new Map<string, VenuePosition>(this.priorPositions);
+        for (const f of this.fillLog) {
+          const p = m.get(f.symbol);
+          // This fake knows no prices in money: after a fill, cost basis and realized PnL are unknown.
+          m.set(f.symbol, { qty: (p?.qty ?? 0) + (f.side === 'buy' ? f.qty : -f.qty), costBasis: null, realizedPnl: null, lastFillMs: f.tsEvent });
+        }
         return Promise.resolve(m);
       },
     };

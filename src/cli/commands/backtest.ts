@@ -7,6 +7,8 @@ import { MmError } from '../../core/errors.ts';
 import { buildReport, fillsCsv, reportJson } from '../../backtest/report.ts';
 import { reportHtml } from '../../backtest/report-html.ts';
 import { executeRunSpec, type RunSpec } from '../../backtest/run-spec.ts';
+import { formatRatio } from '../../backtest/report-stats.ts';
+import { bps, feeLines, pct, usd } from '../../backtest/summary-format.ts';
 import { backtestSectionSchema, toSettings, type BacktestSection } from '../../backtest/settings.ts';
 import type { GridPoint } from '../../backtest/sweep.ts';
 import { loadColumnar } from '../../record/columnar.ts';
@@ -67,16 +69,16 @@ export async function loadBacktestSetup(file: string, overrides: GridPoint = [])
   const config = parseConfig(stringify(raw), file, { env: process.env, strategies: await builtinLookup() });
   const section: BacktestSection = (config.backtest as BacktestSection | undefined) ?? backtestSectionSchema.parse({});
   const eng = engineConfigs(config);
+  const dir = dirname(resolve(file));
   const spec: RunSpec = {
     strategies: config.bot.strategies.map((s) => ({ id: s.id, symbol: s.symbol, symbols: s.symbols, strategy: s.strategy, params: s.params, overlays: s.overlays })),
     risk: eng.risk,
     execution: eng.execution,
     orderManager: eng.orderManager,
     engineFees: null,
-    settings: toSettings(section, eng.explicitFees, embeddedRateLimit(config)),
+    settings: toSettings(section, eng.explicitFees, embeddedRateLimit(config), dir),
     stopTimeoutMs: eng.stopTimeoutMs,
   };
-  const dir = dirname(resolve(file));
   return { config, section, spec, dataPaths: (section.data ?? []).map((p) => resolve(dir, p)) };
 }
 
@@ -159,11 +161,12 @@ export const command: Command = {
       const t = report.total;
       process.stdout.write(
         [
+          ...feeLines(report.fees),
           `replayed ${report.events.replayed} events (${report.window.duration_s} s of market) for ${report.strategies.map((s) => s.id).join(', ')}`,
-          `net ${t.pnl.net} USD (spread ${t.pnl.spread_capture}, inventory ${t.pnl.inventory}, fees ${t.pnl.fees}, funding ${t.pnl.funding}); est. rewards ${t.pnl.estimated_rewards}`,
-          `fills ${t.fills.count} (maker share ${t.fills.maker_share}; ${t.fills.cross_volume} of ${t.fills.volume} contracts from book crossings, not prints); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => t.markouts_bps[k] ?? '—').join(' / ')} bps; two-sided uptime ${t.quoting.uptime_two_sided}`,
-          `Sharpe ${t.sharpe ?? 'undefined'} (one day, from ${t.pnl_periods} one-minute PnL changes); max drawdown ${t.max_drawdown_usd} USD over ${t.max_drawdown_duration_s} s`,
-          `fees ${Object.entries(report.fees).map(([sym, f]) => `${sym} maker ${f.maker} taker ${f.taker} (${f.source})`).join('; ')}; order latency ${report.venue.order_latency}${report.venue.rate_limited_429 > 0 ? `; ${report.venue.rate_limited_429} requests answered 429` : ''}`,
+          `net ${usd(t.pnl.net)} USD (spread ${usd(t.pnl.spread_capture)}, inventory ${usd(t.pnl.inventory)}, fees ${usd(t.pnl.fees)}, funding ${usd(t.pnl.funding)}); est. rewards ${usd(t.pnl.estimated_rewards)}`,
+          `fills ${t.fills.count} (maker share ${pct(t.fills.maker_share)}; ${t.fills.cross_volume} of ${t.fills.volume} contracts from book crossings, not prints); markouts 1s/10s/60s ${['1s', '10s', '60s'].map((k) => bps(t.markouts_bps[k])).join(' / ')} bps; two-sided uptime ${pct(t.quoting.uptime_two_sided)}`,
+          `Sharpe ${formatRatio(t.sharpe, t.pnl_periods)}${t.sharpe === null ? '' : ` (one day, from ${t.pnl_periods} one-minute PnL changes)`}; max drawdown ${usd(t.max_drawdown_usd)} USD over ${t.max_drawdown_duration_s.toFixed(1)} s`,
+          `order latency ${report.venue.order_latency === 'recorded' ? `recorded (${report.venue.recorded_round_trips} round trips)` : 'modelled (backtest.order_latency)'}${report.venue.rate_limited_429 > 0 ? `; ${report.venue.rate_limited_429} requests answered 429` : ''}`,
           `report: ${out}/report.html`,
           '',
         ].join('\n'),

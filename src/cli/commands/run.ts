@@ -5,6 +5,7 @@ import { flagNumber, flagString, parseArgs } from '../args.ts';
 import { runDaemon } from '../live/run-daemon.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
+import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
 
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -19,6 +20,8 @@ venue to confirm, and exits 0; another signal (a second or more later) exits at 
   --log-level <level>      override logging.level (${LEVELS.join(', ')})
   --json                   JSON log lines even on a terminal
   --status-interval <s>    override bot.status_interval_ms (seconds; 0 = off)
+  --allow-plaintext-secrets  run although api_key/api_secret/control token are written in a config
+                           file others can read (default: refused unless the file is mode 0600)
 
 Exit codes: 0 stopped cleanly, 1 failed (or orders left unconfirmed), 2 bad config or usage.`;
 
@@ -27,7 +30,7 @@ export const command: Command = {
   summary: 'run the market-making daemon (npm start runs config/demo.yaml)',
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'log-level', 'status-interval'], boolean: ['json'] });
+    const p = parseArgs(args, { valued: ['config', 'log-level', 'status-interval'], boolean: ['json', 'allow-plaintext-secrets'] });
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', 'run needs --config <file>');
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]!}"`);
@@ -37,6 +40,8 @@ export const command: Command = {
 
     const strategies = await builtinLookup();
     const config = loadConfig(file, { env: process.env, strategies });
+    const secretsWarning = plaintextSecretsPolicy(config, p.flags.has('allow-plaintext-secrets'));
+    if (secretsWarning !== null) process.stderr.write(`${secretsWarning}\n`);
     const log = createLogger({
       level: (level as LogLevel | undefined) ?? config.logging.level,
       pretty: p.flags.has('json') ? false : config.logging.pretty,

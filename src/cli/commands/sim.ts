@@ -1,16 +1,17 @@
-import { writeFileSync } from 'node:fs';
 import { MmError } from '../../core/errors.ts';
 import { defaultVenueConfig, loadVenueConfig, parseVenueConfig, startVenue, type VenueConfig } from '../../sim/index.ts';
 import { MARKET_PRESETS, runPresetReport, presetReportTable, type MarketPreset } from '../../sim/market/index.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
+import { writePrivateFile } from '../private-file.ts';
 
 const USAGE = `usage: mmbot sim [--config venue.yaml] [--preset <name>] [--port N] [--host 127.0.0.1] [--credentials-out file.json]
        mmbot sim --preset-report [--presets calm,normal,...] [--symbols A,B] [--minutes N] [--seed N] [--maker-fee 0.0002] [--json]
 
 Starts the local venue (REST + order WS + market data) on loopback. Prints its address and a
 ready-to-use API key and secret; --credentials-out writes them as JSON
-{ "base_url", "ws_url", "api_key", "api_secret", "account_id" } for scripts.
+{ "base_url", "ws_url", "api_key", "api_secret", "account_id" } for scripts, mode 0600 (an existing
+file is replaced, never left readable by others).
 Port 0 (the default) picks any free port. Stops cleanly on SIGINT/SIGTERM.
   --preset         the synthetic market: ${MARKET_PRESETS.join(' | ')} (default normal; sets
                    market.preset over the venue YAML)
@@ -58,7 +59,7 @@ export const command: Command = {
     const out = flagString(p, 'credentials-out');
     if (out) {
       try {
-        writeFileSync(out, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+        writePrivateFile(out, `${JSON.stringify(creds, null, 2)}\n`);
       } catch (e) {
         await running.stop();
         throw new MmError('FILE_NOT_FOUND', `cannot write credentials to ${out}: ${(e as Error).message}`, { path: out });

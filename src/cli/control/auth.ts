@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isLoopbackHost } from '../../obs/host-check.ts';
 
 /** Why a request may not act (or read). */
 export type AuthFailure = 'acting-disabled' | 'missing-token' | 'wrong-token';
@@ -36,4 +37,12 @@ export function actorOf(req: IncomingMessage): string {
   const declared = typeof raw === 'string' ? raw.replace(/[^\w@.:-]/g, '').slice(0, 64) : '';
   const peer = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
   return declared ? `${declared} (${peer})` : peer;
+}
+
+/**
+ * Whether console reads need the token: when the config says so, and always when the server is
+ * bound beyond loopback (state holds positions and order ids).
+ */
+export function readsNeedToken(readsRequireToken: boolean, bindHost: string): boolean {
+  return readsRequireToken || !isLoopbackHost(bindHost);
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../obs/logger.ts';
 import type { StrategyDefinition } from '../../strategy/index.ts';
 import { engineConfigs } from '../live/engine-config.ts';
 import { definitionOf, instantiate } from '../live/strategies.ts';
+import { AuthFailureLog } from './auth-failures.ts';
 import type { ConsoleHistory } from './history.ts';
 import { planReload } from './reload.ts';
 import type { StrategyInfo } from './state.ts';
@@ -39,6 +40,7 @@ export class ConsoleController {
   #config: BotConfig;
   readonly #managed: Managed[];
   #counter: Counter<'action' | 'result'> | null = null;
+  readonly #refusals: AuthFailureLog;
 
   private constructor(
     config: BotConfig,
@@ -51,6 +53,7 @@ export class ConsoleController {
   ) {
     this.#config = config;
     this.#managed = managed;
+    this.#refusals = new AuthFailureLog(log, nowMs);
   }
 
   /** Resolves every strategy's definition (built-in or module) up front. */
@@ -79,10 +82,21 @@ export class ConsoleController {
     return this.#config;
   }
 
-  /** Counts and logs a refused request (no token, wrong token). */
+  /** Counts a refused request (no token, wrong token); logged at most once per interval plus a summary. */
   unauthorized(action: string, actor: string, reason: string): void {
     this.#counter?.inc({ action, result: 'unauthorized' });
-    this.log.warn({ actor, action, result: 'unauthorized', reason }, `control: ${action} by ${actor} refused: ${reason}`);
+    this.#refusals.note(action, actor, reason);
+  }
+
+  /** Counts and logs (the audit line) an authenticated POST that names no action: 404, or 400 for a malformed path. */
+  rejected(actor: string, status: number, message: string): void {
+    this.#counter?.inc({ action: 'unknown', result: 'refused' });
+    this.log.warn({ actor, action: 'unknown', result: 'refused', status }, `control: request by ${actor} refused (${status}): ${message}`);
+  }
+
+  /** Writes the summary of refusals not yet logged (the console's timer calls it). */
+  flushRefusals(): void {
+    this.#refusals.flush();
   }
 
   /** Runs one action; never throws (failures are results). */

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpRoutes } from '../../obs/health-server.ts';
 import { actorOf, authMessage, checkBearer } from './auth.ts';
-import type { ActionName, ConsoleController } from './controller.ts';
+import { routeAction } from './action-routes.ts';
+import type { ConsoleController } from './controller.ts';
 
 /** What the routes need. */
 export interface ConsoleRoutesDeps {
-  readonly controller: Pick<ConsoleController, 'act' | 'unauthorized'>;
+  readonly controller: Pick<ConsoleController, 'act' | 'unauthorized' | 'rejected'>;
   readonly token: string;
   readonly readsRequireToken: boolean;
   /** The read model (GET /api/v1/state, and each `state` event of the stream). */
@@ -15,15 +16,28 @@ export interface ConsoleRoutesDeps {
   history(): unknown;
   /** Registers a listener called when something the page should show at once happened; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
+  /** Bounds of the event stream (defaults: STREAM_DEFAULTS). */
+  readonly stream?: Partial<StreamLimits>;
+  /** Where stream refusals and drops are reported (one line each). */
+  readonly log?: { warn(obj: object, msg?: string): void };
 }
 
-/** Live streams push a state at least this often. */
-const STREAM_INTERVAL_MS = 1_000;
+/** Bounds of `/api/v1/events`. */
+export interface StreamLimits {
+  /** Open streams at most; the next one is answered 503 (monitoring.control.max_stream_clients). */
+  readonly maxClients: number;
+  /** A client whose unsent data passes this is dropped: it stopped reading (a stalled tab, a flood). */
+  readonly maxBufferBytes: number;
+  /** A state is pushed at least this often. */
+  readonly intervalMs: number;
+}
+
+/** 32 streams, 1 MiB unsent each (some 50 states), a state a second. */
+export const STREAM_DEFAULTS: StreamLimits = { maxClients: 32, maxBufferBytes: 1024 * 1024, intervalMs: 1_000 };
+
 /** Changes (a fill, an action) are pushed after this much quiet, coalescing bursts. */
 const STREAM_DEBOUNCE_MS = 100;
 const MAX_BODY_BYTES = 64 * 1024;
-
-const ACTIONS: Record<string, ActionName> = { pause: 'pause', resume: 'resume', params: 'set', flatten: 'flatten' };
 
 let page: string | undefined;
 const pageHtml = (): string => (page ??= readFileSync(new URL('./page.html', import.meta.url), 'utf8'));
@@ -69,17 +83,38 @@ function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
  */
 export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   const { controller } = deps;
+  const limits: StreamLimits = { ...STREAM_DEFAULTS, ...deps.stream };
+  let streams = 0;
   const readAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!deps.readsRequireToken) return true;
     const f = checkBearer(req, deps.token);
     if (f === null) return true;
+    controller.unauthorized('read', actorOf(req), f === 'acting-disabled' ? 'missing-token' : f);
     json(res, 401, { ok: false, message: authMessage(f === 'acting-disabled' ? 'missing-token' : f) }, { 'www-authenticate': 'Bearer' });
     return false;
   };
 
   const stream = (req: IncomingMessage, res: ServerResponse): void => {
+    if (streams >= limits.maxClients) {
+      deps.log?.warn({ actor: actorOf(req), streams }, `console: event stream refused (503): ${streams} open, the most monitoring.control.max_stream_clients allows`);
+      json(res, 503, { ok: false, message: `too many event streams open (${streams}); try again later` }, { 'retry-after': '5' });
+      return;
+    }
+    streams++;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    const send = (event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    let dropped = false;
+    const send = (event: string, data: unknown): void => {
+      if (dropped) return;
+      // A reader that stopped reading leaves its data in our buffer: past the bound it is dropped
+      // rather than held (memory) with its descriptor (which /readyz needs).
+      if (res.writableLength > limits.maxBufferBytes) {
+        dropped = true;
+        deps.log?.warn({ actor: actorOf(req), bufferedBytes: res.writableLength }, `console: dropped an event stream that stopped reading (${res.writableLength} bytes unsent, bound ${limits.maxBufferBytes})`);
+        res.destroy();
+        return;
+      }
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
     send('history', deps.history());
     send('state', deps.state());
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -90,10 +125,11 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
         send('state', deps.state());
       }, STREAM_DEBOUNCE_MS);
     };
-    const timer = setInterval(() => send('state', deps.state()), STREAM_INTERVAL_MS);
+    const timer = setInterval(() => send('state', deps.state()), limits.intervalMs);
     const sampleTimer = setInterval(() => send('history', deps.history()), 30_000);
     const off = deps.onChange(push);
-    req.on('close', () => {
+    res.on('close', () => {
+      streams--;
       clearInterval(timer);
       clearInterval(sampleTimer);
       clearTimeout(pending);
@@ -101,12 +137,20 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
     });
   };
 
-  const act = async (req: IncomingMessage, res: ServerResponse, action: ActionName, target: string | null): Promise<void> => {
+  // Every POST: the token first (401 before the path is even parsed or a body read), then the route.
+  const act = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const actor = actorOf(req);
+    const route = routeAction(path);
     const f = checkBearer(req, deps.token);
     if (f !== null) {
-      controller.unauthorized(action, actor, f);
+      // Metric labels stay bounded: a path that names no action is counted as "unknown".
+      controller.unauthorized(route.ok ? route.action : 'unknown', actor, f);
       json(res, 401, { ok: false, message: authMessage(f) }, { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    if (!route.ok) {
+      controller.rejected(actor, route.status, route.message);
+      json(res, route.status, { ok: false, message: route.message });
       return;
     }
     let body: Record<string, unknown>;
@@ -116,7 +160,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
       json(res, 400, { ok: false, message: e instanceof Error ? e.message : String(e) });
       return;
     }
-    const r = await controller.act(action, target, body, actor);
+    const r = await controller.act(route.action, route.target, body, actor);
     json(res, r.status, r.body);
   };
 
@@ -154,17 +198,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
         json(res, 405, { ok: false, message: `method ${method} not allowed` }, { allow: 'GET, POST' });
         return true;
       }
-      const m = /^\/api\/v1\/strategies\/([^/]+)\/([a-z-]+)$/.exec(path);
-      if (m && ACTIONS[m[2]!]) {
-        await act(req, res, ACTIONS[m[2]!]!, decodeURIComponent(m[1]!));
-        return true;
-      }
-      const global: Record<string, ActionName> = { '/api/v1/cancel-all': 'cancel-all', '/api/v1/kill-switch/reset': 'reset-kill', '/api/v1/reload': 'reload' };
-      if (global[path]) {
-        await act(req, res, global[path]!, null);
-        return true;
-      }
-      json(res, 404, { ok: false, message: `no such action: POST ${path}` });
+      await act(req, res, path);
       return true;
     },
   };

@@ -7,6 +7,8 @@ import type { HttpRoutes } from '../../obs/health-server.ts';
 import type { Logger } from '../../obs/logger.ts';
 import type { MarkoutMonitoring } from '../monitoring-markouts.ts';
 import { LIVE_MARKOUT_HORIZONS } from '../monitoring-markouts.ts';
+import { AUTH_FAILURE_LOG_INTERVAL_MS } from './auth-failures.ts';
+import { readsNeedToken } from './auth.ts';
 import { ConsoleController, type ActionResult } from './controller.ts';
 import { ConsoleHistory } from './history.ts';
 import { consoleRoutes } from './http.ts';
@@ -79,7 +81,11 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
   sample();
   const timer = setInterval(sample, SAMPLE_MS);
   timer.unref();
-  const state = (): unknown => buildState(engine, deps.instruments, controller.strategies, feeds, history, { acting: ctl.token !== '', readsRequireToken: ctl.reads_require_token });
+  const refusalTimer = setInterval(() => controller.flushRefusals(), AUTH_FAILURE_LOG_INTERVAL_MS);
+  refusalTimer.unref();
+  // Beyond loopback, reads need the token whatever the config says: state holds positions and order ids.
+  const readsRequireToken = readsNeedToken(ctl.reads_require_token, config.monitoring.host);
+  const state = (): unknown => buildState(engine, deps.instruments, controller.strategies, feeds, history, { acting: ctl.token !== '', readsRequireToken });
   return {
     routes(ctx) {
       controller.register(ctx.registry);
@@ -92,9 +98,12 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
             return r;
           },
           unauthorized: (...args: Parameters<ConsoleController['unauthorized']>) => controller.unauthorized(...args),
+          rejected: (...args: Parameters<ConsoleController['rejected']>) => controller.rejected(...args),
         },
         token: ctl.token,
-        readsRequireToken: ctl.reads_require_token,
+        readsRequireToken,
+        stream: { maxClients: ctl.max_stream_clients },
+        log: deps.log,
         state,
         history: () => ({ nowMs: deps.nowMs(), historyMs: ctl.history_ms, series: history.series() }),
         onChange: (l) => {
@@ -110,6 +119,8 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
     },
     close() {
       clearInterval(timer);
+      clearInterval(refusalTimer);
+      controller.flushRefusals();
       history.stop();
       subs.forEach((s) => s.unsubscribe());
       listeners.clear();

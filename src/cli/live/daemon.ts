@@ -184,6 +184,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         instruments: recorded,
         startedAtMs: clock.nowMs(),
         source: venue.embedded ? 'local-venue' : venue.baseUrl,
+        // Written as it grows (a crash keeps what was recorded, without the gzip trailer).
+        inPlace: true,
         // The account's rates per recorded symbol, so a backtest of this recording charges the same.
         ...(account ? { fees: Object.fromEntries(recorded.map((i) => [i.symbol, account])) } : {}),
       });
@@ -239,6 +241,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       },
       `mmbot running: ${config.bot.strategies.map((s) => `${s.id}`).join(', ')} against ${venue.mode === 'embedded-sim' ? 'the embedded local venue' : venue.baseUrl}${monitoring.url ? `; metrics ${monitoring.url}/metrics` : ''}`,
     );
+    if (monitoring.url && operatorConsole) log.info({ console: `${monitoring.url}/`, actions: config.monitoring.control.token !== '' }, consoleLine(monitoring.url, config.monitoring.control.token !== ''));
 
     // The engine's event stream erroring means the engine itself broke (an invariant): stop cleanly
     // (cancel everything) and exit non-zero so a supervisor restarts us into reconciliation.
@@ -294,8 +297,13 @@ function logFinal(log: Logger, engine: OperableEngine): void {
   const text = Object.entries(positions)
     .map(([sym, qty]) => `${sym} ${qty > 0 ? '+' : ''}${qty}`)
     .join(', ');
+  // Per symbol, the figures the venue's /api/positions books (cost basis = entry price × qty ×
+  // multiplier) beside this session's realized PnL, so a restart can be checked against the venue.
+  const books = Object.fromEntries(
+    snap.symbols.map((s) => [s.symbol, { qty: s.position.qty, avgPrice: s.position.avgPrice?.toFixed() ?? null, costBasis: s.position.costBasis.toFixed(8), realized: s.pnl.realized.toFixed(8) }]),
+  );
   log.info(
-    { positions, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) },
+    { positions, books, fills: snap.counters.fills, pnl: snap.pnl.total.toFixed(2), fees: snap.pnl.fees.toFixed(2) },
     `final positions: ${text}; ${snap.counters.fills} fills, pnl ${snap.pnl.total.toFixed(2)} USD (fees ${snap.pnl.fees.toFixed(2)})`,
   );
 }
@@ -308,4 +316,11 @@ function logConnections(connection$: Observable<StreamConnection>, name: string,
     else if (wasUp) log.warn({ reason: c.reason }, `${name} down: ${c.reason ?? 'unknown reason'}`);
     wasUp = c.connected;
   });
+}
+
+/** Where the console is and whether it can act; never the token itself. */
+export function consoleLine(url: string, actionsEnabled: boolean): string {
+  return actionsEnabled
+    ? `console ${url}/ (actions enabled: mmbot ctl and the page's buttons need MMBOT_CONTROL_TOKEN)`
+    : `console ${url}/ (read-only: actions disabled, set MMBOT_CONTROL_TOKEN to enable them)`;
 }

@@ -99,6 +99,7 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
       cancelRetryMs: o.cancel_retry_ms,
       fillPollMs: o.fill_poll_ms,
       fillRecoveryLookbackMs: o.fill_recovery_lookback_ms,
+      positionCheckMs: o.position_check_ms,
       tickIntervalMs: config.bot.tick_interval_ms,
     }),
     // `tag: null` (no tag) must survive the undefined filter.

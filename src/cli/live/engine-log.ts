@@ -24,7 +24,15 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
         return;
       case 'reject':
         if (e.source === 'risk') log.debug({ ...e }, `risk refused ${e.kind}: ${e.reason}`);
+        // A cancel or replace of an order that just filled: an expected race, not trouble.
+        else if (e.benign) log.info({ kind: e.kind, symbol: e.symbol, clientOrderId: e.clientOrderId, reason: e.reason }, `${e.kind} of ${e.clientOrderId ?? 'an order'} not needed: ${e.reason} (it had already filled or gone)`);
         else log.warn({ ...e }, `${e.source} reject on ${e.kind}: ${e.reason} ${e.text}`.trimEnd());
+        return;
+      case 'position-mismatch':
+        log.error(
+          { symbol: e.symbol, daemon: e.engine, venue: e.venue, corrected: e.corrected },
+          `position mismatch on ${e.symbol}: daemon ${e.engine}, venue ${e.venue} (as of the venue's last fill); corrected to the venue's figure → position ${e.corrected}`,
+        );
         return;
       case 'kill-switch-tripped':
         log.error({ reason: e.reason, detail: e.detail }, `KILL SWITCH tripped (${e.reason}): ${e.detail}; all quotes pulled`);
@@ -36,7 +44,8 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
         log.error({ strategyId: e.strategyId, symbol: e.symbol, error: e.message }, `strategy ${e.strategyId} threw and was isolated: ${e.message}`);
         return;
       case 'trading-state-changed':
-        log.warn({ ...e }, `trading state ${e.symbol ?? 'engine'}: ${e.from} → ${e.to} (${e.reason})`);
+        // Back to ACTIVE is good news (info); leaving it is worth a warning.
+        (e.to === 'ACTIVE' ? log.info.bind(log) : log.warn.bind(log))({ ...e }, `trading state ${e.symbol ?? 'engine'}: ${e.from} → ${e.to}${e.reason ? ` (${e.reason})` : ''}`);
         return;
       case 'backoff':
         log.warn({ code: e.code, pauseMs: e.pauseMs }, `venue throttling (${e.code}): slowing down for ${e.pauseMs} ms`);

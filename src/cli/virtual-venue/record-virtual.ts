@@ -100,7 +100,14 @@ export async function recordVirtual(o: VirtualRecordOptions): Promise<VirtualRec
         ...(o.indexPollMs !== undefined ? { indexPollMs: o.indexPollMs } : {}),
       }),
     );
-    const run = await runLockstep(parts, o.startMs + o.durationMs, o.signal);
+    let run: Awaited<ReturnType<typeof runLockstep>>;
+    try {
+      run = await runLockstep(parts, o.startMs + o.durationMs, o.signal);
+    } catch (e) {
+      // A failed run must not leave (or replace an earlier file with) a complete-looking recording.
+      await settleWhile(parts, session.abort());
+      throw e;
+    }
     const stats = await settleWhile(parts, session.stop());
     return { stats, timers: run.timers, turns: run.turns, frames: link.framesToClient, wallMs: performance.now() - t0, venueMs: clock.nowMs() - o.startMs };
   } finally {

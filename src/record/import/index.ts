@@ -8,3 +8,8 @@ export * from './tardis.ts';
 export * from './lobster.ts';
 export * from './order-book-l3.ts';
 export * from './time-zone.ts';
+export * from './dbn-decoder.ts';
+export * from './dbn-source.ts';
+export * from './mbo-book.ts';
+export * from './databento.ts';
+export * from './tardis-ticker.ts';

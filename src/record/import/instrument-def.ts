@@ -33,7 +33,7 @@ const schema = z.strictObject({
   tick_size: positiveDecimal,
   lot_size: positiveDecimal.default('1'),
   min_size: z.number().int().min(1).default(1),
-  multiplier: positiveDecimal.default('1'),
+  multiplier: positiveDecimal.optional(),
   maker_fee: decimal.default('0'),
   taker_fee: decimal.default('0'),
   kind: z.enum(['perpetual', 'dated']).default('perpetual'),
@@ -43,7 +43,8 @@ const schema = z.strictObject({
 
 /**
  * Reads an instrument definition YAML (`symbol`, `tick_size`, `lot_size`, `min_size`, `multiplier`,
- * `maker_fee`, `taker_fee`; decimal strings) for importing third-party market data.
+ * `maker_fee`, `taker_fee`; decimal strings) for importing third-party market data. `multiplier`
+ * (default 1) is required when `lot_size` is not 1.
  * @throws MmError FILE_NOT_FOUND or CONFIG_INVALID naming the file, key and value.
  */
 export function loadInstrumentDef(path: string): InstrumentDef {
@@ -79,6 +80,15 @@ export function parseInstrumentDef(raw: unknown, where: string): InstrumentDef {
     throw new MmError('CONFIG_INVALID', `${where}: ${lines.join('; ')}`, { path: where });
   }
   const d = r.data;
+  // A contract of lot_size ≠ 1 source units is worth lot_size units, not 1: the default multiplier 1
+  // silently valued every contract as one unit (lot 0.001 → PnL 1000× too large).
+  if (d.multiplier === undefined && !new Decimal(d.lot_size).eq(1))
+    throw new MmError(
+      'CONFIG_INVALID',
+      `${where}: multiplier: missing (required when lot_size is not 1): one contract is lot_size ${d.lot_size} of the source's quantity unit, so PnL needs multiplier (usually ${d.lot_size}, the same); the default 1 would make PnL ${new Decimal(1).div(d.lot_size).toFixed()}× too large`,
+      { path: where },
+    );
+  const multiplier = d.multiplier ?? '1';
   const wide = new Decimal(100);
   const instrument: Instrument = {
     symbol: asSymbol(d.symbol),
@@ -88,7 +98,7 @@ export function parseInstrumentDef(raw: unknown, where: string): InstrumentDef {
     description: d.description ?? `${d.symbol} (imported)`,
     expirationMs: null,
     grid: new TickGrid(new Decimal(d.tick_size).toFixed()),
-    multiplier: new Decimal(d.multiplier),
+    multiplier: new Decimal(multiplier),
     minOrderSize: d.min_size,
     initialMarginPct: new Decimal(10),
     maintenanceMarginPct: new Decimal(5),

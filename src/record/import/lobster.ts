@@ -1,4 +1,5 @@
 import type { Side } from '../../domain/enums.ts';
+import type { TradeCondition } from '../../domain/events.ts';
 import type { InstrumentDef } from './instrument-def.ts';
 import type { LineSource, NumberedLine } from './line-source.ts';
 import { OrderBookL3 } from './order-book-l3.ts';
@@ -23,6 +24,34 @@ export interface LobsterImportOptions {
   onProgress?(rows: number): void;
 }
 
+/** What a LOBSTER import converted, beyond ImportStats. */
+export interface LobsterImportStats extends ImportStats {
+  /**
+   * Levels settled to the order-book file that were outside its N levels on the row before (orders
+   * resting before the file started, at prices the file did not show: a depth-N file cannot name
+   * them). Expected, not bad rows; a difference at a level the file showed is a `book-mismatch`.
+   */
+  reconciledLevels: number;
+  /** Cancels and executions of orders that predate the file at prices outside its N levels (unknown ids there, expected). */
+  unseenOrders: number;
+  /**
+   * Cancels and executions of ids never added at a price the file showed, applied to the level's
+   * latest known order of at least that size (OrderBookL3.reduceLatest: a replace with its messages
+   * missing, as in LOBSTER's samples).
+   */
+  replacedOrders: number;
+  /** Type 5: executions of hidden orders, written as `hidden` prints (they consumed no displayed queue). */
+  hiddenTrades: number;
+  hiddenContracts: number;
+  /** Of those, prices between ticks (midpoint executions), written rounded to the resting side's worse tick. */
+  hiddenOffGrid: number;
+  /** Type 6: auction crosses, written as `cross` prints (no aggressor; they trade no resting order). */
+  crossTrades: number;
+  crossContracts: number;
+  /** Type 7: trading halt, quote or trading resumption messages (each a gap). */
+  halts: number;
+}
+
 /** LOBSTER prices are integers in 1/10000 of the currency. */
 const PRICE_SCALE = 10_000;
 /** LOBSTER's placeholder for an empty level. */
@@ -33,11 +62,17 @@ const PROGRESS_EVERY = 8192;
  * Converts LOBSTER message + order-book files (one trading day of one ticker) into an order-level
  * recording: the book is rebuilt order by order (exact FIFO per price; orders resting before the
  * file starts are placeholders at the front of their level), checked against the order-book file
- * after every message (drift there is reported and settled to the file), executions (types 4 and 5)
- * become trades with the taker side opposite to the resting order's, halts (type 7) become gaps.
+ * after every message (settled to the file: a level outside the file's N levels before is counted as
+ * reconciled, a difference at a level it showed is reported), books carry every order's id (format
+ * version 5), visible executions (type 4) become trades with the taker side opposite to the resting
+ * order's, hidden executions (type 5) `hidden` prints, auction crosses (type 6) `cross` prints,
+ * halts (type 7) gaps.
  */
-export async function importLobster(o: LobsterImportOptions): Promise<ImportStats> {
-  const stats: ImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null };
+export async function importLobster(o: LobsterImportOptions): Promise<LobsterImportStats> {
+  const stats: LobsterImportStats = {
+    bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null,
+    reconciledLevels: 0, unseenOrders: 0, replacedOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
+  };
   const symbol = o.def.instrument.symbol;
   const tick = o.def.instrument.grid.tickSize.toNumber();
   const lot = o.def.lotSize.toNumber();
@@ -48,9 +83,9 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
   let lastTimeS = -Infinity;
   let seeded = false;
   let depth = o.depth ?? 0;
-  // The deepest price each side of the book file has shown so far: a level beyond it that comes
-  // into view is depth the file did not show before, not something the messages failed to explain.
-  const horizon = { bid: Infinity, ask: -Infinity };
+  // The price range each side of the book file showed on the row before: a difference outside it is
+  // depth the file did not show (reconciled), inside it something the messages failed to explain.
+  const view: View = { bidBest: NaN, bidWorst: NaN, askBest: NaN, askWorst: NaN };
   let n = 0;
   const file = o.messages.path;
 
@@ -62,6 +97,16 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
       return null;
     }
     return t;
+  };
+  // A hidden execution between ticks (a midpoint order) is kept as a print at the resting side's
+  // worse tick: a hidden print fills only our orders priced better than it, and every order of
+  // ours that the aggressor would have met first is priced better than that tick too.
+  const hiddenTicks = (raw: number, restingBid: boolean): number => {
+    const x = raw / PRICE_SCALE / tick;
+    const t = Math.round(x);
+    if (Math.abs(x - t) <= 1e-6 * Math.max(1, x)) return t;
+    stats.hiddenOffGrid++;
+    return restingBid ? Math.floor(x) : Math.ceil(x);
   };
   const contractsOf = (raw: number, line: number, f: string): number | null => {
     const x = raw / lot;
@@ -112,7 +157,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
     const out = (sink ??= o.openSink(tsMs));
     const stamp = { tsEvent: tsMs, tsRecv: tsMs + o.feedLatencyMs };
     const isBid = dir === 1;
-    const priceTicks = type === 7 ? 0 : ticksOf(priceRaw, line, file);
+    const priceTicks = type === 7 ? 0 : type === 5 ? hiddenTicks(priceRaw, isBid) : ticksOf(priceRaw, line, file);
     const qty = contractsOf(size, line, file);
     if (priceTicks === null || qty === null) continue;
     if (!seeded) {
@@ -129,21 +174,32 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
       case 2:
       case 3:
       case 4:
-        if (book.reduce(id, isBid, priceTicks, qty) === 'unknown-order') o.issues.report('unknown-order', file, line, `order ${id} is not resting at ${priceRaw}`);
+        if (book.reduce(id, isBid, priceTicks, qty) === 'unknown-order') {
+          // An order that predates the file at a price it did not show cannot be known by id; one at a
+          // price it showed is a known order under a new id (a replace whose messages are missing).
+          if (!inView(view, isBid, priceTicks)) stats.unseenOrders++;
+          else if (book.reduceLatest(isBid, priceTicks, qty)) stats.replacedOrders++;
+          else o.issues.report('unknown-order', file, line, `order ${id} is not resting at ${priceRaw}`);
+        }
         if (type === 4) trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp);
         break;
       case 5:
-        trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp);
+        // A hidden order traded: real volume, but no displayed order did (no queue consumed).
+        trade(out, priceTicks, qty, isBid ? 'sell' : 'buy', stamp, 'hidden');
+        stats.hiddenTrades++;
+        stats.hiddenContracts += qty;
         break;
-      case 6: {
-        const ask = book.bestAsk();
-        trade(out, priceTicks, qty, ask !== undefined && priceTicks >= ask ? 'buy' : 'sell', stamp);
+      case 6:
+        // An auction cross: no aggressor, and no order of the continuous book traded in it.
+        trade(out, priceTicks, qty, 'buy', stamp, 'cross');
+        stats.crossTrades++;
+        stats.crossContracts += qty;
         break;
-      }
       case 7:
         // A halt (price −1) or resumption (0 quotes, 1 trading): the data is not continuous.
         out.write({ type: 'gap', symbol, tsEvent: tsMs, tsRecv: tsMs, reason: `trading halt message (price ${priceRaw})` });
         stats.gaps++;
+        stats.halts++;
         break;
       default:
         o.issues.report('unknown-message', file, line, `message type ${f[1]} (LOBSTER types are 1-7)`);
@@ -151,7 +207,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
     }
     // Hidden and cross executions and halts leave the visible book as it was.
     if (type >= 5) continue;
-    settleToFile(book, level, depth, ticksOf, contractsOf, o.orderbook.path, r.value.line, o.issues, stats.bookRows > 1, horizon);
+    stats.reconciledLevels += settleToFile(book, level, depth, ticksOf, contractsOf, o.orderbook.path, r.value.line, o.issues, stats.bookRows > 1, view);
     const bb = book.bestBid();
     const ba = book.bestAsk();
     if (bb !== undefined && ba !== undefined && bb >= ba) o.issues.report('crossed-book', file, line, `best bid ${bb} ≥ best ask ${ba} after this message`);
@@ -163,8 +219,8 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
   o.onProgress?.(n);
   return stats;
 
-  function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }): void {
-    out.write({ type: 'trade', symbol, priceTicks, qty, aggressor, ...stamp });
+  function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }, condition?: TradeCondition): void {
+    out.write({ type: 'trade', symbol, priceTicks, qty, aggressor, ...stamp, ...(condition ? { condition } : {}) });
     stats.tradeRows++;
     stats.trades++;
     stats.tradedContracts += qty;
@@ -172,6 +228,17 @@ export async function importLobster(o: LobsterImportOptions): Promise<ImportStat
 }
 
 type Conv = (raw: number, line: number, f: string) => number | null;
+
+/** The price range each side of the order-book file showed on a row (NaN: the side showed none). */
+interface View {
+  bidBest: number;
+  bidWorst: number;
+  askBest: number;
+  askWorst: number;
+}
+
+/** True when the file's row showed the price's place on its side (between its best and worst shown). */
+const inView = (v: View, bid: boolean, p: number): boolean => (bid ? p <= v.bidBest && p >= v.bidWorst : p >= v.askBest && p <= v.askWorst);
 
 /** Seeds the book from the file's first row with the first message undone. */
 function seedBefore(book: OrderBookL3, level: number[], type: number, isBid: boolean, priceTicks: number, qty: number, ticksOf: Conv, contractsOf: Conv, path: string, line: number): void {
@@ -192,8 +259,10 @@ function seedBefore(book: OrderBookL3, level: number[], type: number, isBid: boo
 }
 
 /**
- * Compares the rebuilt book's visible levels with the file's row and settles differences (reported
- * when `report`: after the first message, a difference means the messages did not explain it).
+ * Compares the rebuilt book's visible levels with the file's row and settles differences. A
+ * difference at a price the previous row showed means the messages did not explain it: reported
+ * (when `report`, i.e. after the first message). One outside it is depth the file did not show
+ * (orders older than the file there): counted, returned, not reported. Updates `view` to this row.
  */
 function settleToFile(
   book: OrderBookL3,
@@ -205,8 +274,10 @@ function settleToFile(
   line: number,
   issues: RowIssues,
   report: boolean,
-  horizon: { bid: number; ask: number },
-): void {
+  view: View,
+): number {
+  let reconciled = 0;
+  const shown = { bidBest: NaN, bidWorst: NaN, askBest: NaN, askWorst: NaN };
   for (const bid of [false, true]) {
     const want = new Map<number, number>();
     let worst: number | undefined;
@@ -217,29 +288,29 @@ function settleToFile(
       const q = contractsOf(level[bid ? i + 3 : i + 1]!, line, path);
       if (p === null || q === null) continue;
       want.set(p, q);
+      if (worst === undefined) bid ? (shown.bidBest = p) : (shown.askBest = p);
       worst = p;
     }
+    if (worst !== undefined) bid ? (shown.bidWorst = worst) : (shown.askWorst = worst);
     const side = bid ? book.bids : book.asks;
     // Our levels inside the file's visible range that the file does not show are gone.
     for (const p of [...side.prices]) {
       if (worst === undefined || (bid ? p < worst : p > worst)) break;
       if (!want.has(p)) {
-        if (report) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p} is not in the order-book file; removed`);
+        if (report && inView(view, bid, p)) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p} is not in the order-book file; removed`);
+        else if (report) reconciled++;
         book.settleLevel(bid, p, 0);
       }
     }
-    const edge = bid ? horizon.bid : horizon.ask;
     for (const [p, q] of want) {
       const have = book.levelQty(bid, p);
       if (have !== q) {
-        const revealed = have === 0 && (bid ? p < edge : p > edge);
-        if (report && !revealed) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p}: messages give ${book.levelQty(bid, p)}, the file ${q}; settled to the file`);
+        if (report && inView(view, bid, p)) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p}: messages give ${have}, the file ${q}; settled to the file`);
+        else if (report) reconciled++;
         book.settleLevel(bid, p, q);
       }
     }
-    if (worst !== undefined) {
-      if (bid) horizon.bid = Math.min(horizon.bid, worst);
-      else horizon.ask = Math.max(horizon.ask, worst);
-    }
   }
+  Object.assign(view, shown);
+  return reconciled;
 }

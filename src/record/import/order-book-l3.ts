@@ -4,6 +4,8 @@ import { priceIndex } from './sorted-prices.ts';
 /** One resting order the importer tracks (ids are the source's). */
 interface RestingOrder {
   readonly id: string;
+  /** The id written to the recording: the source's when it is a non-negative integer, else a negative number of ours. */
+  readonly ref: number;
   readonly isBid: boolean;
   readonly priceTicks: number;
   qty: number;
@@ -36,10 +38,11 @@ class L3Side {
     const out: BookLevel[] = [];
     for (let i = 0; i < n && i < this.prices.length; i++) {
       const p = this.prices[i]!;
-      const orders = this.levels.get(p)!.map((o) => o.qty);
+      const level = this.levels.get(p)!;
+      const orders = level.map((o) => o.qty);
       let qty = 0;
       for (const q of orders) qty += q;
-      out.push({ priceTicks: p, qty, orders });
+      out.push({ priceTicks: p, qty, orders, orderIds: level.map((o) => o.ref) });
     }
     return out;
   }
@@ -63,11 +66,15 @@ export class OrderBookL3 {
   readonly asks = new L3Side(false);
   readonly #orders = new Map<string, RestingOrder>();
   #placeholders = 0;
+  /** Negative ids for orders the source did not name (placeholders, ids that are not integers). */
+  #ownRefs = 0;
 
   /** Adds a new order at the back of its level. Returns false when the id is already resting. */
   add(id: string, isBid: boolean, priceTicks: number, qty: number): boolean {
     if (this.#orders.has(id)) return false;
-    const o: RestingOrder = { id, isBid, priceTicks, qty };
+    const n = Number(id);
+    const ref = /^[0-9]+$/.test(id) && Number.isSafeInteger(n) ? n : --this.#ownRefs;
+    const o: RestingOrder = { id, ref, isBid, priceTicks, qty };
     this.#orders.set(id, o);
     (isBid ? this.bids : this.asks).queue(priceTicks).push(o);
     return true;
@@ -75,7 +82,7 @@ export class OrderBookL3 {
 
   /** A resting level present before the data starts: one placeholder order of `qty` at the front. */
   seedLevel(isBid: boolean, priceTicks: number, qty: number): void {
-    const o: RestingOrder = { id: `~seed${this.#placeholders++}`, isBid, priceTicks, qty };
+    const o: RestingOrder = { id: `~seed${this.#placeholders++}`, ref: --this.#ownRefs, isBid, priceTicks, qty };
     (isBid ? this.bids : this.asks).queue(priceTicks).unshift(o);
   }
 
@@ -100,6 +107,22 @@ export class OrderBookL3 {
       if (q.length === 0) side.drop(o.priceTicks);
     }
     return tooLarge ? 'too-large' : 'ok';
+  }
+
+  /**
+   * An unknown id reduced at a price that shows: taken to be a replacement of one of the level's
+   * known orders (LOBSTER samples carry ids that were never added, each of a size and price an
+   * order seen before had, whose own delete never comes: an order replace whose messages are
+   * missing). Reduces the latest non-placeholder order there of exactly `qty`, else the latest of
+   * more (of two candidates, the later one: an order of ours between them keeps the earlier ahead,
+   * the conservative reading). Returns false when the level has none.
+   */
+  reduceLatest(isBid: boolean, priceTicks: number, qty: number): boolean {
+    const q = (isBid ? this.bids : this.asks).levels.get(priceTicks);
+    if (!q) return false;
+    const pick = (ok: (size: number) => boolean): RestingOrder | undefined => q.findLast((o) => !o.id.startsWith('~seed') && ok(o.qty));
+    const o = pick((size) => size === qty) ?? pick((size) => size > qty);
+    return o !== undefined && this.reduce(o.id, isBid, priceTicks, qty) === 'ok';
   }
 
   /** Total size at a price. */

@@ -11,9 +11,12 @@ export interface Stamp {
  * Turns a source's two timestamps (exchange, local; µs) into recording times. In `exchange` mode
  * (default) the venue time is the exchange's and the receive time is the venue time plus the
  * latency jitter the source saw: local − exchange in excess of the smallest difference seen so far
- * (the recorder's clock may be offset by seconds either way, so the raw difference means nothing),
- * plus a fixed `feedLatencyMs`. In `local` mode the source's clocks are trusted as they are. Receive
- * times never go back (one stream, received in order).
+ * (the recorder's clock may be offset by seconds either way), plus a base latency: `feedLatencyMs`
+ * when given, else the recorded one, that smallest difference, when it is not negative (a recorder
+ * clock behind the exchange's, as in the shared BTCUSDT capture, says nothing about latency: base 0).
+ * With a base of the recorded difference, receive time = local time whenever local ≥ exchange.
+ * In `local` mode the source's clocks are trusted as they are. Receive times never go back (one
+ * stream, received in order).
  */
 export class SourceClock {
   #minDiffUs = Infinity;
@@ -22,18 +25,20 @@ export class SourceClock {
 
   constructor(
     readonly mode: ClockMode,
-    readonly feedLatencyMs: number,
+    /** Base feed latency, ms; null = the recorded difference (see above). */
+    readonly feedLatencyMs: number | null,
   ) {}
 
   /** Stamps one event; the returned object is reused by the next call. */
   stamp(exchangeUs: number, localUs: number): Stamp {
     let recvMs: number;
     if (this.mode === 'local') {
-      recvMs = localUs / 1000 + this.feedLatencyMs;
+      recvMs = localUs / 1000 + (this.feedLatencyMs ?? 0);
     } else {
       const diff = localUs - exchangeUs;
       if (diff < this.#minDiffUs) this.#minDiffUs = diff;
-      recvMs = (exchangeUs + (diff - this.#minDiffUs)) / 1000 + this.feedLatencyMs;
+      const baseMs = this.feedLatencyMs ?? Math.max(0, this.#minDiffUs) / 1000;
+      recvMs = (exchangeUs + (diff - this.#minDiffUs)) / 1000 + baseMs;
     }
     if (recvMs < this.#lastRecvMs) recvMs = this.#lastRecvMs;
     this.#lastRecvMs = recvMs;

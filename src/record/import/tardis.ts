@@ -1,18 +1,24 @@
 import { MmError } from '../../core/errors.ts';
 import type { Symbol } from '../../core/ids.ts';
 import type { Side } from '../../domain/enums.ts';
-import type { BookUpdated, TradePrinted } from '../../domain/events.ts';
+import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../../domain/events.ts';
 import type { RecordingGap } from '../format.ts';
 import type { InstrumentDef } from './instrument-def.ts';
 import { LevelBook } from './level-book.ts';
 import type { LineSource, NumberedLine } from './line-source.ts';
 import type { RowIssues } from './row-issues.ts';
 import { SourceClock, type ClockMode } from './source-clock.ts';
+import { FundingTracker, tickerRows } from './tardis-ticker.ts';
 import { UnitScale } from './unit-scale.ts';
 
 /** Where converted events go (a RecordingEncoder or a test array). */
 export interface ImportSink {
   write(ev: BookUpdated | TradePrinted | RecordingGap): void;
+}
+
+/** Where a Tardis import's events go: books, trades and gaps, plus tickers, funding and index prices from derivative_ticker. */
+export interface TardisSink {
+  write(ev: BookUpdated | TradePrinted | RecordingGap | TickerUpdated | FundingSettled | PriceObserved): void;
 }
 
 /** Options of a Tardis import. */
@@ -21,15 +27,23 @@ export interface TardisImportOptions {
   readonly book: LineSource;
   /** `trades` CSV: exchange,symbol,timestamp,local_timestamp,id,side,price,amount. */
   readonly trades?: LineSource;
+  /**
+   * `derivative_ticker` CSV: exchange,symbol,timestamp,local_timestamp,funding_timestamp,funding_rate,
+   * predicted_funding_rate,open_interest,last_price,index_price,mark_price (tardis-ticker.ts).
+   */
+  readonly ticker?: LineSource;
   readonly def: InstrumentDef;
   /** Levels per side written to the recording (the full book is rebuilt regardless). */
   readonly depth: number;
   readonly clock: ClockMode;
-  /** Added to every receive time, ms (models our distance from the source). */
-  readonly feedLatencyMs: number;
+  /**
+   * Base receive latency, ms (models our distance from the source); null = the recorded one
+   * (local − exchange where the recorder's clock is not behind: `SourceClock`).
+   */
+  readonly feedLatencyMs: number | null;
   readonly issues: RowIssues;
   /** Creates the sink once the first timestamp is known (it goes into the header). */
-  openSink(startedAtMs: number): ImportSink;
+  openSink(startedAtMs: number): TardisSink;
   /** Called every few thousand rows. */
   onProgress?(rows: number): void;
 }
@@ -45,6 +59,15 @@ export interface ImportStats {
   gaps: number;
   firstMs: number | null;
   lastMs: number | null;
+}
+
+/** What a Tardis import converted, and what it could not use. */
+export interface TardisImportStats extends ImportStats {
+  /** Level updates before the first snapshot, skipped (no book to apply them to). */
+  skippedBeforeSnapshot: number;
+  tickerRows: number;
+  /** Funding settlements derived from derivative_ticker rows (`f` lines). */
+  fundings: number;
 }
 
 /** A parsed CSV row the merge orders. */
@@ -67,28 +90,33 @@ const PROGRESS_EVERY = 8192;
 
 /**
  * Converts Tardis-style CSVs (book level updates + trades, µs timestamps) into recording events:
- * merged by exchange time (trades before book changes at the same instant), book rows of one
- * instant applied together, a snapshot run replacing the book, top-`depth` levels written.
- * Bad rows are reported to `issues` by file and line and skipped.
+ * merged by local_timestamp, Tardis's ordering clock (trades before book changes at the same
+ * instant), book rows of one arrival instant applied together, a snapshot run replacing the book,
+ * level updates before the first snapshot skipped, top-`depth` levels written. Bad rows are
+ * reported to `issues` by file and line and skipped.
  */
-export async function importTardis(o: TardisImportOptions): Promise<ImportStats> {
-  const stats: ImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null };
+export async function importTardis(o: TardisImportOptions): Promise<TardisImportStats> {
+  const stats: TardisImportStats = { bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, skippedBeforeSnapshot: 0, tickerRows: 0, fundings: 0, firstMs: null, lastMs: null };
   const symbol = o.def.instrument.symbol;
   const scale = new UnitScale(o.def);
   const clock = new SourceClock(o.clock, o.feedLatencyMs);
   const book = new LevelBook();
   const books = rowReader(o.book, 'book', scale, o.issues);
   const trades = o.trades ? rowReader(o.trades, 'trade', scale, o.issues) : null;
-  let sink: ImportSink | null = null;
-  const out = (tsUs: number): ImportSink => (sink ??= o.openSink(tsUs / 1000));
+  const tickers = o.ticker ? tickerRows(o.ticker, o.issues) : null;
+  const funding = new FundingTracker(symbol, o.def.instrument.grid.tickSize);
+  let sink: TardisSink | null = null;
+  const out = (tsUs: number): TardisSink => (sink ??= o.openSink(tsUs / 1000));
 
   // The book rows of the current instant, not yet applied.
   let batch: Row[] = [];
   // Inside a snapshot run the book is incomplete: it is written once the run ends.
   let snapshotEnd: Row | null = null;
   let haveBook = false;
+  let seenSnapshot = false;
+  // The arrival instant (local_timestamp) of the rows in `batch`.
+  let batchLocalUs = -Infinity;
   let lastBookUs = -Infinity;
-  let lastTradeUs = -Infinity;
   let rows = 0;
 
   const flush = (): void => {
@@ -128,6 +156,7 @@ export async function importTardis(o: TardisImportOptions): Promise<ImportStats>
   };
   const emitBook = (r: Row): void => {
     const ts = clock.stamp(r.tsUs, r.localUs);
+    lastBookUs = r.tsUs;
     out(r.tsUs).write({ type: 'book', symbol, level: 2, isSnapshot: true, bids: book.bids.top(o.depth), asks: book.asks.top(o.depth), tsEvent: ts.eventMs, tsRecv: ts.recvMs });
     haveBook = true;
     stats.books++;
@@ -140,35 +169,61 @@ export async function importTardis(o: TardisImportOptions): Promise<ImportStats>
 
   let nb = await books.next();
   let nt = trades ? await trades.next() : null;
+  let nk = tickers ? await tickers.next() : null;
+  // Tardis orders by local_timestamp (arrival at the recorder): each file is in arrival order, so a
+  // row whose local time goes back keeps its place in its file (merged as if it came at the last one).
+  let bookLocalUs = -Infinity;
+  let tradeLocalUs = -Infinity;
+  let tickerLocalUs = -Infinity;
   for (;;) {
     const b = nb.done ? null : nb.value;
     const t = nt === null || nt.done ? null : nt.value;
-    if (b === null && t === null) break;
+    const k = nk === null || nk.done ? null : nk.value;
+    if (b === null && t === null && k === null) break;
     if (++rows % PROGRESS_EVERY === 0) o.onProgress?.(rows);
+    const bLocal = b === null ? Infinity : Math.max(b.localUs, bookLocalUs);
+    const tLocal = t === null ? Infinity : Math.max(t.localUs, tradeLocalUs);
+    const kLocal = k === null ? Infinity : Math.max(k.localUs, tickerLocalUs);
     // Trades first at equal instants: the book change that follows reflects the liquidity they took.
-    if (t !== null && (b === null || t.tsUs <= b.tsUs)) {
+    if (t !== null && tLocal <= bLocal && tLocal <= kLocal) {
       nt = await trades!.next();
       stats.tradeRows++;
-      if (t.tsUs < lastTradeUs) {
-        o.issues.report('out-of-order', t.file, t.line, `timestamp ${t.tsUs} is before the previous trade's ${lastTradeUs}`);
-        continue;
-      }
-      lastTradeUs = t.tsUs;
-      if (batch.length > 0 && t.tsUs > batch[0]!.tsUs) flush();
+      tradeLocalUs = tLocal;
+      if (batch.length > 0 && tLocal > batchLocalUs) flush();
       if (batch.length === 0) endSnapshot();
       writeTrade(t);
+      continue;
+    }
+    if (k !== null && kLocal <= bLocal) {
+      nk = await tickers!.next();
+      stats.tickerRows++;
+      tickerLocalUs = kLocal;
+      if (batch.length > 0 && kLocal > batchLocalUs) flush();
+      if (batch.length === 0) endSnapshot();
+      const ts = clock.stamp(k.tsUs, k.localUs);
+      for (const ev of funding.events(k, ts)) {
+        out(k.tsUs).write(ev);
+        if (ev.type === 'funding') stats.fundings++;
+      }
+      touch(ts.eventMs);
       continue;
     }
     nb = await books.next();
     stats.bookRows++;
     const row = b!;
-    if (row.tsUs < lastBookUs) {
-      o.issues.report('out-of-order', row.file, row.line, `timestamp ${row.tsUs} is before the previous book row's ${lastBookUs}`);
+    bookLocalUs = bLocal;
+    // Level updates before the first snapshot change a book we do not have: applying them would
+    // write a one-sided or partial book.
+    if (!row.snapshot && !seenSnapshot) {
+      stats.skippedBeforeSnapshot++;
       continue;
     }
+    seenSnapshot ||= row.snapshot;
+    // Every level update is kept (Tardis sizes are absolute: a dropped delete would leave a stale
+    // level), also one whose exchange time goes back; rows are grouped by arrival instant.
     const head = batch[0];
-    if (head !== undefined && (head.tsUs !== row.tsUs || head.snapshot !== row.snapshot)) flush();
-    lastBookUs = row.tsUs;
+    if (head !== undefined && (batchLocalUs !== bLocal || head.snapshot !== row.snapshot)) flush();
+    batchLocalUs = bLocal;
     batch.push(row);
   }
   flush();

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../core/clock.ts';
 import { FULL_PERMISSIONS, type Permissions } from '../accounts/account.ts';
 import type { AccountRegistry } from '../accounts/registry.ts';
 import { ipAllowed } from './ip-allowlist.ts';
+import { LoginLimiter, type LoginLimits } from './login-limiter.ts';
 
 /** An API key: owner, optional account scope, optional IP allowlist, optional permission cap. */
 export interface ApiKeyRecord {
@@ -27,7 +28,7 @@ export interface Session {
 
 /** An auth failure mapped to its HTTP status (401 bad/expired token or credentials, 403 IP or scope, 400 malformed). */
 export interface AuthFailure {
-  readonly status: 400 | 401 | 403;
+  readonly status: 400 | 401 | 403 | 429;
   readonly message: string;
 }
 
@@ -35,6 +36,27 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: AuthFailure };
 
 interface TokenRecord extends Session {
   revoked: boolean;
+}
+
+/** Token lifetimes, login budgets and the live-token cap of an AuthService. */
+export interface AuthLimits {
+  readonly defaultExpirationSeconds: number;
+  readonly maxExpirationSeconds: number;
+  /** Default DEFAULT_LOGIN_LIMITS. */
+  readonly logins?: LoginLimits;
+  /** Default DEFAULT_MAX_LIVE_TOKENS_PER_KEY. */
+  readonly maxLiveTokensPerKey?: number;
+}
+
+/** Login budgets: 10 failures or 600 logins a minute per IP and per key. */
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { maxFailuresPerWindow: 10, maxAttemptsPerWindow: 600, windowMs: 60_000 };
+/** Live tokens kept per API key; the oldest are dropped beyond. */
+export const DEFAULT_MAX_LIVE_TOKENS_PER_KEY = 100;
+
+/** Compares secrets in constant time (hashes of equal length, whatever was sent). */
+function sameSecret(expected: string, given: string): boolean {
+  const h = (s: string): Buffer => createHash('sha256').update(s).digest();
+  return timingSafeEqual(h(expected), h(given));
 }
 
 /** Expired tokens are forgotten this long (venue ms) after their expiry. */
@@ -53,13 +75,15 @@ export class AuthService {
   readonly #tokens = new Map<string, TokenRecord>();
   readonly #clock: Clock;
   readonly #accounts: AccountRegistry;
-  readonly #limits: { defaultExpirationSeconds: number; maxExpirationSeconds: number };
+  readonly #limits: AuthLimits;
+  readonly #logins: LoginLimiter;
   #nextSweepMs = 0;
 
-  constructor(clock: Clock, accounts: AccountRegistry, limits: { defaultExpirationSeconds: number; maxExpirationSeconds: number }) {
+  constructor(clock: Clock, accounts: AccountRegistry, limits: AuthLimits) {
     this.#clock = clock;
     this.#accounts = accounts;
     this.#limits = limits;
+    this.#logins = new LoginLimiter(clock, limits.logins ?? DEFAULT_LOGIN_LIMITS);
   }
 
   /** Creates a key for `userId`. Fixed key/secret may be given (the default user's, from config). */
@@ -87,8 +111,13 @@ export class AuthService {
 
   /** Exchanges key + secret for a bearer token valid `expirationSeconds` (venue time). */
   authenticate(apiKey: string, apiSecret: string, expirationSeconds: number | undefined, ip: string): Outcome<Session> {
+    const wait = this.#logins.admit(ip, apiKey);
+    if (wait !== null) return { ok: false, error: { status: 429, message: `too many logins from ${ip} or for this api_key; retry in ${wait} s` } };
     const k = this.#keys.get(apiKey);
-    if (!k || k.revoked || k.apiSecret !== apiSecret) return fail(401, 'invalid api_key or api_secret');
+    if (!k || k.revoked || !sameSecret(k.apiSecret, apiSecret)) {
+      this.#logins.failed(ip, apiKey);
+      return fail(401, 'invalid api_key or api_secret');
+    }
     if (!ipAllowed(k.allowedIps, ip)) return fail(403, `IP address ${ip} is not allowed for this API key`);
     const secs = expirationSeconds ?? this.#limits.defaultExpirationSeconds;
     if (!Number.isInteger(secs) || secs <= 0 || secs > this.#limits.maxExpirationSeconds) {
@@ -98,7 +127,21 @@ export class AuthService {
     const token = randomBytes(24).toString('base64url');
     const rec: TokenRecord = { token, userId: k.userId, apiKey, expiresMs: this.#clock.nowMs() + secs * 1000, revoked: false };
     this.#tokens.set(token, rec);
+    this.#capTokens(apiKey);
     return { ok: true, value: rec };
+  }
+
+  /**
+   * Keeps at most `maxLiveTokensPerKey` unrevoked tokens per key: the oldest are forgotten (a key
+   * logging in in a loop cannot grow the table for the tokens' lifetime; a client renewing its
+   * token holds one or two).
+   */
+  #capTokens(apiKey: string): void {
+    const max = this.#limits.maxLiveTokensPerKey ?? DEFAULT_MAX_LIVE_TOKENS_PER_KEY;
+    const mine: TokenRecord[] = [];
+    for (const t of this.#tokens.values()) if (t.apiKey === apiKey && !t.revoked) mine.push(t);
+    // Map order is insertion (login) order: the first are the oldest.
+    for (let i = 0; i < mine.length - max; i++) this.#tokens.delete(mine[i]!.token);
   }
 
   /** Resolves an Authorization header value (`Bearer x` or the bare token) to a live session. */

@@ -45,6 +45,12 @@ const schema = z.strictObject({
       max_expiration_seconds: z.number().int().positive().default(7 * 86400),
       /** The order WS is closed (code 4001) when the token of its upgrade expires, as the venue was seen to do. */
       close_order_ws_on_expiry: z.boolean().default(true),
+      /** Unrevoked tokens kept per API key; a login beyond drops the oldest (bounded session storage). */
+      max_live_per_key: z.number().int().positive().default(100),
+      /** Failed logins per client IP and per API key a minute (venue time); beyond, logins are answered 429 until the minute ends. */
+      login_failures_per_minute: z.number().int().positive().default(10),
+      /** Logins of any outcome per client IP and per API key a minute (venue time); beyond, 429. */
+      logins_per_minute: z.number().int().positive().default(600),
     })
     .prefault({}),
   /** Server `h` heartbeat interval on the order WS, real ms. */

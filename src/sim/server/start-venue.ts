@@ -32,6 +32,8 @@ export interface VenueOptions {
    * (`marketPlugins(config)`) when that module exists. Pass `[]` for the bare core.
    */
   readonly plugins?: readonly VenuePlugin[];
+  /** Where operational warnings go (an oversize WS frame refused), one line each. Default stderr. */
+  readonly warn?: (line: string) => void;
 }
 
 /**
@@ -76,7 +78,7 @@ export async function buildVenue(options: VenueOptions = {}): Promise<HeadlessVe
   const config = options.config ? parseVenueConfig(options.config) : defaultVenueConfig();
   const venue = new Venue({ config, ...(options.clock ? { clock: options.clock } : {}), ...(options.prescaled ? { prescaled: true } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const router = new Router();
-  const ws = new WsRegistry(venue);
+  const ws = new WsRegistry(venue, options.warn ? { warn: options.warn } : {});
   const rateLimiter = new RateLimiter(venue.clock, () => venue.knobs.rateLimit);
   const ioClock = options.ioClock ?? new LiveClock();
   const ctx: VenuePluginContext = { venue, router, ws, auth: venue.auth, config, rateLimiter, ioClock };

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { encodeErrorBody } from '../../wire/index.ts';
+import { encodeErrorBody, MAX_CLIENT_FRAME_BYTES } from '../../wire/index.ts';
 import type { AuthFailure, Session } from '../auth/auth-service.ts';
 import type { DropFilter } from '../knobs.ts';
 import type { Venue } from '../venue.ts';
@@ -54,15 +54,26 @@ interface Tracked {
   readonly userId: string | null;
 }
 
+/** Options of the WS registry. */
+export interface WsRegistryOptions {
+  /** Largest accepted client frame (default MAX_CLIENT_FRAME_BYTES); a bigger one closes the socket with 1009. */
+  readonly maxPayloadBytes?: number;
+  /** Where a refused oversize frame is reported, one line per connection (default stderr). */
+  readonly warn?: (line: string) => void;
+}
+
 /** WS path registry and upgrade dispatcher; tracks sockets for the drop-connections knob and shutdown. */
 export class WsRegistry {
   readonly #handlers = new Map<string, WsPathHandler>();
-  readonly #wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  readonly #wss: WebSocketServer;
   readonly #open = new Set<Tracked>();
   readonly #venue: Venue;
+  readonly #warn: (line: string) => void;
 
-  constructor(venue: Venue) {
+  constructor(venue: Venue, options: WsRegistryOptions = {}) {
     this.#venue = venue;
+    this.#wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: options.maxPayloadBytes ?? MAX_CLIENT_FRAME_BYTES });
+    this.#warn = options.warn ?? ((line) => void process.stderr.write(`${line}\n`));
   }
 
   /** Registers (or replaces) the handler of `path`. */
@@ -93,6 +104,12 @@ export class WsRegistry {
       const tracked: Tracked = { ws, path: url.pathname, userId: session?.userId ?? null };
       this.#open.add(tracked);
       ws.on('close', () => this.#open.delete(tracked));
+      // ws reports a frame over maxPayload as one error and closes with 1009: counted and logged
+      // here once for the connection (handlers may listen to 'error' too).
+      ws.on('error', (e: Error & { code?: string }) => {
+        if (e.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return;
+        this.#warn(`venue: ${url.pathname} connection from ${base.ip} closed with 1009: ${e.message}`);
+      });
       handler.onConnection(ws, { ...base, state });
     });
   }

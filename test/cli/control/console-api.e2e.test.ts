@@ -18,7 +18,7 @@ import { controlledDaemonConfig } from './daemon-config.ts';
  * orders say whether the quotes really went away and came back.
  */
 
-const TOKEN = 'test-token-5f1c9a';
+const TOKEN = 'test-token-5f1c9a-e83b27d0c4a91f6b';
 const config = (halfSpreadTicks: number, seed = 7): string => controlledDaemonConfig({ tokenEnv: 'TEST_CONTROL_TOKEN', halfSpreadTicks, seed });
 
 let dir: string;

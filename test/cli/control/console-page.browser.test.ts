@@ -21,7 +21,7 @@ import { controlledDaemonConfig } from './daemon-config.ts';
  * MMBOT_CONSOLE_SCREENSHOT=<file> also saves a screenshot (docs/console.png comes from here).
  */
 
-const TOKEN = 'browser-test-token-7d2e';
+const TOKEN = 'browser-test-token-7d2e-9a41c6f08b35';
 const CONFIG = controlledDaemonConfig({ tokenEnv: 'BROWSER_TEST_CONTROL_TOKEN' });
 
 /** The page's document, typed just enough (the project compiles without DOM types). */

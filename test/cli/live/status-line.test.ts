@@ -26,7 +26,7 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     strategyId: 'eurusd',
     desired: null,
     working: [],
-    position: { qty: 0, avgPrice: null, markTicks: null },
+    position: { qty: 0, avgPrice: null, costBasis: d('0'), markTicks: null },
     pnl: pnl('0'),
     tradingState: 'ACTIVE',
     tradingReason: '',
@@ -57,7 +57,7 @@ describe('formatStatusLine', () => {
       snapshot({
         desired: { symbol: sym, bids: [{ priceTicks: 11401, qty: 100 }, { priceTicks: 11400, qty: 100 }], asks: [{ priceTicks: 11403, qty: 100 }] },
         working: [{}, {}, {}] as unknown as SymbolSnapshot['working'],
-        position: { qty: -200, avgPrice: d('1.14025'), markTicks: 11402 },
+        position: { qty: -200, avgPrice: d('1.14025'), costBasis: d('-228.05'), markTicks: 11402 },
         pnl: pnl('1.5', '-0.02'),
       }),
       catalog,
@@ -86,7 +86,7 @@ describe('formatStatusLine', () => {
 
   it('after stop shows "stopped" and the working count instead of the last desired quotes', () => {
     const desired = { symbol: sym, bids: [{ priceTicks: 11401, qty: 100 }], asks: [{ priceTicks: 11403, qty: 100 }] };
-    const line = formatStatusLine(snapshot({ desired, position: { qty: 100, avgPrice: d('1.14'), markTicks: 11402 } }, { running: false }), catalog);
+    const line = formatStatusLine(snapshot({ desired, position: { qty: 100, avgPrice: d('1.14'), costBasis: d('114'), markTicks: 11402 } }, { running: false }), catalog);
     expect(line).toMatch(/^EURUSD-PERP stopped \(0 working\) pos \+100@1\.1400 pnl \+0\.00 \| fills 3/);
     expect(line).not.toContain('1.1401');
     const unconfirmed = formatStatusLine(snapshot({ desired, working: [{}] as unknown as SymbolSnapshot['working'] }, { running: false }), catalog);

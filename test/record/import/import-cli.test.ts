@@ -62,9 +62,11 @@ describe('mmbot import → mmbot backtest (Tardis: 30 s of real Binance BTCUSDT;
     ]);
     const summary = JSON.parse(imp.stdout) as Record<string, unknown>;
     expect(summary['bad_rows']).toEqual({});
+    // A depth-2 file: the two levels of pre-file orders that came into view are reconciled, not bad rows.
+    expect(summary).toMatchObject({ reconciledLevels: 2, hiddenTrades: 3, crossTrades: 1, halts: 3 });
     expect(summary['firstMs']).toBe(Date.parse('2012-06-21T13:30:00.311Z') + 0.828);
     const loaded = await readRecording(rec);
-    expect(loaded.header.book_level).toBe(3);
+    expect(loaded.header).toMatchObject({ book_level: 3, version: 5, order_ids: true });
     const firstBook = loaded.events.find((e) => e.type === 'book');
     expect(firstBook?.type === 'book' && firstBook.bids[0]?.orders).toEqual([300, 100]);
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
-import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues } from '../../../src/record/import/index.ts';
+import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../../src/record/import/index.ts';
 
 const FIX = resolve(import.meta.dirname, '../../fixtures/lobster');
 const MSG = join(FIX, 'AAPL_2012-06-21_34200000_57600000_message_2.csv');
@@ -14,10 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), 'mmbot-lobster-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Ev = BookUpdated | TradePrinted | RecordingGap;
 
-async function run(msgPath = MSG, obPath = OB): Promise<{ events: Ev[]; issues: RowIssues }> {
+async function run(msgPath = MSG, obPath = OB): Promise<{ events: Ev[]; issues: RowIssues; stats: LobsterImportStats }> {
   const events: Ev[] = [];
   const issues = new RowIssues(false);
-  await importLobster({
+  const stats = await importLobster({
     messages: openLines(msgPath),
     orderbook: openLines(obPath),
     def,
@@ -26,7 +26,7 @@ async function run(msgPath = MSG, obPath = OB): Promise<{ events: Ev[]; issues: 
     issues,
     openSink: () => ({ write: (e) => void events.push(structuredClone(e)) }),
   });
-  return { events, issues };
+  return { events, issues, stats };
 }
 const books = (evs: Ev[]) => evs.filter((e): e is BookUpdated => e.type === 'book');
 
@@ -47,16 +47,17 @@ describe('LOBSTER importer', () => {
     expect(bs).toHaveLength(types.filter((t) => t < 5).length);
     expect(bs.length).toBeGreaterThan(2000);
     // First message: an order of 100 joins behind the 300 that rested before the file started.
-    expect(bs[0]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 400, orders: [300, 100] });
+    // The 300 is a placeholder (id -2: its id is not in the file), the 100 order 1001.
+    expect(bs[0]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 400, orders: [300, 100], orderIds: [-2, 1001] });
     expect(bs[0]!.level).toBe(3);
     // After the front order (300) traded, our tracked order is alone at the front.
-    expect(bs[3]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 100, orders: [100] });
+    expect(bs[3]!.bids[0]).toEqual({ priceTicks: 10_000, qty: 100, orders: [100], orderIds: [1001] });
     // Every book's top two levels equal the file's row.
     const rows = readFileSync(OB, 'utf8').trim().split('\n').map((l) => l.split(',').map(Number));
     const msgTypes = readFileSync(MSG, 'utf8').trim().split('\n').map((l) => Number(l.split(',')[1]));
     let bi = 0;
     rows.forEach((row, i) => {
-      if (msgTypes[i] === 5) return;
+      if (msgTypes[i]! >= 5) return; // hidden, cross and halt messages change no visible book
       const b = bs[bi++]!;
       expect([b.asks[0]?.priceTicks, b.asks[0]?.qty, b.bids[0]?.priceTicks, b.bids[0]?.qty], `row ${i + 1}`).toEqual([row[0]! / 100, row[1], row[2]! / 100, row[3]]);
     });
@@ -75,6 +76,40 @@ describe('LOBSTER importer', () => {
     ]);
     expect(trades.length).toBeGreaterThan(100);
     expect(trades[0]!.tsEvent).toBeCloseTo(Date.parse('2012-06-21T13:30:00.682Z') + 0.98, 3);
+  });
+
+  it('end of day: a halt and resumptions are gaps, the cross is a cross print, hidden executions hidden prints (one between ticks kept)', async () => {
+    const { events, issues, stats } = await run();
+    expect(issues.summary()).toEqual([]); // the half-cent execution is not an off-grid bad row
+    const tail = events.slice(-9).map((e) => (e.type === 'trade' ? [e.type, e.priceTicks, e.qty, e.condition ?? 'regular'] : e.type === 'gap' ? [e.type, e.reason] : [e.type, e.asks[0]!.priceTicks, e.asks[0]!.qty, e.asks[0]!.orderIds![0], e.asks[0]!.orderIds!.at(-1)]));
+    expect(tail).toEqual([
+      ['gap', 'trading halt message (price -1)'],
+      ['gap', 'trading halt message (price 0)'],
+      ['trade', 10_025, 400, 'cross'], // at the best ask, but no resting order traded: not a buy print there
+      ['gap', 'trading halt message (price 1)'],
+      ['trade', 10_025, 300, 'hidden'], // at the visible best ask: its 2,300 displayed stay untouched
+      ['trade', 10_001, 70, 'hidden'], // 100.005: a resting sell between ticks, at its worse tick (up)
+      ['book', 10_025, 2_400, 1881, 1944], // order 1944 joins at the back (qty, first and last order ids)
+      ['trade', 10_025, 100, 'regular'], // the front order, 1881, executed
+      ['book', 10_025, 2_300, 1885, 1944],
+    ]);
+    // 3 hidden prints in all (25 early in the day, then 300 and 70); 2 levels reconciled: orders 103 and 203
+    // rested before the file at its 3rd level, which a depth-2 file shows only when they come into view.
+    expect(stats).toMatchObject({ gaps: 3, halts: 3, crossTrades: 1, crossContracts: 400, hiddenTrades: 3, hiddenContracts: 395, hiddenOffGrid: 1, reconciledLevels: 2, unseenOrders: 0 });
+  });
+
+  it('an id never added, deleted at a level the file shows, is a known order there under a new id (a replace with its messages missing)', async () => {
+    // As in the AMZN sample: 11 (100) and 12 (114) rest at 100.00; id 77, never added, is deleted
+    // with 100 and the file shows the level at 114: order 11 was replaced, not order 12 cut to 14.
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,114,1000000,1', '34200.4,1,13,100,1000000,1', '34200.5,3,77,100,1000000,1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,214', '1000500,500,1000000,314', '1000500,500,1000000,214'];
+    writeFileSync(join(dir, 'rep_message_1.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'rep_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const { events, issues, stats } = await run(join(dir, 'rep_message_1.csv'), join(dir, 'rep_orderbook_1.csv'));
+    expect(issues.summary()).toEqual([]);
+    expect(stats).toMatchObject({ replacedOrders: 1, reconciledLevels: 0 });
+    // Of the two 100s, the later (13) is taken as replaced: an order of ours between 11 and 13 keeps 11 ahead.
+    expect(books(events).at(-1)!.bids[0]).toEqual({ priceTicks: 10_000, qty: 214, orders: [100, 114], orderIds: [11, 12] });
   });
 
   it('reports messages the order-book file contradicts and settles to the file', async () => {

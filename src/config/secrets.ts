@@ -1,0 +1,39 @@
+import { formatPath } from './path.ts';
+
+/** Where a config file may hold a secret: the venue's API credentials and the control token. */
+const SECRET_PATHS: readonly (readonly string[])[] = [
+  ['venue', 'api_key'],
+  ['venue', 'api_secret'],
+  ['monitoring', 'control', 'token'],
+];
+
+/** Shortest control token accepted (32 characters: `openssl rand -hex 16` and up). */
+export const MIN_CONTROL_TOKEN_CHARS = 32;
+/** Fewest distinct characters in a control token (`aaaa…`, `hunter2hunter2…` are refused). */
+export const MIN_CONTROL_TOKEN_DISTINCT = 8;
+
+/**
+ * Paths of secrets written in the file as literals (not `${ENV}` references), from the parsed
+ * YAML before substitution: the README's rule is that secrets come from the environment.
+ */
+export function literalSecretPaths(raw: unknown): string[] {
+  const out: string[] = [];
+  for (const path of SECRET_PATHS) {
+    let node: unknown = raw;
+    for (const k of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[k] : undefined;
+    if (typeof node === 'string' && node !== '' && !node.includes('${')) out.push(formatPath([...path]));
+  }
+  return out;
+}
+
+/**
+ * Why a control token is too weak to guard trading actions, or null when it is acceptable (an
+ * empty token is acceptable: it disables acting). Never quotes the token.
+ */
+export function weakTokenReason(token: string): string | null {
+  if (token === '') return null;
+  if (token.length < MIN_CONTROL_TOKEN_CHARS) return `too short (${token.length} characters, at least ${MIN_CONTROL_TOKEN_CHARS}): generate one with \`openssl rand -hex 32\``;
+  const distinct = new Set(token).size;
+  if (distinct < MIN_CONTROL_TOKEN_DISTINCT) return `too predictable (${distinct} distinct characters, at least ${MIN_CONTROL_TOKEN_DISTINCT}): generate one with \`openssl rand -hex 32\``;
+  return null;
+}

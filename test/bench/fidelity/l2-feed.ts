@@ -1,0 +1,61 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRecordingWriter, openRecording } from '../../../src/record/index.ts';
+import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../../src/record/import/index.ts';
+
+/** AMZN as the data README describes it: tick 0.01 USD, one share a contract, a 2012 maker rebate and taker fee. */
+const AMZN_YAML = 'symbol: AMZN\ntick_size: "0.01"\nlot_size: "1"\nmin_size: 1\nmultiplier: 1\nmaker_fee: "-0.00001"\ntaker_fee: "0.000013"\n';
+
+/**
+ * Imports the LOBSTER day in `dataDir` (one `*_message_N.csv[.gz]` and its `*_orderbook_N.csv[.gz]`)
+ * as an order-level recording with order ids at `out`, as `mmbot import lobster` does; reuses it
+ * (and its stats, kept beside it) when it is newer than the inputs.
+ */
+export async function importLobsterDay(dataDir: string, out: string, work: string, fresh: boolean): Promise<LobsterImportStats> {
+  const files = readdirSync(dataDir);
+  const msg = files.find((f) => /_message_\d+\.csv(\.gz)?$/.test(f));
+  const book = files.find((f) => /_orderbook_\d+\.csv(\.gz)?$/.test(f));
+  if (!msg || !book) throw new Error(`${dataDir}: expected a LOBSTER *_message_N.csv(.gz) and *_orderbook_N.csv(.gz)`);
+  const date = /_(\d{4}-\d{2}-\d{2})_/.exec(msg)?.[1];
+  if (!date) throw new Error(`${msg}: no YYYY-MM-DD in the file name`);
+  const statsFile = `${out}.stats.json`;
+  const inputsMs = Math.max(statSync(join(dataDir, msg)).mtimeMs, statSync(join(dataDir, book)).mtimeMs);
+  if (!fresh && existsSync(out) && existsSync(statsFile) && statSync(out).mtimeMs >= inputsMs) return JSON.parse(readFileSync(statsFile, 'utf8')) as LobsterImportStats;
+  const yaml = join(work, 'amzn.yaml');
+  writeFileSync(yaml, AMZN_YAML);
+  const def = loadInstrumentDef(yaml);
+  let w: ReturnType<typeof createRecordingWriter> | null = null;
+  const issues = new RowIssues(false);
+  const stats = await importLobster({
+    messages: openLines(join(dataDir, msg)),
+    orderbook: openLines(join(dataDir, book)),
+    def,
+    midnightMs: midnightInZone(date, 'America/New_York'),
+    feedLatencyMs: 0,
+    issues,
+    openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: `lobster:${msg}`, bookLevel: 3, orderIds: true, fees: { [def.instrument.symbol]: { maker: def.fees.maker.toFixed(), taker: def.fees.taker.toFixed() } } })),
+  });
+  await (w as ReturnType<typeof createRecordingWriter> | null)?.close();
+  process.stdout.write(`imported ${msg}: ${stats.books} books, ${stats.trades} prints; bad rows ${JSON.stringify(issues.toJSON())}\n`);
+  writeFileSync(statsFile, JSON.stringify(stats));
+  return stats;
+}
+
+/**
+ * Turns an order-level recording into the L2 feed a vendor would sell: the same books aggregated
+ * per level (a frame that changed only which orders make up a level is not a change, so it is not
+ * written), and the same prints; `keepConditions: false` drops the hidden/cross marks, as a
+ * vendor's tape (price, size, aggressor side) does not carry them.
+ */
+export async function toL2Feed(input: string, out: string, opts: { readonly keepConditions: boolean }): Promise<void> {
+  const rec = await openRecording(input);
+  const w = createRecordingWriter(out, { instruments: rec.instruments, startedAtMs: rec.header.started_at, source: `l2-of:${rec.header.source}`, ...(rec.header.fees ? { fees: rec.header.fees } : {}) });
+  for await (const { event } of rec.events()) {
+    if (event.type === 'gap') w.gap(event.symbol, event.tsEvent, event.tsRecv, event.reason);
+    else if (event.type === 'trade' && !opts.keepConditions && event.condition !== undefined) {
+      const { condition: _dropped, ...plain } = event;
+      w.write(plain);
+    } else if (event.type === 'book' || event.type === 'trade') w.write(event);
+  }
+  await w.close();
+}
