@@ -70,7 +70,7 @@ export const modelBaseShape = {
   toxicityGuard: z
     .boolean()
     .default(true)
-    .describe('Apply the toxicity guard overlay (its defaults) to the quotes: a side whose recent fills mark out negative 5 s later widens by the adverse move and, past two half-spreads, halves its size. On by default: on the AMZN morning (the development window) it cut glft\'s loss from 1,413 to 129 USD and avellaneda-stoikov\'s from 1,349 to 283.'),
+    .describe('Apply the toxicity guard overlay (its defaults) to the quotes: a side whose recent fills mark out negative 5 s later widens by the adverse move and, past two half-spreads, halves its size. On by default: on the AMZN morning (the development window) it cut glft\'s loss from 1,413 to 129 USD and avellaneda-stoikov\'s from 1,349 to 283 (glft 1,337 to 278 on main\'s L3 order-id replay).'),
   fastVolHalfLifeS: z
     .number()
     .positive()
