@@ -59,6 +59,18 @@ export const modelBaseShape = {
     .boolean()
     .default(true)
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
+  leadingFair: z
+    .boolean()
+    .default(false)
+    .describe('Off by default: on the AMZN morning (the development window) it helped avellaneda-stoikov and hurt glft by as much (strategies/README.md). Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
+  queueAware: z
+    .boolean()
+    .default(false)
+    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). Off by default: on the AMZN morning (the development window) glft lost 1,445 USD with it and 1,413 without (strategies/README.md).'),
+  toxicityGuard: z
+    .boolean()
+    .default(true)
+    .describe('Apply the toxicity guard overlay (its defaults) to the quotes: a side whose recent fills mark out negative 5 s later widens by the adverse move and, past two half-spreads, halves its size. On by default: on the AMZN morning (the development window) it cut glft\'s loss from 1,413 to 129 USD and avellaneda-stoikov\'s from 1,349 to 283 (glft 1,337 to 278 on main\'s L3 order-id replay).'),
   fastVolHalfLifeS: z
     .number()
     .positive()

@@ -8,6 +8,8 @@ import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
 import { PredictiveRegression } from './estimators/predictive-regression.ts';
+import { LeadingFair } from './leading-fair.ts';
+import { queueAdjust, QueueTracker } from './queue-aware.ts';
 import { buildQuotes } from './quote-builder.ts';
 import { holdingHorizonS, riskBudgetGamma } from './models/risk-budget.ts';
 import { TakerUnwind } from './taker-unwind.ts';
@@ -99,6 +101,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs, m.weight) });
   // What each side's fills earned at the horizon, edge included (reference = the fill price).
   const loss = p.lossFeedback > 0 ? new SideLossDepth(p.lossFeedback, p.volHalfLifeS * 1000, p.adverseHorizonS * 1000) : null;
+  const lead = p.leadingFair ? new LeadingFair({ horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000 }) : null;
+  const queue = p.queueAware ? new QueueTracker(p.volHalfLifeS * 1000) : null;
   const unwind = p.unwindAfterS !== undefined ? new TakerUnwind(p.unwindAfterS * 1000) : null;
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
@@ -140,6 +144,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       if (flow && flowReg) {
         flowReg.observe(flow.value, mid, now);
         fair += flowReg.predict(flow.value);
+      }
+      if (lead) {
+        lead.update(ctx, b.priceTicks, b.qty, a.priceTicks, a.qty, now);
+        fair += lead.shift;
       }
       // The next prints' depths are measured from the fair value the model's depths are applied to.
       cal.setReference(fair);
@@ -186,8 +194,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         px.bid = r - bidEdge;
         px.ask = r + askEdge;
       }
-      raw.bidTicks = px.bid;
-      raw.askTicks = px.ask;
+      raw.bidTicks = px.bid - (lead ? lead.bidJumpTicks(now) : 0);
+      raw.askTicks = px.ask + (lead ? lead.askJumpTicks(now) : 0);
+      if (queue) {
+        queue.update(ctx, now);
+        raw.bidTicks = queueAdjust(ctx, queue, 'buy', raw.bidTicks, fair, feeTicks + adverseBidTicks);
+        raw.askTicks = queueAdjust(ctx, queue, 'sell', raw.askTicks, fair, feeTicks + adverseAskTicks);
+      }
       if (p.sizeDecay > 0) {
         // The side that grows |q| quotes less (at least the minimum order; the hard cap still trims).
         const grow = Math.max(ctx.instrument.minOrderSize, Math.round(p.size * Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition)));

@@ -2,6 +2,7 @@ import {
   asOptimalSpread,
   asReservationPrice,
   createModelQuoter,
+  withModelToxicityGuard,
   modelBaseShape,
   z,
   type ModelCalibration,
@@ -66,7 +67,7 @@ export function avellanedaStoikovModel(p: AvellanedaStoikovParams): QuoteModel {
 }
 
 /** Builds an Avellaneda–Stoikov quoter. */
-export const createAvellanedaStoikov = (p: AvellanedaStoikovParams): Strategy => createModelQuoter(p, avellanedaStoikovModel(p));
+export const createAvellanedaStoikov = (p: AvellanedaStoikovParams): Strategy => withModelToxicityGuard(createModelQuoter(p, avellanedaStoikovModel(p)), p.toxicityGuard);
 
 /** The `avellaneda-stoikov` strategy definition. */
 export const strategy: StrategyDefinition<typeof avellanedaStoikovParams> = {

@@ -1,5 +1,6 @@
 import {
   createModelQuoter,
+  withModelToxicityGuard,
   Ewma,
   GlftBoundedSolution,
   glftCoefficients,
@@ -89,7 +90,7 @@ export function glftModel(p: GlftParams): QuoteModel {
 }
 
 /** Builds a GLFT quoter. */
-export const createGlft = (p: GlftParams): Strategy => createModelQuoter(p, glftModel(p));
+export const createGlft = (p: GlftParams): Strategy => withModelToxicityGuard(createModelQuoter(p, glftModel(p)), p.toxicityGuard);
 
 /** The `glft` strategy definition. */
 export const strategy: StrategyDefinition<typeof glftParams> = {

@@ -33,8 +33,8 @@ describe.each([
 ] as const)('%s adverse selection', (_n, def) => {
   it('add (default) puts the measured adverse move on top of the depth; floor only floors the half-spread with it', () => {
     // lossFeedback off: what the fills still lose past the adverse move is tested on its own.
-    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
-    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, adverseSelection: 'floor', lossFeedback: 0 }), 4, 3);
+    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
+    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, adverseSelection: 'floor', lossFeedback: 0 }), 4, 3);
     // About 4 × 0.79 = 3.1 ticks of shrunk adverse move on the bid (a prior worth 10 fills against
     // ~37 decayed ones) on a ±3-tick book: floor gives a 3.1-tick half-spread (bid 4 below the mid
     // after snapping down), add the touch's 3 ticks plus 3 whole ticks (6).
@@ -48,7 +48,7 @@ describe.each([
 
 describe('adverse selection is forgotten in time, not only by newer fills', () => {
   it('a side no longer filled comes back to the touch after a few volHalfLifeS', () => {
-    const s = make(glft, { size: 200, maxPosition: 1500, adverseHorizonS: 1, volHalfLifeS: 60 });
+    const s = make(glft, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, volHalfLifeS: 60 });
     expect(10_000 - pickedOffBids(s, 4).bids[0]!.priceTicks).toBeGreaterThanOrEqual(3);
     // 81 s of picked-off buys, then 10 minutes (10 half-lives) without a fill.
     const later = quotes(s, 81_000 + 600_000, book(9_999, 10_001));
@@ -214,4 +214,23 @@ describe.each([
   });
   it('k up: tighter', () => expect(final({ k: 1.5 }).spread).toBeLessThan(base.spread));
   it('γ up (riskAversion 4): leaning further', () => expect(final({}, { riskAversion: 4 }).lean).toBeGreaterThan(base.lean));
+});
+
+describe.each([
+  ['avellaneda-stoikov', avellanedaStoikov],
+  ['glft', glft],
+] as const)('%s toxicityGuard (on by default)', (_n, def) => {
+  it('widens the picked-off side further than the quoter alone, keeps the other side, and keeps the calibration readable', () => {
+    const off = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
+    const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback: 0 });
+    const on = pickedOffBids(s, 4, 3);
+    // Without: the touch's 3 ticks plus 3 whole ticks of measured adverse move (the test above).
+    expect(10_000 - off.bids[0]!.priceTicks).toBe(6);
+    // With: the guard's 5 s markouts of the 4-tick move (−4 bps of 10,000 ticks) widen the bid by
+    // 4 more ticks, capped at 3 half-spreads of the inner quote.
+    expect(10_000 - on.bids[0]!.priceTicks).toBe(10);
+    expect(on.asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
+    // Readable through the guard (40 fills on a flat book leave σ, A, k uncalibrated: the fallback quotes).
+    expect((s as Strategy & { calibrated: () => boolean }).calibrated()).toBe(false);
+  });
 });

@@ -54,7 +54,7 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
   });
 
   it('widens the side whose own fills are picked off by the adverse move they measure', () => {
-    const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1 });
+    const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1 });
     let t = 0;
     const mid = 10_000;
     // Every 2 s one of our bids is filled at the touch and the mid then falls 4 ticks for a while.
@@ -82,7 +82,7 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     // not added (the same markout would widen the bid twice): at 2, the loss's 2 ticks are below the
     // adverse move and nothing changes.
     const run = (lossFeedback: number): DesiredQuotes => {
-      const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback });
+      const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback });
       let t = 0;
       const mid = 10_000;
       for (let i = 0; i < 40; i++) {
@@ -108,7 +108,7 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     // Asks filled every 2 s, the mid then 4 ticks higher: the sales lose. Flat, the ask backs off;
     // long at maxPosition, the ask is the exit and stays where the model puts it.
     const run = (lossFeedback: number, q: number): DesiredQuotes => {
-      const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback });
+      const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback });
       let t = 0;
       const mid = 10_000;
       for (let i = 0; i < 40; i++) {

@@ -7,3 +7,4 @@ export * from './microprice.ts';
 export * from './markout-tracker.ts';
 export * from './predictive-regression.ts';
 export * from './loss-feedback.ts';
+export * from './mid-predictor.ts';
