@@ -79,7 +79,7 @@ describe('live fill markouts', () => {
     const clock = new VirtualClock(0);
     const books$ = new Subject<BookUpdated>();
     const events$ = new Subject<EngineEvent>();
-    const snapshot = { killSwitch: { tripped: false, reason: null }, tradingState: 'ACTIVE', execution: { queued: 0, inFlight: 0, slowedDown: false, budgets: [] }, symbols: [] } as unknown as EngineSnapshot;
+    const snapshot = { killSwitch: { tripped: false, reason: null }, tradingState: 'ACTIVE', orderBudget: { lastMinute: 0, today: 0, perMinute: 0, perDay: 0 }, execution: { queued: 0, inFlight: 0, slowedDown: false, budgets: [] }, symbols: [] } as unknown as EngineSnapshot;
     const log = { info: () => {}, warn: () => {}, error: () => {} };
     const mon = await startMonitoring({
       config: { monitoring: { enabled: false, host: '127.0.0.1', port: 0 }, rewards: { enabled: false, poll_interval_ms: 1000 }, bot: { strategies: [{ symbol: S }] } },

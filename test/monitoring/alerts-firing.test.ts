@@ -18,7 +18,7 @@ import { needs } from '../setup/system-deps.ts';
 const HAS_PROMETHEUS = needs('prometheus');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RULES = join(ROOT, 'deploy/prometheus/mmbot-alerts.yml');
-const TOKEN = 'alerts-test-token';
+const TOKEN = 'alerts-test-token-0123456789abcdef'; // 32+ characters: shorter control tokens are refused
 let daemon: ChildProcess | undefined;
 let daemonLog = '';
 let base = '';
@@ -38,13 +38,13 @@ beforeAll(async () => {
       'bot:',
       '  strategies:',
       '    - { id: aapl, symbol: AAPL-PERP, strategy: fixed-spread, params: { levels: 1, halfSpreadTicks: 2, size: 1 } }',
-      `monitoring: { enabled: true, host: 127.0.0.1, port: ${port}, control: { token: ${TOKEN} } }`,
+      `monitoring: { enabled: true, host: 127.0.0.1, port: ${port}, control: { token: "\${MMBOT_ALERTS_TOKEN}" } }`, // from the environment, as a secret should be
       'logging: { level: warn, pretty: false }',
       '',
     ].join('\n'),
   );
   base = `http://127.0.0.1:${port}`;
-  daemon = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'run', '--config', join(dir, 'bot.yaml')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  daemon = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'run', '--config', join(dir, 'bot.yaml')], { cwd: ROOT, env: { ...process.env, MMBOT_ALERTS_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
   daemon.stdout?.on('data', (d: Buffer) => (daemonLog += d.toString()));
   daemon.stderr?.on('data', (d: Buffer) => (daemonLog += d.toString()));
   await until(
