@@ -11,7 +11,7 @@ import type { BacktestReport } from '../../src/backtest/report.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const GOLDEN_PATH = join(ROOT, 'test/backtest/golden-summary.json');
-export const README_PATH = join(ROOT, 'README.md');
+export const README_PATH = join(ROOT, 'docs/guides/backtesting.md'); // the guide quotes the golden figures
 /** config/backtest.yaml plus a maker fee and a taker inventory exit (golden-strategy.ts): every kind of fill and fee, and funding. */
 export const GOLDEN_CONFIG = 'test/backtest/golden.yaml';
 export const BEGIN = '<!-- golden:begin: written by `npm run golden:update` from test/backtest/golden-summary.json -->';

@@ -21,12 +21,12 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 const npm = (cwd: string, ...args: string[]) => run('npm', [...args], { cwd, timeout: 120_000 });
 const install = (cwd: string) => npm(cwd, 'install', '--offline', '--no-audit', '--no-fund', '--loglevel=error');
 
-/** The README's "Writing a strategy" example, exactly as a user copies it. */
+/** The strategies guide's "Writing a strategy" example, exactly as a user copies it. */
 function readmeStrategy(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Writing a strategy'));
+  const guide = readFileSync(join(ROOT, 'docs/guides/strategies.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## Writing a strategy'));
   const m = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!m) throw new Error('README: no ts block under "Writing a strategy"');
+  if (!m) throw new Error('docs/guides/strategies.md: no ts block under "Writing a strategy"');
   return m[1]!;
 }
 
