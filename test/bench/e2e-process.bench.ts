@@ -10,13 +10,19 @@
  * of a frame of the same size through a trivial echo process (`echo-server.mjs`) over the same kind
  * of sockets (`ws`, loopback, no compression): the part of the figure no daemon can remove.
  *
+ * `MMBOT_BENCH_STAGES=1 npm run bench -- e2e-process` also runs the daemon with `MMBOT_STAGES` (hot-path
+ * stamps, see src/core/stage-stamps.ts) and reports each stage's p50 (`engine.e2e_stage_*_p50_us`):
+ * the stamps are CLOCK_MONOTONIC, shared by both processes, so wire-in (proxy write → the daemon's
+ * frame handler) and wire-out (socket write → proxy read) come out too. Off by default: the headline
+ * figures are taken without stamps.
+ *
  * Setup as in `e2e.bench.ts` (the in-process figure, kept as the secondary one): no synthetic flow,
  * a second account rests a bid and an ask 10 ticks apart and moves both by one tick per sample;
  * the daemon quotes `fixed-spread` 10 ticks off the mid with no minimum order lifetime and a request
  * budget that never throttles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -99,12 +105,15 @@ async function measure(): Promise<Record<string, Metric>> {
   let stderr = '';
   const echo = await startEcho();
   const samples: number[] = [];
+  const windows: [number, number][] = [];
+  const stagesOn = process.env['MMBOT_BENCH_STAGES'] === '1';
+  const stagesFile = join(dir, 'stages.json');
   const floor: number[] = [];
   let bookFrame = '';
   try {
     daemon = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'run', '--config', config], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_API_KEY: cr.api_key, BENCH_API_SECRET: cr.api_secret },
+      env: { ...process.env, BENCH_API_KEY: cr.api_key, BENCH_API_SECRET: cr.api_secret, ...(stagesOn ? { MMBOT_STAGES: stagesFile } : {}) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -138,7 +147,10 @@ async function measure(): Promise<Record<string, Metric>> {
       bid = placeMaker('buy', mid - 5);
       ask = placeMaker('sell', mid + 5);
       if (!(await until(() => orderAt !== null, 5_000))) throw new Error(`no order frame followed book move ${i}\n${stderr}`);
-      if (i >= WARMUP) samples.push(orderAt! - mdAt!);
+      if (i >= WARMUP) {
+        samples.push(orderAt! - mdAt!);
+        windows.push([mdAt!, orderAt!]);
+      }
       if (!(await until(settled, 5_000))) throw new Error(`quotes did not settle after move ${i}: ${JSON.stringify(quotes())}`);
       await sleep(10);
       const rtt = await echo.rtt(bookFrame);
@@ -156,9 +168,11 @@ async function measure(): Promise<Record<string, Metric>> {
     }
     await proxy.close();
     await venue.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
+  const stages = stagesOn && existsSync(stagesFile) ? stageBreakdown(JSON.parse(readFileSync(stagesFile, 'utf8')) as { cycles: number[][] }, windows) : {};
+  rmSync(dir, { recursive: true, force: true });
   return {
+    ...stages,
     'engine.e2e_socket_p50_us': { value: percentile(samples, 50), unit: 'µs (daemon in its own process; book frame written → order frame read)', target: '<= client.order_rtt_p50_us' },
     'engine.e2e_socket_p99_us': { value: percentile(samples, 99), unit: 'µs (daemon process)', target: '<= 3 × client.order_rtt_p50_us' },
     'engine.e2e_socket_p999_us': { value: percentile(samples, 99.9), unit: 'µs (daemon process)' },
@@ -166,6 +180,34 @@ async function measure(): Promise<Record<string, Metric>> {
     'engine.e2e_echo_floor_p50_us': { value: percentile(floor, 50), unit: 'µs (echo process WS round trip, same run)' },
     'engine.e2e_echo_floor_p99_us': { value: percentile(floor, 99), unit: 'µs (echo process WS round trip, same run)' },
   };
+}
+
+const STAGE_NAMES = ['wire_in', 'decode', 'engine', 'strategy', 'risk', 'order_manager_executor', 'encode', 'write', 'wire_out'] as const;
+
+/**
+ * Per stage p50/p99 (µs) over the moves whose daemon cycle (frame stamp inside the move's window)
+ * was kept: wire_in = proxy write → frame handler (loopback, ws read, text), decode = decode, map and
+ * book, engine = market state up to the strategy call, strategy = quote(), risk = post-only clamp
+ * and gate, order_manager_executor = diff, executor and gateway up to the client's request, encode,
+ * write = ws send, wire_out = send → proxy read.
+ */
+function stageBreakdown(file: { cycles: number[][] }, windows: readonly [number, number][]): Record<string, Metric> {
+  const cycles = file.cycles.map((c) => c.map((ns) => ns / 1000)).sort((a, b) => a[0]! - b[0]!);
+  const per: number[][] = STAGE_NAMES.map(() => []);
+  let j = 0;
+  for (const [from, to] of windows) {
+    while (j < cycles.length && cycles[j]![0]! < from) j++;
+    const c = cycles[j];
+    if (!c || c[0]! > to || c[7]! > to) continue;
+    const at = [from, ...c, to];
+    for (let k = 0; k < STAGE_NAMES.length; k++) per[k]!.push(at[k + 1]! - at[k]!);
+  }
+  const out: Record<string, Metric> = { 'engine.e2e_stage_matched': { value: per[0]!.length, unit: 'moves with a complete daemon cycle' } };
+  STAGE_NAMES.forEach((n, k) => {
+    out[`engine.e2e_stage_${n}_p50_us`] = { value: Number(percentile(per[k]!, 50).toFixed(1)), unit: 'µs' };
+    out[`engine.e2e_stage_${n}_p99_us`] = { value: Number(percentile(per[k]!, 99).toFixed(1)), unit: 'µs' };
+  });
+  return out;
 }
 
 export const benches: Bench[] = [{ name: 'end to end, daemon process: book frame written to its md socket → order frame read from its order socket', run: measure }];
