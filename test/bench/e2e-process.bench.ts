@@ -10,6 +10,11 @@
  * of a frame of the same size through a trivial echo process (`echo-server.mjs`) over the same kind
  * of sockets (`ws`, loopback, no compression): the part of the figure no daemon can remove.
  *
+ * engine.e2e_busy_p50_us / p99_us: the same daemon answering a move while busy: every fourth move
+ * follows a Prometheus scrape (`GET /metrics`, which copies a snapshot into gauges and renders the
+ * registry) sent 1 ms before it, so the scrape is in flight when the book frame arrives. The daemon
+ * runs with monitoring on (as a user's does by default) for every move.
+ *
  * `MMBOT_BENCH_STAGES=1 npm run bench -- e2e-process` also runs the daemon with `MMBOT_STAGES` (hot-path
  * stamps, see src/core/stage-stamps.ts) and reports each stage's p50 (`engine.e2e_stage_*_p50_us`):
  * the stamps are CLOCK_MONOTONIC, shared by both processes, so wire-in (proxy write → the daemon's
@@ -25,6 +30,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { get as httpGet, Agent } from 'node:http';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { startVenue } from '../../src/sim/index.ts';
@@ -33,6 +40,8 @@ import { percentile, type Bench, type Metric } from './bench-kit.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SAMPLES = 1_000;
+/** Every BUSY_EVERY-th move is a busy one (a scrape in flight), on top of SAMPLES quiet ones. */
+const BUSY_EVERY = 4;
 const WARMUP = 100;
 const SYMBOL = 'EURUSD-PERP';
 
@@ -67,7 +76,16 @@ async function startEcho(): Promise<{ rtt(text: string): Promise<number>; close(
   };
 }
 
-function writeConfig(dir: string, baseUrl: string, wsUrl: string, accountId: string): string {
+/** A port free right now on loopback (for the daemon's monitoring server). */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+function writeConfig(dir: string, baseUrl: string, wsUrl: string, accountId: string, monitoringPort: number): string {
   const path = join(dir, 'e2e.yaml');
   writeFileSync(
     path,
@@ -80,7 +98,7 @@ bot:
 risk: { max_position: 2000, max_order_qty: 500 }
 order_manager: { min_order_lifetime_ms: 0 }
 execution: { budgets: [{ name: all, capacity: 1000, refill_per_sec: 1000, costs: { place: 1, replace: 1, cancel: 1, cancel-all: 1, status: 1, open-orders: 1, fills: 1 } }] }
-monitoring: { enabled: false }
+monitoring: { enabled: true, port: ${monitoringPort} }
 rewards: { enabled: false }
 logging: { level: warn, pretty: false }
 `,
@@ -100,7 +118,17 @@ async function measure(): Promise<Record<string, Metric>> {
   let bid = placeMaker('buy', mid - 5);
   let ask = placeMaker('sell', mid + 5);
   const dir = mkdtempSync(join(tmpdir(), 'mmbot-e2e-'));
-  const config = writeConfig(dir, proxy.baseUrl, proxy.wsUrl, cr.account_id);
+  const monitoringPort = await freePort();
+  const config = writeConfig(dir, proxy.baseUrl, proxy.wsUrl, cr.account_id, monitoringPort);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let scrapes = 0;
+  const scrape = (): void => {
+    httpGet({ host: '127.0.0.1', port: monitoringPort, path: '/metrics', agent }, (res) => {
+      res.resume();
+      res.on('end', () => scrapes++);
+    }).on('error', () => undefined);
+  };
+  const busy: number[] = [];
   let daemon: ChildProcess | null = null;
   let stderr = '';
   const echo = await startEcho();
@@ -137,7 +165,13 @@ async function measure(): Promise<Record<string, Metric>> {
         bookFrame = text;
       } else if (d === 'up' && path === '/orders/ws' && mdAt !== null && orderAt === null && /"t":"[rp]"/.test(text)) orderAt = t;
     };
-    for (let i = 0; i < SAMPLES + WARMUP; i++) {
+    const total = Math.ceil((SAMPLES + WARMUP) * (BUSY_EVERY / (BUSY_EVERY - 1)));
+    for (let i = 0; i < total; i++) {
+      const isBusy = i % BUSY_EVERY === BUSY_EVERY - 1;
+      if (isBusy) {
+        scrape();
+        await sleep(1);
+      }
       mdAt = null;
       orderAt = null;
       mid += i % 2 === 0 ? 1 : -1;
@@ -147,19 +181,21 @@ async function measure(): Promise<Record<string, Metric>> {
       bid = placeMaker('buy', mid - 5);
       ask = placeMaker('sell', mid + 5);
       if (!(await until(() => orderAt !== null, 5_000))) throw new Error(`no order frame followed book move ${i}\n${stderr}`);
-      if (i >= WARMUP) {
+      if (i >= WARMUP && isBusy) busy.push(orderAt! - mdAt!);
+      else if (i >= WARMUP) {
         samples.push(orderAt! - mdAt!);
         windows.push([mdAt!, orderAt!]);
       }
       if (!(await until(settled, 5_000))) throw new Error(`quotes did not settle after move ${i}: ${JSON.stringify(quotes())}`);
-      await sleep(10);
+      await sleep(5);
       const rtt = await echo.rtt(bookFrame);
-      if (i >= WARMUP) floor.push(rtt);
-      await sleep(10);
+      if (i >= WARMUP && !isBusy) floor.push(rtt);
+      await sleep(5);
     }
   } finally {
     proxy.tap = null;
     echo.close();
+    agent.destroy();
     if (daemon && daemon.exitCode === null) {
       const exited = new Promise((r) => daemon!.once('exit', r));
       daemon.kill('SIGINT');
@@ -177,6 +213,9 @@ async function measure(): Promise<Record<string, Metric>> {
     'engine.e2e_socket_p99_us': { value: percentile(samples, 99), unit: 'µs (daemon process)', target: '<= 3 × client.order_rtt_p50_us' },
     'engine.e2e_socket_p999_us': { value: percentile(samples, 99.9), unit: 'µs (daemon process)' },
     'engine.e2e_socket_samples': { value: samples.length, unit: 'moves' },
+    'engine.e2e_busy_p50_us': { value: percentile(busy, 50), unit: 'µs (a /metrics scrape in flight at the move)' },
+    'engine.e2e_busy_p99_us': { value: percentile(busy, 99), unit: 'µs (a /metrics scrape in flight at the move)' },
+    'engine.e2e_busy_samples': { value: busy.length, unit: `moves (${scrapes} scrapes answered)` },
     'engine.e2e_echo_floor_p50_us': { value: percentile(floor, 50), unit: 'µs (echo process WS round trip, same run)' },
     'engine.e2e_echo_floor_p99_us': { value: percentile(floor, 99), unit: 'µs (echo process WS round trip, same run)' },
   };
