@@ -8,7 +8,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 /**
  * `registry.metrics()`, byte for byte, rendered in slices with an event-loop turn between them: a
  * scrape runs in the daemon's only thread, and one uninterrupted render holds back a market-data
- * frame that arrives meanwhile (measured ~0.7 ms at p50 on the shared bench machine, issue 22).
+ * frame that arrives meanwhile (the e2e-process bench's busy moves: ~0.7 ms at p50 on the shared machine, ~0.1 ms after).
  * OpenMetrics registries are rendered in one go by prom-client.
  */
 export async function renderMetricsYielding(registry: Registry): Promise<string> {
