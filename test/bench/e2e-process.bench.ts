@@ -221,31 +221,36 @@ async function measure(): Promise<Record<string, Metric>> {
   };
 }
 
-const STAGE_NAMES = ['wire_in', 'decode', 'engine', 'strategy', 'risk', 'order_manager_executor', 'encode', 'write', 'wire_out'] as const;
+const STAGE_NAMES = ['wire_in', 'decode', 'engine', 'strategy', 'risk', 'order_manager_executor', 'encode', 'write_wire_out'] as const;
 
 /**
  * Per stage p50/p99 (µs) over the moves whose daemon cycle (frame stamp inside the move's window)
  * was kept: wire_in = proxy write → frame handler (loopback, ws read, text), decode = decode, map and
  * book, engine = market state up to the strategy call, strategy = quote(), risk = post-only clamp
  * and gate, order_manager_executor = diff, executor and gateway up to the client's request, encode,
- * write = ws send, wire_out = send → proxy read.
+ * write_wire_out = encoded → proxy read. `ws.send` often returns after the proxy (another process)
+ * has already read the frame: the daemon loses the CPU right after the write syscall, so its own
+ * return stamp (`send_call`, reported apart) cannot split write from wire out.
  */
 function stageBreakdown(file: { cycles: number[][] }, windows: readonly [number, number][]): Record<string, Metric> {
   const cycles = file.cycles.map((c) => c.map((ns) => ns / 1000)).sort((a, b) => a[0]! - b[0]!);
   const per: number[][] = STAGE_NAMES.map(() => []);
+  const sendCall: number[] = [];
   let j = 0;
   for (const [from, to] of windows) {
     while (j < cycles.length && cycles[j]![0]! < from) j++;
     const c = cycles[j];
-    if (!c || c[0]! > to || c[7]! > to) continue;
-    const at = [from, ...c, to];
+    if (!c || c[0]! > to) continue;
+    const at = [from, ...c.slice(0, 7), to];
     for (let k = 0; k < STAGE_NAMES.length; k++) per[k]!.push(at[k + 1]! - at[k]!);
+    sendCall.push(c[7]! - c[6]!);
   }
   const out: Record<string, Metric> = { 'engine.e2e_stage_matched': { value: per[0]!.length, unit: 'moves with a complete daemon cycle' } };
   STAGE_NAMES.forEach((n, k) => {
     out[`engine.e2e_stage_${n}_p50_us`] = { value: Number(percentile(per[k]!, 50).toFixed(1)), unit: 'µs' };
     out[`engine.e2e_stage_${n}_p99_us`] = { value: Number(percentile(per[k]!, 99).toFixed(1)), unit: 'µs' };
   });
+  out['engine.e2e_stage_send_call_p50_us'] = { value: Number(percentile(sendCall, 50).toFixed(1)), unit: 'µs (ws.send call, overlaps wire out)' };
   return out;
 }
 
