@@ -14,6 +14,7 @@ import { ReconnectingSocket } from './reconnecting-socket.ts';
 import { wsSocketFactory, type SocketFactory } from './socket.ts';
 import type { StreamConnection } from './stream-types.ts';
 import { BearerUpgrade, type TokenSource } from './ws-bearer.ts';
+import { Stage, stamp, stampFrame } from '../core/stage-stamps.ts';
 import { decodeMdWsFrame, encodeMdRequest, frameSkipped, mapMdEvent } from './wire-port.ts';
 
 /** Options of the market-data WebSocket client. */
@@ -246,6 +247,7 @@ export class MarketDataWsClient {
   }
 
   #onFrame(text: string): void {
+    stampFrame();
     const tsRecv = this.#o.clock.nowMs();
     this.stats.framesIn++;
     const decoded = decodeMdWsFrame(text);
@@ -284,6 +286,7 @@ export class MarketDataWsClient {
         }
         if (ev.isSnapshot) this.#subs.snapshotReceived(sub);
         else if (sub.phase !== 'live') return;
+        stamp(Stage.decoded);
         this.#books.next(ev.isSnapshot ? ev : { ...ev, isSnapshot: true, bids: r.book.bids, asks: r.book.asks });
         return;
       }

@@ -1,6 +1,7 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.ts';
 import { codeForHttpStatus, MmError } from '../core/errors.ts';
+import { Stage, stamp, stampWritten } from '../core/stage-stamps.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { OrderEvent } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
@@ -203,6 +204,7 @@ export class OrderWsClient {
    * RATE_LIMITED...
    */
   async place(intent: PlaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    stamp(Stage.request);
     const body = { t: 'p' as const, ...placeBody(intent, this.#o.instruments) };
     const res = await this.#request('place', body, { clientOrderId: intent.clientOrderId });
     return { orderId: replyOrderId(res, 'place') };
@@ -210,6 +212,7 @@ export class OrderWsClient {
 
   /** Replaces (cancel-replace) an order; resolves with the replacement's venue id. */
   async replace(intent: ReplaceOrder): Promise<{ readonly orderId: VenueOrderId }> {
+    stamp(Stage.request);
     const { aid: _aid, ...rest } = replaceBody(intent, this.#o.instruments);
     const res = await this.#request('replace', { t: 'r', ...rest }, { orderId: intent.orderId, clientOrderId: intent.clientOrderId });
     return { orderId: replyOrderId(res, 'replace') };
@@ -266,9 +269,12 @@ export class OrderWsClient {
     }
     const rid = this.#rids.nextRid();
     const text = encodeOrderRequest({ ...body, rid } as WireOrderWsRequest);
+    stamp(Stage.encoded);
     const reply = this.#rids.expect(rid, this.#o.requestTimeoutMs ?? 5_000, op);
     this.stats.requests++;
-    if (!this.#socket.send(text)) {
+    const sent = this.#socket.send(text);
+    stampWritten();
+    if (!sent) {
       this.#rids.reject(rid, new MmError('DISCONNECTED', `${op}: the order session dropped; nothing was sent`, { op, ...ids }));
     }
     const r = await reply.catch((e: unknown) => {

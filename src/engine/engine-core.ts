@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
 import { MmError } from '../core/errors.ts';
+import { Stage, stamp } from '../core/stage-stamps.ts';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
 import { sameTopLevels } from '../domain/book.ts';
 import { statePermissions } from '../domain/enums.ts';
@@ -244,7 +245,9 @@ export class EngineCore {
       let out;
       try {
         this.counters.strategyEvaluations++;
+        stamp(Stage.engine);
         out = g.strategy.quote(g.refresh(now, this.store));
+        stamp(Stage.quoted);
         // A malformed plan is a bug of the strategy, isolated like a throw.
         if (out !== null && !isDesiredQuotes(out) && isStrategyPlan(out)) checkPlan(g, out);
       } catch (err) {
@@ -294,6 +297,7 @@ export class EngineCore {
       asks = clampPostOnly(asks, false, bestBid);
     }
     const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
+    stamp(Stage.gated);
     const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
     if (key !== slot.lastTrimKey) {
       slot.lastTrimKey = key;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { hostAllowList } from './host-check.ts';
+import { renderMetricsYielding } from './render-metrics.ts';
 import type { Readiness } from './readiness.ts';
 
 /** The default metrics/health port (the OpenTelemetry Prometheus exporter's conventional port). */
@@ -68,8 +69,10 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     }
     switch (path) {
       case '/metrics':
+        // A frame read in the same poll as this request goes first; the render then yields (see renderMetricsYielding).
+        await new Promise((resolve) => setImmediate(resolve));
         await options.beforeMetrics?.();
-        send(res, 200, registry.contentType, await registry.metrics());
+        send(res, 200, registry.contentType, await renderMetricsYielding(registry));
         return;
       case '/healthz':
         send(res, 200, 'application/json', JSON.stringify({ status: 'ok' }));

@@ -1,5 +1,7 @@
 import { LiveClock } from '../../core/clock.ts';
+import { writeFileSync } from 'node:fs';
 import { MmError } from '../../core/errors.ts';
+import { enableStageStamps, STAGE_POINTS, stageStampsTaken } from '../../core/stage-stamps.ts';
 import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { startDaemon, type Daemon } from './daemon.ts';
@@ -37,6 +39,10 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
     log.warn({ signal: sig }, 'second stop signal: exiting now without waiting for cancel confirmations');
     forceExit(130);
   });
+  // MMBOT_STAGES=<file>: stamp the hot path per market-data frame and write the stamps there at exit
+  // (the per-stage breakdown of `npm run bench -- e2e-process`).
+  const stagesFile = process.env['MMBOT_STAGES'];
+  if (stagesFile) enableStageStamps();
   let daemon: Daemon;
   let starting = true;
   void shutdown.requested.then((reason) => {
@@ -96,6 +102,7 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   if (timer) clearInterval(timer);
   log.info({ reason }, 'stopping: cancelling all orders and waiting for the venue to confirm');
   const report = await daemon.stop(reason);
+  if (stagesFile) writeFileSync(stagesFile, JSON.stringify({ points: STAGE_POINTS, cycles: stageStampsTaken() }));
   shutdown.dispose();
   processEvents.off('uncaughtException', onFatal);
   processEvents.off('unhandledRejection', onFatal);
