@@ -83,7 +83,8 @@ export class OrderRequests {
         }
         const f = classifyFailure(error);
         if (f.kind === 'unknown') return this.#unknown(o);
-        env.onReject(o.symbol, 'place', o.clientOrderId, f, false);
+        // A place that replaces an order which filled meanwhile: the same race as a late replace.
+        env.onReject(o.symbol, 'place', o.clientOrderId, f, f.reason === 'ORIGINAL_ORDER_TERMINATED');
         this.terminate(o);
       },
       dropped: () => {

@@ -32,8 +32,8 @@ export interface GoldenSummary {
 }
 
 /** Runs `mmbot backtest` on the committed sample into `out` (a child process with a hard timeout). */
-export async function runSample(out: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['bin/mmbot.js', 'backtest', '--config', GOLDEN_CONFIG, '--out', out, '--quiet'], { cwd: ROOT, timeout: 25_000, killSignal: 'SIGKILL' });
+export async function runSample(out: string, config: string = GOLDEN_CONFIG): Promise<void> {
+  await promisify(execFile)(process.execPath, ['bin/mmbot.js', 'backtest', '--config', config, '--out', out, '--quiet'], { cwd: ROOT, timeout: 25_000, killSignal: 'SIGKILL' });
 }
 
 /** The golden figures of a report. */

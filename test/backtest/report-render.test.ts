@@ -43,7 +43,7 @@ describe.skipIf(!needs('chromium'))('report.html in a real browser (headless Chr
   const dir = mkdtempSync(join(tmpdir(), 'mmbot-render-'));
   let browser: Browser | null = null;
   beforeAll(async () => {
-    await runSample(dir);
+    await runSample(dir, 'config/backtest.yaml'); // the venue's example (its PnL axis: -5 … 25)
     browser = await launchChromium();
   }, 90_000);
   afterAll(async () => {

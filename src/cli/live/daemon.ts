@@ -17,6 +17,7 @@ import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
 import { budgetedRest } from './budgeted-rest.ts';
 import { startOutsidePrices } from './outside-prices.ts';
+import { wasDroppedRead } from './dropped-read.ts';
 import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
 import { buildStrategies, builtinLookup } from './strategies.ts';
 import { startConsole } from '../control/index.ts';
@@ -216,7 +217,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       clock,
       sinceMs: venueNowMs(),
       pollMs: config.bot.funding_poll_ms,
-      onError: (e) => log.warn({ err: e instanceof Error ? e.message : String(e) }, 'funding transactions poll failed (retrying at the next interval)'),
+      onError: (e) => (wasDroppedRead(e) ? log.debug : log.warn).call(log, { err: e instanceof Error ? e.message : String(e) }, 'funding transactions poll failed (retrying at the next interval)'),
     });
     closer.add('funding poller', () => fundingPoller.stop());
     const inputs: EngineInputs = {

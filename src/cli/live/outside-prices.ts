@@ -6,6 +6,7 @@ import type { PriceObserved } from '../../domain/events.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { pollIndexPrices } from '../index-poller.ts';
+import { wasDroppedRead } from './dropped-read.ts';
 
 /** Prices from outside the venue's books: the index poller and the configured reference feeds. */
 export interface OutsidePrices {
@@ -31,7 +32,14 @@ export function startOutsidePrices(config: BotConfig, rest: Pick<RestClient, 'un
   const index = pollIndexPrices(rest, symbols.map((s) => instruments.get(s)!), {
     clock,
     pollMs: config.bot.index_poll_ms,
-    onError: (symbol, e) => warn(`index:${symbol}`, `index price poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}`),
+    onError: (symbol, e) => {
+      // A read the executor removed (the engine stopping, or a newer read superseding it) is not a failure.
+      if (wasDroppedRead(e)) {
+        log.debug({ feed: `index:${symbol}` }, `index price poll for ${symbol} not sent: ${(e as Error).message}`);
+        return;
+      }
+      warn(`index:${symbol}`, `index price poll for ${symbol} failed: ${e instanceof Error ? e.message : String(e)}`);
+    },
   });
   const feeds: ReferenceFeed[] = config.reference_feeds.map((f) =>
     startReferenceFeed(
