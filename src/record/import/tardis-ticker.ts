@@ -1,8 +1,8 @@
 import { Decimal } from '../../core/decimal.ts';
-import { MmError } from '../../core/errors.ts';
 import type { Symbol } from '../../core/ids.ts';
 import { INDEX_PRICE_SOURCE, type FundingSettled, type PriceObserved, type TickerUpdated } from '../../domain/events.ts';
-import type { LineSource, NumberedLine } from './line-source.ts';
+import { csvRows } from './csv-rows.ts';
+import type { LineSource } from './line-source.ts';
 import type { RowIssues } from './row-issues.ts';
 
 /** One `derivative_ticker` row: the perpetual's funding, mark, index and last price (empty = unknown). */
@@ -26,19 +26,7 @@ const NUMBER = /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
 
 /** Reads a Tardis `derivative_ticker` CSV into rows, reporting (and skipping) the bad ones. */
 export async function* tickerRows(src: LineSource, issues: RowIssues): AsyncGenerator<TickerRow, void, undefined> {
-  let col: Record<string, number> | null = null;
-  for await (const { text, line } of src as AsyncIterable<NumberedLine>) {
-    if (text.length === 0) continue;
-    const f = text.split(',');
-    if (col === null) {
-      col = Object.fromEntries(f.map((name, i) => [name.trim(), i]));
-      const missing = COLUMNS.filter((c) => !(c in col!));
-      if (missing.length > 0) {
-        issues.report('malformed', src.path, line, `header lacks column(s) ${missing.join(', ')} (got ${text})`);
-        throw new MmError('RECORDING_INVALID', `${src.path}:${line}: not a Tardis derivative_ticker CSV: missing column(s) ${missing.join(', ')}`, { file: src.path, line });
-      }
-      continue;
-    }
+  for await (const { f, col, line } of csvRows(src, COLUMNS, 'Tardis derivative_ticker', issues)) {
     const row = parseTickerRow(f, col, src.path, line, issues);
     if (row !== null) yield row;
   }

@@ -1,11 +1,11 @@
-import { MmError } from '../../core/errors.ts';
 import type { Symbol } from '../../core/ids.ts';
 import type { Side } from '../../domain/enums.ts';
 import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../../domain/events.ts';
 import type { RecordingGap } from '../format.ts';
 import type { InstrumentDef } from './instrument-def.ts';
 import { LevelBook } from './level-book.ts';
-import type { LineSource, NumberedLine } from './line-source.ts';
+import { csvRows } from './csv-rows.ts';
+import type { LineSource } from './line-source.ts';
 import type { RowIssues } from './row-issues.ts';
 import { SourceClock, type ClockMode } from './source-clock.ts';
 import { FundingTracker, tickerRows } from './tardis-ticker.ts';
@@ -249,19 +249,7 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
 /** Reads one CSV file into rows, reporting (and skipping) the bad ones. */
 async function* rowReader(src: LineSource, kind: 'book' | 'trade', scale: UnitScale, issues: RowIssues): AsyncGenerator<Row, void, undefined> {
   const wanted = kind === 'book' ? BOOK_COLUMNS : TRADE_COLUMNS;
-  let col: Record<string, number> | null = null;
-  for await (const { text, line } of src as AsyncIterable<NumberedLine>) {
-    if (text.length === 0) continue;
-    const f = text.split(',');
-    if (col === null) {
-      col = Object.fromEntries(f.map((name, i) => [name.trim(), i]));
-      const missing = wanted.filter((c) => !(c in col!));
-      if (missing.length > 0) {
-        issues.report('malformed', src.path, line, `header lacks column(s) ${missing.join(', ')} (got ${text})`);
-        throw new MmError('RECORDING_INVALID', `${src.path}:${line}: not a Tardis ${kind === 'book' ? 'incremental_book_L2' : 'trades'} CSV: missing column(s) ${missing.join(', ')}`, { file: src.path, line });
-      }
-      continue;
-    }
+  for await (const { f, col, line } of csvRows(src, wanted, `Tardis ${kind === 'book' ? 'incremental_book_L2' : 'trades'}`, issues)) {
     const row = parseRow(f, col, kind, src.path, line, scale, issues);
     if (row !== null) yield row;
   }
