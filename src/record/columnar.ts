@@ -270,12 +270,12 @@ async function decodeAll(paths: readonly string[]): Promise<ColumnarRecording> {
     // Batches: the events of a chunk of the file are pushed without a promise turn per event.
     for await (const batch of rec.eventBatches())
       for (const { line, event } of batch) {
-      if (first && lastRecv > -Infinity) b.push({ type: 'gap', symbol: null, tsEvent: lastRecv, tsRecv: Math.max(lastRecv, event.tsRecv), reason: 'file boundary' });
-      first = false;
-      if (event.tsRecv < lastRecv)
-        throw new MmError('RECORDING_INVALID', `${path}:${line}: receive time ${event.tsRecv} is before the previous file's last event (${lastRecv}); pass recordings in time order`, { file: path, line });
-      lastRecv = event.tsRecv;
-      b.push(event);
+        if (first && lastRecv > -Infinity) b.push({ type: 'gap', symbol: null, tsEvent: lastRecv, tsRecv: Math.max(lastRecv, event.tsRecv), reason: 'file boundary' });
+        first = false;
+        if (event.tsRecv < lastRecv)
+          throw new MmError('RECORDING_INVALID', `${path}:${line}: receive time ${event.tsRecv} is before the previous file's last event (${lastRecv}); pass recordings in time order`, { file: path, line });
+        lastRecv = event.tsRecv;
+        b.push(event);
       }
   }
   return b.build();
