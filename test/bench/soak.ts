@@ -104,6 +104,8 @@ const PROBE_SERIES = {
   old_space_after_gc: 'old_space_mb',
   new_space_after_gc: 'new_space_mb',
   other_spaces_after_gc: 'other_spaces_mb',
+  heap_resident_after_gc: 'heap_resident_mb',
+  new_space_resident_after_gc: 'new_space_resident_mb',
 } as const satisfies Record<string, keyof HeapProbeReport>;
 
 interface Proc {
@@ -113,7 +115,7 @@ interface Proc {
   readonly rss: Sample[];
   readonly anon: Sample[];
   readonly probe: Record<keyof typeof PROBE_SERIES, Sample[]>;
-  /** RSS at the probe minus the JS heap pages and external memory: malloc, code, thread stacks. */
+  /** RSS at the probe minus the resident JS heap pages and external memory: malloc, code, thread stacks. */
   readonly other: Sample[];
   errors: number;
 }
@@ -144,7 +146,7 @@ function start(name: Proc['name'], argv: string[], onLine: (l: string) => void):
       const r = JSON.parse(l.slice(HEAP_PROBE_MARK.length)) as HeapProbeReport;
       const t = tMin();
       for (const [series, key] of Object.entries(PROBE_SERIES) as [keyof typeof PROBE_SERIES, keyof HeapProbeReport][]) p.probe[series].push({ t, mb: r[key] });
-      p.other.push({ t, mb: r.rss_mb - r.heap_total_mb - r.external_mb });
+      p.other.push({ t, mb: r.rss_mb - r.heap_resident_mb - r.external_mb });
     } else if (l.trim()) process.stderr.write(`  ${name} stderr: ${l}\n`);
   });
   return p;
@@ -211,7 +213,7 @@ while (Date.now() < endAt && procs.every((p) => p.child.exitCode === null)) {
     const last = (xs: Sample[]): string => xs.at(-1)?.mb.toFixed(1) ?? '?';
     line.push(
       `${p.name} rss=${r?.rss.toFixed(1) ?? '?'} anon=${r?.anon?.toFixed(1) ?? '?'} heap=${last(p.probe.heap_after_gc)}/${last(p.probe.heap_total_after_gc)} ` +
-        `(old ${last(p.probe.old_space_after_gc)} new ${last(p.probe.new_space_after_gc)}) ext=${last(p.probe.external_after_gc)} ab=${last(p.probe.array_buffers_after_gc)} other=${last(p.other)} MB`,
+        `(old ${last(p.probe.old_space_after_gc)} new ${last(p.probe.new_space_after_gc)}, resident ${last(p.probe.heap_resident_after_gc)}) ext=${last(p.probe.external_after_gc)} ab=${last(p.probe.array_buffers_after_gc)} other=${last(p.other)} MB`,
     );
   }
   if (snapshotAtMin.length > 0 && tMin() >= snapshotAtMin[0]!) {
@@ -265,6 +267,8 @@ for (const p of procs) {
     ['old_space_after_gc', p.probe.old_space_after_gc, false],
     ['new_space_after_gc', p.probe.new_space_after_gc, false],
     ['other_spaces_after_gc', p.probe.other_spaces_after_gc, false],
+    ['heap_resident_after_gc', p.probe.heap_resident_after_gc, false],
+    ['new_space_resident_after_gc', p.probe.new_space_resident_after_gc, false],
     ['other_after_gc', p.other, false],
   ];
   for (const [name, xs, targeted] of series) {

@@ -6,11 +6,12 @@ const MB = 1048576;
 describe('heap probe', () => {
   it('reports every part of the memory in MB, including what lies outside the JS heap', () => {
     const spaces = [
-      { space_name: 'read_only_space', space_size: 0 },
-      { space_name: 'new_space', space_size: 32 * MB },
-      { space_name: 'old_space', space_size: 20 * MB },
-      { space_name: 'code_space', space_size: 3 * MB },
-      { space_name: 'large_object_space', space_size: 5 * MB },
+      { space_name: 'read_only_space', space_size: 0, physical_space_size: 0 },
+      // The young generation reserved at 32 MB, a quarter of it resident.
+      { space_name: 'new_space', space_size: 32 * MB, physical_space_size: 8 * MB },
+      { space_name: 'old_space', space_size: 20 * MB, physical_space_size: 19.5 * MB },
+      { space_name: 'code_space', space_size: 3 * MB, physical_space_size: 2.5 * MB },
+      { space_name: 'large_object_space', space_size: 5 * MB, physical_space_size: 5 * MB },
     ];
     const r = heapProbeReport({ rss: 140 * MB, heapTotal: 60 * MB, heapUsed: 22.5 * MB, external: 3.25 * MB, arrayBuffers: 0.125 * MB }, 1.5 * MB + 100, spaces);
     expect(r).toEqual({
@@ -23,6 +24,8 @@ describe('heap probe', () => {
       old_space_mb: 20,
       new_space_mb: 32,
       other_spaces_mb: 8,
+      heap_resident_mb: 35,
+      new_space_resident_mb: 8,
     });
   });
 
