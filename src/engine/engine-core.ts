@@ -3,14 +3,14 @@ import { MmError } from '../core/errors.ts';
 import { Stage, stamp } from '../core/stage-stamps.ts';
 import type { ClientOrderId, Symbol } from '../core/ids.ts';
 import { sameTopLevels } from '../domain/book.ts';
-import { statePermissions } from '../domain/enums.ts';
 import type { MarketEvent, OrderEvent } from '../domain/events.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
 import { Executor } from '../execution/executor.ts';
 import { KillSwitch, type KillSwitchTransition } from '../risk/kill-switch.ts';
 import { limitsFor } from '../risk/config.ts';
 import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
-import { stricterState, type KillSwitchReason, type TradingState } from '../risk/trading-state.ts';
+import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+import { strictestState, type StateVerdict } from './effective-state.ts';
 import { isDesiredQuotes, isStrategyPlan } from '../strategy/contract.ts';
 import { Accounting } from './accounting.ts';
 import { CidFactory } from './cid.ts';
@@ -66,6 +66,7 @@ export class EngineCore {
   readonly startMs: number;
   #t0Ns: bigint | null = null;
   #evaluating: SymbolSlot | null = null;
+  readonly #verdict: StateVerdict = { state: 'ACTIVE', reason: '' };
   readonly #dirty = new Set<SlotGroup>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
   readonly #riskView: { -readonly [K in keyof RiskView]: RiskView[K] } = {
@@ -410,31 +411,8 @@ export class EngineCore {
   }
 
   #updateState(slot: SymbolSlot, now: number): void {
-    // Each candidate replaces the state only when strictly stricter, so the first reason of the
-    // strictest state wins. Inlined (no closure): this runs on every evaluation.
-    let st = this.globalState;
-    let why = this.globalReason;
-    if (this.killSwitch.tripped && stricterState(st, 'HALTED') !== st) {
-      st = 'HALTED';
-      why = `kill switch: ${this.killSwitch.state().reason}`;
-    }
-    if (stricterState(st, slot.operatorState) !== st) {
-      st = slot.operatorState;
-      why = slot.operatorReason;
-    }
-    const inst = slot.market.ticker?.state;
-    if (inst !== undefined && !statePermissions(inst).canPlace && stricterState(st, 'HALTED') !== st) {
-      st = 'HALTED';
-      why = `instrument ${inst}`;
-    }
-    if (slot.closeOnlyUntilMs > now && stricterState(st, 'REDUCING') !== st) {
-      st = 'REDUCING';
-      why = 'close-only';
-    }
-    if (Math.abs(slot.ledger.qty) > slot.limits.maxPosition && stricterState(st, 'REDUCING') !== st) {
-      st = 'REDUCING';
-      why = 'position over limit';
-    }
+    const killReason = this.killSwitch.tripped ? String(this.killSwitch.state().reason) : null;
+    const { state: st, reason: why } = strictestState(this.#verdict, this.globalState, this.globalReason, killReason, slot, now);
     if (st !== slot.effective) {
       this.emit({ type: 'trading-state-changed', symbol: slot.symbol, from: slot.effective, to: st, reason: why, tsMs: now });
       slot.effective = st;
