@@ -38,8 +38,8 @@ export const modelBaseShape = {
     .number()
     .min(0)
     .max(1)
-    .default(0)
-    .describe('Floor: the quoted half-spread is at least this share of half the observed touch spread (the market without our orders), so on a wide book the model may improve the touch but not quote far inside it. 0 (default) = off: the model decides.'),
+    .default(0.5)
+    .describe('Floor: the quoted half-spread is at least this share of half the observed touch spread (the market without our orders), so on a wide book the model may improve the touch but not quote far inside it (0 = off: the model alone decides). Default 0.5: chosen on the AMZN morning, where most of the model\'s fills came from quotes far inside a spread of over 15 ticks and lost most (strategies/README.md).'),
   adverseHorizonS: z
     .number()
     .positive()
@@ -59,6 +59,15 @@ export const modelBaseShape = {
     .boolean()
     .default(true)
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
+  flowState: z
+    .enum(['off', 'widen', 'pull'])
+    .default('widen')
+    .describe('Public flow-state adverse selection (FlowStateMarkouts): every public print marks what its resting side earned adverseHorizonS later, per state of the signed trade flow seen from that side (well against … well for, in typical flow sizes); a side whose current state loses after the maker fee is widened by that loss in ticks (widen) or left unquoted (pull). Default widen: chosen on the AMZN morning (strategies/README.md).'),
+  flowStateHalfLifeS: z
+    .number()
+    .positive()
+    .default(5)
+    .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (5: the burst a print belongs to; on the AMZN day the 5 s flow separated losing from earning prints in both halves).'),
   leadingFair: z
     .boolean()
     .default(false)

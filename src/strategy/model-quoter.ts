@@ -6,6 +6,7 @@ import { Ewma } from './estimators/ewma.ts';
 import { SideLossDepth } from './estimators/loss-feedback.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
+import { FlowStateMarkouts } from './estimators/flow-state-markouts.ts';
 import { TradeFlowImbalance } from './estimators/order-flow.ts';
 import { PredictiveRegression } from './estimators/predictive-regression.ts';
 import { LeadingFair } from './leading-fair.ts';
@@ -104,6 +105,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   const lead = p.leadingFair ? new LeadingFair({ horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000 }) : null;
   const queue = p.queueAware ? new QueueTracker(p.volHalfLifeS * 1000) : null;
   const unwind = p.unwindAfterS !== undefined ? new TakerUnwind(p.unwindAfterS * 1000) : null;
+  // What resting orders earn on every public print, per state of the trade flow (a side hit in
+  // the direction the flow already runs loses): the market's own adverse selection, from far more
+  // prints than our fills.
+  const flowState =
+    p.flowState === 'off'
+      ? null
+      : new FlowStateMarkouts({ flowHalfLifeMs: p.flowStateHalfLifeS * 1000, horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000, lotSize: p.size });
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -125,11 +133,12 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, prevMid);
         loss?.fill(f, p.size, now);
       }
-      if (flow) {
-        const trades = ctx.trades;
-        for (let i = 0; i < trades.length; i++) flow.onTrade(trades[i]!.qty, trades[i]!.aggressor === 'buy', now);
-      }
+      const trades = ctx.trades;
+      if (flow) for (let i = 0; i < trades.length; i++) flow.onTrade(trades[i]!.qty, trades[i]!.aggressor === 'buy', now);
+      // An auction cross has no aggressor and no resting side to mark.
+      if (flowState) for (let i = 0; i < trades.length; i++) if (trades[i]!.condition !== 'cross') flowState.onTrade(trades[i]!.priceTicks, trades[i]!.qty, trades[i]!.aggressor === 'buy', now);
       if (mid === null) return (last = empty(ctx));
+      flowState?.updateMid(now, mid);
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
       loss?.updateMid(now, mid);
@@ -194,6 +203,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         px.bid = r - bidEdge;
         px.ask = r + askEdge;
       }
+      if (flowState) applyFlowState(flowState, p.flowState === 'pull', feeTicks, now, px);
       raw.bidTicks = px.bid - (lead ? lead.bidJumpTicks(now) : 0);
       raw.askTicks = px.ask + (lead ? lead.askJumpTicks(now) : 0);
       if (queue) {
@@ -229,6 +239,18 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
     lastCalibration = { sigma, sigmaRisk, fit, qMaxLots, gamma, holdingS, marketHalfSpreadTicks: cal.observedSpreadTicks / 2, nowMs };
     return model.refit(lastCalibration);
   }
+}
+
+/**
+ * Backs each side off by what a resting order in its flow state loses on the public prints (mean
+ * markout after the maker fee, ticks; rounded, since quotes snap outward), or with `pull` leaves
+ * that side unquoted while its state loses. A side whose state earns is left where the model put it.
+ */
+function applyFlowState(f: FlowStateMarkouts, pull: boolean, feeTicks: number, nowMs: number, px: { bid: number; ask: number }): void {
+  const bidEdge = f.expectedTicks(1, nowMs) - feeTicks;
+  const askEdge = f.expectedTicks(-1, nowMs) - feeTicks;
+  if (bidEdge < 0) px.bid = pull ? -Infinity : px.bid - Math.round(-bidEdge);
+  if (askEdge < 0) px.ask = pull ? Infinity : px.ask + Math.round(-askEdge);
 }
 
 /** True when two ladders are the same prices and sizes (lets the engine skip the diff). */

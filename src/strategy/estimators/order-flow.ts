@@ -80,3 +80,33 @@ export class TradeFlowImbalance {
     return Number.isNaN(v) ? 0 : v;
   }
 }
+
+/**
+ * Signed trade flow: the sum of public trade sizes, + for buyer-initiated and − for seller-
+ * initiated, with weights halving every `halfLifeMs` of time (contracts). Unlike
+ * {@link TradeFlowImbalance}'s ratio it keeps the intensity: one lot sold an hour ago and a burst of
+ * a thousand sold a second ago do not read alike, and it fades when the market goes quiet. O(1).
+ */
+export class SignedTradeFlow {
+  readonly #decayPerMs: number;
+  #sum = 0;
+  #lastMs = Number.NaN;
+  constructor(readonly halfLifeMs: number) {
+    if (!(halfLifeMs > 0)) throw new RangeError(`signed-flow half-life must be positive, got ${halfLifeMs} ms`);
+    this.#decayPerMs = Math.LN2 / halfLifeMs;
+  }
+  /** Records a trade of `qty` contracts whose aggressor bought (`isBuy`) or sold. */
+  onTrade(qty: number, isBuy: boolean, nowMs: number): void {
+    this.valueAt(nowMs);
+    if (qty > 0) this.#sum += isBuy ? qty : -qty;
+  }
+  /** The decayed signed volume as of `nowMs` (contracts; positive = buying). */
+  valueAt(nowMs: number): number {
+    if (Number.isNaN(this.#lastMs)) this.#lastMs = nowMs;
+    else if (nowMs > this.#lastMs) {
+      this.#sum *= Math.exp(-this.#decayPerMs * (nowMs - this.#lastMs));
+      this.#lastMs = nowMs;
+    }
+    return this.#sum;
+  }
+}
