@@ -243,12 +243,14 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
 
 /**
  * Backs each side off by what a resting order in its flow state loses on the public prints (mean
- * markout after the maker fee, ticks; rounded, since quotes snap outward), or with `pull` leaves
+ * markout plus any maker rebate, ticks; rounded, since quotes snap outward), or with `pull` leaves
  * that side unquoted while its state loses. A side whose state earns is left where the model put it.
  */
 function applyFlowState(f: FlowStateMarkouts, pull: boolean, feeTicks: number, nowMs: number, px: { bid: number; ask: number }): void {
-  const bidEdge = f.expectedTicks(1, nowMs) - feeTicks;
-  const askEdge = f.expectedTicks(-1, nowMs) - feeTicks;
+  // A rebate offsets the loss; a positive fee is already in the model's floor, not counted twice.
+  const rebate = Math.max(0, -feeTicks);
+  const bidEdge = f.expectedTicks(1, nowMs) + rebate;
+  const askEdge = f.expectedTicks(-1, nowMs) + rebate;
   if (bidEdge < 0) px.bid = pull ? -Infinity : px.bid - Math.round(-bidEdge);
   if (askEdge < 0) px.ask = pull ? Infinity : px.ask + Math.round(-askEdge);
 }

@@ -27,7 +27,7 @@ describe('mmbot strategies', () => {
     expect(p('size')).toMatchObject({ type: 'integer', required: true, constraints: ['> 0'] });
     expect(p('riskAversion')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0'] });
     expect(p('lossFeedback')).toMatchObject({ default: 0 });
-    expect(p('minSpreadShare')).toMatchObject({ default: 0 });
+    expect(p('minSpreadShare')).toMatchObject({ default: 0.5 });
     expect(p('fairValue')).toMatchObject({ type: 'mid|weighted-mid|microprice', default: 'mid' });
     expect(p('gamma').description).toContain('1/(tick·lot)');
     // Every parameter of every entry is documented.

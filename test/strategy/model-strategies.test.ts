@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asClientOrderId } from '../../src/core/index.ts';
-import type { DesiredQuotes } from '../../src/domain/index.ts';
+import type { DesiredQuotes, TradePrinted } from '../../src/domain/index.ts';
 import { isDesiredQuotes, parseStrategyParams, type ModelCalibration, type Strategy, type StrategyDefinition, type WorkingOrder } from '../../src/strategy/index.ts';
 import { strategy as avellanedaStoikov } from '../../strategies/avellaneda-stoikov/index.ts';
 import { strategy as fixedSpread } from '../../strategies/fixed-spread/index.ts';
 import { strategy as glft } from '../../strategies/glft/index.ts';
+import { FlowStateMarkouts } from '../../src/strategy/estimators/flow-state-markouts.ts';
 import { book, ctxAt, SYM, warmUp } from './synthetic-market.ts';
 
 const defs: readonly StrategyDefinition[] = [avellanedaStoikov, glft];
@@ -51,6 +52,43 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     expect(quotes(s, 0, book(9999, 10001), 0, { fees })).toMatchObject({ bids: [{ priceTicks: 9998 }], asks: [{ priceTicks: 10002 }] });
     // A rebate (negative maker fee) never pulls the quotes inside the market's floor.
     expect(quotes(make(def, { size: 200, maxPosition: 1500 }), 0, book(9999, 10001), 0, { fees: { maker: -0.0002, taker: 0.0005 } })).toMatchObject({ bids: [{ priceTicks: 9999 }], asks: [{ priceTicks: 10001 }] });
+  });
+
+  it('backs off the side whose flow state loses on the public prints: widen by the loss in whole ticks, pull, or off', () => {
+    // Every 20 s a burst of three 1-lot sells hits the bids at 9998 and the book then sits 4 ticks
+    // lower for 10 s: every print's resting buyer lost 2 ticks at the 10 s horizon. An estimator fed
+    // the same prints and mids says what a bid in the state after a burst loses; widen moves the bid
+    // out by that loss rounded to whole ticks, pull takes it away, and the asks (never hit) stay.
+    const sell = (t: number): TradePrinted => ({ type: 'trade', symbol: SYM, priceTicks: 9998, qty: 200, aggressor: 'sell', tsEvent: t, tsRecv: t });
+    const run = (flowState: string, witness?: FlowStateMarkouts): DesiredQuotes => {
+      const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, flowAlpha: false, flowState });
+      const at = (t: number, bid: number, ask: number, trades: TradePrinted[] = []): DesiredQuotes => {
+        for (const x of trades) witness?.onTrade(x.priceTicks, x.qty, false, t);
+        witness?.updateMid(t, (bid + ask) / 2);
+        return quotes(s, t, book(bid, ask), 0, { trades });
+      };
+      let t = 0;
+      for (let i = 0; i < 60; i++, t += 20_000) {
+        for (const dt of [0, 100, 200]) at(t + dt, 9998, 10_002, [sell(t + dt)]);
+        for (let k = 300; k < 10_500; k += 500) at(t + k, 9994, 9998);
+        for (let k = 10_500; k < 20_000; k += 500) at(t + k, 9998, 10_002);
+      }
+      at(t, 9998, 10_002, [sell(t)]);
+      at(t + 100, 9998, 10_002, [sell(t + 100)]);
+      return at(t + 200, 9998, 10_002, [sell(t + 200)]);
+    };
+    const witness = new FlowStateMarkouts({ flowHalfLifeMs: 5000, horizonMs: 10_000, halfLifeMs: 1_800_000, lotSize: 200 });
+    const off = run('off', witness);
+    const loss = Math.round(-witness.expectedTicks(1, 60 * 20_000 + 200));
+    expect(loss).toBeGreaterThanOrEqual(1);
+    expect(witness.expectedTicks(-1, 60 * 20_000 + 200)).toBe(0);
+    const widen = run('widen');
+    const pull = run('pull');
+    expect(off.bids).toHaveLength(1);
+    expect(widen.bids[0]!.priceTicks).toBe(off.bids[0]!.priceTicks - loss);
+    expect(widen.asks).toEqual(off.asks);
+    expect(pull.bids).toEqual([]);
+    expect(pull.asks).toEqual(off.asks);
   });
 
   it('widens the side whose own fills are picked off by the adverse move they measure', () => {
