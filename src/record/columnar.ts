@@ -5,9 +5,12 @@ import { KIND, TRADE_CODE, type RecordedEvent, type RecordingHeader, type Sessio
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { existsSync } from 'node:fs';
 import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
-import { openRecording } from './reader.ts';
+import { decodeFiles } from './bulk-load.ts';
+import type { ScannedLine } from './line-scan.ts';
 
 export type { ColumnarRecording, SideEvent } from './columnar-types.ts';
+
+const NO_ORDERS: readonly number[] = [];
 
 /** Builds a ColumnarRecording row by row (growable typed arrays). */
 export class ColumnarBuilder {
@@ -127,6 +130,50 @@ export class ColumnarBuilder {
     }
   }
 
+  /** The column index of a registered symbol. */
+  symbolIndex(symbol: string): number {
+    const s = this.#symIndex.get(symbol);
+    if (s === undefined) throw new MmError('INVARIANT_BROKEN', `symbol ${symbol} was not registered`);
+    return s;
+  }
+
+  /**
+   * Appends a book or trade line the byte scanner decoded (`line-scan.ts`), column `s` being its
+   * symbol's index: the same row `push` makes of the decoded event, without the event object.
+   */
+  pushScanned(l: ScannedLine, s: number): void {
+    if (this.#n === this.#cap) this.#grow();
+    const i = this.#n++;
+    this.#tsE[i] = l.tsEvent;
+    this.#tsR[i] = l.tsRecv;
+    this.#sym[i] = s;
+    if (l.kind === 2) {
+      this.#kind[i] = KIND.trade;
+      this.#a[i] = l.priceTicks;
+      this.#b[i] = l.qty;
+      this.#c[i] = l.code;
+      this.#seen(s, l.priceTicks);
+      return;
+    }
+    this.#kind[i] = l.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
+    const n = l.bids + l.asks;
+    const need = (this.#nl + n) * 2;
+    if (need > this.#levels.length) this.#growLevels(need);
+    this.#a[i] = this.#nl;
+    this.#b[i] = l.bids;
+    this.#c[i] = l.asks;
+    const l3 = this.#allL3 && this.#orderStart !== null;
+    const src = l.levels;
+    for (let j = 0; j < n; j++) {
+      const price = src[2 * j]!;
+      this.#levels[this.#nl * 2] = price;
+      this.#levels[this.#nl * 2 + 1] = src[2 * j + 1]!;
+      if (l3) this.#orderRange(l.orders, l.orderIds, l.orderStart[j]!, l.orderStart[j + 1]!);
+      this.#nl++;
+      this.#seen(s, price);
+    }
+  }
+
   /** Freezes the columns (trimmed to length). */
   build(): ColumnarRecording {
     const n = this.#n;
@@ -163,21 +210,24 @@ export class ColumnarBuilder {
       for (const l of side) {
         this.#levels[this.#nl * 2] = l.priceTicks;
         this.#levels[this.#nl * 2 + 1] = l.qty;
-        if (l3) this.#orders(l.orders, l.orderIds);
+        if (l3) this.#orderRange(l.orders ?? NO_ORDERS, l.orderIds, 0, l.orders?.length ?? 0);
         this.#nl++;
         this.#seen(s, l.priceTicks);
       }
   }
 
-  /** Stores level #nl's orders (none for own-order rows), and their ids when kept, and closes its range. */
-  #orders(orders: readonly number[] | undefined, ids: readonly number[] | undefined): void {
+  /**
+   * Stores level #nl's orders, `orders[from, to)` (none for own-order rows), and their ids when
+   * kept, and closes its range.
+   */
+  #orderRange(orders: ArrayLike<number>, ids: ArrayLike<number> | undefined, from: number, to: number): void {
     let start = this.#orderStart!;
     if (start.length < this.#nl + 2) {
       const next = new Float64Array(Math.max(this.#nl + 2, start.length * 2));
       next.set(start);
       this.#orderStart = start = next;
     }
-    const n = orders?.length ?? 0;
+    const n = to - from;
     let qty = this.#orderQty!;
     if (qty.length < this.#no + n) {
       const next = new Float64Array(Math.max(this.#no + n, qty.length * 2));
@@ -191,8 +241,8 @@ export class ColumnarBuilder {
     }
     const idCol = this.#orderId;
     start[this.#nl] = this.#no;
-    if (idCol) for (let k = 0; k < n; k++) idCol[this.#no + k] = ids![k]!;
-    for (let k = 0; k < n; k++) qty[this.#no++] = orders![k]!;
+    if (idCol) for (let k = 0; k < n; k++) idCol[this.#no + k] = ids![from + k]!;
+    for (let k = 0; k < n; k++) qty[this.#no++] = orders[from + k]!;
     start[this.#nl + 1] = this.#no;
   }
 
@@ -262,21 +312,6 @@ export async function loadColumnar(paths: readonly string[], opts: { readonly ca
 
 async function decodeAll(paths: readonly string[]): Promise<ColumnarRecording> {
   const b = new ColumnarBuilder();
-  let lastRecv = -Infinity;
-  for (const path of paths) {
-    const rec = await openRecording(path);
-    b.addHeader(rec.header, rec.instruments);
-    let first = true;
-    // Batches: the events of a chunk of the file are pushed without a promise turn per event.
-    for await (const batch of rec.eventBatches())
-      for (const { line, event } of batch) {
-        if (first && lastRecv > -Infinity) b.push({ type: 'gap', symbol: null, tsEvent: lastRecv, tsRecv: Math.max(lastRecv, event.tsRecv), reason: 'file boundary' });
-        first = false;
-        if (event.tsRecv < lastRecv)
-          throw new MmError('RECORDING_INVALID', `${path}:${line}: receive time ${event.tsRecv} is before the previous file's last event (${lastRecv}); pass recordings in time order`, { file: path, line });
-        lastRecv = event.tsRecv;
-        b.push(event);
-      }
-  }
+  await decodeFiles(paths, b);
   return b.build();
 }
