@@ -5,7 +5,7 @@ import { KIND, TRADE_CODE, type RecordedEvent, type RecordingHeader, type Sessio
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { existsSync } from 'node:fs';
 import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
-import { decodeFiles } from './bulk-load.ts';
+import { capacityFor, decodeFiles } from './bulk-load.ts';
 import type { ScannedLine } from './line-scan.ts';
 
 export type { ColumnarRecording, SideEvent } from './columnar-types.ts';
@@ -43,7 +43,8 @@ export class ColumnarBuilder {
   #min: number[] = [];
   #max: number[] = [];
 
-  constructor(capacity = 1 << 16) {
+  /** `capacity` rows and `levelCapacity` book levels before the first growth (each growth copies). */
+  constructor(capacity = 1 << 16, levelCapacity = capacity * 2) {
     this.#cap = capacity;
     this.#kind = new Uint8Array(capacity);
     this.#sym = new Uint16Array(capacity);
@@ -52,7 +53,7 @@ export class ColumnarBuilder {
     this.#a = new Float64Array(capacity);
     this.#b = new Float64Array(capacity);
     this.#c = new Int32Array(capacity);
-    this.#levels = new Float64Array(capacity * 4);
+    this.#levels = new Float64Array(levelCapacity * 2);
   }
 
   /**
@@ -174,25 +175,30 @@ export class ColumnarBuilder {
     }
   }
 
-  /** Freezes the columns (trimmed to length). */
-  build(): ColumnarRecording {
+  /**
+   * Freezes the columns, trimmed to length: copies, or with `{ views: true }` views of the builder's
+   * arrays (no copy: the untouched room past the end costs address space, not memory; the builder
+   * must not be used after).
+   */
+  build(opts: { readonly views?: boolean } = {}): ColumnarRecording {
     const n = this.#n;
+    const cut = <T extends Uint8Array | Uint16Array | Float64Array | Int32Array>(a: T, len: number): T => (opts.views === true ? a.subarray(0, len) : a.slice(0, len)) as T;
     return {
       headers: this.#headers,
       instruments: this.#instruments,
       length: n,
-      kind: this.#kind.slice(0, n),
-      sym: this.#sym.slice(0, n),
-      tsEvent: this.#tsE.slice(0, n),
-      tsRecv: this.#tsR.slice(0, n),
-      a: this.#a.slice(0, n),
-      b: this.#b.slice(0, n),
-      c: this.#c.slice(0, n),
-      levels: this.#levels.slice(0, this.#nl * 2),
+      kind: cut(this.#kind, n),
+      sym: cut(this.#sym, n),
+      tsEvent: cut(this.#tsE, n),
+      tsRecv: cut(this.#tsR, n),
+      a: cut(this.#a, n),
+      b: cut(this.#b, n),
+      c: cut(this.#c, n),
+      levels: cut(this.#levels, this.#nl * 2),
       objects: this.#objects,
       session: this.#session,
-      ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: this.#orderStart.slice(0, this.#nl + 1), orderQty: this.#orderQty.slice(0, this.#no) } : {}),
-      ...(this.#allL3 && this.#allIds && this.#orderStart && this.#orderId ? { orderId: this.#orderId.slice(0, this.#no) } : {}),
+      ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: cut(this.#orderStart, this.#nl + 1), orderQty: cut(this.#orderQty, this.#no) } : {}),
+      ...(this.#allL3 && this.#allIds && this.#orderStart && this.#orderId ? { orderId: cut(this.#orderId, this.#no) } : {}),
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };
@@ -311,7 +317,8 @@ export async function loadColumnar(paths: readonly string[], opts: { readonly ca
 }
 
 async function decodeAll(paths: readonly string[]): Promise<ColumnarRecording> {
-  const b = new ColumnarBuilder();
+  const { rows, levels } = capacityFor(paths);
+  const b = new ColumnarBuilder(rows, levels);
   await decodeFiles(paths, b);
-  return b.build();
+  return b.build({ views: true });
 }
