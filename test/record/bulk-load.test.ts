@@ -223,3 +223,23 @@ describe('bulk loader errors: the same error, naming the file and line, as the l
       expect(await errorOf(loadColumnar([bad]))).toEqual(want);
     });
 });
+
+describe('bulk loader: damaged gzip gives the same error as the line-at-a-time loader', () => {
+  const damage: Record<string, (aapl: Buffer, synthetic: Buffer) => Buffer> = {
+    'cut in half': (a) => a.subarray(0, Math.floor(a.length / 2)),
+    'cut at 70 % (past many chunks of text)': (_, s) => s.subarray(0, Math.floor(s.length * 0.7)),
+    'not gzip': () => Buffer.from('hello\n'),
+    empty: () => Buffer.alloc(0),
+    'a flipped byte': (a) => Buffer.from(a.map((b, i) => (i === 5000 ? b ^ 0xff : b))),
+    'trailing garbage': (a) => Buffer.concat([a, Buffer.from('garbage')]),
+    'two gzip members (a second header line)': (a) => Buffer.concat([a, a]),
+  };
+  for (const [name, make] of Object.entries(damage))
+    it(name, async () => {
+      const p = join(dir, `damaged-${name.replaceAll(' ', '-')}.jsonl.gz`);
+      writeFileSync(p, make(readFileSync(rec['lobster-aapl']!), readFileSync(rec['synthetic']!)));
+      const want = await errorOf(referenceLoad([p]));
+      expect(want.code).toBe('RECORDING_INVALID');
+      expect(await errorOf(loadColumnar([p]))).toEqual(want);
+    });
+});
