@@ -136,6 +136,16 @@ describe('bulk loader ≡ the line-at-a-time loader', () => {
     });
   }
 
+  it('the sidecar written on the first load reads back to the same columns (L2 and order-level with ids)', async () => {
+    const cacheDir = join(dir, 'cache');
+    for (const name of ['synthetic', 'lobster-aapl']) {
+      const ref = await referenceLoad([rec[name]!]);
+      expect(await loadColumnar([rec[name]!], { cacheDir })).toStrictEqual(ref);
+      expect(readdirSync(cacheDir).filter((f) => f.endsWith('.mmbc'))).toHaveLength(name === 'synthetic' ? 1 : 2);
+      expect(await loadColumnar([rec[name]!], { cacheDir })).toStrictEqual(ref);
+    }
+  });
+
   it('the scanner takes every book and trade line but the first event line; the full decoder the rest', async () => {
     // sample: 921 books + 1,043 trades, 49 tickers, 1 funding; the first event line is a ticker.
     expect(await counts([rec['sample']!])).toEqual({ scannedLines: 1964, decodedLines: 50 });
