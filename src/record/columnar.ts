@@ -158,21 +158,31 @@ export class ColumnarBuilder {
     }
     this.#kind[i] = l.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
     const n = l.bids + l.asks;
-    const need = (this.#nl + n) * 2;
-    if (need > this.#levels.length) this.#growLevels(need);
-    this.#a[i] = this.#nl;
+    let nl = this.#nl;
+    if ((nl + n) * 2 > this.#levels.length) this.#growLevels((nl + n) * 2);
+    this.#a[i] = nl;
     this.#b[i] = l.bids;
     this.#c[i] = l.asks;
     const l3 = this.#allL3 && this.#orderStart !== null;
     const src = l.levels;
+    const levels = this.#levels;
+    let lo = this.#min[s]!;
+    let hi = this.#max[s]!;
     for (let j = 0; j < n; j++) {
       const price = src[2 * j]!;
-      this.#levels[this.#nl * 2] = price;
-      this.#levels[this.#nl * 2 + 1] = src[2 * j + 1]!;
-      if (l3) this.#orderRange(l.orders, l.orderIds, l.orderStart[j]!, l.orderStart[j + 1]!);
-      this.#nl++;
-      this.#seen(s, price);
+      levels[nl * 2] = price;
+      levels[nl * 2 + 1] = src[2 * j + 1]!;
+      if (l3) {
+        this.#nl = nl;
+        this.#orderRange(l.orders, l.orderIds, l.orderStart[j]!, l.orderStart[j + 1]!);
+      }
+      nl++;
+      if (price < lo) lo = price;
+      if (price > hi) hi = price;
     }
+    this.#nl = nl;
+    this.#min[s] = lo;
+    this.#max[s] = hi;
   }
 
   /**
