@@ -110,23 +110,21 @@ export class LineScanner {
     return true;
   }
 
-  /** A quoted symbol equal to one of the header's. */
+  /** A quoted symbol equal to one of the header's (compared in place: no search for the closing quote). */
   #symbol(): boolean {
     const b = this.#buf;
     const p = this.#pos;
     if (b[p] !== QUOTE) return false;
-    const close = b.indexOf(QUOTE, p + 1);
-    if (close < 0 || close >= this.#end) return false;
-    const len = close - p - 1;
     const syms = this.#symbols;
     for (let s = 0; s < syms.length; s++) {
       const sym = syms[s];
-      if (sym === null || sym === undefined || sym.length !== len) continue;
+      if (sym === null || sym === undefined) continue;
+      const len = sym.length;
       let k = 0;
       while (k < len && b[p + 1 + k] === sym[k]) k++;
-      if (k === len) {
+      if (k === len && b[p + 1 + len] === QUOTE && p + 2 + len <= this.#end) {
         this.out.symbol = s;
-        this.#pos = close + 1;
+        this.#pos = p + 2 + len;
         return true;
       }
     }
