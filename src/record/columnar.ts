@@ -143,19 +143,31 @@ export class ColumnarBuilder {
    * symbol's index: the same row `push` makes of the decoded event, without the event object.
    */
   pushScanned(l: ScannedLine, s: number): void {
+    if (l.kind === 2) this.#pushScannedTrade(l, s);
+    else this.#pushScannedBook(l, s);
+  }
+
+  // Two functions, not one with a branch: each stays small and sees one kind of line, so the
+  // compiler does not optimize one path and throw the code away when the other first comes.
+  #pushScannedTrade(l: ScannedLine, s: number): void {
     if (this.#n === this.#cap) this.#grow();
     const i = this.#n++;
     this.#tsE[i] = l.tsEvent;
     this.#tsR[i] = l.tsRecv;
     this.#sym[i] = s;
-    if (l.kind === 2) {
-      this.#kind[i] = KIND.trade;
-      this.#a[i] = l.priceTicks;
-      this.#b[i] = l.qty;
-      this.#c[i] = l.code;
-      this.#seen(s, l.priceTicks);
-      return;
-    }
+    this.#kind[i] = KIND.trade;
+    this.#a[i] = l.priceTicks;
+    this.#b[i] = l.qty;
+    this.#c[i] = l.code;
+    this.#seen(s, l.priceTicks);
+  }
+
+  #pushScannedBook(l: ScannedLine, s: number): void {
+    if (this.#n === this.#cap) this.#grow();
+    const i = this.#n++;
+    this.#tsE[i] = l.tsEvent;
+    this.#tsR[i] = l.tsRecv;
+    this.#sym[i] = s;
     this.#kind[i] = l.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
     const n = l.bids + l.asks;
     let nl = this.#nl;

@@ -17,8 +17,10 @@ export class ScannedLine {
   kind: 1 | 2 = 1;
   /** Index of the symbol in the file's header. */
   symbol = 0;
-  tsEvent = 0;
-  tsRecv = 0;
+  // NaN, not 0: the fields start as doubles, so code compiled against them is not thrown away
+  // when the first fractional time arrives.
+  tsEvent = NaN;
+  tsRecv = NaN;
   isSnapshot = false;
   bids = 0;
   asks = 0;
