@@ -4,7 +4,7 @@ import type { ColumnarBuilder } from './columnar.ts';
 import { instrumentFromJson } from './instrument-json.ts';
 import { LineScanner, symbolBytes, type LevelShape } from './line-scan.ts';
 import { fileChunks } from './gunzip-chunks.ts';
-import { invalid, lineChecker, parseHeader, type LineChecker } from './reader.ts';
+import { lineChecker, parseHeader, recordingInvalid, type LineChecker } from './reader.ts';
 
 /** Read and gunzip chunk size. */
 const BULK_CHUNK_BYTES = 1 << 18;
@@ -94,7 +94,7 @@ async function decodeFile(path: string, b: ColumnarBuilder, lastRecvBefore: numb
       try {
         r = await chunks.next();
       } catch (e) {
-        throw invalid(path, line + 1, `unreadable data (${e instanceof Error ? e.message : String(e)})`);
+        throw recordingInvalid(path, line + 1, `unreadable data (${e instanceof Error ? e.message : String(e)})`);
       }
       if (r.done) break;
       const chunk = r.value;
@@ -132,7 +132,7 @@ async function decodeFile(path: string, b: ColumnarBuilder, lastRecvBefore: numb
   } finally {
     await chunks.return();
   }
-  if (line === 0) throw invalid(path, 1, 'empty file: expected a header line');
+  if (line === 0) throw recordingInvalid(path, 1, 'empty file: expected a header line');
   return lastRecv;
 }
 
