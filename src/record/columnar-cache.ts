@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { instrumentFromJson, instrumentToJson } from './instrument-json.ts';
@@ -47,22 +47,31 @@ export function writeColumnarCache(file: string, col: ColumnarRecording): void {
   const arrays = [col.kind, col.sym, col.tsEvent, col.tsRecv, col.a, col.b, col.c, col.levels];
   if (col.orderStart && col.orderQty) arrays.push(col.orderStart, col.orderQty);
   if (col.orderStart && col.orderQty && col.orderId) arrays.push(col.orderId);
-  let size = align8(12 + head.length);
-  for (const a of arrays) size += align8(a.byteLength);
-  const out = Buffer.alloc(size);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(VERSION, 4);
-  out.writeUInt32LE(head.length, 8);
-  head.copy(out, 12);
-  let off = align8(12 + head.length);
-  for (const a of arrays) {
-    Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, off);
-    off += align8(a.byteLength);
-  }
+  const prefix = Buffer.alloc(align8(12 + head.length));
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(VERSION, 4);
+  prefix.writeUInt32LE(head.length, 8);
+  head.copy(prefix, 12);
   mkdirSync(resolve(file, '..'), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, out);
+  // Each column is written from its own memory (no copy into one file-sized buffer: on a first
+  // load that copy and its fresh pages cost a third of the decoding).
+  const fd = openSync(tmp, 'w');
+  try {
+    writeAll(fd, prefix);
+    const pad = Buffer.alloc(8);
+    for (const a of arrays) {
+      writeAll(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      if (align8(a.byteLength) > a.byteLength) writeAll(fd, pad.subarray(0, align8(a.byteLength) - a.byteLength));
+    }
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file); // atomic: a concurrent reader sees the old file or the whole new one
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 /** Reads a sidecar written by writeColumnarCache; null when absent, of another version, or damaged. */

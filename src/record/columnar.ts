@@ -5,9 +5,12 @@ import { KIND, TRADE_CODE, type RecordedEvent, type RecordingHeader, type Sessio
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { existsSync } from 'node:fs';
 import { columnarCacheFile, readColumnarCache, writeColumnarCache } from './columnar-cache.ts';
-import { openRecording } from './reader.ts';
+import { capacityFor, decodeFiles } from './bulk-load.ts';
+import type { ScannedLine } from './line-scan.ts';
 
 export type { ColumnarRecording, SideEvent } from './columnar-types.ts';
+
+const NO_ORDERS: readonly number[] = [];
 
 /** Builds a ColumnarRecording row by row (growable typed arrays). */
 export class ColumnarBuilder {
@@ -40,7 +43,8 @@ export class ColumnarBuilder {
   #min: number[] = [];
   #max: number[] = [];
 
-  constructor(capacity = 1 << 16) {
+  /** `capacity` rows and `levelCapacity` book levels before the first growth (each growth copies). */
+  constructor(capacity = 1 << 16, levelCapacity = capacity * 2) {
     this.#cap = capacity;
     this.#kind = new Uint8Array(capacity);
     this.#sym = new Uint16Array(capacity);
@@ -49,7 +53,7 @@ export class ColumnarBuilder {
     this.#a = new Float64Array(capacity);
     this.#b = new Float64Array(capacity);
     this.#c = new Int32Array(capacity);
-    this.#levels = new Float64Array(capacity * 4);
+    this.#levels = new Float64Array(levelCapacity * 2);
   }
 
   /**
@@ -127,25 +131,96 @@ export class ColumnarBuilder {
     }
   }
 
-  /** Freezes the columns (trimmed to length). */
-  build(): ColumnarRecording {
+  /** The column index of a registered symbol. */
+  symbolIndex(symbol: string): number {
+    const s = this.#symIndex.get(symbol);
+    if (s === undefined) throw new MmError('INVARIANT_BROKEN', `symbol ${symbol} was not registered`);
+    return s;
+  }
+
+  /**
+   * Appends a book or trade line the byte scanner decoded (`line-scan.ts`), column `s` being its
+   * symbol's index: the same row `push` makes of the decoded event, without the event object.
+   */
+  pushScanned(l: ScannedLine, s: number): void {
+    if (l.kind === 2) this.#pushScannedTrade(l, s);
+    else this.#pushScannedBook(l, s);
+  }
+
+  // Two functions, not one with a branch: each stays small and sees one kind of line, so the
+  // compiler does not optimize one path and throw the code away when the other first comes.
+  #pushScannedTrade(l: ScannedLine, s: number): void {
+    if (this.#n === this.#cap) this.#grow();
+    const i = this.#n++;
+    this.#tsE[i] = l.tsEvent;
+    this.#tsR[i] = l.tsRecv;
+    this.#sym[i] = s;
+    this.#kind[i] = KIND.trade;
+    this.#a[i] = l.priceTicks;
+    this.#b[i] = l.qty;
+    this.#c[i] = l.code;
+    this.#seen(s, l.priceTicks);
+  }
+
+  #pushScannedBook(l: ScannedLine, s: number): void {
+    if (this.#n === this.#cap) this.#grow();
+    const i = this.#n++;
+    this.#tsE[i] = l.tsEvent;
+    this.#tsR[i] = l.tsRecv;
+    this.#sym[i] = s;
+    this.#kind[i] = l.isSnapshot ? KIND.bookSnapshot : KIND.bookDelta;
+    const n = l.bids + l.asks;
+    let nl = this.#nl;
+    if ((nl + n) * 2 > this.#levels.length) this.#growLevels((nl + n) * 2);
+    this.#a[i] = nl;
+    this.#b[i] = l.bids;
+    this.#c[i] = l.asks;
+    const l3 = this.#allL3 && this.#orderStart !== null;
+    const src = l.levels;
+    const levels = this.#levels;
+    let lo = this.#min[s]!;
+    let hi = this.#max[s]!;
+    for (let j = 0; j < n; j++) {
+      const price = src[2 * j]!;
+      levels[nl * 2] = price;
+      levels[nl * 2 + 1] = src[2 * j + 1]!;
+      if (l3) {
+        this.#nl = nl;
+        this.#orderRange(l.orders, l.orderIds, l.orderStart[j]!, l.orderStart[j + 1]!);
+      }
+      nl++;
+      if (price < lo) lo = price;
+      if (price > hi) hi = price;
+    }
+    this.#nl = nl;
+    this.#min[s] = lo;
+    this.#max[s] = hi;
+  }
+
+  /**
+   * Freezes the columns, trimmed to length: copies, or with `{ views: true }` views of the builder's
+   * arrays (no copy: the untouched room past the end costs address space, not memory; the builder
+   * must not be used after).
+   */
+  build(opts: { readonly views?: boolean } = {}): ColumnarRecording {
     const n = this.#n;
+    const cut = <T extends Uint8Array | Uint16Array | Float64Array | Int32Array>(a: T, len: number): T => (opts.views === true ? a.subarray(0, len) : a.slice(0, len)) as T;
     return {
       headers: this.#headers,
       instruments: this.#instruments,
       length: n,
-      kind: this.#kind.slice(0, n),
-      sym: this.#sym.slice(0, n),
-      tsEvent: this.#tsE.slice(0, n),
-      tsRecv: this.#tsR.slice(0, n),
-      a: this.#a.slice(0, n),
-      b: this.#b.slice(0, n),
-      c: this.#c.slice(0, n),
-      levels: this.#levels.slice(0, this.#nl * 2),
+      kind: cut(this.#kind, n),
+      sym: cut(this.#sym, n),
+      tsEvent: cut(this.#tsE, n),
+      tsRecv: cut(this.#tsR, n),
+      a: cut(this.#a, n),
+      b: cut(this.#b, n),
+      c: cut(this.#c, n),
+      levels: cut(this.#levels, this.#nl * 2),
       objects: this.#objects,
       session: this.#session,
-      ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: this.#orderStart.slice(0, this.#nl + 1), orderQty: this.#orderQty.slice(0, this.#no) } : {}),
-      ...(this.#allL3 && this.#allIds && this.#orderStart && this.#orderId ? { orderId: this.#orderId.slice(0, this.#no) } : {}),
+      ...(this.#allL3 && this.#orderStart && this.#orderQty ? { orderStart: cut(this.#orderStart, this.#nl + 1), orderQty: cut(this.#orderQty, this.#no) } : {}),
+      ...(this.#allL3 && this.#allIds && this.#orderStart && this.#orderId ? { orderId: cut(this.#orderId, this.#no) } : {}),
       minTick: Float64Array.from(this.#min),
       maxTick: Float64Array.from(this.#max),
     };
@@ -163,21 +238,24 @@ export class ColumnarBuilder {
       for (const l of side) {
         this.#levels[this.#nl * 2] = l.priceTicks;
         this.#levels[this.#nl * 2 + 1] = l.qty;
-        if (l3) this.#orders(l.orders, l.orderIds);
+        if (l3) this.#orderRange(l.orders ?? NO_ORDERS, l.orderIds, 0, l.orders?.length ?? 0);
         this.#nl++;
         this.#seen(s, l.priceTicks);
       }
   }
 
-  /** Stores level #nl's orders (none for own-order rows), and their ids when kept, and closes its range. */
-  #orders(orders: readonly number[] | undefined, ids: readonly number[] | undefined): void {
+  /**
+   * Stores level #nl's orders, `orders[from, to)` (none for own-order rows), and their ids when
+   * kept, and closes its range.
+   */
+  #orderRange(orders: ArrayLike<number>, ids: ArrayLike<number> | undefined, from: number, to: number): void {
     let start = this.#orderStart!;
     if (start.length < this.#nl + 2) {
       const next = new Float64Array(Math.max(this.#nl + 2, start.length * 2));
       next.set(start);
       this.#orderStart = start = next;
     }
-    const n = orders?.length ?? 0;
+    const n = to - from;
     let qty = this.#orderQty!;
     if (qty.length < this.#no + n) {
       const next = new Float64Array(Math.max(this.#no + n, qty.length * 2));
@@ -191,8 +269,8 @@ export class ColumnarBuilder {
     }
     const idCol = this.#orderId;
     start[this.#nl] = this.#no;
-    if (idCol) for (let k = 0; k < n; k++) idCol[this.#no + k] = ids![k]!;
-    for (let k = 0; k < n; k++) qty[this.#no++] = orders![k]!;
+    if (idCol) for (let k = 0; k < n; k++) idCol[this.#no + k] = ids![from + k]!;
+    for (let k = 0; k < n; k++) qty[this.#no++] = orders[from + k]!;
     start[this.#nl + 1] = this.#no;
   }
 
@@ -261,22 +339,8 @@ export async function loadColumnar(paths: readonly string[], opts: { readonly ca
 }
 
 async function decodeAll(paths: readonly string[]): Promise<ColumnarRecording> {
-  const b = new ColumnarBuilder();
-  let lastRecv = -Infinity;
-  for (const path of paths) {
-    const rec = await openRecording(path);
-    b.addHeader(rec.header, rec.instruments);
-    let first = true;
-    // Batches: the events of a chunk of the file are pushed without a promise turn per event.
-    for await (const batch of rec.eventBatches())
-      for (const { line, event } of batch) {
-        if (first && lastRecv > -Infinity) b.push({ type: 'gap', symbol: null, tsEvent: lastRecv, tsRecv: Math.max(lastRecv, event.tsRecv), reason: 'file boundary' });
-        first = false;
-        if (event.tsRecv < lastRecv)
-          throw new MmError('RECORDING_INVALID', `${path}:${line}: receive time ${event.tsRecv} is before the previous file's last event (${lastRecv}); pass recordings in time order`, { file: path, line });
-        lastRecv = event.tsRecv;
-        b.push(event);
-      }
-  }
-  return b.build();
+  const { rows, levels } = capacityFor(paths);
+  const b = new ColumnarBuilder(rows, levels);
+  await decodeFiles(paths, b);
+  return b.build({ views: true });
 }
