@@ -1,4 +1,5 @@
 import { embeddedRunner } from '../research/embedded-runner.ts';
+import type { JobPool } from '../research/job-pool.ts';
 import type { JobResult, ResearchJob } from '../research/job.ts';
 import { Journal, runJournaled } from '../research/journal.ts';
 import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../research/redis-backend.ts';
@@ -38,10 +39,11 @@ export function backendErrorLog(say: (line: string) => void, intervalMs = 30_000
  */
 export async function openRunner(
   backend: string,
-  opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string; readonly resultsTtlS?: number | null },
+  opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string; readonly resultsTtlS?: number | null; readonly pool?: JobPool | null },
 ): Promise<{ runner: JobRunner; where: string }> {
   const b = parseBackend(backend);
-  if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir }), where: `${opts.workers} worker thread(s)` };
+  if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir, ...(opts.pool ? { pool: opts.pool } : {}) }), where: `${opts.workers} worker thread(s)` };
+  await opts.pool?.close();
   const ttl = opts.resultsTtlS === undefined ? DEFAULT_RESULTS_TTL_S : opts.resultsTtlS;
   const runner = await redisRunner({ url: b.url, queueName: opts.queue, resultsTtlS: ttl, onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
   const workers = await runner.workerCount();

@@ -11,6 +11,18 @@ export interface EmbeddedRunnerOptions {
   readonly cacheDir: string | null;
   /** Where http(s) data is downloaded when cacheDir is null. */
   readonly downloadDir?: string;
+  /** Threads started earlier (`startPool`), e.g. while the sweep was planned; the runner closes it. */
+  readonly pool?: JobPool;
+}
+
+/**
+ * A job pool whose threads start now: each loads its modules (through tsx: a second or more of CPU)
+ * while the caller does other work, e.g. plans the sweep, instead of after it. Close it when unused.
+ */
+export function startPool(workers: number, cacheDir: string | null): JobPool {
+  const pool = new JobPool({ threads: workers, cacheDir });
+  void pool.warm();
+  return pool;
 }
 
 /**
@@ -18,7 +30,7 @@ export interface EmbeddedRunnerOptions {
  * same data are handed out together, so each thread decodes a data set once.
  */
 export function embeddedRunner(opts: EmbeddedRunnerOptions): JobRunner {
-  const pool = new JobPool({ threads: opts.workers, cacheDir: opts.cacheDir });
+  const pool = opts.pool ?? new JobPool({ threads: opts.workers, cacheDir: opts.cacheDir });
   const downloads = opts.cacheDir ?? opts.downloadDir ?? '.';
   return {
     async run(jobs: readonly ResearchJob[], onResult?: ResultCallback): Promise<Map<string, JobResult>> {

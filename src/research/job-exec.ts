@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { buildReport } from '../backtest/report.ts';
 import { executeRunSpec } from '../backtest/run-spec.ts';
 import { MmError } from '../core/errors.ts';
@@ -5,26 +6,52 @@ import { loadColumnar, type ColumnarRecording } from '../record/columnar.ts';
 import { errorResult, resultFromReport, type JobResult, type ResearchJob } from './job.ts';
 
 /**
- * Decoded recordings by file list, least recently used evicted first: a thread serving jobs on
- * several data sets keeps the last few in memory instead of decoding on every switch.
+ * The identity of a file list's current contents: each path with its size and modification time, so
+ * a recording rewritten in place (same path) is a different key and is read again. A file that cannot
+ * be stat'ed keys as missing (the load then reports it).
+ */
+export function recordingKey(paths: readonly string[]): string {
+  return paths
+    .map((p) => {
+      try {
+        const st = statSync(p);
+        return `${p}\0${st.size}\0${st.mtimeMs}`;
+      } catch {
+        return `${p}\0missing`;
+      }
+    })
+    .join('\n');
+}
+
+/**
+ * Decoded recordings by file list and the files' sizes and modification times, least recently used
+ * evicted first: a thread serving jobs on several data sets keeps the last few in memory across jobs
+ * instead of loading them for every job, and a file changed since it was loaded is loaded again.
  */
 export class RecordingCache {
   readonly #entries = new Map<string, Promise<ColumnarRecording>>();
+  #loads = 0;
 
   constructor(
     private readonly capacity: number,
     private readonly cacheDir: string | null,
   ) {}
 
-  /** The recording of `paths` (decoded, or read from the binary sidecar in cacheDir). */
+  /** Recordings loaded so far (cache misses). */
+  get loads(): number {
+    return this.#loads;
+  }
+
+  /** The recording of `paths` as the files are now (kept from an earlier job, or decoded / read from the binary sidecar in cacheDir). */
   get(paths: readonly string[]): Promise<ColumnarRecording> {
-    const key = paths.join('\n');
+    const key = recordingKey(paths);
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
       this.#entries.set(key, hit);
       return hit;
     }
+    this.#loads++;
     const p = loadColumnar(paths, this.cacheDir === null ? {} : { cacheDir: this.cacheDir });
     p.catch(() => this.#entries.delete(key)); // a failed load is retried next time
     this.#entries.set(key, p);

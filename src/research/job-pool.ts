@@ -24,10 +24,17 @@ export interface JobPoolOptions {
   readonly recordingsPerThread?: number;
 }
 
+/** A job waiting for or running on a thread. */
+interface Pending {
+  readonly task: ThreadTask;
+  readonly resolve: (r: JobResult) => void;
+  readonly onStart: (() => void) | undefined;
+}
+
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  task: { readonly task: ThreadTask; readonly resolve: (r: JobResult) => void } | null;
+  task: Pending | null;
 }
 
 /**
@@ -37,7 +44,7 @@ interface Slot {
  */
 export class JobPool {
   readonly #slots: Slot[] = [];
-  readonly #queue: Array<{ readonly task: ThreadTask; readonly resolve: (r: JobResult) => void }> = [];
+  readonly #queue: Pending[] = [];
   #seq = 0;
   #closed = false;
 
@@ -48,11 +55,11 @@ export class JobPool {
     return Math.max(1, this.opts.threads);
   }
 
-  /** Runs a job on local copies of its data; never rejects (failures are results). */
-  run(job: ResearchJob, paths: readonly string[]): Promise<JobResult> {
+  /** Runs a job on local copies of its data (`onStart` once a thread takes it); never rejects (failures are results). */
+  run(job: ResearchJob, paths: readonly string[], onStart?: () => void): Promise<JobResult> {
     if (this.#closed) return Promise.resolve(errorResult(job, 'the job pool is closed', true));
     return new Promise((resolve) => {
-      this.#queue.push({ task: { seq: ++this.#seq, job, paths }, resolve });
+      this.#queue.push({ task: { seq: ++this.#seq, job, paths }, resolve, onStart });
       this.#pump();
     });
   }
@@ -78,6 +85,7 @@ export class JobPool {
       const next = this.#queue.shift()!;
       slot.task = next;
       slot.worker.postMessage(next.task);
+      next.onStart?.();
     }
   }
 

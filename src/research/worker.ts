@@ -25,6 +25,12 @@ export interface ResearchWorkerOptions {
   readonly queueName?: string;
   /** Jobs run at once, one worker thread each. */
   readonly concurrency: number;
+  /**
+   * Jobs taken from the queue ahead of a free thread (default: one per thread): the next job waits
+   * in this process, checked and ready, while a thread finishes the last one, so a thread never
+   * idles through the Redis round trips between jobs (storing a result, taking the next job).
+   */
+  readonly prefetch?: number;
   /** Downloaded data and decoded-recording sidecars. */
   readonly cacheDir: string;
   /** A job whose lock is not renewed for this long is taken to be lost (its worker died) and run again (ms; BullMQ default 30000). */
@@ -76,7 +82,6 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
         throw new UnrecoverableError(reason);
       }
     }
-    emit({ kind: 'start', job });
     const paths = await Promise.all(job.data.map((ref) => resolveDataRef(ref, opts.cacheDir)));
     for (const [k, p] of paths.entries()) {
       const fp = await dataFingerprint(p, opts.cacheDir);
@@ -86,7 +91,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
         throw new UnrecoverableError(reason);
       }
     }
-    const result = await pool.run(job, paths);
+    const result = await pool.run(job, paths, () => emit({ kind: 'start', job }));
     if (result.transient) throw new Error(result.row.error ?? 'transient failure');
     // Stored before the job completes: a worker dying in between leaves a result the rerun overwrites with the same value.
     await storeResult(conn, queueName, job.id, encodeJson(result), bjob.data.resultsTtlS ?? null);
@@ -96,7 +101,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
 
   const worker = new Worker<QueuedJob, string>(queueName, processJob, {
     connection: conn,
-    concurrency: Math.max(1, opts.concurrency),
+    concurrency: pool.threads + Math.max(0, opts.prefetch ?? pool.threads),
     ...(opts.lockDurationMs === undefined ? {} : { lockDuration: opts.lockDurationMs }),
     ...(opts.stalledIntervalMs === undefined ? {} : { stalledInterval: opts.stalledIntervalMs }),
     maxStalledCount: opts.maxStalledCount ?? 3,

@@ -60,6 +60,21 @@ export async function loadStrategy(nameOrPath: string, baseDir: string = process
     throw new MmError('STRATEGY_INVALID', `unknown strategy "${nameOrPath}": built-ins are ${builtinStrategies.map((b) => b.name).join(', ')}; or give a module path`, { strategy: nameOrPath });
   }
   const url = builtin ? builtin.url.href : pathToFileURL(isAbsolute(nameOrPath) ? nameOrPath : resolve(baseDir, nameOrPath)).href;
+  const kept = loaded.get(url);
+  if (kept) return kept;
+  const def = await importStrategy(nameOrPath, url); // a failure is not kept: the next call tries again
+  loaded.set(url, def);
+  return def;
+}
+
+/**
+ * Definitions by module URL, kept once loaded. ESM keeps a module by URL anyway (an edited file is
+ * not read again), but every `import()` still asks the loader hooks to resolve it (tsx: a round trip
+ * to their thread, and a look at the file), which a sweep thread would pay on every job.
+ */
+const loaded = new Map<string, StrategyDefinition>();
+
+async function importStrategy(nameOrPath: string, url: string): Promise<StrategyDefinition> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(url)) as Record<string, unknown>;

@@ -5,56 +5,87 @@ import { join, resolve } from 'node:path';
 import { syntheticMarket } from '../../src/backtest/synthetic-recording.ts';
 import { replayCacheDir } from '../../src/cli/commands/backtest.ts';
 import { createRecordingWriter, loadColumnar } from '../../src/record/index.ts';
+import { clearBackend } from '../../src/research/result-store.ts';
 import { testInstrument } from '../record/fixtures.ts';
 import { startRedis } from '../support/redis-server.ts';
-import type { Bench } from './bench-kit.ts';
+import type { Bench, Metric } from './bench-kit.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MMBOT = join(ROOT, 'bin/mmbot.js');
 // The distributed-sweep test's sweep: 24 points × 3 windows of the 8-minute sample = 72 jobs.
 const GRID_YAML =
   'grid:\n  bot.strategies.0.params.halfSpreadTicks: [1, 2, 3]\n  bot.strategies.0.params.levels: [1, 2]\n  bot.strategies.0.params.spacingTicks: [1, 2]\n  backtest.order_latency.entry: [5, 100]\n';
+/** `MMBOT_SWEEP_BENCH=sample` or `=busy` runs one half (each takes a minute or more on a loaded box). */
+const ONLY = process.env['MMBOT_SWEEP_BENCH'] ?? '';
+/** Timed sweeps per worker count and data (best of; `MMBOT_SWEEP_BENCH_RUNS`, default 2). */
+const RUNS = Math.max(1, Number(process.env['MMBOT_SWEEP_BENCH_RUNS'] ?? 2));
 
-/** Starts a `mmbot worker` and resolves once it serves the queue; `cpuS()` reads the CPU seconds it reports when it stops. */
-function startWorker(url: string, queue: string): Promise<{ proc: ChildProcess; cpuS: () => number; jobs: () => number }> {
+/** A started `mmbot worker`; `summary()` is its last stderr line ("stopped (n jobs done, s of CPU)"). */
+interface WorkerProc {
+  readonly proc: ChildProcess;
+  readonly summary: () => string;
+}
+
+/** Starts a `mmbot worker` and resolves once it serves the queue. */
+function startWorker(url: string, queue: string): Promise<WorkerProc> {
   const proc = spawn(process.execPath, [MMBOT, 'worker', '--backend', url, '--queue', queue, '--concurrency', '1', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
-  const cpuS = (): number => Number(/ ([\d.]+) s of CPU/.exec(err)?.[1] ?? NaN);
-  const jobs = (): number => Number(/stopped \((\d+) job/.exec(err)?.[1] ?? NaN);
   return new Promise((ok, fail) => {
     proc.stderr!.on('data', (c: Buffer) => {
       err += c.toString();
-      if (err.includes('worker: serving')) ok({ proc, cpuS, jobs });
+      if (err.includes('worker: serving')) ok({ proc, summary: () => err.trim().split('\n').at(-1) ?? '' });
     });
     proc.once('exit', (code) => (err.includes('worker: serving') ? undefined : fail(new Error(`mmbot worker exited ${code}: ${err}`))));
   });
 }
 
-/** One timed sweep: wall seconds, the workers' CPU seconds, and how many jobs each worker ran. */
-interface Timed {
-  readonly wallS: number;
-  readonly cpuS: number;
-  readonly split: string;
+/**
+ * `n` long-running workers on a queue of their own. Workers are services (started once, serving
+ * sweep after sweep), so the bench warms them with one untimed sweep and keeps them: what is timed
+ * is a sweep, not a worker's start-up (module loading, JIT warm-up), which a second worker would
+ * otherwise add to every 2-worker figure.
+ */
+async function workerSet(url: string, n: number): Promise<{ readonly n: number; readonly queue: string; stop(): Promise<string[]> }> {
+  const queue = `bench-${n}-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+  const procs = await Promise.all(Array.from({ length: n }, () => startWorker(url, queue)));
+  return {
+    n,
+    queue,
+    async stop() {
+      for (const p of procs) p.proc.kill('SIGTERM');
+      await Promise.all(procs.map((p) => (p.proc.exitCode === null ? new Promise((r) => p.proc.once('exit', r)) : undefined)));
+      return procs.map((p) => p.summary());
+    },
+  };
 }
 
-/** Wall seconds of one `mmbot sweep --backend` run with `workers` worker processes already serving its (fresh) queue, and the workers' CPU seconds (start-up included). */
-async function timedSweep(url: string, workers: number, dir: string, grid: string, data: readonly string[] = []): Promise<Timed> {
-  const queue = `bench-${workers}-${process.pid}-${Math.floor(Math.random() * 1e9)}`; // fresh: no stored results to reuse
-  const procs = await Promise.all(Array.from({ length: workers }, () => startWorker(url, queue)));
-  let wallS = NaN;
-  try {
-    const t0 = process.hrtime.bigint();
-    const sweep = spawn(process.execPath, [MMBOT, 'sweep', '--config', join(ROOT, 'config/backtest.yaml'), '--grid', grid, '--windows', '3', '--backend', url, '--queue', queue, '--out', join(dir, queue), ...data.flatMap((d) => ['--data', d])], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    sweep.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    const code = await new Promise<number | null>((r) => sweep.once('exit', r));
-    if (code !== 0) throw new Error(`mmbot sweep exited ${code}: ${err}`);
-    wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-  } finally {
-    for (const p of procs) p.proc.kill('SIGTERM');
-    await Promise.all(procs.map((p) => (p.proc.exitCode === null ? new Promise((r) => p.proc.once('exit', r)) : undefined)));
-  }
-  return { wallS, cpuS: procs.reduce((s, p) => s + p.cpuS(), 0), split: procs.map((p) => p.jobs()).join('/') };
+/** One timed sweep: its jobs phase (from the sweep's "writing to" line to its exit) and the whole command, seconds. */
+interface Timed {
+  readonly jobsS: number;
+  readonly commandS: number;
+}
+
+/**
+ * Runs the 24 × 3 sweep through `mmbot sweep --backend` on the set's queue into a fresh folder,
+ * then deletes the queue's stored results so the next sweep runs every job again.
+ */
+async function timedSweep(url: string, set: { readonly queue: string }, dir: string, grid: string, data: readonly string[]): Promise<Timed> {
+  const out = join(dir, `out-${Math.floor(Math.random() * 1e9)}`);
+  const t0 = process.hrtime.bigint();
+  let tJobs = 0n;
+  const sweep = spawn(process.execPath, [MMBOT, 'sweep', '--config', join(ROOT, 'config/backtest.yaml'), '--grid', grid, '--windows', '3', '--backend', url, '--queue', set.queue, '--out', out, ...data.flatMap((d) => ['--data', d])], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  sweep.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+    // Printed once the plan is made and the runner connected, right before the first job is queued.
+    if (tJobs === 0n && err.includes('sweep: writing to')) tJobs = process.hrtime.bigint();
+  });
+  const code = await new Promise<number | null>((r) => sweep.once('exit', r));
+  const t1 = process.hrtime.bigint();
+  if (code !== 0 || tJobs === 0n) throw new Error(`mmbot sweep exited ${code}: ${err}`);
+  await clearBackend(url, set.queue, null);
+  rmSync(out, { recursive: true, force: true });
+  return { jobsS: Number(t1 - tJobs) / 1e9, commandS: Number(t1 - t0) / 1e9 };
 }
 
 /** A busy synthetic EURUSD-PERP market (≈2,000 events/s for 7.5 minutes), written as a recording and decoded once into the replay cache. */
@@ -69,41 +100,52 @@ async function heavyRecording(dir: string): Promise<string> {
   return path;
 }
 
+const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
+
 /**
- * `npm run sweep:redis-demo`: the 24 × 3 sweep on a real redis-server with 1, then 2, `mmbot worker`
- * processes; on the 8-minute sample (jobs of ≈20 ms: coordination and start-up dominate) and on a
- * busy 7.5-minute synthetic market (jobs of a few hundred ms: the backtests dominate).
+ * `npm run sweep:redis-demo`: the 24 × 3 sweep on a real redis-server with 1, then 2, warm
+ * `mmbot worker` processes; on the 8-minute sample (jobs of ≈20 ms) and on a busy 7.5-minute
+ * synthetic market (jobs of a few hundred ms). The ratios are of the jobs phase (the sweep planned
+ * and connected: what more workers can shorten); the whole command adds the coordinator's start-up
+ * and planning (≈2 s on this machine), the same for any number of workers.
  */
 export const benches: Bench[] = [
   {
-    name: 'distributed sweep on Redis: 24 points × 3 windows, 1 vs 2 worker processes',
+    name: 'distributed sweep on Redis: 24 points × 3 windows, 1 vs 2 warm worker processes',
     async run() {
       const dir = mkdtempSync(join(tmpdir(), 'mmbot-sweep-bench-'));
       const grid = join(dir, 'grid.yaml');
       writeFileSync(grid, GRID_YAML);
       const redis = await startRedis();
+      const loadAtStart = loadavg()[0]!;
+      const sets = [await workerSet(redis.url, 1), await workerSet(redis.url, 2)] as const;
+      const out: Record<string, Metric> = {};
       try {
-        await timedSweep(redis.url, 1, dir, grid); // warm-up: decoded-recording cache, fingerprints, spans
-        // Alternating 1 and 2 workers, best of two each: the machine's other load changes by the minute.
+        // Alternating 1 and 2 workers, best of RUNS each: the machine's other load changes by the minute.
         const best = async (data: readonly string[]): Promise<[Timed, Timed]> => {
           const runs: { n: number; r: Timed }[] = [];
-          for (const n of [1, 2, 1, 2]) runs.push({ n, r: await timedSweep(redis.url, n, dir, grid, data) });
-          const pick = (n: number): Timed => runs.filter((x) => x.n === n).map((x) => x.r).sort((a, b) => a.wallS - b.wallS)[0]!;
+          for (let k = 0; k < RUNS; k++) for (const set of sets) runs.push({ n: set.n, r: await timedSweep(redis.url, set, dir, grid, data) });
+          const pick = (n: number): Timed => runs.filter((x) => x.n === n).map((x) => x.r).sort((a, b) => a.jobsS - b.jobsS)[0]!;
           return [pick(1), pick(2)];
         };
-        const say = (what: string, [a, b]: [Timed, Timed]): void =>
-          void process.stderr.write(`  ${what}, 72 jobs: 1 worker ${a.wallS.toFixed(2)} s (workers' CPU ${a.cpuS.toFixed(1)} s), 2 workers ${b.wallS.toFixed(2)} s (CPU ${b.cpuS.toFixed(1)} s, jobs split ${b.split}): ×${(a.wallS / b.wallS).toFixed(2)}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
-        const light = await best([]);
-        say('sample', light);
-        const busy = await best([await heavyRecording(dir)]);
-        say('busy synthetic market', busy);
-        return {
-          'sweep.redis_1_worker_s': { value: light[0].wallS, unit: 's' },
-          'sweep.redis_2_workers_s': { value: light[1].wallS, unit: 's', target: '< 1 worker' },
-          'sweep.redis_busy_1_worker_s': { value: busy[0].wallS, unit: 's' },
-          'sweep.redis_busy_2_workers_s': { value: busy[1].wallS, unit: 's', target: '≈ half of 1 worker on 2 free cores' },
+        const report = (key: string, what: string, target: string, [a, b]: [Timed, Timed]): void => {
+          process.stderr.write(
+            `  ${what}, 72 jobs: 1 worker ${a.jobsS.toFixed(2)} s (command ${a.commandS.toFixed(2)} s), 2 workers ${b.jobsS.toFixed(2)} s (command ${b.commandS.toFixed(2)} s): ${(b.jobsS / a.jobsS).toFixed(2)} × (command ${(b.commandS / a.commandS).toFixed(2)} ×); load average ${load()}\n`,
+          );
+          out[`sweep.${key}_1_worker_s`] = { value: a.jobsS, unit: 's' };
+          out[`sweep.${key}_2_workers_s`] = { value: b.jobsS, unit: 's' };
+          out[`sweep.${key}_2_vs_1`] = { value: b.jobsS / a.jobsS, unit: '×', target: target };
+          out[`sweep.${key}_command_2_vs_1`] = { value: b.commandS / a.commandS, unit: '×', target: 'none (adds the coordinator start-up)' };
         };
+        // Warm-up: every worker serves ≈72 jobs (a set of n serves n sweeps): module loading, the JIT's
+        // optimised code (a cold thread runs the sample's jobs ≈4× slower) and decoded data are in place.
+        for (const set of sets) for (let k = 0; k < set.n; k++) await timedSweep(redis.url, set, dir, grid, []);
+        if (ONLY !== 'busy') report('sample', 'sample', '≤ 0.6', await best([]));
+        if (ONLY !== 'sample') report('busy', 'busy synthetic market', '≤ 0.55', await best([await heavyRecording(dir)]));
+        out['sweep.load_average_at_start'] = { value: loadAtStart, unit: '' };
+        return out;
       } finally {
+        for (const s of sets) for (const line of await s.stop()) process.stderr.write(`  ${s.n} worker set: ${line}\n`);
         await redis.stop();
         rmSync(dir, { recursive: true, force: true });
       }

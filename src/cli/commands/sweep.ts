@@ -16,13 +16,14 @@ import { DEFAULT_RESULTS_TTL_S, parseResultsTtl, ttlText } from '../../research/
 import { clearSweep } from '../sweep-clear.ts';
 import { onStopSignal, signalExitCode } from '../stop-signal.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
+import { startPool } from '../../research/embedded-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { runSearch } from '../../research/search-run.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { progressBar, tenthsLog } from '../progress.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
-import { prepareSweep, runsCsv, searchInput, type SweepMeta } from '../sweep-plan.ts';
+import { prepareSweep, runsCsv, searchInput, type PreparedSweep, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
 
 /** The ranking as a terminal table: axes, the objective, then the figures (the objective's own column once, not twice). */
@@ -157,20 +158,29 @@ export const command: Command = {
       out = ''; // set once planned (the default folder is under the config's out_dir)
     }
     parseBackend(meta.backend); // a bad URL fails before any planning
-    const prep = await prepareSweep(meta, cacheDir);
-    if (plannedIds !== null && (prep.firstJobs.length !== plannedIds.size || prep.firstJobs.some((j) => !plannedIds.has(j.id))))
-      throw new MmError('CONFIG_INVALID', `cannot resume ${out}: the config, grid file or data changed since the sweep was planned (its jobs differ); start a new sweep`);
-    const heat = heatAxes(prep.axes, flagString(p, 'heatmap'));
-    if (!resumeDir) {
-      const outFlag = flagString(p, 'out');
-      out = outFlag ? resolve(outFlag) : join(prep.outDirParent, `sweep-${Date.now()}`);
-      mkdirSync(out, { recursive: true });
-      // Another sweep's folder (or a walk-forward's) is refused: its journal must not mix with ours.
-      const replaced = claimOutDir(out, new Set(prep.firstJobs.map((j) => j.id)), p.flags.has('force'), 'this sweep');
-      if (replaced !== null) process.stderr.write(`sweep: --force: replaced ${replaced} in ${out}\n`);
-      writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
+    // Embedded: the threads start (loading their modules) while the sweep is planned, not after it.
+    const pool = meta.backend === 'embedded' ? startPool(workers, cacheDir) : null;
+    let prep: PreparedSweep;
+    let heat: ReturnType<typeof heatAxes>;
+    try {
+      prep = await prepareSweep(meta, cacheDir);
+      if (plannedIds !== null && (prep.firstJobs.length !== plannedIds.size || prep.firstJobs.some((j) => !plannedIds.has(j.id))))
+        throw new MmError('CONFIG_INVALID', `cannot resume ${out}: the config, grid file or data changed since the sweep was planned (its jobs differ); start a new sweep`);
+      heat = heatAxes(prep.axes, flagString(p, 'heatmap'));
+      if (!resumeDir) {
+        const outFlag = flagString(p, 'out');
+        out = outFlag ? resolve(outFlag) : join(prep.outDirParent, `sweep-${Date.now()}`);
+        mkdirSync(out, { recursive: true });
+        // Another sweep's folder (or a walk-forward's) is refused: its journal must not mix with ours.
+        const replaced = claimOutDir(out, new Set(prep.firstJobs.map((j) => j.id)), p.flags.has('force'), 'this sweep');
+        if (replaced !== null) process.stderr.write(`sweep: --force: replaced ${replaced} in ${out}\n`);
+        writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: codeVersion(), meta: meta as unknown as Record<string, unknown>, jobs: prep.firstJobs });
+      }
+    } catch (e) {
+      await pool?.close(); // its threads would keep the process alive
+      throw e;
     }
-    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
+    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', pool, ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
     const already = journal.done.size;
