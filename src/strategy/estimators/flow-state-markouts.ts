@@ -1,5 +1,6 @@
 import { Ewma } from './ewma.ts';
 import { SignedTradeFlow } from './order-flow.ts';
+import { grownColumn } from './ring.ts';
 
 /** Options of {@link FlowStateMarkouts} (engine ms; sizes in contracts). */
 export interface FlowStateMarkoutsOptions {
@@ -123,25 +124,11 @@ export class FlowStateMarkouts {
   }
 
   #grow(): void {
-    const cap = this.#t.length * 2;
-    const t = new Float64Array(cap);
-    const p = new Float64Array(cap);
-    const s = new Int8Array(cap);
-    const b = new Int8Array(cap);
-    const w = new Float64Array(cap);
-    for (let k = 0; k < this.#size; k++) {
-      const i = (this.#head + k) % this.#t.length;
-      t[k] = this.#t[i]!;
-      p[k] = this.#p[i]!;
-      s[k] = this.#s[i]!;
-      b[k] = this.#b[i]!;
-      w[k] = this.#w[i]!;
-    }
-    this.#t = t;
-    this.#p = p;
-    this.#s = s;
-    this.#b = b;
-    this.#w = w;
+    this.#t = grownColumn(this.#t, this.#head, this.#size);
+    this.#p = grownColumn(this.#p, this.#head, this.#size);
+    this.#s = grownColumn(this.#s, this.#head, this.#size);
+    this.#b = grownColumn(this.#b, this.#head, this.#size);
+    this.#w = grownColumn(this.#w, this.#head, this.#size);
     this.#head = 0;
   }
 }

@@ -1,3 +1,4 @@
+import { grownColumn } from './ring.ts';
 /** Number of features {@link MidPredictor} regresses on. */
 export const MID_FEATURES = 3;
 
@@ -143,22 +144,10 @@ export class MidPredictor {
   }
 
   #grow(): void {
-    const cap = this.#t.length * 2;
-    const t = new Float64Array(cap);
-    const p = new Float64Array(cap);
-    const pred = new Float64Array(cap);
-    const x = new Float64Array(cap * MID_FEATURES);
-    for (let k = 0; k < this.#size; k++) {
-      const i = (this.#head + k) % this.#t.length;
-      t[k] = this.#t[i]!;
-      p[k] = this.#p[i]!;
-      pred[k] = this.#pred[i]!;
-      for (let a = 0; a < MID_FEATURES; a++) x[k * MID_FEATURES + a] = this.#x[i * MID_FEATURES + a]!;
-    }
-    this.#t = t;
-    this.#p = p;
-    this.#pred = pred;
-    this.#x = x;
+    this.#x = grownColumn(this.#x, this.#head, this.#size, MID_FEATURES);
+    this.#t = grownColumn(this.#t, this.#head, this.#size);
+    this.#p = grownColumn(this.#p, this.#head, this.#size);
+    this.#pred = grownColumn(this.#pred, this.#head, this.#size);
     this.#head = 0;
   }
 

@@ -1,3 +1,4 @@
+import { grownColumn } from './ring.ts';
 /** Options of {@link PredictiveRegression} (engine ms). */
 export interface PredictiveRegressionOptions {
   /** How far ahead the response is measured: y = price(t + horizonMs) − price(t). */
@@ -112,19 +113,9 @@ export class PredictiveRegression {
   }
 
   #grow(): void {
-    const cap = this.#t.length * 2;
-    const t = new Float64Array(cap);
-    const x = new Float64Array(cap);
-    const p = new Float64Array(cap);
-    for (let k = 0; k < this.#size; k++) {
-      const i = (this.#head + k) % this.#t.length;
-      t[k] = this.#t[i]!;
-      x[k] = this.#x[i]!;
-      p[k] = this.#p[i]!;
-    }
-    this.#t = t;
-    this.#x = x;
-    this.#p = p;
+    this.#t = grownColumn(this.#t, this.#head, this.#size);
+    this.#x = grownColumn(this.#x, this.#head, this.#size);
+    this.#p = grownColumn(this.#p, this.#head, this.#size);
     this.#head = 0;
   }
 
