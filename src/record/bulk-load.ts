@@ -1,10 +1,23 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { MmError } from '../core/errors.ts';
-import type { ColumnarBuilder } from './columnar.ts';
 import { instrumentFromJson } from './instrument-json.ts';
 import { LineScanner, symbolBytes, type LevelShape } from './line-scan.ts';
 import { fileChunks } from './gunzip-chunks.ts';
 import { lineChecker, parseHeader, recordingInvalid, type LineChecker } from './reader.ts';
+import type { RecordedEvent, RecordingHeader } from './format.ts';
+import type { Instrument } from '../domain/instrument.ts';
+import type { ScannedLine } from './line-scan.ts';
+
+/**
+ * What the bulk loader writes into: `ColumnarBuilder` (columnar.ts) is the one implementation. Named
+ * here, not imported, so the loader and the builder that calls it do not import each other.
+ */
+export interface ColumnSink {
+  addHeader(header: RecordingHeader, instruments: readonly Instrument[]): void;
+  symbolIndex(symbol: string): number;
+  pushScanned(line: ScannedLine, column: number): void;
+  push(event: RecordedEvent): void;
+}
 
 /** Read and gunzip chunk size. */
 const BULK_CHUNK_BYTES = 1 << 18;
@@ -18,7 +31,7 @@ const BULK_CHUNK_BYTES = 1 << 18;
  * Several files are concatenated with a gap marker between; they must be in time order.
  * @throws MmError FILE_NOT_FOUND or RECORDING_INVALID naming the file and line.
  */
-export async function decodeFiles(paths: readonly string[], b: ColumnarBuilder): Promise<DecodeCounts> {
+export async function decodeFiles(paths: readonly string[], b: ColumnSink): Promise<DecodeCounts> {
   const counts = { scannedLines: 0, decodedLines: 0 };
   let lastRecv = -Infinity;
   for (const path of paths) lastRecv = await decodeFile(path, b, lastRecv, counts);
@@ -32,7 +45,7 @@ export interface DecodeCounts {
 }
 
 /** One file after `lastRecvBefore`, the previous file's last receive time; returns this file's last. */
-async function decodeFile(path: string, b: ColumnarBuilder, lastRecvBefore: number, counts: DecodeCounts): Promise<number> {
+async function decodeFile(path: string, b: ColumnSink, lastRecvBefore: number, counts: DecodeCounts): Promise<number> {
   if (!existsSync(path)) throw new MmError('FILE_NOT_FOUND', `recording ${path} does not exist`, { file: path });
   // The stream reader's decoder dropped a byte-order mark at the start of the file only.
   const headerText = new TextDecoder('utf-8');
