@@ -10,7 +10,7 @@ import { BID, DenseBook } from './dense-book.ts';
 import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
 import { ConsumedLiquidity } from './consumed-liquidity.ts';
-import { toOrder, type XOrder } from './exchange-order.ts';
+import { RetiredOrder, toOrder, type XOrder } from './exchange-order.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule, type FillSource } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { RoundTripOp } from '../record/format.ts';
@@ -79,7 +79,8 @@ export class ExchangeCore {
   readonly l3: (L3Levels | null)[];
   /** Time-priority counter of our resting orders (XOrder.seq). */
   protected _seq = 0;
-  protected readonly _byId = new Map<string, XOrder>();
+  /** Every order by venue id: working ones as XOrder, done ones as their RetiredOrder (`_retire`). */
+  protected readonly _byId = new Map<string, XOrder | RetiredOrder>();
   protected readonly _symIdx = new Map<string, number>();
   protected readonly _state: InstrumentState[];
   protected readonly _band: { lo: number; hi: number }[];
@@ -173,7 +174,10 @@ export class ExchangeCore {
     x.filled += qty;
     const done = x.filled >= x.qty;
     x.state = done ? 'FILLED' : 'PARTIALLY_FILLED';
-    if (done) this._unrest(x);
+    if (done) {
+      this._unrest(x);
+      this._retire(x);
+    }
     const tradeId = this._ids.next('T', this.now);
     const snapshot = toOrder(x);
     const tsRecv = this._deliveryTime();
@@ -200,6 +204,11 @@ export class ExchangeCore {
     const list = this.open[x.sym]!;
     const i = list.indexOf(x);
     if (i >= 0) list.splice(i, 1);
+  }
+
+  /** `x` is done (its state and figures final): the id now maps to its small record (same insertion order). */
+  protected _retire(x: XOrder): void {
+    this._byId.set(x.id, RetiredOrder.of(x));
   }
 
   protected _eid() {

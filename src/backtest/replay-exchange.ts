@@ -9,7 +9,7 @@ import type { VenuePosition } from '../domain/position.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import { ASK, BID } from './dense-book.ts';
 import { ExchangeMarket } from './exchange-market.ts';
-import { BACKTEST_ACCOUNT, leaves, toOrder, toStatus, type XOrder } from './exchange-order.ts';
+import { BACKTEST_ACCOUNT, leaves, RetiredOrder, toOrder, toStatus, type XOrder } from './exchange-order.ts';
 
 export type { ReplayExchangeOptions } from './exchange-core.ts';
 
@@ -52,7 +52,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
     return new Promise((resolve) =>
       this._send(() => {
-        const x = this.#find(ref.orderId ?? null, ref.clientOrderId ?? null, false);
+        const x = this.#findAny(ref.orderId ?? null, ref.clientOrderId ?? null);
         const answer = x ? toStatus(x) : null;
         this._reply(() => resolve(answer));
       }, 'status'),
@@ -178,6 +178,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     x.state = 'REJECTED';
     x.rejectReason = reason;
     x.text = text;
+    this._retire(x);
     const order = toOrder(x);
     this._event((tsRecv) => ({ type: 'rejected', order, reason, text, executionId: this._eid(), tsEvent: this.now, tsRecv }));
   }
@@ -201,6 +202,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     if (leaves(x) === 0) return;
     if (x.tif === 'IOC') {
       x.state = 'EXPIRED';
+      this._retire(x);
       const order = toOrder(x);
       this._event((tsRecv) => ({ type: 'expired', order, executionId: this._eid(), tsEvent: this.now, tsRecv }));
       return;
@@ -255,7 +257,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
 
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {
     const x = this._byId.get(intent.orderId);
-    if (!x || !isReplaceable(x.state)) {
+    if (!x || x instanceof RetiredOrder || !isReplaceable(x.state)) {
       const reason = x ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
       return;
@@ -286,6 +288,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     const id = asVenueOrderId(this._ids.next('O', this.now));
     this._unrest(x);
     x.state = 'REPLACED';
+    this._retire(x);
     const original = toOrder(x);
     const y: XOrder = {
       ...x,
@@ -312,7 +315,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   }
 
   #arriveCancel(intent: CancelOrder, resolve: (r: { accepted: boolean }) => void): void {
-    const x = this.#find(intent.orderId, intent.clientOrderId, true);
+    const x = this.#findOpen(intent.orderId, intent.clientOrderId);
     if (!x) {
       this._reply(() => resolve({ accepted: false }));
       const orderId = intent.orderId;
@@ -327,25 +330,33 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   #cancelOrder(x: XOrder, text = ''): void {
     this._unrest(x);
     x.state = 'CANCELED';
+    this._retire(x);
     const order = toOrder(x);
     const reason = text === '' ? '' : 'UNKNOWN';
     this._event((tsRecv) => ({ type: 'canceled', order, reason, text, executionId: this._eid(), tsEvent: this.now, tsRecv }));
   }
 
-  /** Finds an order by venue id, else by client id among open orders (`openOnly` for cancels). */
-  #find(orderId: VenueOrderId | null, cid: ClientOrderId | null, openOnly: boolean): XOrder | undefined {
+  /** A working order by venue id, else by client id (for cancels): a done order is not found by its own id. */
+  #findOpen(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | undefined {
     if (orderId !== null) {
       const x = this._byId.get(orderId);
-      if (x && (!openOnly || isOpenState(x.state))) return x;
-      if (x) return undefined;
+      if (x) return x instanceof RetiredOrder || !isOpenState(x.state) ? undefined : x;
+    }
+    if (cid !== null) for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
+    return undefined;
+  }
+
+  /** Any order by venue id, else by client id: a working one first, else the last one given that id (status queries). */
+  #findAny(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | RetiredOrder | undefined {
+    if (orderId !== null) {
+      const x = this._byId.get(orderId);
+      if (x) return x;
     }
     if (cid !== null) {
       for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
-      if (!openOnly) {
-        let last: XOrder | undefined;
-        for (const x of this._byId.values()) if (x.cid === cid) last = x;
-        return last;
-      }
+      let last: XOrder | RetiredOrder | undefined;
+      for (const x of this._byId.values()) if (x.cid === cid) last = x;
+      return last;
     }
     return undefined;
   }
