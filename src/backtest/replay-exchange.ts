@@ -290,15 +290,27 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     x.state = 'REPLACED';
     this._retire(x);
     const original = toOrder(x);
+    // Spelled out as in #arrivePlace (not `{ ...x }`): one object shape for every order, so the
+    // exchange's per-order code stays monomorphic.
     const y: XOrder = {
-      ...x,
       id,
+      cid: x.cid,
+      sym: x.sym,
+      symbol: x.symbol,
+      sideIdx: x.sideIdx,
+      side: x.side,
       priceTicks: intent.priceTicks,
       qty: newQty,
       filled: 0,
       state: 'PENDING',
+      tif: x.tif,
+      postOnly: x.postOnly,
+      reprice: x.reprice,
+      stp: x.stp,
+      tag: x.tag,
       createdMs: this.now,
       restingSinceMs: this.now,
+      seq: x.seq,
       queue: { front: 0, cumTrades: 0 },
       rejectReason: null,
       text: null,
