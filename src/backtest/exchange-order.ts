@@ -76,9 +76,7 @@ export function toOrder(o: XOrder): Order {
 /**
  * What the venue still answers about an order once it is done (filled, canceled, replaced,
  * rejected, expired): its status, and that it exists (a cancel or replace of it is refused as
- * terminated, not as unknown). Kept instead of the XOrder, which is ~4 times larger with its queue
- * state: a day's replay makes tens of thousands of orders (every replace is a new one), and the
- * exchange's memory should not grow with the day's length more than it must.
+ * terminated, not as unknown). Built on demand from `RetiredOrders`' columns.
  */
 export class RetiredOrder {
   constructor(
@@ -91,11 +89,6 @@ export class RetiredOrder {
     readonly rejectReason: string | null,
     readonly text: string | null,
   ) {}
-
-  /** The record of `x`, which must be in a terminal state. */
-  static of(x: XOrder): RetiredOrder {
-    return new RetiredOrder(x.id, x.cid, x.symbol, x.state, x.qty, x.filled, x.rejectReason, x.text);
-  }
 }
 
 /** The status-query view of an exchange order, working or retired. */

@@ -257,8 +257,8 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
 
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {
     const x = this._byId.get(intent.orderId);
-    if (!x || x instanceof RetiredOrder || !isReplaceable(x.state)) {
-      const reason = x ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
+    if (!x || !isReplaceable(x.state)) {
+      const reason = x || this._retired.get(intent.orderId) ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
       return;
     }
@@ -352,23 +352,26 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   #findOpen(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | undefined {
     if (orderId !== null) {
       const x = this._byId.get(orderId);
-      if (x) return x instanceof RetiredOrder || !isOpenState(x.state) ? undefined : x;
+      if (x) return isOpenState(x.state) ? x : undefined;
+      if (this._retired.get(orderId)) return undefined;
     }
     if (cid !== null) for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
     return undefined;
   }
 
-  /** Any order by venue id, else by client id: a working one first, else the last one given that id (status queries). */
+  /**
+   * Any order by venue id, else by client id: a working one first, else the last one created with
+   * that id (status queries, answered between arrivals: every working order is then resting).
+   */
   #findAny(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | RetiredOrder | undefined {
     if (orderId !== null) {
-      const x = this._byId.get(orderId);
+      const x = this._byId.get(orderId) ?? this._retired.get(orderId);
       if (x) return x;
     }
     if (cid !== null) {
       for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
-      let last: XOrder | RetiredOrder | undefined;
-      for (const x of this._byId.values()) if (x.cid === cid) last = x;
-      return last;
+      for (const x of this._byId.values()) if (x.cid === cid) return x;
+      return this._retired.lastWithCid(cid);
     }
     return undefined;
   }

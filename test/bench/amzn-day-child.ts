@@ -4,7 +4,9 @@
  * Loads the recordings (concatenated in the order given) into columns, replays them `runs` times
  * (the last one timed: earlier runs are the JIT's warm-up) and builds the report; prints one JSON
  * line: events, CPU seconds of the first and last run, fills, strategy evaluations, the report's
- * hash (the same on every run), the columns' size and the process's peak RSS.
+ * hash (the same on every run), the columns' size and the process's peak RSS; run with
+ * `--expose-gc`, also the live JS heap after a full collection with the last run still held (what a
+ * finished replay keeps for its report: it should not grow with the day's length).
  */
 import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
@@ -27,6 +29,7 @@ const col = await loadColumnar(paths.map((p) => resolve(p)), { cacheDir });
 const cpuS: number[] = [];
 const hashes = new Set<string>();
 let last: { events: number; fills: number; evaluations: number } | null = null;
+let held: unknown = null;
 for (let k = 0; k < Number(runsArg); k++) {
   const c0 = process.cpuUsage();
   const run = await executeRunSpec(setup.spec, col, dirname(resolve(config)));
@@ -35,7 +38,11 @@ for (let k = 0; k < Number(runsArg); k++) {
   const report = buildReport(run, { config: 'bench', data: paths.map((_, i) => `day${i + 1}`), strategies: setup.spec.strategies });
   hashes.add(createHash('sha256').update(reportJson(report)).digest('hex').slice(0, 16));
   last = { events: run.eventsReplayed, fills: run.fills.length, evaluations: run.engine.counters.strategyEvaluations };
+  held = run;
 }
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const liveHeapMb = gc && held ? process.memoryUsage().heapUsed / 2 ** 20 : null;
 process.stdout.write(
-  `${JSON.stringify({ ...last, cpuFirstS: cpuS[0], cpuLastS: cpuS.at(-1), reportHashes: [...hashes], columnMb: columnBytes(col) / 2 ** 20, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+  `${JSON.stringify({ ...last, cpuFirstS: cpuS[0], cpuLastS: cpuS.at(-1), reportHashes: [...hashes], columnMb: columnBytes(col) / 2 ** 20, liveHeapMb, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
 );

@@ -10,6 +10,10 @@
  * - `backtest.amzn_day_peak_rss_mb` / `backtest.amzn_3days_peak_rss_mb`: process max RSS after one
  *   replay and its report, of one day and of the three days; `_columns_mb` is what the loaded
  *   recording itself holds (it grows with the data; the replay's own state should not).
+ * - `backtest.amzn_day_live_heap_mb` / `backtest.amzn_3days_live_heap_mb`: the JS heap after a full
+ *   collection at the end, the finished run still held (what the replay keeps: order records, the
+ *   report's samples). Peak RSS is mostly garbage V8 has not collected yet (the one-day replay
+ *   finishes before its first full collection), so this is the figure that shows what grows.
  *
  * The data: the import cached by the strategy bench (.tmp/strategy-bench/real/amzn.jsonl.gz), else
  * imported from `$MMBOT_BENCH_DATA` or `../shared/data` beside the repo; with neither the bench says
@@ -38,11 +42,12 @@ interface ChildResult {
   readonly cpuLastS: number;
   readonly reportHashes: readonly string[];
   readonly columnMb: number;
+  readonly liveHeapMb: number;
   readonly peakRssMb: number;
 }
 
 async function child(config: string, runs: number, cacheDir: string, paths: readonly string[]): Promise<ChildResult> {
-  const { stdout } = await exec(process.execPath, [join(ROOT, 'bin/run-ts.js'), join(import.meta.dirname, 'amzn-day-child.ts'), config, String(runs), cacheDir, ...paths], { cwd: ROOT, maxBuffer: 16 << 20 });
+  const { stdout } = await exec(process.execPath, ['--expose-gc', join(ROOT, 'bin/run-ts.js'), join(import.meta.dirname, 'amzn-day-child.ts'), config, String(runs), cacheDir, ...paths], { cwd: ROOT, maxBuffer: 16 << 20 });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
 
@@ -95,6 +100,8 @@ export const benches: Bench[] = [
         'backtest.amzn_day_peak_rss_mb': { value: mb(one.peakRssMb), unit: 'MB (max RSS of a fresh process: load, replay, report; one day)' },
         'backtest.amzn_3days_peak_rss_mb': { value: mb(three.peakRssMb), unit: 'MB (max RSS; the day and two copies shifted by 24 h and 48 h)', target: `<= ${mb(1.2 * one.peakRssMb)} (1.2 × one day)` },
         'backtest.amzn_3days_rss_ratio': { value: Number(ratio.toFixed(3)), unit: '3-day peak RSS / 1-day peak RSS', target: '<= 1.2' },
+        'backtest.amzn_day_live_heap_mb': { value: Number(one.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; one day)' },
+        'backtest.amzn_3days_live_heap_mb': { value: Number(three.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; three days)', target: `<= ${(1.2 * one.liveHeapMb).toFixed(1)} (1.2 × one day)` },
         'backtest.amzn_day_columns_mb': { value: Number(one.columnMb.toFixed(1)), unit: 'MB (the loaded day\'s columns: input, grows with the data)' },
         'backtest.amzn_3days_columns_mb': { value: Number(three.columnMb.toFixed(1)), unit: 'MB (the three days\' columns)' },
       };
