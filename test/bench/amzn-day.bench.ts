@@ -16,15 +16,21 @@
  *   finishes before its first full collection), so this is the figure that shows what grows.
  *
  * The data: the import cached by the strategy bench (.tmp/strategy-bench/real/amzn.jsonl.gz), else
- * imported from `$MMBOT_BENCH_DATA` or `../shared/data` beside the repo; with neither the bench says
- * it was skipped and reports nothing. The repo's tests never read that folder.
+ * imported from `$MMBOT_BENCH_DATA` or `../shared/data` beside the repo. With neither (or with
+ * `MMBOT_BENCH_SYNTHETIC=1`) it replays a synthetic order-level day of the same size and shape
+ * instead (`syntheticL3Day`, seed 1: ~164k events over 6.5 h, written once to .tmp/bench-amzn/)
+ * and reports the same figures as `backtest.l3_synth_day_*` / `backtest.l3_synth_3days_*`. The
+ * repo's tests never read the data folder.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { syntheticL3Day } from '../../src/backtest/synthetic-l3-day.ts';
+import { createRecordingWriter } from '../../src/record/index.ts';
 import { shiftRecording } from '../../src/record/time-shift.ts';
+import { testInstrument } from '../record/fixtures.ts';
 import type { Bench, Metric } from './bench-kit.ts';
 import { REAL_MARKETS } from './strategies/real-markets.ts';
 import { configFor, importMarket, MAIN_LEGS } from './strategies/run-real.ts';
@@ -61,28 +67,39 @@ async function amznDay(work: string): Promise<string | null> {
   return importMarket(amzn, dataDir, work);
 }
 
+/** The synthetic order-level day (written once), at AMZN's tick, fees and session. */
+async function syntheticDay(work: string): Promise<string> {
+  const out = join(work, 'synthetic-l3-day.jsonl.gz');
+  if (existsSync(out)) return out;
+  const inst = testInstrument('SYNTH', '0.01', 1);
+  const startMs = Date.UTC(2012, 5, 21, 13, 30);
+  const w = createRecordingWriter(out, { instruments: [inst], startedAtMs: startMs, source: 'synthetic-l3-day seed 1', bookLevel: 3, orderIds: true, fees: { SYNTH: { maker: '-0.000011', taker: '0.000013' } } });
+  for (const ev of syntheticL3Day({ instrument: inst, seed: 1, startMs, midTicks: 22390 })) w.write(ev);
+  await w.close();
+  return out;
+}
+
 const mb = (x: number): number => Math.round(x);
 
 export const benches: Bench[] = [
   {
     name: 'AMZN order-level day: glft, exact L3 fills (1 day and 3 days)',
     async run() {
-      const day = await amznDay(join(ROOT, '.tmp/strategy-bench/real'));
-      if (day === null) {
-        process.stderr.write('  skipped: no AMZN day (.tmp/strategy-bench/real/amzn.jsonl.gz, $MMBOT_BENCH_DATA or ../shared/data/amzn-2012-06-21-lobster-L5)\n');
-        return {};
-      }
       const work = join(ROOT, '.tmp/bench-amzn');
       mkdirSync(work, { recursive: true });
+      const real = process.env['MMBOT_BENCH_SYNTHETIC'] === '1' ? null : await amznDay(join(ROOT, '.tmp/strategy-bench/real'));
+      if (real === null) process.stderr.write('  no AMZN day (.tmp/strategy-bench/real/amzn.jsonl.gz, $MMBOT_BENCH_DATA or ../shared/data/amzn-2012-06-21-lobster-L5): a synthetic order-level day of its size instead\n');
+      const day = real ?? (await syntheticDay(work));
+      const tag = real ? 'amzn' : 'l3_synth';
       const days = [day];
       for (const k of [1, 2]) {
-        const next = join(work, `amzn-day${k + 1}.jsonl.gz`);
+        const next = join(work, `${tag}-day${k + 1}.jsonl.gz`);
         if (!existsSync(next)) await shiftRecording(day, next, k * DAY_MS);
         days.push(next);
       }
       const amzn = REAL_MARKETS.find((m) => m.name === 'amzn')!;
-      const config = join(work, 'glft.yaml');
-      writeFileSync(config, configFor(amzn, MAIN_LEGS.find((l) => l.label === 'glft')!, { name: 'full', startMs: null, endMs: null }, null, 0));
+      const config = join(work, `glft-${tag}.yaml`);
+      writeFileSync(config, configFor(real ? amzn : { ...amzn, symbol: 'SYNTH' }, MAIN_LEGS.find((l) => l.label === 'glft')!, { name: 'full', startMs: null, endMs: null }, null, 0));
       const cache = join(work, 'cache');
       // Sidecars first (decoded once), so every measured child loads the columns the same way.
       await child(config, 0, cache, [day]);
@@ -93,17 +110,17 @@ export const benches: Bench[] = [
       if (rate.reportHashes.length !== 1) throw new Error(`two replays of the same day gave different reports (${rate.reportHashes.join(', ')})`);
       const ratio = three.peakRssMb / one.peakRssMb;
       const out: Record<string, Metric> = {
-        'backtest.amzn_day_events_per_s': { value: Math.round(rate.events / rate.cpuWarmS), unit: `events/s (CPU, 1 thread; glft, L3 FIFO by id; ${rate.events} events; best of 2 after a warm-up replay)`, target: '>= 1000000' },
-        'backtest.amzn_day_events_per_s_cold': { value: Math.round(rate.events / rate.cpuFirstS), unit: 'events/s (CPU; the first replay in a fresh process)' },
-        'backtest.amzn_day_evaluations_per_event': { value: Number((rate.evaluations / rate.events).toFixed(3)), unit: 'strategy evaluations / recorded event (engine ticks every 250 ms included)' },
-        'backtest.amzn_day_fills': { value: rate.fills, unit: 'fills (glft, the day)' },
-        'backtest.amzn_day_peak_rss_mb': { value: mb(one.peakRssMb), unit: 'MB (max RSS of a fresh process: load, replay, report; one day)' },
-        'backtest.amzn_3days_peak_rss_mb': { value: mb(three.peakRssMb), unit: 'MB (max RSS; the day and two copies shifted by 24 h and 48 h)', target: `<= ${mb(1.2 * one.peakRssMb)} (1.2 × one day)` },
-        'backtest.amzn_3days_rss_ratio': { value: Number(ratio.toFixed(3)), unit: '3-day peak RSS / 1-day peak RSS', target: '<= 1.2' },
-        'backtest.amzn_day_live_heap_mb': { value: Number(one.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; one day)' },
-        'backtest.amzn_3days_live_heap_mb': { value: Number(three.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; three days)', target: `<= ${(1.2 * one.liveHeapMb).toFixed(1)} (1.2 × one day)` },
-        'backtest.amzn_day_columns_mb': { value: Number(one.columnMb.toFixed(1)), unit: 'MB (the loaded day\'s columns: input, grows with the data)' },
-        'backtest.amzn_3days_columns_mb': { value: Number(three.columnMb.toFixed(1)), unit: 'MB (the three days\' columns)' },
+        [`backtest.${tag}_day_events_per_s`]: { value: Math.round(rate.events / rate.cpuWarmS), unit: `events/s (CPU, 1 thread; glft, L3 FIFO by id; ${rate.events} events; best of 2 after a warm-up replay)`, target: '>= 1000000' },
+        [`backtest.${tag}_day_events_per_s_cold`]: { value: Math.round(rate.events / rate.cpuFirstS), unit: 'events/s (CPU; the first replay in a fresh process)' },
+        [`backtest.${tag}_day_evaluations_per_event`]: { value: Number((rate.evaluations / rate.events).toFixed(3)), unit: 'strategy evaluations / recorded event (engine ticks every 250 ms included)' },
+        [`backtest.${tag}_day_fills`]: { value: rate.fills, unit: 'fills (glft, the day)' },
+        [`backtest.${tag}_day_peak_rss_mb`]: { value: mb(one.peakRssMb), unit: 'MB (max RSS of a fresh process: load, replay, report; one day)' },
+        [`backtest.${tag}_3days_peak_rss_mb`]: { value: mb(three.peakRssMb), unit: 'MB (max RSS; the day and two copies shifted by 24 h and 48 h)', target: `<= ${mb(1.2 * one.peakRssMb)} (1.2 × one day)` },
+        [`backtest.${tag}_3days_rss_ratio`]: { value: Number(ratio.toFixed(3)), unit: '3-day peak RSS / 1-day peak RSS', target: '<= 1.2' },
+        [`backtest.${tag}_day_live_heap_mb`]: { value: Number(one.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; one day)' },
+        [`backtest.${tag}_3days_live_heap_mb`]: { value: Number(three.liveHeapMb.toFixed(1)), unit: 'MB (JS heap after a full GC, the finished run held; three days)', target: `<= ${(1.2 * one.liveHeapMb).toFixed(1)} (1.2 × one day)` },
+        [`backtest.${tag}_day_columns_mb`]: { value: Number(one.columnMb.toFixed(1)), unit: 'MB (the loaded day\'s columns: input, grows with the data)' },
+        [`backtest.${tag}_3days_columns_mb`]: { value: Number(three.columnMb.toFixed(1)), unit: 'MB (the three days\' columns)' },
       };
       return out;
     },
