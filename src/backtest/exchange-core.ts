@@ -11,6 +11,7 @@ import { OwnLevels } from './own-levels.ts';
 import { ReplayIds } from './replay-ids.ts';
 import { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { toOrder, type XOrder } from './exchange-order.ts';
+import { RetiredOrders } from './retired-orders.ts';
 import { FillRecord, SymbolLedger, type BacktestFill, type FeeSchedule, type FillSource } from './ledger.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { RoundTripOp } from '../record/format.ts';
@@ -79,7 +80,10 @@ export class ExchangeCore {
   readonly l3: (L3Levels | null)[];
   /** Time-priority counter of our resting orders (XOrder.seq). */
   protected _seq = 0;
+  /** Working orders by venue id (a done one moves to `_retired`). */
   protected readonly _byId = new Map<string, XOrder>();
+  /** Done orders, in columns (`_retire`). */
+  protected readonly _retired: RetiredOrders;
   protected readonly _symIdx = new Map<string, number>();
   protected readonly _state: InstrumentState[];
   protected readonly _band: { lo: number; hi: number }[];
@@ -108,6 +112,7 @@ export class ExchangeCore {
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));
     this._ids = new ReplayIds(o.seed);
+    this._retired = new RetiredOrders(this._ids.start, o.instruments.map((i) => i.symbol));
     if (o.rateLimit) this.#tokens = o.rateLimit.burst;
   }
 
@@ -173,7 +178,10 @@ export class ExchangeCore {
     x.filled += qty;
     const done = x.filled >= x.qty;
     x.state = done ? 'FILLED' : 'PARTIALLY_FILLED';
-    if (done) this._unrest(x);
+    if (done) {
+      this._unrest(x);
+      this._retire(x);
+    }
     const tradeId = this._ids.next('T', this.now);
     const snapshot = toOrder(x);
     const tsRecv = this._deliveryTime();
@@ -200,6 +208,12 @@ export class ExchangeCore {
     const list = this.open[x.sym]!;
     const i = list.indexOf(x);
     if (i >= 0) list.splice(i, 1);
+  }
+
+  /** `x` is done (its state and figures final): it moves from the working orders to the done ones. */
+  protected _retire(x: XOrder): void {
+    this._byId.delete(x.id);
+    this._retired.add(x);
   }
 
   protected _eid() {

@@ -118,8 +118,8 @@ export class ExchangeMarket extends ExchangeCore {
   #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
     const { orderStart, orderQty, orderId } = this._o.l3!;
     const orders = this.open[s]!;
-    const list = (j: number): number[] => Array.from(orderQty.subarray(orderStart[j]!, orderStart[j + 1]!));
-    const ids = (j: number): number[] | null => (orderId ? Array.from(orderId.subarray(orderStart[j]!, orderStart[j + 1]!)) : null);
+    const list = (j: number): number[] => copyRange(orderQty, orderStart[j]!, orderStart[j + 1]!);
+    const ids = (j: number): number[] | null => (orderId ? copyRange(orderId, orderStart[j]!, orderStart[j + 1]!) : null);
     if (snapshot) {
       const before = orders.map((x) => [l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)] as const);
       l3.clear();
@@ -376,4 +376,9 @@ export class ExchangeMarket extends ExchangeCore {
   }
 }
 
-
+/** `col[from, to)` as a plain array (a loop: `Array.from(col.subarray(...))` allocated a view and an iterator per level). */
+function copyRange(col: Float64Array, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k < to; k++) out.push(col[k]!);
+  return out;
+}

@@ -73,8 +73,26 @@ export function toOrder(o: XOrder): Order {
   };
 }
 
-/** The status-query view of an exchange order. */
-export function toStatus(o: XOrder): OrderStatus {
+/**
+ * What the venue still answers about an order once it is done (filled, canceled, replaced,
+ * rejected, expired): its status, and that it exists (a cancel or replace of it is refused as
+ * terminated, not as unknown). Built on demand from `RetiredOrders`' columns.
+ */
+export class RetiredOrder {
+  constructor(
+    readonly id: VenueOrderId,
+    readonly cid: ClientOrderId | null,
+    readonly symbol: Symbol,
+    readonly state: OrderState,
+    readonly qty: number,
+    readonly filled: number,
+    readonly rejectReason: string | null,
+    readonly text: string | null,
+  ) {}
+}
+
+/** The status-query view of an exchange order, working or retired. */
+export function toStatus(o: XOrder | RetiredOrder): OrderStatus {
   return {
     symbol: o.symbol,
     orderId: o.id,

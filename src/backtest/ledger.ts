@@ -100,6 +100,12 @@ export class SymbolLedger {
   readonly #makerNotional = new IntSum(); // Σ qty × price ticks
   readonly #takerNotional = new IntSum();
   readonly #spread2 = new IntSum(); // Σ sign × (2·mid − 2·price) × qty, in half ticks
+  /**
+   * The USD sums as of `#memoFills` fills: they change only with a fill, and the observer reads them
+   * every sample (once a second of market time, also through a night with no trading).
+   */
+  #memoFills = -1;
+  #memo: { readonly cash: Decimal; readonly fees: Decimal; readonly spread: Decimal } | null = null;
 
   constructor(
     readonly instrument: Instrument,
@@ -128,14 +134,31 @@ export class SymbolLedger {
     }
   }
 
+  /** Fills booked (maker and taker): the version of every USD figure but funding. */
+  get fills(): number {
+    return this.makerFills + this.takerFills;
+  }
+
+  #sums(): { readonly cash: Decimal; readonly fees: Decimal; readonly spread: Decimal } {
+    if (this.#memo === null || this.#memoFills !== this.fills) {
+      this.#memoFills = this.fills;
+      this.#memo = {
+        cash: this.#cash.value().mul(this.unit),
+        fees: this.#makerNotional.value().mul(this.makerUnitFee).plus(this.#takerNotional.value().mul(this.takerUnitFee)),
+        spread: this.#spread2.value().mul(this.unit).div(2),
+      };
+    }
+    return this.#memo;
+  }
+
   /** Cash from trades only (fees and funding excluded), USD. */
   get tradeCash(): Decimal {
-    return this.#cash.value().mul(this.unit);
+    return this.#sums().cash;
   }
 
   /** Fees paid, USD (positive = paid). */
   get fees(): Decimal {
-    return this.#makerNotional.value().mul(this.makerUnitFee).plus(this.#takerNotional.value().mul(this.takerUnitFee));
+    return this.#sums().fees;
   }
 
   /** Traded notional, USD. */
@@ -145,7 +168,7 @@ export class SymbolLedger {
 
   /** Σ side × (mid − price) × qty × multiplier at each fill, USD. */
   get spreadCapture(): Decimal {
-    return this.#spread2.value().mul(this.unit).div(2);
+    return this.#sums().spread;
   }
 
   /** Trading PnL (fees and funding excluded) with the position marked at `markTicks`. */

@@ -78,6 +78,8 @@ export class BacktestObserver {
   readonly #symIdx: (symbol: string) => number;
   readonly #params: RewardScoreParams;
   readonly #tick: Float64Array;
+  /** Per symbol at the last sample: mark, fills, funding settlements (what its PnL depends on). */
+  readonly #marks: Float64Array;
   readonly #mult: Float64Array;
 
   constructor(
@@ -99,6 +101,7 @@ export class BacktestObserver {
     );
     this.#flags = new Uint8Array(n);
     this.#tick = Float64Array.from(ex.ledgers, (l) => l.instrument.grid.tickSize.toNumber());
+    this.#marks = new Float64Array(3 * ex.ledgers.length);
     this.#mult = Float64Array.from(ex.ledgers, (l) => l.instrument.multiplier.toNumber());
     const r = settings.rewards;
     this.#params = { ...DEFAULT_REWARD_SCORE_PARAMS, maxSpreadBps: r.maxSpreadBps, minNotionalUsd: r.minNotionalUsd, minRestMs: r.minRestMs, curve: r.curve, singleSidedDivisor: r.singleSidedDivisor };
@@ -196,11 +199,10 @@ export class BacktestObserver {
   }
 
   #sample(t: number): void {
-    let equity = new Decimal(0);
-    let spread = new Decimal(0);
-    let fees = new Decimal(0);
-    let funding = new Decimal(0);
-    let rewards = 0;
+    // Each symbol's PnL depends on its mark, fills and funding only: when none moved since the last
+    // sample (a quiet stretch, a night between days), the sums are the last ones (no Decimal work).
+    let same = this.equity.length > 0;
+    const marks = this.#marks;
     for (let s = 0; s < this.series.length; s++) {
       const book = this.ex.books[s]!;
       const mid = (book.bestBid() + book.bestAsk()) / 2;
@@ -219,15 +221,36 @@ export class BacktestObserver {
       ser.quoteBid.push(qb);
       ser.quoteAsk.push(qa);
       ser.position.push(ledger.position);
-      equity = equity.plus(ledger.netPnl(mark));
+      if (!Object.is(marks[3 * s], mark) || marks[3 * s + 1] !== ledger.fills || marks[3 * s + 2] !== ledger.fundingEvents) same = false;
+      marks[3 * s] = mark;
+      marks[3 * s + 1] = ledger.fills;
+      marks[3 * s + 2] = ledger.fundingEvents;
+    }
+    let rewards = 0;
+    for (let s = 0; s < this.series.length; s++) rewards += this.times[s]!.rewardsUsd;
+    this.equityT.push(t);
+    const p = this.pnlParts;
+    if (same) {
+      this.equity.push(this.equity.at(-1)!);
+      p.spread.push(p.spread.at(-1)!);
+      p.inventory.push(p.inventory.at(-1)!);
+      p.fees.push(p.fees.at(-1)!);
+      p.funding.push(p.funding.at(-1)!);
+      p.rewards.push(rewards);
+      return;
+    }
+    let equity = new Decimal(0);
+    let spread = new Decimal(0);
+    let fees = new Decimal(0);
+    let funding = new Decimal(0);
+    for (let s = 0; s < this.series.length; s++) {
+      const ledger = this.ex.ledgers[s]!;
+      equity = equity.plus(ledger.netPnl(marks[3 * s]!));
       spread = spread.plus(ledger.spreadCapture);
       fees = fees.plus(ledger.fees);
       funding = funding.plus(ledger.funding);
-      rewards += this.times[s]!.rewardsUsd;
     }
-    this.equityT.push(t);
     this.equity.push(equity.toNumber());
-    const p = this.pnlParts;
     p.spread.push(spread.toNumber());
     p.inventory.push(equity.minus(spread).plus(fees).minus(funding).toNumber());
     p.fees.push(fees.neg().toNumber());

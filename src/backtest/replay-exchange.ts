@@ -9,7 +9,7 @@ import type { VenuePosition } from '../domain/position.ts';
 import type { AccountReader, OrderGateway } from '../engine/ports.ts';
 import { ASK, BID } from './dense-book.ts';
 import { ExchangeMarket } from './exchange-market.ts';
-import { BACKTEST_ACCOUNT, leaves, toOrder, toStatus, type XOrder } from './exchange-order.ts';
+import { BACKTEST_ACCOUNT, leaves, RetiredOrder, toOrder, toStatus, type XOrder } from './exchange-order.ts';
 
 export type { ReplayExchangeOptions } from './exchange-core.ts';
 
@@ -52,7 +52,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   status(ref: { readonly orderId?: VenueOrderId; readonly clientOrderId?: ClientOrderId }): Promise<OrderStatus | null> {
     return new Promise((resolve) =>
       this._send(() => {
-        const x = this.#find(ref.orderId ?? null, ref.clientOrderId ?? null, false);
+        const x = this.#findAny(ref.orderId ?? null, ref.clientOrderId ?? null);
         const answer = x ? toStatus(x) : null;
         this._reply(() => resolve(answer));
       }, 'status'),
@@ -178,6 +178,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     x.state = 'REJECTED';
     x.rejectReason = reason;
     x.text = text;
+    this._retire(x);
     const order = toOrder(x);
     this._event((tsRecv) => ({ type: 'rejected', order, reason, text, executionId: this._eid(), tsEvent: this.now, tsRecv }));
   }
@@ -201,6 +202,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     if (leaves(x) === 0) return;
     if (x.tif === 'IOC') {
       x.state = 'EXPIRED';
+      this._retire(x);
       const order = toOrder(x);
       this._event((tsRecv) => ({ type: 'expired', order, executionId: this._eid(), tsEvent: this.now, tsRecv }));
       return;
@@ -256,7 +258,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   #arriveReplace(intent: ReplaceOrder, resolve: (r: { orderId: VenueOrderId }) => void, reject: (e: unknown) => void): void {
     const x = this._byId.get(intent.orderId);
     if (!x || !isReplaceable(x.state)) {
-      const reason = x ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
+      const reason = x || this._retired.get(intent.orderId) ? 'ORIGINAL_ORDER_TERMINATED' : 'NOT_FOUND';
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
       return;
     }
@@ -286,16 +288,29 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     const id = asVenueOrderId(this._ids.next('O', this.now));
     this._unrest(x);
     x.state = 'REPLACED';
+    this._retire(x);
     const original = toOrder(x);
+    // Spelled out as in #arrivePlace (not `{ ...x }`): one object shape for every order, so the
+    // exchange's per-order code stays monomorphic.
     const y: XOrder = {
-      ...x,
       id,
+      cid: x.cid,
+      sym: x.sym,
+      symbol: x.symbol,
+      sideIdx: x.sideIdx,
+      side: x.side,
       priceTicks: intent.priceTicks,
       qty: newQty,
       filled: 0,
       state: 'PENDING',
+      tif: x.tif,
+      postOnly: x.postOnly,
+      reprice: x.reprice,
+      stp: x.stp,
+      tag: x.tag,
       createdMs: this.now,
       restingSinceMs: this.now,
+      seq: x.seq,
       queue: { front: 0, cumTrades: 0 },
       rejectReason: null,
       text: null,
@@ -312,7 +327,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   }
 
   #arriveCancel(intent: CancelOrder, resolve: (r: { accepted: boolean }) => void): void {
-    const x = this.#find(intent.orderId, intent.clientOrderId, true);
+    const x = this.#findOpen(intent.orderId, intent.clientOrderId);
     if (!x) {
       this._reply(() => resolve({ accepted: false }));
       const orderId = intent.orderId;
@@ -327,25 +342,36 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   #cancelOrder(x: XOrder, text = ''): void {
     this._unrest(x);
     x.state = 'CANCELED';
+    this._retire(x);
     const order = toOrder(x);
     const reason = text === '' ? '' : 'UNKNOWN';
     this._event((tsRecv) => ({ type: 'canceled', order, reason, text, executionId: this._eid(), tsEvent: this.now, tsRecv }));
   }
 
-  /** Finds an order by venue id, else by client id among open orders (`openOnly` for cancels). */
-  #find(orderId: VenueOrderId | null, cid: ClientOrderId | null, openOnly: boolean): XOrder | undefined {
+  /** A working order by venue id, else by client id (for cancels): a done order is not found by its own id. */
+  #findOpen(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | undefined {
     if (orderId !== null) {
       const x = this._byId.get(orderId);
-      if (x && (!openOnly || isOpenState(x.state))) return x;
-      if (x) return undefined;
+      if (x) return isOpenState(x.state) ? x : undefined;
+      if (this._retired.get(orderId)) return undefined;
+    }
+    if (cid !== null) for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
+    return undefined;
+  }
+
+  /**
+   * Any order by venue id, else by client id: a working one first, else the last one created with
+   * that id (status queries, answered between arrivals: every working order is then resting).
+   */
+  #findAny(orderId: VenueOrderId | null, cid: ClientOrderId | null): XOrder | RetiredOrder | undefined {
+    if (orderId !== null) {
+      const x = this._byId.get(orderId) ?? this._retired.get(orderId);
+      if (x) return x;
     }
     if (cid !== null) {
       for (const list of this.open) for (const x of list) if (x.cid === cid) return x;
-      if (!openOnly) {
-        let last: XOrder | undefined;
-        for (const x of this._byId.values()) if (x.cid === cid) last = x;
-        return last;
-      }
+      for (const x of this._byId.values()) if (x.cid === cid) return x;
+      return this._retired.lastWithCid(cid);
     }
     return undefined;
   }

@@ -9,10 +9,13 @@ export class ReplayIds {
   #lastMs = -1;
   #prefix = '';
   #counter: number;
+  /** The first id's counter (the low 10 characters of every id count up from it, over all prefixes). */
+  readonly start: number;
 
   constructor(seed: number) {
     // Start the 80-bit suffix at a seed-dependent point (only its low 50 bits move).
-    this.#counter = (Math.abs(Math.floor(seed)) % 1_000_003) * 1_000_000;
+    this.start = (Math.abs(Math.floor(seed)) % 1_000_003) * 1_000_000;
+    this.#counter = this.start;
   }
 
   /** Next id with the given prefix letter at exchange time `ms`. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ColumnarRecording, SideEvent } from './columnar-types.ts';
 import { instrumentFromJson, instrumentToJson } from './instrument-json.ts';
@@ -74,11 +74,31 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
+/**
+ * The whole file in one ArrayBuffer of its own (offset 0), so the 8-byte aligned columns can be
+ * views into it rather than copies: loading a sidecar then holds the columns once, not twice.
+ */
+function readWhole(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.from(new ArrayBuffer(size));
+    for (let off = 0; off < size; ) {
+      const got = readSync(fd, buf, off, size - off, off);
+      if (got === 0) return buf.subarray(0, off);
+      off += got;
+    }
+    return buf;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a sidecar written by writeColumnarCache; null when absent, of another version, or damaged. */
 export function readColumnarCache(file: string): ColumnarRecording | null {
   let buf: Buffer;
   try {
-    buf = readFileSync(file);
+    buf = readWhole(file);
   } catch {
     return null;
   }
@@ -100,26 +120,25 @@ export function readColumnarCache(file: string): ColumnarRecording | null {
     };
     const n = head.length;
     let off = align8(12 + headLen);
-    // Copy each column out (the file buffer's offset need not suit a Float64Array view).
-    const take = <T>(bytes: number, make: (ab: ArrayBuffer) => T): T => {
-      const ab = new ArrayBuffer(bytes);
-      new Uint8Array(ab).set(buf.subarray(off, off + bytes));
+    // Views into the file's buffer (offset 0, columns 8-byte aligned); a column past the end is damage.
+    const take = <T>(bytes: number, make: (ab: ArrayBuffer, at: number) => T): T => {
+      if (off + bytes > buf.length) throw new RangeError('truncated sidecar');
+      const view = make(buf.buffer as ArrayBuffer, buf.byteOffset + off);
       off += align8(bytes);
-      return make(ab);
+      return view;
     };
-    const kind = take(n, (ab) => new Uint8Array(ab));
-    const sym = take(n * 2, (ab) => new Uint16Array(ab));
-    const tsEvent = take(n * 8, (ab) => new Float64Array(ab));
-    const tsRecv = take(n * 8, (ab) => new Float64Array(ab));
-    const a = take(n * 8, (ab) => new Float64Array(ab));
-    const b = take(n * 8, (ab) => new Float64Array(ab));
-    const c = take(n * 4, (ab) => new Int32Array(ab));
-    const levels = take(head.levels * 8, (ab) => new Float64Array(ab));
+    const kind = take(n, (ab, at) => new Uint8Array(ab, at, n));
+    const sym = take(n * 2, (ab, at) => new Uint16Array(ab, at, n));
+    const tsEvent = take(n * 8, (ab, at) => new Float64Array(ab, at, n));
+    const tsRecv = take(n * 8, (ab, at) => new Float64Array(ab, at, n));
+    const a = take(n * 8, (ab, at) => new Float64Array(ab, at, n));
+    const b = take(n * 8, (ab, at) => new Float64Array(ab, at, n));
+    const c = take(n * 4, (ab, at) => new Int32Array(ab, at, n));
+    const levels = take(head.levels * 8, (ab, at) => new Float64Array(ab, at, head.levels));
     const l3 = head.orderStart >= 0 && head.orderQty >= 0;
-    const orderStart = l3 ? take(head.orderStart * 8, (ab) => new Float64Array(ab)) : null;
-    const orderQty = l3 ? take(head.orderQty * 8, (ab) => new Float64Array(ab)) : null;
-    const orderId = l3 && (head.orderId ?? -1) >= 0 ? take(head.orderId! * 8, (ab) => new Float64Array(ab)) : null;
-    if (off > buf.length + 8) return null;
+    const orderStart = l3 ? take(head.orderStart * 8, (ab, at) => new Float64Array(ab, at, head.orderStart)) : null;
+    const orderQty = l3 ? take(head.orderQty * 8, (ab, at) => new Float64Array(ab, at, head.orderQty)) : null;
+    const orderId = l3 && (head.orderId ?? -1) >= 0 ? take(head.orderId! * 8, (ab, at) => new Float64Array(ab, at, head.orderId!)) : null;
     const instruments = head.instruments.map((i, k) => instrumentFromJson(i, `${file}: instruments[${k}]`));
     const symbols = new Set(instruments.map((i) => i.symbol as string));
     const objects = head.objects.map((line) => decodeEvent(JSON.parse(line), symbols) as SideEvent);

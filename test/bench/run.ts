@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every `test/bench/*.bench.ts`, prints a table and writes
- * `test/bench/results.json` (metric name → { value, unit }). Each bench file exports
+ * `test/bench/results.json` (metric name → { value, unit, target, bench, machine: CPU model, cores, load
+ * average when the bench file started }). Each bench file exports
  * `benches: Bench[]`; add a file to add metrics. Each file runs in its own child process. Pass name filters to run a subset:
  * `npm run bench -- wire sim`.
  */
@@ -10,7 +11,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Bench, Metric } from './bench-kit.ts';
-import { readResults, replaceBench } from './results-file.ts';
+import { machineInfo, readResults, replaceBench, type MachineInfo } from './results-file.ts';
 
 const RESULT_MARK = '@@bench-result ';
 
@@ -42,7 +43,10 @@ const files = readdirSync(dir)
 
 const results: Record<string, Metric> = {};
 const byFile = new Map<string, Record<string, Metric> | null>();
+// The machine and its load average as each bench file starts: stored beside each of its figures.
+const machineByFile = new Map<string, MachineInfo>();
 for (const file of files) {
+  machineByFile.set(file, machineInfo());
   const child = spawnSync(process.execPath, [join(dir, '../../bin/run-ts.js'), join(dir, 'run.ts'), '--child', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
     encoding: 'utf8',
@@ -64,7 +68,7 @@ const rows = Object.entries(results).map(([name, m]) => [name, fmt(m.value), m.u
 const head = ['metric', 'value', 'unit', 'target'];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (r: string[]): string => r.map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
-process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}\n`);
+process.stdout.write(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; load average at each bench's start: ${[...machineByFile].map(([f, m]) => `${f.replace(/\.bench\.ts$/, '')} ${m.load_avg_at_start[0]}`).join(', ')}\n`);
 process.stdout.write(`${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
 for (const r of rows) process.stdout.write(`${line(r)}\n`);
 
@@ -72,7 +76,7 @@ for (const r of rows) process.stdout.write(`${line(r)}\n`);
 // figures other benches wrote, and a bench that failed must not leave its old figures behind.
 const file = join(dir, 'results.json');
 let merged = readResults(file);
-for (const [f, metrics] of byFile) merged = replaceBench(merged, f.replace(/\.bench\.ts$/, ''), metrics);
+for (const [f, metrics] of byFile) merged = replaceBench(merged, f.replace(/\.bench\.ts$/, ''), metrics, machineByFile.get(f)!);
 writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 const failed = [...byFile].filter(([, m]) => m === null).map(([f]) => f);
 if (failed.length > 0) process.stdout.write(`removed the old figures of failed bench(es): ${failed.join(', ')}\n`);

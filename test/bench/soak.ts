@@ -25,11 +25,13 @@ import { flagNumber, flagString, parseArgs } from '../../src/cli/args.ts';
 import { HEAP_PROBE_MARK } from '../../src/cli/heap-probe.ts';
 import type { Metric } from './bench-kit.ts';
 import { formatHeapGrowth, heapGrowthByOwner, readHeapSnapshot } from './heap-diff.ts';
-import { mergeResults } from './results-file.ts';
+import { machineInfo, mergeResults } from './results-file.ts';
 import { linearSlope, residentMb } from './soak-kit.ts';
 import type { HeapProbeReport } from '../../src/cli/heap-probe.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+/** The machine and its load when the soak started (stored beside each figure). */
+const machine = machineInfo();
 const args = parseArgs(process.argv.slice(2), {
   valued: ['minutes', 'config', 'sample-s', 'speed', 'gc-every-s', 'warmup-min', 'retention', 'malloc-arena-max'],
   boolean: ['no-record', 'snapshots'],
@@ -300,7 +302,7 @@ if (daemonCode !== 0) failures.push(`daemon exit code ${daemonCode}`);
 if (venueCode !== 0) failures.push(`venue exit code ${venueCode}`);
 if (procs.some((p) => p.rss.length < 3)) failures.push('too few RSS samples');
 const resultsPath = join(import.meta.dirname, 'results.json');
-if (record) mergeResults(resultsPath, 'soak', failures.length === 0 ? metrics : null);
+if (record) mergeResults(resultsPath, 'soak', failures.length === 0 ? metrics : null, machine);
 if (failures.length > 0) {
   process.stdout.write(`soak FAILED: ${failures.join('; ')}${record ? ' (its figures were removed from test/bench/results.json)' : ''}\n`);
   process.exit(1);

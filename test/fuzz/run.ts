@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { flagNumber, flagString, parseArgs } from '../../src/cli/args.ts';
 import type { Metric } from '../bench/bench-kit.ts';
-import { mergeResults } from '../bench/results-file.ts';
+import { machineInfo, mergeResults } from '../bench/results-file.ts';
 import { fixtureSeeds, MD_REQUEST_SEEDS, ORDER_REQUEST_SEEDS, sampleFrames } from './frames.ts';
 import { fuzzDaemon, fuzzDecoders, fuzzVenueParsers, fuzzVenueSockets, type FuzzCounts } from './targets.ts';
 
@@ -20,6 +20,7 @@ const only = new Set((flagString(args, 'only') ?? 'decoders,venue,daemon').split
 const metrics: Record<string, Metric> = {};
 const problems: string[] = [];
 const t0 = Date.now();
+const machine = machineInfo();
 
 function report(name: string, c: FuzzCounts, extra: Record<string, number> = {}): void {
   process.stdout.write(`${name.padEnd(16)} frames ${c.frames}  rejected ${c.rejected}  accepted ${c.accepted}  crashes ${c.crashes}${Object.entries(extra).map(([k, v]) => `  ${k} ${v}`).join('')}\n`);
@@ -63,5 +64,5 @@ if (only.has('daemon')) {
   if (c.intentsAfter === 0 || c.workingAfter === 0) problems.push('daemon: stopped quoting');
 }
 process.stdout.write(`fuzz done in ${((Date.now() - t0) / 1000).toFixed(0)} s${problems.length ? `; PROBLEMS: ${problems.join('; ')}` : '; no crashes, every bad frame counted'}\n`);
-mergeResults(join(import.meta.dirname, '../bench/results.json'), 'fuzz', problems.length === 0 ? metrics : null);
+mergeResults(join(import.meta.dirname, '../bench/results.json'), 'fuzz', problems.length === 0 ? metrics : null, machine);
 process.exit(problems.length === 0 ? 0 : 1);

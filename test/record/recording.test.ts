@@ -292,4 +292,21 @@ describe('binary sidecar cache', () => {
     utimesSync(path, new Date(), new Date(Date.now() + 5_000));
     expect(columnarCacheFile(cacheDir, [path])).not.toBe(file);
   });
+
+  it('loads the columns as views into the file\'s one buffer (held once, not copied), and refuses a truncated sidecar', async () => {
+    const { loadColumnar, columnarCacheFile, readColumnarCache } = await import('../../src/record/index.ts');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const path = await writeSample('views.jsonl.gz', events, true);
+    const cacheDir = join(dir, 'cache-views');
+    const decoded = await loadColumnar([path], { cacheDir });
+    const file = columnarCacheFile(cacheDir, [path]);
+    const cached = readColumnarCache(file)!;
+    const cols = ['kind', 'sym', 'tsEvent', 'tsRecv', 'a', 'b', 'c', 'levels'] as const;
+    for (const k of cols) expect(Array.from(cached[k])).toEqual(Array.from(decoded[k]));
+    const buffer = cached.kind.buffer;
+    for (const k of cols) expect(cached[k].buffer).toBe(buffer);
+    expect(buffer.byteLength).toBe(readFileSync(file).length);
+    writeFileSync(file, readFileSync(file).subarray(0, buffer.byteLength - 16));
+    expect(readColumnarCache(file)).toBeNull();
+  });
 });

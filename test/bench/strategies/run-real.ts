@@ -57,7 +57,8 @@ export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly str
   { label: 'avellaneda-stoikov queueAware=on', strategy: 'avellaneda-stoikov', extra: { queueAware: true }, windows: ['full'] },
 ];
 
-function configFor(m: RealMarket, leg: RealLeg & { overlays?: unknown[] }, w: RealWindow, fees: { maker: number; taker: number } | null, poolUsd: number): string {
+/** The backtest config of one leg on one market and window (also the AMZN-day bench's config). */
+export function configFor(m: RealMarket, leg: RealLeg & { overlays?: unknown[] }, w: RealWindow, fees: { maker: number; taker: number } | null, poolUsd: number): string {
   const entry: Record<string, unknown> = { id: 'bench', symbol: m.symbol, strategy: leg.strategy, params: { size: m.size, maxPosition: m.maxPosition, ...leg.extra } };
   if (leg.overlays) entry['overlays'] = leg.overlays;
   return stringify({
@@ -83,7 +84,7 @@ function configFor(m: RealMarket, leg: RealLeg & { overlays?: unknown[] }, w: Re
 }
 
 /** Imports a market once (cached; written under another name first so a broken import is not kept). */
-async function importMarket(m: RealMarket, dataDir: string, work: string): Promise<string> {
+export async function importMarket(m: RealMarket, dataDir: string, work: string): Promise<string> {
   const out = join(work, `${m.name}.jsonl.gz`);
   if (existsSync(out)) return out;
   const dir = join(dataDir, m.folder);
