@@ -55,6 +55,9 @@ export class Accounting {
   fillsInSeededPosition = 0;
   #polling = false;
   #lastPollMs = -Infinity;
+  /** The last total totalPnlUsd converted, and its number (see there). */
+  #lastPnl: Decimal | null = null;
+  #lastPnlUsd = 0;
   /** The configured rates as Decimals, converted once (Decimal.mul would convert the number on every fill). */
   readonly #makerRate: Decimal;
   readonly #takerRate: Decimal;
@@ -300,7 +303,13 @@ export class Accounting {
       const x = s.ledger.sessionPnl(s.market.mark());
       t = t === null ? x : t.plus(x);
     }
-    return t === null ? 0 : t.toNumber();
+    if (t === null) return 0;
+    // One symbol whose ledger found nothing changed returns the same Decimal: its number is known.
+    if (t !== this.#lastPnl) {
+      this.#lastPnl = t;
+      this.#lastPnlUsd = t.toNumber();
+    }
+    return this.#lastPnlUsd;
   }
 
   #book(

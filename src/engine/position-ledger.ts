@@ -28,6 +28,17 @@ export class PositionLedger {
   /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnl). */
   #opening: Decimal = ZERO;
   #openingPending = false;
+  /** The inputs and result of the last totalPnl (see there). */
+  #memo: { mark: number | null | undefined; qty: number; avg: Decimal | null; realized: Decimal; fees: Decimal; funding: Decimal; rewards: Decimal; total: Decimal } = {
+    mark: undefined,
+    qty: 0,
+    avg: null,
+    realized: ZERO,
+    fees: ZERO,
+    funding: ZERO,
+    rewards: ZERO,
+    total: ZERO,
+  };
 
   constructor(instrument: Instrument) {
     this.#mult = instrument.multiplier;
@@ -141,6 +152,23 @@ export class PositionLedger {
    * precision, so adding zero would return an equal copy.
    */
   totalPnl(markTicks: number | null): Decimal {
+    // The engine asks every tick and after every fill; between fills and mark moves nothing changed.
+    // Decimals are immutable, so the same objects (===) mean the same inputs and the same total.
+    const m = this.#memo;
+    if (m.mark === markTicks && m.qty === this.qty && m.avg === this.avgPrice && m.realized === this.realized && m.fees === this.fees && m.funding === this.funding && m.rewards === this.rewards) return m.total;
+    const total = this.#totalPnl(markTicks);
+    m.mark = markTicks;
+    m.qty = this.qty;
+    m.avg = this.avgPrice;
+    m.realized = this.realized;
+    m.fees = this.fees;
+    m.funding = this.funding;
+    m.rewards = this.rewards;
+    m.total = total;
+    return total;
+  }
+
+  #totalPnl(markTicks: number | null): Decimal {
     let t = this.realized;
     if (this.qty !== 0) t = t.plus(this.unrealized(markTicks));
     if (!this.fees.isZero()) t = t.plus(this.fees);

@@ -20,6 +20,25 @@ describe('PositionLedger', () => {
     expect(l.unrealized(1000).toNumber()).toBe(4); // short 2 from 102 to 100
   });
 
+  it('totalPnl reuses its last result only while mark, position and every money field are the same', () => {
+    const l = new PositionLedger(inst);
+    l.applyFill('buy', 1000, 2, null); // long 2 @ 100.0
+    const a = l.totalPnl(1010);
+    expect(a.toNumber()).toBe(2);
+    // Same inputs: the same Decimal (what lets the kill switch skip its conversion).
+    expect(l.totalPnl(1010)).toBe(a);
+    // A new mark, a fill, a fee and a field set from outside (the venue's correction) each count.
+    expect(l.totalPnl(1020).toNumber()).toBe(4);
+    l.applyFill('sell', 1020, 1, null);
+    expect(l.totalPnl(1020).toNumber()).toBe(4);
+    l.addFee(new Decimal('0.5')); // paid
+    expect(l.totalPnl(1020).toNumber()).toBe(3.5);
+    l.realized = new Decimal(10);
+    expect(l.totalPnl(1020).toNumber()).toBe(11.5);
+    l.qty = 0;
+    expect(l.totalPnl(1020).toNumber()).toBe(9.5);
+  });
+
   it('seeds a venue position from its cost basis (multiplier included), and from the first mark without one', () => {
     const gold = { ...inst, multiplier: new Decimal(10) };
     const l = new PositionLedger(gold);
