@@ -40,6 +40,18 @@ export const AMZN_WINDOWS: readonly RealWindow[] = [
   { name: 'afternoon', startMs: AMZN_SPLIT, endMs: AMZN_CLOSE },
 ];
 
+/**
+ * The AMZN session hour by hour (the last one 15:30–16:00), each window starting cold: one day
+ * cut into seven draws, to see whether a difference between two configurations holds hour after
+ * hour or comes from one stretch of the day.
+ */
+export const AMZN_HOURS: readonly RealWindow[] = Array.from({ length: 7 }, (_, h) => {
+  const startMs = AMZN_OPEN + h * 3_600_000;
+  const hhmm = (ms: number): string => new Date(ms - 4 * 3_600_000).toISOString().slice(11, 16);
+  const endMs = Math.min(startMs + 3_600_000, AMZN_CLOSE);
+  return { name: `${hhmm(startMs)}–${hhmm(endMs)}`, startMs, endMs };
+});
+
 export const REAL_MARKETS: readonly RealMarket[] = [
   {
     name: 'amzn',

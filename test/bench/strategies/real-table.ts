@@ -81,3 +81,23 @@ export function formatRewardTable(rows: readonly RealRow[]): string {
     ),
   );
 }
+
+/**
+ * Per configuration, across the windows of `rows` (hour by hour): the windows it netted > 0, its
+ * sum, and in how many windows `reference` netted strictly more than it (paired on the same hour).
+ */
+export function formatHourlySummary(rows: readonly RealRow[], reference: string, labels: readonly string[]): string {
+  const ok = rows.filter((r) => !r.error);
+  const byWindow = new Map<string, Map<string, number>>();
+  for (const r of ok) (byWindow.get(r.window) ?? byWindow.set(r.window, new Map()).get(r.window)!).set(r.label, r.netUsd);
+  const head = ['strategy', 'hours', 'hours net > 0', 'sum of hourly net USD', `hours ${reference} nets more`];
+  return table(
+    head,
+    labels.map((label) => {
+      const mine = ok.filter((r) => r.label === label);
+      const paired = [...byWindow.values()].filter((w) => w.has(label) && w.has(reference));
+      const better = label === reference ? '–' : `${paired.filter((w) => w.get(reference)! > w.get(label)!).length}/${paired.length}`;
+      return `| ${label} | ${mine.length} | ${mine.filter((r) => r.netUsd > 0).length} | ${f(mine.reduce((a, r) => a + r.netUsd, 0))} | ${better} |`;
+    }),
+  );
+}

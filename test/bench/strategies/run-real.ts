@@ -14,8 +14,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
-import { AX_ASSUMED_POOL_USD_PER_DAY, AX_TIER1_FEES, REAL_MARKETS, type RealMarket, type RealWindow } from './real-markets.ts';
-import { formatRealTable, formatRewardTable, realRowOf, type RealRow } from './real-table.ts';
+import { AMZN_HOURS, AX_ASSUMED_POOL_USD_PER_DAY, AX_TIER1_FEES, REAL_MARKETS, type RealMarket, type RealWindow } from './real-markets.ts';
+import { formatHourlySummary, formatRealTable, formatRewardTable, realRowOf, type RealRow } from './real-table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
@@ -55,6 +55,13 @@ export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly str
   { label: 'avellaneda-stoikov toxicityGuard=off', strategy: 'avellaneda-stoikov', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
   { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true }, windows: ['full'] },
   { label: 'avellaneda-stoikov queueAware=on', strategy: 'avellaneda-stoikov', extra: { queueAware: true }, windows: ['full'] },
+];
+
+/** Hour by hour on AMZN: glft as it ships, glft with the two real-data defaults off, and the baseline. */
+export const HOURLY_LEGS: readonly RealLeg[] = [
+  { label: 'glft', strategy: 'glft', extra: {} },
+  { label: 'glft floor off + flowState=off', strategy: 'glft', extra: { minSpreadShare: 0, flowState: 'off' } },
+  { label: 'fixed-spread priceSkew=1', strategy: 'fixed-spread', extra: { priceSkew: 1 } },
 ];
 
 /** The backtest config of one leg on one market and window (also the AMZN-day bench's config). */
@@ -168,7 +175,10 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   const jobsAx: (() => Promise<RealRow>)[] = [];
   for (const m of REAL_MARKETS)
     for (const leg of MAIN_LEGS) jobsAx.push(() => backtest(m, recs.get(m.name)!, leg, m.windows[0]!, join(runs, slug(`ax-${m.name}-${leg.label}`)), AX_TIER1_FEES, AX_ASSUMED_POOL_USD_PER_DAY));
+  const jobsHourly: (() => Promise<RealRow>)[] = [];
+  for (const w of AMZN_HOURS) for (const leg of HOURLY_LEGS) jobsHourly.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`hourly-${w.name}-${leg.label}`))));
   const main = await pool(jobsMain);
+  const hourly = await pool(jobsHourly);
   const ablation = await pool(jobsAblation);
   const ax = await pool(jobsAx);
   let wf: string;
@@ -182,12 +192,14 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   const mainTable = formatRealTable(main);
   const ablationTable = formatRealTable(ablation);
   const axTable = formatRewardTable(ax);
-  process.stdout.write(`\n${mainTable}\n\n${ablationTable}\n\n${axTable}\n\n${wf}\n`);
-  writeFileSync(join(ROOT, 'test/bench/strategies-real-results.json'), `${JSON.stringify({ main, ablation, ax }, null, 2)}\n`);
+  const hourlyTable = `${formatRealTable(hourly)}\n\n${formatHourlySummary(hourly, HOURLY_LEGS[0]!.label, HOURLY_LEGS.map((l) => l.label))}`;
+  process.stdout.write(`\n${mainTable}\n\n${hourlyTable}\n\n${ablationTable}\n\n${axTable}\n\n${wf}\n`);
+  writeFileSync(join(ROOT, 'test/bench/strategies-real-results.json'), `${JSON.stringify({ main, hourly, ablation, ax }, null, 2)}\n`);
+  writeReadme('REAL-HOURLY', `\n${cmd}; AMZN hour by hour at its true fees, each hour starting cold (no calibration carried over), with only size and maxPosition:\n\n${hourlyTable}\n`);
   writeReadme('REAL', `\n${cmd}; each built-in with only size and maxPosition (AMZN 100 / 500 shares, BTCUSDT 10 / 80 contracts of 0.001 BTC), at the source's true fees:\n\n${mainTable}\n`);
   writeReadme('REAL-ABLATION', `\n${cmd}; AMZN at its true fees, one component of glft or avellaneda-stoikov switched against its default per row (the defaults are the main table's rows):\n\n${ablationTable}\n`);
   writeReadme('REAL-AX', `\n${cmd}; the full recordings at AX's tier-1 fees (maker ${AX_TIER1_FEES.maker * 1e4} bps, taker ${AX_TIER1_FEES.taker * 1e4} bps), rewards estimated with an assumed pool of ${AX_ASSUMED_POOL_USD_PER_DAY} USD per day (AX does not publish its pools):\n\n${axTable}\n`);
   writeReadme('REAL-WALK-FORWARD', `\n${cmd}: \`mmbot walk-forward\` of glft on the AMZN day (train 2 h, test 1 h, riskAversion ∈ {0.5, 1, 2}, objective net):\n\n\`\`\`\n${wf}\n\`\`\`\n`);
   process.stdout.write('updated the real-market tables in strategies/README.md\n');
-  return [...main, ...ablation, ...ax].every((r) => !r.error);
+  return [...main, ...hourly, ...ablation, ...ax].every((r) => !r.error);
 }
