@@ -88,19 +88,22 @@ function lineStarting(path: string, prefix: string, from: number): number {
 const rec: Record<string, string> = {};
 
 beforeAll(async () => {
-  // The importers' outputs of every fixture: L2 (Tardis), order-level with ids (LOBSTER, Databento).
+  // The importers' outputs of every fixture: L2 (Tardis), order-level with ids (LOBSTER, Databento),
+  // imported side by side (each is its own process).
   rec['tardis'] = join(dir, 'btc.jsonl.gz');
-  await mmbot(['import', 'tardis', '--book', join(FIX, 'tardis/btcusdt-book-30s.csv.gz'), '--trades', join(FIX, 'tardis/btcusdt-trades-30s.csv.gz'), '--instrument', join(FIX, 'tardis/btcusdt.yaml'), '--out', rec['tardis']]);
   rec['lobster-aapl'] = join(dir, 'aapl.jsonl.gz');
-  await mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_message_2.csv'), '--orderbook', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_orderbook_2.csv'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster/aapl.yaml'), '--out', rec['lobster-aapl']]);
   rec['lobster-amzn'] = join(dir, 'amzn.jsonl.gz');
-  await mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn']]);
   rec['lobster-amzn-slice'] = join(dir, 'amzn-slice.jsonl.gz');
-  await mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn-slice']]);
+  rec['databento'] = join(dir, 'mbo.jsonl.gz');
   const yaml = join(dir, 'test.yaml');
   writeFileSync(yaml, 'symbol: TEST\ntick_size: "0.01"\nlot_size: "1"\nmin_size: 1\nmultiplier: "1"\nmaker_fee: "0.0001"\ntaker_fee: "0.0003"\n');
-  rec['databento'] = join(dir, 'mbo.jsonl.gz');
-  await mmbot(['import', 'databento', '--mbo', join(FIX, 'databento/session.mbo.dbn.zst'), '--instrument', yaml, '--out', rec['databento']]);
+  await Promise.all([
+    mmbot(['import', 'tardis', '--book', join(FIX, 'tardis/btcusdt-book-30s.csv.gz'), '--trades', join(FIX, 'tardis/btcusdt-trades-30s.csv.gz'), '--instrument', join(FIX, 'tardis/btcusdt.yaml'), '--out', rec['tardis']]),
+    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_message_2.csv'), '--orderbook', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_orderbook_2.csv'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster/aapl.yaml'), '--out', rec['lobster-aapl']]),
+    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn']]),
+    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn-slice']]),
+    mmbot(['import', 'databento', '--mbo', join(FIX, 'databento/session.mbo.dbn.zst'), '--instrument', yaml, '--out', rec['databento']]),
+  ]);
   // Order-level without ids (version 4): the AAPL import with its ids dropped.
   const aapl = await readRecording(rec['lobster-aapl']);
   rec['lobster-aapl-v4'] = join(dir, 'aapl-v4.jsonl.gz');
