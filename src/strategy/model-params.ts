@@ -39,7 +39,7 @@ export const modelBaseShape = {
     .min(0)
     .max(1)
     .default(0.5)
-    .describe('Floor: the quoted half-spread is at least this share of half the observed touch spread (the market without our orders), so on a wide book the model may improve the touch but not quote far inside it (0 = off: the model alone decides). Default 0.5: chosen on the AMZN morning, where most of the model\'s fills came from quotes far inside a spread of over 15 ticks and lost most (strategies/README.md).'),
+    .describe('Floor: the quoted half-spread is at least this share of half the observed touch spread (the market without our orders), so on a wide book the model may improve the touch but not quote far inside it (0 = off: the model alone decides). Default 0.5: chosen on the AMZN morning, where 91 % of the model\'s fills came while the spread was over 15 ticks, mostly from quotes improving the touch, and lost 1.9 bps each at 10 s (strategies/README.md).'),
   adverseHorizonS: z
     .number()
     .positive()
