@@ -67,7 +67,7 @@ export const modelBaseShape = {
     .number()
     .positive()
     .default(5)
-    .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (5: the burst a print belongs to; on the AMZN day the 5 s flow separated losing from earning prints in both halves).'),
+    .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (5: the burst a print belongs to; on the AMZN day its five states ordered the prints from losing to earning in both halves, −3.9 … +4.3 cents a share at 10 s in the morning, −0.26 … +0.26 in the afternoon).'),
   leadingFair: z
     .boolean()
     .default(false)
