@@ -40,7 +40,7 @@ export const MAIN_LEGS: readonly RealLeg[] = [
  * Each component of the model quoters switched against its default (the defaults themselves are
  * the main table's rows), on the full AMZN day and, for the two new components, the afternoon.
  */
-export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly string[]; readonly overlays?: unknown[] })[] = [
+export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly string[]; readonly overlays?: unknown[]; readonly market?: string })[] = [
   { label: 'glft leadingFair=on', strategy: 'glft', extra: { leadingFair: true }, windows: ['full'] },
   { label: 'glft leadingFair+queueAware=on', strategy: 'glft', extra: { leadingFair: true, queueAware: true }, windows: ['full', 'afternoon'] },
   { label: 'glft queueAware=on', strategy: 'glft', extra: { queueAware: true }, windows: ['full', 'afternoon'] },
@@ -49,6 +49,9 @@ export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly str
   { label: 'glft flowState=pull', strategy: 'glft', extra: { flowState: 'pull' }, windows: ['morning', 'full', 'afternoon'] },
   { label: 'glft floor off + flowState=off', strategy: 'glft', extra: { minSpreadShare: 0, flowState: 'off' }, windows: ['morning', 'full', 'afternoon'] },
   { label: 'avellaneda-stoikov flowState=off', strategy: 'avellaneda-stoikov', extra: { flowState: 'off' }, windows: ['morning', 'full', 'afternoon'] },
+  // The second real market: a one-tick crypto book, where the floor has nothing to floor.
+  { label: 'glft flowState=off', strategy: 'glft', extra: { flowState: 'off' }, windows: ['full'], market: 'btcusdt' },
+  { label: 'glft floor off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 }, windows: ['full'], market: 'btcusdt' },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false }, windows: ['full'] },
   { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 }, windows: ['full'] },
   { label: 'glft toxicityGuard=off', strategy: 'glft', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
@@ -171,7 +174,10 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
     for (const w of m.windows) for (const leg of MAIN_LEGS) jobsMain.push(() => backtest(m, recs.get(m.name)!, leg, w, join(runs, slug(`${m.name}-${w.name}-${leg.label}`))));
   const amzn = REAL_MARKETS[0]!;
   const jobsAblation: (() => Promise<RealRow>)[] = [];
-  for (const leg of ABLATION_LEGS) for (const w of amzn.windows.filter((x) => leg.windows.includes(x.name))) jobsAblation.push(() => backtest(amzn, recs.get(amzn.name)!, leg, w, join(runs, slug(`ablation-${w.name}-${leg.label}`))));
+  for (const leg of ABLATION_LEGS) {
+    const m = REAL_MARKETS.find((x) => x.name === (leg.market ?? 'amzn'))!;
+    for (const w of m.windows.filter((x) => leg.windows.includes(x.name))) jobsAblation.push(() => backtest(m, recs.get(m.name)!, leg, w, join(runs, slug(`ablation-${m.name}-${w.name}-${leg.label}`))));
+  }
   const jobsAx: (() => Promise<RealRow>)[] = [];
   for (const m of REAL_MARKETS)
     for (const leg of MAIN_LEGS) jobsAx.push(() => backtest(m, recs.get(m.name)!, leg, m.windows[0]!, join(runs, slug(`ax-${m.name}-${leg.label}`)), AX_TIER1_FEES, AX_ASSUMED_POOL_USD_PER_DAY));
@@ -197,7 +203,7 @@ export async function runReal(dataDirArg: string | undefined): Promise<boolean> 
   writeFileSync(join(ROOT, 'test/bench/strategies-real-results.json'), `${JSON.stringify({ main, hourly, ablation, ax }, null, 2)}\n`);
   writeReadme('REAL-HOURLY', `\n${cmd}; AMZN hour by hour at its true fees, each hour starting cold (no calibration carried over), with only size and maxPosition:\n\n${hourlyTable}\n`);
   writeReadme('REAL', `\n${cmd}; each built-in with only size and maxPosition (AMZN 100 / 500 shares, BTCUSDT 10 / 80 contracts of 0.001 BTC), at the source's true fees:\n\n${mainTable}\n`);
-  writeReadme('REAL-ABLATION', `\n${cmd}; AMZN at its true fees, one component of glft or avellaneda-stoikov switched against its default per row (the defaults are the main table's rows):\n\n${ablationTable}\n`);
+  writeReadme('REAL-ABLATION', `\n${cmd}; AMZN (and two BTCUSDT rows) at their true fees, one component of glft or avellaneda-stoikov switched against its default per row (the defaults are the main table's rows):\n\n${ablationTable}\n`);
   writeReadme('REAL-AX', `\n${cmd}; the full recordings at AX's tier-1 fees (maker ${AX_TIER1_FEES.maker * 1e4} bps, taker ${AX_TIER1_FEES.taker * 1e4} bps), rewards estimated with an assumed pool of ${AX_ASSUMED_POOL_USD_PER_DAY} USD per day (AX does not publish its pools):\n\n${axTable}\n`);
   writeReadme('REAL-WALK-FORWARD', `\n${cmd}: \`mmbot walk-forward\` of glft on the AMZN day (train 2 h, test 1 h, riskAversion ∈ {0.5, 1, 2}, objective net):\n\n\`\`\`\n${wf}\n\`\`\`\n`);
   process.stdout.write('updated the real-market tables in strategies/README.md\n');
