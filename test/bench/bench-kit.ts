@@ -39,3 +39,15 @@ export function percentile(samples: readonly number[], p: number): number {
 
 /** Current time in microseconds (monotonic). */
 export const nowUs = (): number => Number(process.hrtime.bigint()) / 1000;
+
+/**
+ * `text` with what lies between `<!-- NAME:BEGIN -->` and `<!-- NAME:END -->` replaced by `body`
+ * (the markers kept), or null when they are missing or out of order: how the benches write their
+ * tables into the READMEs. Pure; the callers read, write and decide what a missing marker means.
+ */
+export function withMarkedSection(text: string, marker: string, body: string): string | null {
+  const begin = `<!-- ${marker}:BEGIN -->`;
+  const i = text.indexOf(begin);
+  const j = text.indexOf(`<!-- ${marker}:END -->`);
+  return i < 0 || j < i ? null : text.slice(0, i + begin.length) + body + text.slice(j);
+}

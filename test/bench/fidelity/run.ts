@@ -10,6 +10,7 @@
  * volume's). It prints the table and writes it between the FIDELITY markers of
  * src/backtest/README.md. Recordings are cached under .tmp/fidelity/ (--fresh rebuilds them).
  */
+import { withMarkedSection } from '../bench-kit.ts';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executeRunSpec, type RunSpec } from '../../../src/backtest/run-spec.ts';
@@ -147,12 +148,9 @@ const newer = (a: string, b: string): boolean => existsSync(a) && statSync(a).mt
 /** Replaces the text between `<!-- NAME:BEGIN -->` and `<!-- NAME:END -->` of src/backtest/README.md. */
 function writeReadme(marker: string, body: string): void {
   const readme = join(ROOT, 'src/backtest/README.md');
-  const text = readFileSync(readme, 'utf8');
-  const begin = `<!-- ${marker}:BEGIN -->`;
-  const i = text.indexOf(begin);
-  const j = text.indexOf(`<!-- ${marker}:END -->`);
-  if (i < 0 || j < i) throw new Error(`src/backtest/README.md has no ${marker} markers`);
-  writeFileSync(readme, `${text.slice(0, i + begin.length)}\n${body}\n${text.slice(j)}`);
+  const next = withMarkedSection(readFileSync(readme, 'utf8'), marker, `\n${body}\n`);
+  if (next === null) throw new Error(`src/backtest/README.md has no ${marker} markers`);
+  writeFileSync(readme, next);
   process.stdout.write('updated the table in src/backtest/README.md\n');
 }
 

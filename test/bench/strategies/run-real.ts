@@ -9,6 +9,7 @@
  * `mmbot walk-forward` of glft on AMZN. Writes the tables between the REAL-* markers of
  * strategies/README.md. The repo's tests never read the data directory; only this bench does.
  */
+import { withMarkedSection } from '../bench-kit.ts';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -139,15 +140,12 @@ const slug = (s: string): string => s.replace(/[^A-Za-z0-9._-]+/g, '_');
 /** Replaces the text between `<!-- NAME:BEGIN -->` and `<!-- NAME:END -->` of strategies/README.md. */
 function writeReadme(marker: string, body: string): void {
   const readme = join(ROOT, 'strategies/README.md');
-  const text = readFileSync(readme, 'utf8');
-  const begin = `<!-- ${marker}:BEGIN -->`;
-  const i = text.indexOf(begin);
-  const j = text.indexOf(`<!-- ${marker}:END -->`);
-  if (i < 0 || j < i) {
+  const next = withMarkedSection(readFileSync(readme, 'utf8'), marker, body);
+  if (next === null) {
     process.stderr.write(`strategies/README.md has no ${marker} markers: table not written\n`);
     return;
   }
-  writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
+  writeFileSync(readme, next);
 }
 
 /** The walk-forward of glft on the AMZN day: 2 h train, 1 h test, a three-point grid. */

@@ -20,6 +20,7 @@
  * strategies/README.md. A --real recording has no venue seed and replays deterministically: its
  * rows are run once, as without --seeds. Without --seeds the single-seed run and table are unchanged.
  */
+import { withMarkedSection } from '../bench-kit.ts';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -148,12 +149,9 @@ async function realRows(): Promise<BenchRow[]> {
 function writeReadme(marker: string, body: string): void {
   const readme = join(ROOT, 'strategies/README.md');
   if (!existsSync(readme) || only !== undefined) return;
-  const text = readFileSync(readme, 'utf8');
-  const begin = `<!-- ${marker}:BEGIN -->`;
-  const i = text.indexOf(begin);
-  const j = text.indexOf(`<!-- ${marker}:END -->`);
-  if (i < 0 || j < i) return;
-  writeFileSync(readme, text.slice(0, i + begin.length) + body + text.slice(j));
+  const next = withMarkedSection(readFileSync(readme, 'utf8'), marker, body);
+  if (next === null) return;
+  writeFileSync(readme, next);
   process.stdout.write('updated the table in strategies/README.md\n');
 }
 
