@@ -1,5 +1,6 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { MmError } from '../../core/errors.ts';
+import { inputFileSize } from './line-source.ts';
 
 /** A DBN file's bytes as a stream of chunks, plus progress. */
 export interface ByteSource extends AsyncIterable<Buffer> {
@@ -52,12 +53,7 @@ export async function loadZstd(): Promise<ZstdStream> {
  * @throws MmError FILE_NOT_FOUND naming the path; USAGE for .zst without a zstd decoder.
  */
 export async function openDbnFile(path: string, zstd?: ZstdStream): Promise<ByteSource> {
-  let sizeBytes: number;
-  try {
-    sizeBytes = statSync(path).size;
-  } catch {
-    throw new MmError('FILE_NOT_FOUND', `cannot read ${path}`, { path });
-  }
+  const sizeBytes = inputFileSize(path);
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
   const raw = file as AsyncIterable<Buffer>;
   const bytes = path.endsWith('.zst') ? (zstd ?? (await loadZstd()))(raw) : raw;

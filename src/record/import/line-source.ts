@@ -19,16 +19,23 @@ export interface LineSource extends AsyncIterable<NumberedLine> {
 }
 
 /**
+ * The size of an input file in bytes (for progress).
+ * @throws MmError FILE_NOT_FOUND naming the path when it cannot be read.
+ */
+export function inputFileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    throw new MmError('FILE_NOT_FOUND', `cannot read ${path}`, { path });
+  }
+}
+
+/**
  * Opens `path` for streaming line by line.
  * @throws MmError FILE_NOT_FOUND naming the path when it cannot be read.
  */
 export function openLines(path: string): LineSource {
-  let sizeBytes: number;
-  try {
-    sizeBytes = statSync(path).size;
-  } catch {
-    throw new MmError('FILE_NOT_FOUND', `cannot read ${path}`, { path });
-  }
+  const sizeBytes = inputFileSize(path);
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
   const text = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
   file.on('error', (e) => text.destroy(e));
