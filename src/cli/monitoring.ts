@@ -6,6 +6,7 @@ import type { BookUpdated, OrderEvent, TickerUpdated } from '../domain/events.ts
 import type { InstrumentCatalog } from '../domain/instrument.ts';
 import { DEFAULT_REWARD_SCORE_PARAMS } from '../domain/reward-score.ts';
 import type { Engine, RewardUpdate } from '../engine/index.ts';
+import { AfterHotPath } from '../obs/after-hot-path.ts';
 import { isLoopbackHost } from '../obs/host-check.ts';
 import { startHealthServer, type HealthServer, type HttpRoutes } from '../obs/health-server.ts';
 import { createBotMetrics, type BotMetrics } from '../obs/metrics.ts';
@@ -157,22 +158,27 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     readiness.connection(c.stream, c.connected);
     if (c.stream === 'market-data' && !c.connected) for (const s of symbols) estimator.resetBook(s);
   };
+  // Every watcher of the hot streams runs after the engine has answered the frame (sent its orders),
+  // in the order the values came: monitoring subscribes before the engine, so it would run first.
+  const later = new AfterHotPath();
+  const events$ = later.defer(engine.events$);
+  const books$ = clients.md ? later.defer(clients.md.books$) : null;
   if (clients.orders) subs.push(clients.orders.connection$.subscribe(onConnection));
-  if (clients.md) {
+  if (clients.md && books$) {
     const md = clients.md;
     subs.push(md.connection$.subscribe(onConnection));
     subs.push(
-      md.books$.subscribe((b) => {
+      books$.subscribe((b) => {
         metrics.marketData(b.symbol, b.tsRecv);
         readiness.book(b.symbol, b.tsRecv);
         estimator.observeBook(b.symbol, b, b.tsEvent);
       }),
     );
     if (md.stale$) subs.push(md.stale$.subscribe((s) => readiness.bookStale(s.symbol, s.stale)));
-    if (md.tickers$) subs.push(md.tickers$.subscribe((t) => t.funding?.rate && metrics.fundingRate(t.symbol, t.funding.rate.toNumber())));
+    if (md.tickers$) subs.push(later.defer(md.tickers$).subscribe((t) => t.funding?.rate && metrics.fundingRate(t.symbol, t.funding.rate.toNumber())));
   }
-  subs.push(engine.events$.subscribe((e) => engineEventToMetrics(e, metrics, readiness)));
-  const markouts: MarkoutMonitoring | null = clients.md ? startMarkoutMonitoring({ books$: clients.md.books$, events$: engine.events$, metrics }) : null;
+  subs.push(events$.subscribe((e) => engineEventToMetrics(e, metrics, readiness)));
+  const markouts: MarkoutMonitoring | null = books$ ? startMarkoutMonitoring({ books$, events$, metrics }) : null;
 
   let tracker = deps.rewardTracker ?? null;
   let ownTracker = false;
@@ -194,7 +200,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   };
   const rewardMon: RewardMonitoring | null = config.rewards.enabled
     ? startRewardMonitoring({
-        engine,
+        engine: { events$, snapshot: () => engine.snapshot() },
         tracker,
         estimator,
         metrics: rewardMetrics,
@@ -219,6 +225,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     return r;
   };
   const sync = (): Readiness => {
+    later.flushNow();
     snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
     markouts?.advance(clock.nowMs());
     const o = clients.orders?.stats;

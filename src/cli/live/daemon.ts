@@ -22,6 +22,7 @@ import { startDaemonMonitoring, type DaemonMonitoring } from './monitoring.ts';
 import { buildStrategies, builtinLookup } from './strategies.ts';
 import { startConsole } from '../control/index.ts';
 import { openVenue, type VenueEndpoint } from './venue-endpoint.ts';
+import { AfterHotPath } from '../../obs/after-hot-path.ts';
 
 /** What startDaemon needs. */
 export interface DaemonOptions {
@@ -201,9 +202,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         pollMs: config.recording.funding_poll_ms,
         onError: (symbol, e) => log.warn({ symbol, err: e instanceof Error ? e.message : String(e) }, `recording: funding poll for ${symbol} failed`),
       });
-      const recorder = startRecorder(sink, { market$, connection$: md.connection$, funding$: poller.funding$, orders$: orders.events$, resync$: orders.resync$, roundTrips$: tap.roundTrips$ }, clock);
+      // The recorder writes after the engine has answered each frame (it subscribes first), its
+      // inputs in the order they came (obs/after-hot-path.ts).
+      const later = new AfterHotPath();
+      const recorder = startRecorder(
+        sink,
+        { market$: later.defer(market$), connection$: later.defer(md.connection$), funding$: later.defer(poller.funding$), orders$: later.defer(orders.events$), resync$: later.defer(orders.resync$), roundTrips$: later.defer(tap.roundTrips$) },
+        clock,
+      );
       closer.add('recorder', async () => {
         poller.stop();
+        later.flushNow(); // what came before the stop is written
         const stats = await recorder.stop();
         log.info({ path: recordingPath, ...stats }, `recording written to ${recordingPath} (${stats.events} events)`);
       });
