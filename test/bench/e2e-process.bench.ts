@@ -10,6 +10,13 @@
  * of a frame of the same size through a trivial echo process (`echo-server.mjs`) over the same kind
  * of sockets (`ws`, loopback, no compression): the part of the figure no daemon can remove.
  *
+ * client.order_rtt_p50_us / p90 / p99: in the same run, interleaved with the moves, the round trip a
+ * venue client pays: a client process of its own (`order-rtt-child.ts`, mmbot's order WebSocket
+ * client) places a post-only order on the venue (directly, not through the proxy) and times place →
+ * accepted. `engine.e2e_p50_vs_order_rtt_p50` (target ≤ 1) and `engine.e2e_p99_vs_order_rtt_p50`
+ * (target ≤ 3) are the issue's "a move answered within one venue round trip". The in-process round
+ * trip (client and venue on one event loop, no wake-up) is `client.order_rtt_inprocess_*`.
+ *
  * engine.e2e_busy_p50_us / p99_us: the same daemon answering a move while busy: every fourth move
  * follows a Prometheus scrape (`GET /metrics`, which copies a snapshot into gauges and renders the
  * registry) sent 1 ms before it, so the scrape is in flight when the book frame arrives. The daemon
@@ -34,7 +41,7 @@ import { get as httpGet, Agent } from 'node:http';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
-import { startVenue } from '../../src/sim/index.ts';
+import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { percentile, type Bench, type Metric } from './bench-kit.ts';
 
@@ -42,7 +49,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SAMPLES = 1_000;
 /** Every BUSY_EVERY-th move is a busy one (a scrape in flight), on top of SAMPLES quiet ones. */
 const BUSY_EVERY = 4;
-const WARMUP = 100;
+const WARMUP = Number(process.env["E2E_WARMUP"] ?? 100);
 const SYMBOL = 'EURUSD-PERP';
 
 const nowUs = (): number => Number(process.hrtime.bigint()) / 1000;
@@ -72,6 +79,40 @@ async function startEcho(): Promise<{ rtt(text: string): Promise<number>; close(
     close: () => {
       ws.terminate();
       proc.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * Starts `order-rtt-child.ts` (a venue client in its own process, logged in as a user of its own,
+ * straight to the venue: no proxy); `sample()` resolves one place → accepted round trip in µs, timed
+ * inside the child.
+ */
+async function startOrderRttClient(venue: RunningVenue, priceTicks: number): Promise<{ sample(): Promise<number>; close(): Promise<void> }> {
+  const { key } = venue.venue.createUser('rtt-client', [{ name: 'rtt', balanceUsd: '1000000' }]);
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/run-ts.js'), join(import.meta.dirname, 'order-rtt-child.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, RTT_BASE_URL: venue.baseUrl, RTT_WS_URL: venue.wsUrl, RTT_API_KEY: key.apiKey, RTT_API_SECRET: key.apiSecret, RTT_SYMBOL: SYMBOL, RTT_PRICE_TICKS: String(priceTicks) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let pending: ((m: { us?: number; error?: string; ready?: boolean }) => void) | null = null;
+  proc.on('message', (m: { us?: number; error?: string; ready?: boolean }) => pending?.(m));
+  const next = (): Promise<{ us?: number; error?: string; ready?: boolean }> => new Promise((resolve) => (pending = resolve));
+  const ready = await Promise.race([next(), sleep(30_000).then(() => ({ error: 'the order round-trip client did not log in within 30 s' }))]);
+  if (!('ready' in ready)) throw new Error(ready.error);
+  return {
+    sample: async () => {
+      const answer = next();
+      proc.send('sample');
+      const m = await answer;
+      if (m.us === undefined) throw new Error(`order round-trip client: ${m.error}`);
+      return m.us;
+    },
+    close: async () => {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.send('stop');
+      await Promise.race([exited, sleep(5_000)]);
+      if (proc.exitCode === null) proc.kill('SIGKILL');
     },
   };
 }
@@ -107,7 +148,9 @@ logging: { level: warn, pretty: false }
 }
 
 async function measure(): Promise<Record<string, Metric>> {
-  const venue = await startVenue({ config: { rate_limit: { enabled: false }, instruments: { only: [SYMBOL] }, market: { enabled: false } } as never });
+  // ack_latency_ms 0: the venue acknowledges at once (its default holds a place 5 ms, the captured
+  // venue's ack time), so the order round trip is the sockets and the work on both sides.
+  const venue = await startVenue({ config: { rate_limit: { enabled: false }, ack_latency_ms: 0, instruments: { only: [SYMBOL] }, market: { enabled: false } } as never });
   const proxy = await startFaultProxy(venue.baseUrl);
   const v = venue.venue;
   const [, makerAcct] = v.defaultUser.accountIds as [string, string];
@@ -132,6 +175,8 @@ async function measure(): Promise<Record<string, Metric>> {
   let daemon: ChildProcess | null = null;
   let stderr = '';
   const echo = await startEcho();
+  const orderRtt = await startOrderRttClient(venue, mid - 200);
+  const clientRtt: number[] = [];
   const samples: number[] = [];
   const windows: [number, number][] = [];
   const stagesOn = process.env['MMBOT_BENCH_STAGES'] === '1';
@@ -139,7 +184,7 @@ async function measure(): Promise<Record<string, Metric>> {
   const floor: number[] = [];
   let bookFrame = '';
   try {
-    daemon = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'run', '--config', config], {
+    daemon = spawn(process.execPath, [...(process.env['MMBOT_BENCH_DAEMON_NODE_ARGS']?.split(' ').filter(Boolean) ?? []), join(ROOT, 'bin/mmbot.js'), 'run', '--config', config], {
       cwd: ROOT,
       env: { ...process.env, BENCH_API_KEY: cr.api_key, BENCH_API_SECRET: cr.api_secret, ...(stagesOn ? { MMBOT_STAGES: stagesFile } : {}) },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -191,10 +236,14 @@ async function measure(): Promise<Record<string, Metric>> {
       const rtt = await echo.rtt(bookFrame);
       if (i >= WARMUP && !isBusy) floor.push(rtt);
       await sleep(5);
+      const order = await orderRtt.sample();
+      if (i >= WARMUP && !isBusy) clientRtt.push(order);
+      await sleep(5);
     }
   } finally {
     proxy.tap = null;
     echo.close();
+    await orderRtt.close();
     agent.destroy();
     if (daemon && daemon.exitCode === null) {
       const exited = new Promise((r) => daemon!.once('exit', r));
@@ -207,8 +256,11 @@ async function measure(): Promise<Record<string, Metric>> {
   }
   const stages = stagesOn && existsSync(stagesFile) ? stageBreakdown(JSON.parse(readFileSync(stagesFile, 'utf8')) as { cycles: number[][] }, windows) : {};
   rmSync(dir, { recursive: true, force: true });
+  const rttP50 = percentile(clientRtt, 50);
   return {
     ...stages,
+    'engine.e2e_p50_vs_order_rtt_p50': { value: Number((percentile(samples, 50) / rttP50).toFixed(2)), unit: 'e2e p50 / client order round trip p50 (same run)', target: '<= 1' },
+    'engine.e2e_p99_vs_order_rtt_p50': { value: Number((percentile(samples, 99) / rttP50).toFixed(2)), unit: 'e2e p99 / client order round trip p50 (same run)', target: '<= 3' },
     'engine.e2e_socket_p50_us': { value: percentile(samples, 50), unit: 'µs (daemon in its own process; book frame written → order frame read)', target: '<= client.order_rtt_p50_us' },
     'engine.e2e_socket_p99_us': { value: percentile(samples, 99), unit: 'µs (daemon process)', target: '<= 3 × client.order_rtt_p50_us' },
     'engine.e2e_socket_p999_us': { value: percentile(samples, 99.9), unit: 'µs (daemon process)' },
@@ -216,6 +268,9 @@ async function measure(): Promise<Record<string, Metric>> {
     'engine.e2e_busy_p50_us': { value: percentile(busy, 50), unit: 'µs (a /metrics scrape in flight at the move)' },
     'engine.e2e_busy_p99_us': { value: percentile(busy, 99), unit: 'µs (a /metrics scrape in flight at the move)' },
     'engine.e2e_busy_samples': { value: busy.length, unit: `moves (${scrapes} scrapes answered)` },
+    'client.order_rtt_p50_us': { value: percentile(clientRtt, 50), unit: 'µs (a client process of its own → the venue process: place → accepted, same run)', target: '< 500' },
+    'client.order_rtt_p90_us': { value: percentile(clientRtt, 90), unit: 'µs (client process, same run)' },
+    'client.order_rtt_p99_us': { value: percentile(clientRtt, 99), unit: 'µs (client process, same run)', target: '< 2000' },
     'engine.e2e_echo_floor_p50_us': { value: percentile(floor, 50), unit: 'µs (echo process WS round trip, same run)' },
     'engine.e2e_echo_floor_p99_us': { value: percentile(floor, 99), unit: 'µs (echo process WS round trip, same run)' },
   };
