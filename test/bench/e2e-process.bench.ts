@@ -28,6 +28,10 @@
  * frame handler) and wire-out (socket write → proxy read) come out too. Off by default: the headline
  * figures are taken without stamps.
  *
+ * `MMBOT_BENCH_DAEMON_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` passes node flags to the daemon
+ * (a CPU profile of its hot path). On a machine shared with other work, `chrt -f 10 npm run bench --
+ * e2e-process` keeps that work from preempting the measured processes (root only).
+ *
  * Setup as in `e2e.bench.ts` (the in-process figure, kept as the secondary one): no synthetic flow,
  * a second account rests a bid and an ask 10 ticks apart and moves both by one tick per sample;
  * the daemon quotes `fixed-spread` 10 ticks off the mid with no minimum order lifetime and a request
@@ -49,7 +53,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SAMPLES = 1_000;
 /** Every BUSY_EVERY-th move is a busy one (a scrape in flight), on top of SAMPLES quiet ones. */
 const BUSY_EVERY = 4;
-const WARMUP = Number(process.env["E2E_WARMUP"] ?? 100);
+const WARMUP = 100;
 const SYMBOL = 'EURUSD-PERP';
 
 const nowUs = (): number => Number(process.hrtime.bigint()) / 1000;
