@@ -82,6 +82,7 @@ export class EngineCore {
   };
 
   constructor(readonly deps: EngineDeps) {
+    this.store.keepGhosts = deps.marketDataShowsOwnOrders ?? true;
     validateEngineDeps(deps);
     const { clock } = deps;
     this.startMs = clock.nowMs();
@@ -170,6 +171,7 @@ export class EngineCore {
     if (!slot) return;
     const before = slot.market.book;
     if (!slot.market.apply(ev, this.deps.clock.nowMs())) return;
+    if (ev.type === 'book' && this.store.keepGhosts) this.store.clearGhosts(ev.symbol);
     // Nothing the strategy reads changed (and the touch, all the rest of the engine reads, is within it).
     if (ev.type === 'book' && slot.bookDepth !== Infinity && before !== null && sameTopLevels(before, slot.market.book!, slot.bookDepth)) return;
     if (ev.type === 'ticker') {

@@ -164,12 +164,10 @@ export class OrderManager {
       const newId = ev.newOrderId ?? rep?.orderId ?? null;
       if (newId) env.store.setOrderId(o, newId);
       if (rep) {
-        o.priceTicks = rep.priceTicks;
-        o.qty = rep.remainingQty;
+        env.store.moveTo(o, rep.priceTicks, rep.remainingQty);
         o.filledQty = rep.filledQty;
       } else if (o.target) {
-        o.priceTicks = o.target.priceTicks;
-        o.qty = o.target.qty;
+        env.store.moveTo(o, o.target.priceTicks, o.target.qty);
         o.filledQty = 0;
       }
       o.target = null;
@@ -201,9 +199,8 @@ export class OrderManager {
         if (!o || !current) return;
         env.store.setOrderId(o, order.orderId);
         o.acked = true;
-        o.qty = order.remainingQty;
+        env.store.filledTo(o, order.remainingQty);
         o.filledQty = order.filledQty;
-        env.store.touch(o.symbol);
         if (!ev.partial || order.remainingQty <= 0 || order.state === 'FILLED') req.terminate(o);
         else env.onOrderChanged(o.symbol);
         req.afterAck(o);

@@ -139,12 +139,10 @@ export class OrderRequests {
             // Even when a cancel raced us: the order now lives under the new id, which is what a
             // cancel or status query must name.
             env.store.setOrderId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
-            o.priceTicks = sent!.priceTicks;
-            o.qty = sent!.qty;
+            env.store.moveTo(o, sent!.priceTicks, sent!.qty);
             o.filledQty = 0;
             o.target = null;
             if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
-            env.store.touch(o.symbol);
           }
           return;
         }

@@ -1,6 +1,7 @@
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Side } from '../domain/enums.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
+import type { OwnRestingOrder } from '../domain/others-book.ts';
 import type { Exposure } from '../risk/intent-check.ts';
 import type { WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
 
@@ -64,6 +65,8 @@ export class LocalOrder implements WorkingOrder {
   }
 }
 
+const NO_GHOSTS: readonly OwnRestingOrder[] = Object.freeze([]);
+
 /** How many superseded venue ids per order stay resolvable. */
 const MAX_OLD_IDS = 8;
 
@@ -75,6 +78,14 @@ export class OrderStore {
   readonly #views = new Map<string, readonly WorkingOrder[]>();
   /** Bumped on every change, so callers can cache derived views. */
   version = 0;
+  /**
+   * Keep ghosts (a live engine: the venue's book shows our orders). A ghost is where and how much
+   * of one of our orders the venue's book may still show after the order stream told us it left
+   * (filled, cancelled, replaced elsewhere), until the symbol's next book update: the market-data
+   * and order streams are separate sockets. The strategy's view of others' book subtracts them.
+   */
+  keepGhosts = false;
+  readonly #ghosts = new Map<string, readonly OwnRestingOrder[]>();
 
   /** Number of tracked orders. */
   get size(): number {
@@ -135,7 +146,40 @@ export class OrderStore {
       const i = list.indexOf(o);
       if (i >= 0) list.splice(i, 1);
     }
+    if (o.acked) this.#ghost(o, o.priceTicks, o.qty);
     this.touch(o.symbol);
+  }
+
+  /** Takes the price and size the venue answered a replace with (the old ones become a ghost). */
+  moveTo(o: LocalOrder, priceTicks: number, qty: number): void {
+    if (priceTicks !== o.priceTicks) this.#ghost(o, o.priceTicks, o.qty);
+    else if (qty < o.qty) this.#ghost(o, o.priceTicks, o.qty - qty);
+    o.priceTicks = priceTicks;
+    o.qty = qty;
+    this.touch(o.symbol);
+  }
+
+  /** Takes the remaining size a fill left (the filled part becomes a ghost). */
+  filledTo(o: LocalOrder, remainingQty: number): void {
+    if (remainingQty < o.qty) this.#ghost(o, o.priceTicks, o.qty - remainingQty);
+    o.qty = remainingQty;
+    this.touch(o.symbol);
+  }
+
+  /** The ghosts of a symbol's orders (see `keepGhosts`). */
+  ghosts(symbol: string): readonly OwnRestingOrder[] {
+    return this.#ghosts.get(symbol) ?? NO_GHOSTS;
+  }
+
+  /** Forgets a symbol's ghosts: a book update has come since they left. */
+  clearGhosts(symbol: string): void {
+    if (this.#ghosts.delete(symbol)) this.touch(symbol);
+  }
+
+  #ghost(o: LocalOrder, priceTicks: number, qty: number): void {
+    if (!this.keepGhosts || qty <= 0) return;
+    // A new array each time: views derived from the old one see the change by identity.
+    this.#ghosts.set(o.symbol, [...this.ghosts(o.symbol), { side: o.side, priceTicks, qty }]);
   }
 
   has(o: LocalOrder): boolean {

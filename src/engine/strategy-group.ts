@@ -5,10 +5,13 @@ import type { OwnFill, Strategy, StrategyContext, SymbolView, WorkingOrder } fro
 import type { FillEvent } from './events.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyBinding } from './types.ts';
+import type { OwnRestingOrder } from '../domain/others-book.ts';
 
 /** Where the working orders of a symbol come from (the engine's order store). */
 export interface WorkingOrders {
   view(symbol: Symbol): readonly WorkingOrder[];
+  /** Where the venue's book may still show orders of ours that have left (OrderStore.keepGhosts). */
+  ghosts?(symbol: Symbol): readonly OwnRestingOrder[];
 }
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
@@ -37,7 +40,7 @@ export interface GroupSlot {
   readonly symbol: Symbol;
   readonly ctx: MutableContext;
   group: unknown;
-  refresh(nowMs: number, working: readonly WorkingOrder[]): unknown;
+  refresh(nowMs: number, working: readonly WorkingOrder[], ghosts?: readonly OwnRestingOrder[]): unknown;
 }
 
 /**
@@ -104,9 +107,9 @@ export class StrategyGroup<S extends GroupSlot = GroupSlot> {
   /** Refreshes every declared symbol's view and returns the primary context for a call at `nowMs`. */
   refresh(nowMs: number, orders: WorkingOrders): StrategyContext {
     const slots = this.slots;
-    for (let i = 1; i < slots.length; i++) slots[i]!.refresh(nowMs, orders.view(slots[i]!.symbol));
+    for (let i = 1; i < slots.length; i++) slots[i]!.refresh(nowMs, orders.view(slots[i]!.symbol), orders.ghosts?.(slots[i]!.symbol));
     const primary = slots[0]!;
-    primary.refresh(nowMs, orders.view(primary.symbol));
+    primary.refresh(nowMs, orders.view(primary.symbol), orders.ghosts?.(primary.symbol));
     const ctx = primary.ctx;
     if (this.#fills.length === 0) ctx.fills = NO_FILLS;
     else {

@@ -5,16 +5,18 @@ import type { Symbol } from '../core/ids.ts';
 import type { FeeRates } from '../domain/fee-rates.ts';
 import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
-import { othersBook } from '../domain/others-book.ts';
+import { othersBook, type OwnRestingOrder } from '../domain/others-book.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
 import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
+import { LocalOrder } from './order-store.ts';
 import { PositionLedger } from './position-ledger.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
+const NO_GHOSTS: readonly OwnRestingOrder[] = Object.freeze([]);
 
 /**
  * The book depth a strategy reads (Infinity when it does not say).
@@ -141,27 +143,29 @@ export class SymbolSlot {
 
   #ownFrom: Book | null = null;
   #ownWorking: readonly WorkingOrder[] | null = null;
+  #ownGhosts: readonly OwnRestingOrder[] | null = null;
   #ownOut: Book | null = null;
 
   /**
    * The book less our orders resting on the venue (the market a replay shows the strategy), cached
    * while neither the book nor the working orders change (both are replaced, never mutated).
    */
-  #othersBook(book: Book | null, working: readonly WorkingOrder[]): Book | null {
-    if (book === null || working.length === 0) return book;
-    if (book === this.#ownFrom && working === this.#ownWorking) return this.#ownOut;
+  #othersBook(book: Book | null, working: readonly WorkingOrder[], ghosts: readonly OwnRestingOrder[]): Book | null {
+    if (book === null || (working.length === 0 && ghosts.length === 0)) return book;
+    if (book === this.#ownFrom && working === this.#ownWorking && ghosts === this.#ownGhosts) return this.#ownOut;
     this.#ownFrom = book;
     this.#ownWorking = working;
-    this.#ownOut = othersBook(book, working.filter(restsOnVenue));
+    this.#ownGhosts = ghosts;
+    this.#ownOut = othersBook(book, ownOnVenue(working, ghosts));
     return this.#ownOut;
   }
 
   /** Refreshes the context for a call at `nowMs`. */
-  refresh(nowMs: number, working: readonly WorkingOrder[]): StrategyContext {
+  refresh(nowMs: number, working: readonly WorkingOrder[], ghosts: readonly OwnRestingOrder[] = NO_GHOSTS): StrategyContext {
     const c = this.ctx;
     const m = this.market;
     c.nowMs = nowMs;
-    c.book = this.feedShowsOwnOrders ? this.#othersBook(m.book, working) : m.book;
+    c.book = this.feedShowsOwnOrders ? this.#othersBook(m.book, working, ghosts) : m.book;
     c.ticker = m.ticker;
     c.lastTrade = m.lastTrade;
     c.trades = m.takeTrades();
@@ -175,11 +179,22 @@ export class SymbolSlot {
 }
 
 /**
- * True for an order the venue's book may show: acknowledged (open, or a replace or cancel not yet
- * answered) or of unknown outcome. Queued and unacknowledged new orders are not in the book yet.
+ * Every price and size at which the venue's book may show one of our orders. The market-data and
+ * order streams are separate sockets, so the book may run ahead of the order stream or behind it: a
+ * sent place may already rest; an order being replaced may rest at its old price or at its target;
+ * what left (filled, cancelled, moved by a replace) may still show until the next book update (the
+ * store's ghosts). Counting each where it may be keeps the strategy from taking our own order for
+ * someone else's: that moved the mid it quotes around and made it chase its own quotes (a replace
+ * loop when we quote the touch). Queued orders were never sent.
  */
-function restsOnVenue(o: WorkingOrder): boolean {
-  return o.status !== 'queued' && o.status !== 'pending-new';
+function ownOnVenue(working: readonly WorkingOrder[], ghosts: readonly OwnRestingOrder[]): OwnRestingOrder[] {
+  const out: OwnRestingOrder[] = [...ghosts];
+  for (const o of working) {
+    if (o.status === 'queued') continue;
+    out.push(o);
+    if (o.status === 'pending-replace' && o instanceof LocalOrder && o.target) out.push({ side: o.side, priceTicks: o.target.priceTicks, qty: o.target.qty });
+  }
+  return out;
 }
 
 /**

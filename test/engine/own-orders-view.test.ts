@@ -65,3 +65,83 @@ describe('the market a strategy sees live is the market without our own orders (
     expect(s.seen.at(-1)).toEqual({ bids: [[11_003, 2], [11_000, 5]], asks: [[11_010, 5]] });
   });
 });
+
+describe('the venue book and our order stream arrive on separate sockets: our orders are never taken for others', () => {
+  // We quote the touch inside a wide market (others 10990 / 11020): taken for someone else's, our
+  // own bid would move the mid the strategy quotes around, and it would chase its own quotes.
+  const wide = (t: number, ourBid: [number, number] | null, ourAsk: [number, number] | null) =>
+    book(t, [...(ourBid ? [ourBid] : []), [10_990, 5]], [...(ourAsk ? [ourAsk] : []), [11_020, 5]]);
+
+  async function quoting(): Promise<{ s: SeeingStrategy; h: Awaited<ReturnType<typeof harness>>; t: number }> {
+    const s = new SeeingStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }]);
+    const t = h.clock.nowMs();
+    s.next = quotes(EURUSD, 11_003, 11_008, 4);
+    h.market$.next(wide(t, null, null));
+    await h.settle();
+    h.market$.next(wide(t, [11_003, 4], [11_008, 4]));
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    return { s, h, t };
+  }
+
+  it('a fill reported before the book shows it: the filled part is still ours until the next book update', async () => {
+    const { s, h, t } = await quoting();
+    const bid = h.gw.open().find((o) => o.side === 'buy')!;
+    s.next = quotes(EURUSD, 11_003, 11_008, 3); // content with what the fill leaves: no top-up
+    h.gw.fill({ orderId: bid.orderId }, 1); // the order stream first: 3 left; the book still shows 4
+    await h.settle();
+    expect(h.gw.calls('replace').filter((c) => c.priceTicks === 11_003)).toEqual([]); // the bid is left as it is
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    h.market$.next(wide(t, [11_003, 3], [11_008, 3])); // the book catches up (the ask was cut to 3 meanwhile)
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    h.market$.next(wide(t, [11_003, 3 + 2], [11_008, 3])); // someone joins our price: theirs
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[11_003, 2], [10_990, 5]], asks: [[11_020, 5]] });
+  });
+
+  it('an order filled away before the book shows it gone is never someone else\'s in between', async () => {
+    const { s, h, t } = await quoting();
+    const ask = h.gw.open().find((o) => o.side === 'sell')!;
+    s.next = quotes(EURUSD, 11_003, null, 4); // stop asking: the ask is cancelled
+    h.gw.fill({ orderId: ask.orderId }, 4); // …and filled away first, in full
+    await h.settle();
+    expect(s.seen.at(-1)!.asks).toEqual([[11_020, 5]]);
+    h.market$.next(wide(t, [11_003, 4], null));
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+  });
+
+  it('a replace answered before the book moves, and a book that moves before the answer, both show no order of ours', async () => {
+    const { s, h, t } = await quoting();
+    // Answer first: the venue moved our bid 11003 → 11004; the book still shows it at 11003.
+    s.next = quotes(EURUSD, 11_004, 11_008, 4);
+    h.market$.next(wide(t, [11_003, 4], [11_008, 4]));
+    await h.settle();
+    expect(h.gw.open().find((o) => o.side === 'buy')!.priceTicks).toBe(11_004);
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    // Book first: a replace in flight (no answer yet) and the book already shows the new price.
+    h.gw.hold = true;
+    s.next = quotes(EURUSD, 11_005, 11_008, 4);
+    h.market$.next(wide(t, [11_004, 4], [11_008, 4]));
+    await h.settle();
+    h.market$.next(wide(t, [11_005, 4], [11_008, 4]));
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+  });
+
+  it('a backtest engine keeps no ghosts (its feed never shows its own orders)', async () => {
+    const s = new SeeingStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { marketDataShowsOwnOrders: false });
+    s.next = quotes(EURUSD, 11_003, 11_008, 4);
+    h.market$.next(wide(h.clock.nowMs(), null, null));
+    await h.settle();
+    h.gw.fill({ orderId: h.gw.open().find((o) => o.side === 'buy')!.orderId }, 1);
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    h.market$.next(wide(h.clock.nowMs(), [11_003, 1], null)); // a replayed book: every level is someone else's
+    await h.settle();
+    expect(s.seen.at(-1)!.bids).toEqual([[11_003, 1], [10_990, 5]]);
+  });
+});
