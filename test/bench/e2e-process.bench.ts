@@ -17,10 +17,13 @@
  * (target ≤ 3) are the issue's "a move answered within one venue round trip". The in-process round
  * trip (client and venue on one event loop, no wake-up) is `client.order_rtt_inprocess_*`.
  *
- * engine.e2e_busy_p50_us / p99_us: the same daemon answering a move while busy: every fourth move
- * follows a Prometheus scrape (`GET /metrics`, which copies a snapshot into gauges and renders the
- * registry) sent 1 ms before it, so the scrape is in flight when the book frame arrives. The daemon
- * runs with monitoring on (as a user's does by default) for every move.
+ * engine.e2e_busy_p50_us / p99_us and engine.e2e_busy_fills_*: the same daemon answering a move
+ * while busy. Every fourth move is a busy one, alternately: a Prometheus scrape (`GET /metrics`,
+ * which copies a snapshot into gauges and renders the registry) sent 1 ms before it, so the scrape is
+ * in flight when the book frame arrives; or a burst of fills on the daemon's other market (a taker
+ * takes three minimum-size IOC fills from its quote there 1 ms before the move: fill events,
+ * accounting, the re-quote). The daemon runs with monitoring on (as a user's does by default) for
+ * every move; only frames of the measured symbol count.
  *
  * `MMBOT_BENCH_STAGES=1 npm run bench -- e2e-process` also runs the daemon with `MMBOT_STAGES` (hot-path
  * stamps, see src/core/stage-stamps.ts) and reports each stage's p50 (`engine.e2e_stage_*_p50_us`):
@@ -55,6 +58,11 @@ const SAMPLES = 1_000;
 const BUSY_EVERY = 4;
 const WARMUP = 100;
 const SYMBOL = 'EURUSD-PERP';
+/** The daemon's second market, where a burst of fills lands just before some moves. */
+const FILLS_SYMBOL = 'GBPUSD-PERP';
+const FILLS_MID = 13452;
+/** Fills per burst (IOC takes of the minimum size on the daemon's quote there). */
+const FILL_BURST = 3;
 
 const nowUs = (): number => Number(process.hrtime.bigint()) / 1000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -140,6 +148,7 @@ bot:
   funding_poll_ms: 0
   strategies:
     - { id: e2e, symbol: ${SYMBOL}, strategy: fixed-spread, params: { levels: 1, halfSpreadTicks: 10, size: 100, maxPosition: 1000 } }
+    - { id: e2e-fills, symbol: ${FILLS_SYMBOL}, strategy: fixed-spread, params: { levels: 1, halfSpreadTicks: 10, size: 500, maxPosition: 1000 } }
 risk: { max_position: 2000, max_order_qty: 500 }
 order_manager: { min_order_lifetime_ms: 0 }
 execution: { budgets: [{ name: all, capacity: 1000, refill_per_sec: 1000, costs: { place: 1, replace: 1, cancel: 1, cancel-all: 1, status: 1, open-orders: 1, fills: 1 } }] }
@@ -154,7 +163,7 @@ logging: { level: warn, pretty: false }
 async function measure(): Promise<Record<string, Metric>> {
   // ack_latency_ms 0: the venue acknowledges at once (its default holds a place 5 ms, the captured
   // venue's ack time), so the order round trip is the sockets and the work on both sides.
-  const venue = await startVenue({ config: { rate_limit: { enabled: false }, ack_latency_ms: 0, instruments: { only: [SYMBOL] }, market: { enabled: false } } as never });
+  const venue = await startVenue({ config: { rate_limit: { enabled: false }, ack_latency_ms: 0, instruments: { only: [SYMBOL, FILLS_SYMBOL] }, market: { enabled: false } } as never });
   const proxy = await startFaultProxy(venue.baseUrl);
   const v = venue.venue;
   const [, makerAcct] = v.defaultUser.accountIds as [string, string];
@@ -164,6 +173,11 @@ async function measure(): Promise<Record<string, Metric>> {
   const placeMaker = (side: 'buy' | 'sell', ticks: number) => v.placeNow(maker, { symbol: SYMBOL, side, qty: 1000, price: ticks / 1e4 + '', tif: 'GTC', postOnly: false });
   let bid = placeMaker('buy', mid - 5);
   let ask = placeMaker('sell', mid + 5);
+  // The other market: the maker rests wide, the daemon quotes inside it (the touch), a taker hits it.
+  v.placeNow(maker, { symbol: FILLS_SYMBOL, side: 'buy', qty: 1000, price: (FILLS_MID - 50) / 1e4 + '', tif: 'GTC', postOnly: false });
+  v.placeNow(maker, { symbol: FILLS_SYMBOL, side: 'sell', qty: 1000, price: (FILLS_MID + 50) / 1e4 + '', tif: 'GTC', postOnly: false });
+  const takerUser = v.createUser('e2e-taker', [{ name: 'taker', balanceUsd: '100000000' }]).user;
+  const taker = { userId: takerUser.id, accountId: takerUser.accountIds[0]! };
   const dir = mkdtempSync(join(tmpdir(), 'mmbot-e2e-'));
   const monitoringPort = await freePort();
   const config = writeConfig(dir, proxy.baseUrl, proxy.wsUrl, cr.account_id, monitoringPort);
@@ -176,6 +190,8 @@ async function measure(): Promise<Record<string, Metric>> {
     }).on('error', () => undefined);
   };
   const busy: number[] = [];
+  const busyFills: number[] = [];
+  let fillsSent = 0;
   let daemon: ChildProcess | null = null;
   let stderr = '';
   const echo = await startEcho();
@@ -194,33 +210,49 @@ async function measure(): Promise<Record<string, Metric>> {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    // The daemon's quotes as the venue holds them.
-    const quotes = (): number[] => {
+    // The daemon's quotes on a symbol as the venue holds them.
+    const quotes = (symbol = SYMBOL): number[] => {
       const out: number[] = [];
-      for (const o of v.engine.orders.values()) if (o.accountId === cr.account_id && (o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED')) out.push(o.priceTicks);
+      for (const o of v.engine.orders.values()) if (o.accountId === cr.account_id && o.symbol === symbol && (o.state === 'ACCEPTED' || o.state === 'PARTIALLY_FILLED')) out.push(o.priceTicks);
       return out;
+    };
+    /** The symbol an order frame acts on (a replace names only the venue id of the order it moves). */
+    const orderSymbol = (text: string): string | undefined => {
+      const f = JSON.parse(text) as { s?: string; oid?: string };
+      return f.s ?? (f.oid !== undefined ? v.engine.orders.get(f.oid)?.symbol : undefined);
     };
     const settled = (): boolean => {
       const q = quotes();
       return q.length === 2 && q.includes(mid - 10) && q.includes(mid + 10);
     };
     if (!(await until(settled, 60_000))) throw new Error(`the daemon never quoted around the maker's mid: ${JSON.stringify(quotes())}\n${stderr}`);
+    if (!(await until(() => quotes(FILLS_SYMBOL).length === 2, 10_000))) throw new Error(`the daemon never quoted ${FILLS_SYMBOL}: ${JSON.stringify(quotes(FILLS_SYMBOL))}\n${stderr}`);
+    /** Takes FILL_BURST minimum-size IOC fills from the daemon's quote on the other market (sides alternate: it stays flat); the fills taken. */
+    const fillBurst = (takerSide: 'buy' | 'sell'): number => {
+      const q = quotes(FILLS_SYMBOL);
+      const px = takerSide === 'sell' ? Math.max(...q.filter((p) => p < FILLS_MID)) : Math.min(...q.filter((p) => p > FILLS_MID));
+      if (!Number.isFinite(px)) return 0;
+      let n = 0;
+      for (let k = 0; k < FILL_BURST; k++) if (v.placeNow(taker, { symbol: FILLS_SYMBOL, side: takerSide, qty: 100, price: px / 1e4 + '', tif: 'IOC', postOnly: false }).filledQty > 0) n++;
+      return n;
+    };
     let mdAt: number | null = null;
     let orderAt: number | null = null;
     proxy.tap = (d, text, path) => {
       const t = nowUs();
-      if (d === 'down' && path === '/md/ws' && mdAt === null && text.includes('"b"')) {
+      if (d === 'down' && path === '/md/ws' && mdAt === null && text.includes('"b"') && text.includes(`"${SYMBOL}"`)) {
         mdAt = t;
         bookFrame = text;
-      } else if (d === 'up' && path === '/orders/ws' && mdAt !== null && orderAt === null && /"t":"[rp]"/.test(text)) orderAt = t;
+      } else if (d === 'up' && path === '/orders/ws' && mdAt !== null && orderAt === null && /"t":"[rp]"/.test(text) && orderSymbol(text) === SYMBOL) orderAt = t;
     };
     const total = Math.ceil((SAMPLES + WARMUP) * (BUSY_EVERY / (BUSY_EVERY - 1)));
     for (let i = 0; i < total; i++) {
       const isBusy = i % BUSY_EVERY === BUSY_EVERY - 1;
-      if (isBusy) {
-        scrape();
-        await sleep(1);
-      }
+      // Busy moves alternate: a /metrics scrape in flight, or a burst of fills on the other market.
+      const withFills = isBusy && Math.floor(i / BUSY_EVERY) % 2 === 1;
+      if (isBusy && !withFills) scrape();
+      if (withFills) fillsSent += fillBurst(Math.floor(i / BUSY_EVERY / 2) % 2 === 0 ? 'sell' : 'buy');
+      if (isBusy) await sleep(1);
       mdAt = null;
       orderAt = null;
       mid += i % 2 === 0 ? 1 : -1;
@@ -230,7 +262,8 @@ async function measure(): Promise<Record<string, Metric>> {
       bid = placeMaker('buy', mid - 5);
       ask = placeMaker('sell', mid + 5);
       if (!(await until(() => orderAt !== null, 5_000))) throw new Error(`no order frame followed book move ${i}\n${stderr}`);
-      if (i >= WARMUP && isBusy) busy.push(orderAt! - mdAt!);
+      if (i >= WARMUP && withFills) busyFills.push(orderAt! - mdAt!);
+      else if (i >= WARMUP && isBusy) busy.push(orderAt! - mdAt!);
       else if (i >= WARMUP) {
         samples.push(orderAt! - mdAt!);
         windows.push([mdAt!, orderAt!]);
@@ -272,6 +305,9 @@ async function measure(): Promise<Record<string, Metric>> {
     'engine.e2e_busy_p50_us': { value: percentile(busy, 50), unit: 'µs (a /metrics scrape in flight at the move)' },
     'engine.e2e_busy_p99_us': { value: percentile(busy, 99), unit: 'µs (a /metrics scrape in flight at the move)' },
     'engine.e2e_busy_samples': { value: busy.length, unit: `moves (${scrapes} scrapes answered)` },
+    'engine.e2e_busy_fills_p50_us': { value: percentile(busyFills, 50), unit: `µs (${FILL_BURST} fills on another market 1 ms before the move)` },
+    'engine.e2e_busy_fills_p99_us': { value: percentile(busyFills, 99), unit: `µs (${FILL_BURST} fills on another market 1 ms before the move)` },
+    'engine.e2e_busy_fills_samples': { value: busyFills.length, unit: `moves (${fillsSent} fills taken from the daemon)` },
     'client.order_rtt_p50_us': { value: percentile(clientRtt, 50), unit: 'µs (a client process of its own → the venue process: place → accepted, same run)' },
     'client.order_rtt_p90_us': { value: percentile(clientRtt, 90), unit: 'µs (client process, same run)' },
     'client.order_rtt_p99_us': { value: percentile(clientRtt, 99), unit: 'µs (client process, same run)' },
