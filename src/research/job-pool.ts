@@ -1,17 +1,43 @@
 import { Worker } from 'node:worker_threads';
 import { errorResult, type JobResult, type ResearchJob } from './job.ts';
+import type { JobTiming } from './job-exec.ts';
 
-/** A job sent to a thread with the local paths of its data. */
-export interface ThreadTask {
-  readonly seq: number;
+/** A job with the local paths of its data. */
+export interface PoolItem {
   readonly job: ResearchJob;
   readonly paths: readonly string[];
 }
 
-/** A thread's answer. */
-export interface ThreadReply {
+/** A batch of jobs sent to a thread, run one after the other there. */
+export interface ThreadTask {
   readonly seq: number;
-  readonly result: JobResult;
+  readonly items: readonly PoolItem[];
+}
+
+/** Where a batch's time went on its thread: the jobs' phases, and the thread's CPU time if the OS tells it (Linux). */
+export interface BatchTiming extends JobTiming {
+  /** CPU time of the thread over the batch, ms (null: unknown on this OS). */
+  cpuMs: number | null;
+}
+
+/** A thread's messages about a batch: each job's start and result as they happen, then the batch's timing. */
+export type ThreadReply =
+  | { readonly seq: number; readonly kind: 'start'; readonly k: number }
+  | { readonly seq: number; readonly kind: 'result'; readonly k: number; readonly result: JobResult }
+  | { readonly seq: number; readonly kind: 'done'; readonly timing: BatchTiming };
+
+/** What a caller hears about a batch while it runs. */
+export interface BatchListener {
+  /** Job k of the batch started on its thread. */
+  readonly onStart?: (k: number) => void;
+  /** Job k of the batch finished (results arrive in the batch's order). */
+  readonly onResult?: (k: number, result: JobResult) => void;
+}
+
+/** A batch's outcome: every job's result in the batch's order, and the thread's timing (null when the thread died). */
+export interface BatchOutcome {
+  readonly results: JobResult[];
+  readonly timing: BatchTiming | null;
 }
 
 /** Options of a JobPool. */
@@ -24,11 +50,12 @@ export interface JobPoolOptions {
   readonly recordingsPerThread?: number;
 }
 
-/** A job waiting for or running on a thread. */
+/** A batch waiting for or running on a thread, with the results it has so far. */
 interface Pending {
   readonly task: ThreadTask;
-  readonly resolve: (r: JobResult) => void;
-  readonly onStart: (() => void) | undefined;
+  readonly results: (JobResult | undefined)[];
+  readonly resolve: (o: BatchOutcome) => void;
+  readonly listener: BatchListener;
 }
 
 interface Slot {
@@ -37,9 +64,16 @@ interface Slot {
   task: Pending | null;
 }
 
+/** Every job of a batch answered: the results so far, the rest as `why` (transient). */
+function settle(p: Pending, why: string): BatchOutcome {
+  return { results: p.task.items.map((it, k) => p.results[k] ?? errorResult(it.job, why, true)), timing: null };
+}
+
 /**
- * A pool of worker threads running research jobs, at most one per thread at a time; jobs queue
- * FIFO. Threads start lazily; one that dies is replaced and its job answered with a transient error.
+ * A pool of worker threads running research jobs in batches, at most one batch per thread at a
+ * time, its jobs back to back on the thread (no hop through this thread between them); batches
+ * queue FIFO. Threads start lazily; one that dies is replaced and its batch's unfinished jobs are
+ * answered with a transient error.
  * The TypeScript sources load through tsx's register API (execArgv does not reach threads on Node 20).
  */
 export class JobPool {
@@ -56,10 +90,18 @@ export class JobPool {
   }
 
   /** Runs a job on local copies of its data (`onStart` once a thread takes it); never rejects (failures are results). */
-  run(job: ResearchJob, paths: readonly string[], onStart?: () => void): Promise<JobResult> {
-    if (this.#closed) return Promise.resolve(errorResult(job, 'the job pool is closed', true));
+  async run(job: ResearchJob, paths: readonly string[], onStart?: () => void): Promise<JobResult> {
+    const out = await this.runBatch([{ job, paths }], onStart ? { onStart } : {});
+    return out.results[0]!;
+  }
+
+  /** Runs jobs one after the other on one thread; never rejects (failures are results). */
+  runBatch(items: readonly PoolItem[], listener: BatchListener = {}): Promise<BatchOutcome> {
+    const task: ThreadTask = { seq: ++this.#seq, items };
+    const pending: Pending = { task, results: [], resolve: () => undefined, listener };
+    if (this.#closed) return Promise.resolve(settle(pending, 'the job pool is closed'));
     return new Promise((resolve) => {
-      this.#queue.push({ task: { seq: ++this.#seq, job, paths }, resolve, onStart });
+      this.#queue.push({ ...pending, resolve });
       this.#pump();
     });
   }
@@ -73,7 +115,7 @@ export class JobPool {
   /** Stops every thread; queued jobs resolve as transient errors. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const q of this.#queue.splice(0)) q.resolve(errorResult(q.task.job, 'the job pool closed before the job ran', true));
+    for (const q of this.#queue.splice(0)) q.resolve(settle(q, 'the job pool closed before the job ran'));
     await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
   }
 
@@ -85,7 +127,6 @@ export class JobPool {
       const next = this.#queue.shift()!;
       slot.task = next;
       slot.worker.postMessage(next.task);
-      next.onStart?.();
     }
   }
 
@@ -97,11 +138,16 @@ export class JobPool {
     let ready: () => void = () => undefined;
     const slot: Slot = { worker, task: null, ready: new Promise<void>((r) => (ready = r)) };
     worker.on('message', (m: ThreadReply | { readonly seq: 0; readonly ready: true }) => {
-      if (!('result' in m)) return ready();
+      if (!('kind' in m)) return ready();
       const t = slot.task;
       if (!t || t.task.seq !== m.seq) return;
+      if (m.kind === 'start') return t.listener.onStart?.(m.k);
+      if (m.kind === 'result') {
+        t.results[m.k] = m.result;
+        return t.listener.onResult?.(m.k, m.result);
+      }
       slot.task = null;
-      t.resolve(m.result);
+      t.resolve({ ...settle(t, 'the thread did not answer'), timing: m.timing });
       this.#pump();
     });
     const die = (why: string): void => {
@@ -111,7 +157,7 @@ export class JobPool {
       this.#slots.splice(i, 1);
       const t = slot.task;
       slot.task = null;
-      if (t) t.resolve(errorResult(t.task.job, `worker thread died: ${why}`, true));
+      if (t) t.resolve(settle(t, `worker thread died: ${why}`));
       if (!this.#closed) this.#pump();
     };
     worker.on('error', (e) => die(e.message));

@@ -1,18 +1,43 @@
 /**
- * A research worker thread: runs the jobs it is sent (one at a time) on local recordings, keeping
- * the last few decoded data sets in memory. Started by `JobPool` through a bootstrap that
+ * A research worker thread: runs the batches it is sent, their jobs one after the other, on local
+ * recordings, keeping the last few decoded data sets in memory; reports each job's start and result
+ * as it happens and where the batch's time went. Started by `JobPool` through a bootstrap that
  * registers tsx.
  */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { executeJob, RecordingCache } from './job-exec.ts';
-import type { ThreadReply, ThreadTask } from './job-pool.ts';
+import type { BatchTiming, ThreadReply, ThreadTask } from './job-pool.ts';
 
 const { cacheDir, recordings } = workerData as { cacheDir: string | null; recordings: number };
 const cache = new RecordingCache(recordings, cacheDir);
 const port = parentPort!;
+const clock = (): number => performance.now();
+
+/** This thread's CPU time so far, ms (Linux: /proc/thread-self/schedstat, in ns), or null elsewhere. */
+function threadCpuMs(): number | null {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
+}
 
 port.postMessage({ seq: 0, ready: true }); // modules loaded: JobPool.warm() waits for this
 
+// Batches come one at a time (the pool waits for 'done' before sending the next).
 port.on('message', (task: ThreadTask) => {
-  void executeJob(task.job, task.paths, cache).then((result) => port.postMessage({ seq: task.seq, result } satisfies ThreadReply));
+  void (async () => {
+    const cpu0 = threadCpuMs();
+    const timing: BatchTiming = { loadMs: 0, setupMs: 0, replayMs: 0, reportMs: 0, cpuMs: null };
+    for (const [k, item] of task.items.entries()) {
+      port.postMessage({ seq: task.seq, kind: 'start', k } satisfies ThreadReply);
+      const result = await executeJob(item.job, item.paths, cache, timing, clock);
+      port.postMessage({ seq: task.seq, kind: 'result', k, result } satisfies ThreadReply);
+    }
+    const cpu1 = threadCpuMs();
+    timing.cpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+    port.postMessage({ seq: task.seq, kind: 'done', timing } satisfies ThreadReply);
+  })();
 });
