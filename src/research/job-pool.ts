@@ -48,6 +48,13 @@ export interface JobPoolOptions {
   readonly cacheDir: string | null;
   /** Decoded data sets each thread keeps in memory (LRU; default 2). */
   readonly recordingsPerThread?: number;
+  /**
+   * Batches handed to a thread at once (default 1): with 2, the next batch already waits in the
+   * thread's own queue when it finishes one, so it starts without waiting for this thread to wake
+   * up and send it (a hop that takes milliseconds on a loaded machine). Use more than 1 only when
+   * every batch in hand should run soon anyway (a worker's prefetched batches).
+   */
+  readonly batchesPerThread?: number;
 }
 
 /** A batch waiting for or running on a thread, with the results it has so far. */
@@ -61,7 +68,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: Promise<void>;
-  task: Pending | null;
+  /** Batches sent to the thread, oldest (running) first. */
+  readonly tasks: Pending[];
 }
 
 /** Every job of a batch answered: the results so far, the rest as `why` (transient). */
@@ -70,9 +78,8 @@ function settle(p: Pending, why: string): BatchOutcome {
 }
 
 /**
- * A pool of worker threads running research jobs in batches, at most one batch per thread at a
- * time, its jobs back to back on the thread (no hop through this thread between them); batches
- * queue FIFO. Threads start lazily; one that dies is replaced and its batch's unfinished jobs are
+ * A pool of worker threads running research jobs in batches, one batch at a time on a thread, its
+ * jobs back to back there (no hop through this thread between them); batches queue FIFO. Threads start lazily; one that dies is replaced and its batch's unfinished jobs are
  * answered with a transient error.
  * The TypeScript sources load through tsx's register API (execArgv does not reach threads on Node 20).
  */
@@ -120,12 +127,14 @@ export class JobPool {
   }
 
   #pump(): void {
+    const depth = Math.max(1, this.opts.batchesPerThread ?? 1);
     while (this.#queue.length > 0) {
-      let slot = this.#slots.find((s) => s.task === null);
+      let slot = this.#slots.find((s) => s.tasks.length === 0);
       if (!slot && this.#slots.length < this.threads) slot = this.#spawn();
+      slot ??= this.#slots.filter((s) => s.tasks.length < depth).sort((a, b) => a.tasks.length - b.tasks.length)[0];
       if (!slot) return;
       const next = this.#queue.shift()!;
-      slot.task = next;
+      slot.tasks.push(next);
       slot.worker.postMessage(next.task);
     }
   }
@@ -136,17 +145,17 @@ export class JobPool {
     const boot = `import(${JSON.stringify(hooks.href)}).then(() => import(${JSON.stringify(url.href)}));`;
     const worker = new Worker(boot, { eval: true, workerData: { cacheDir: this.opts.cacheDir, recordings: this.opts.recordingsPerThread ?? 2 } });
     let ready: () => void = () => undefined;
-    const slot: Slot = { worker, task: null, ready: new Promise<void>((r) => (ready = r)) };
+    const slot: Slot = { worker, tasks: [], ready: new Promise<void>((r) => (ready = r)) };
     worker.on('message', (m: ThreadReply | { readonly seq: 0; readonly ready: true }) => {
       if (!('kind' in m)) return ready();
-      const t = slot.task;
+      const t = slot.tasks[0]; // the thread runs its batches in the order sent
       if (!t || t.task.seq !== m.seq) return;
       if (m.kind === 'start') return t.listener.onStart?.(m.k);
       if (m.kind === 'result') {
         t.results[m.k] = m.result;
         return t.listener.onResult?.(m.k, m.result);
       }
-      slot.task = null;
+      slot.tasks.shift();
       t.resolve({ ...settle(t, 'the thread did not answer'), timing: m.timing });
       this.#pump();
     });
@@ -155,9 +164,7 @@ export class JobPool {
       const i = this.#slots.indexOf(slot);
       if (i < 0) return;
       this.#slots.splice(i, 1);
-      const t = slot.task;
-      slot.task = null;
-      if (t) t.resolve(settle(t, `worker thread died: ${why}`));
+      for (const t of slot.tasks.splice(0)) t.resolve(settle(t, `worker thread died: ${why}`));
       if (!this.#closed) this.#pump();
     };
     worker.on('error', (e) => die(e.message));

@@ -26,18 +26,22 @@ function threadCpuMs(): number | null {
 
 port.postMessage({ seq: 0, ready: true }); // modules loaded: JobPool.warm() waits for this
 
-// Batches come one at a time (the pool waits for 'done' before sending the next).
+/** Runs one batch, reporting as it goes. */
+async function runBatch(task: ThreadTask): Promise<void> {
+  const cpu0 = threadCpuMs();
+  const timing: BatchTiming = { loadMs: 0, setupMs: 0, replayMs: 0, reportMs: 0, cpuMs: null };
+  for (const [k, item] of task.items.entries()) {
+    port.postMessage({ seq: task.seq, kind: 'start', k } satisfies ThreadReply);
+    const result = await executeJob(item.job, item.paths, cache, timing, clock);
+    port.postMessage({ seq: task.seq, kind: 'result', k, result } satisfies ThreadReply);
+  }
+  const cpu1 = threadCpuMs();
+  timing.cpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+  port.postMessage({ seq: task.seq, kind: 'done', timing } satisfies ThreadReply);
+}
+
+// A batch sent while another runs waits for it: batches run one at a time, in the order sent.
+let last: Promise<void> = Promise.resolve();
 port.on('message', (task: ThreadTask) => {
-  void (async () => {
-    const cpu0 = threadCpuMs();
-    const timing: BatchTiming = { loadMs: 0, setupMs: 0, replayMs: 0, reportMs: 0, cpuMs: null };
-    for (const [k, item] of task.items.entries()) {
-      port.postMessage({ seq: task.seq, kind: 'start', k } satisfies ThreadReply);
-      const result = await executeJob(item.job, item.paths, cache, timing, clock);
-      port.postMessage({ seq: task.seq, kind: 'result', k, result } satisfies ThreadReply);
-    }
-    const cpu1 = threadCpuMs();
-    timing.cpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
-    port.postMessage({ seq: task.seq, kind: 'done', timing } satisfies ThreadReply);
-  })();
+  last = last.then(() => runBatch(task));
 });

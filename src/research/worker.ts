@@ -66,7 +66,9 @@ export interface ResearchWorker {
 export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<ResearchWorker> {
   const queueName = opts.queueName ?? DEFAULT_QUEUE;
   const conn: Redis = await connectRedis(opts.url, opts.onError ? { onError: opts.onError } : {});
-  const pool = new JobPool({ threads: opts.concurrency, cacheDir: opts.cacheDir });
+  const prefetch = Math.max(0, opts.prefetch ?? opts.concurrency);
+  // A prefetched batch goes to its thread at once, to start there the moment the one before ends.
+  const pool = new JobPool({ threads: opts.concurrency, cacheDir: opts.cacheDir, batchesPerThread: prefetch > 0 ? 2 : 1 });
   await pool.warm(); // thread start-up (module loading) before the first job, not inside it
   const mine = codeVersion();
   const me = `${hostname()}:${process.pid}`;
@@ -134,7 +136,7 @@ export async function startResearchWorker(opts: ResearchWorkerOptions): Promise<
   const worker = new Worker<QueuedBatch, string>(queueName, processBatch, {
     connection: conn,
     name: workerName(pool.threads), // the coordinator sizes batches by the threads serving the queue
-    concurrency: pool.threads + Math.max(0, opts.prefetch ?? pool.threads),
+    concurrency: pool.threads + prefetch,
     ...(opts.lockDurationMs === undefined ? {} : { lockDuration: opts.lockDurationMs }),
     ...(opts.stalledIntervalMs === undefined ? {} : { stalledInterval: opts.stalledIntervalMs }),
     maxStalledCount: opts.maxStalledCount ?? 3,
