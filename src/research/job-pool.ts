@@ -20,9 +20,12 @@ export interface BatchTiming extends JobTiming {
   cpuMs: number | null;
 }
 
-/** A thread's messages about a batch: each job's start and result as they happen, then the batch's timing. */
+/**
+ * A thread's messages about a batch: each job's result as it finishes, then the batch's timing. No
+ * message says a job started (each costs the thread a wake-up of this one): a thread runs its
+ * batches and their jobs in order, so a job starts when the one before it ends (`BatchListener.onStart`).
+ */
 export type ThreadReply =
-  | { readonly seq: number; readonly kind: 'start'; readonly k: number }
   | { readonly seq: number; readonly kind: 'result'; readonly k: number; readonly result: JobResult }
   | { readonly seq: number; readonly kind: 'done'; readonly timing: BatchTiming };
 
@@ -70,6 +73,11 @@ interface Slot {
   ready: Promise<void>;
   /** Batches sent to the thread, oldest (running) first. */
   readonly tasks: Pending[];
+}
+
+/** Tells a batch's listener its job k started (a thread starts a job when the one before it ends). */
+function started(p: Pending, k: number): void {
+  if (k < p.task.items.length) p.listener.onStart?.(k);
 }
 
 /** Every job of a batch answered: the results so far, the rest as `why` (transient). */
@@ -136,6 +144,7 @@ export class JobPool {
       const next = this.#queue.shift()!;
       slot.tasks.push(next);
       slot.worker.postMessage(next.task);
+      if (slot.tasks.length === 1) started(next, 0);
     }
   }
 
@@ -150,13 +159,14 @@ export class JobPool {
       if (!('kind' in m)) return ready();
       const t = slot.tasks[0]; // the thread runs its batches in the order sent
       if (!t || t.task.seq !== m.seq) return;
-      if (m.kind === 'start') return t.listener.onStart?.(m.k);
       if (m.kind === 'result') {
         t.results[m.k] = m.result;
-        return t.listener.onResult?.(m.k, m.result);
+        t.listener.onResult?.(m.k, m.result);
+        return started(t, m.k + 1);
       }
       slot.tasks.shift();
       t.resolve({ ...settle(t, 'the thread did not answer'), timing: m.timing });
+      if (slot.tasks[0]) started(slot.tasks[0], 0);
       this.#pump();
     });
     const die = (why: string): void => {

@@ -1,8 +1,8 @@
 /**
  * A research worker thread: runs the batches it is sent, their jobs one after the other, on local
- * recordings, keeping the last few decoded data sets in memory; reports each job's start and result
- * as it happens and where the batch's time went. Started by `JobPool` through a bootstrap that
- * registers tsx.
+ * recordings, keeping the last few decoded data sets in memory; reports each job's result as it
+ * finishes and where the batch's time went (one message a job: the pool infers starts from the
+ * order). Started by `JobPool` through a bootstrap that registers tsx.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +31,6 @@ async function runBatch(task: ThreadTask): Promise<void> {
   const cpu0 = threadCpuMs();
   const timing: BatchTiming = { loadMs: 0, setupMs: 0, replayMs: 0, reportMs: 0, cpuMs: null };
   for (const [k, item] of task.items.entries()) {
-    port.postMessage({ seq: task.seq, kind: 'start', k } satisfies ThreadReply);
     const result = await executeJob(item.job, item.paths, cache, timing, clock);
     port.postMessage({ seq: task.seq, kind: 'result', k, result } satisfies ThreadReply);
   }

@@ -34,15 +34,19 @@ async function sampleJobs(): Promise<ResearchJob[]> {
 }
 
 /** Runs `jobs` on a fresh queue served by `n` workers (one thread each) in this process; every result and the run's accounting. */
-async function sweepWith(url: string, n: number, jobs: readonly ResearchJob[]): Promise<{ results: Map<string, JobResult>; perWorker: number[]; batches: number; slots: number }> {
+async function sweepWith(url: string, n: number, jobs: readonly ResearchJob[]): Promise<{ results: Map<string, JobResult>; perWorker: number[]; batches: number; slots: number; events: string[] }> {
   const queueName = `batches-${n}`;
   const workers: ResearchWorker[] = [];
-  for (let k = 0; k < n; k++) workers.push(await startResearchWorker({ url, queueName, concurrency: 1, cacheDir: join(dir, `cache-${n}-${k}`) }));
+  const events: string[] = []; // the first worker's job starts and ends
+  for (let k = 0; k < n; k++)
+    workers.push(
+      await startResearchWorker({ url, queueName, concurrency: 1, cacheDir: join(dir, `cache-${n}-${k}`), ...(k === 0 ? { onEvent: (e) => (e.kind === 'start' || e.kind === 'done' ? events.push(`${e.kind} ${e.job.id}`) : undefined) } : {}) }),
+    );
   const runner = await redisRunner({ url, queueName });
   try {
     const results = await runner.run(jobs);
     const acc = runner.accounting()!;
-    return { results, perWorker: [...acc.workers.values()].map((w) => w.jobs).sort((a, b) => a - b), batches: acc.queuedBatches, slots: acc.slots };
+    return { results, perWorker: [...acc.workers.values()].map((w) => w.jobs).sort((a, b) => a - b), batches: acc.queuedBatches, slots: acc.slots, events };
   } finally {
     await runner.close();
     for (const w of workers) await w.close();
@@ -66,6 +70,8 @@ describe.skipIf(!needs('redis'))('distributed sweeps in batches (real redis-serv
     expect([one.slots, one.batches, two.slots, two.batches]).toEqual([1, planBatches(jobs, 1).length, 2, planBatches(jobs, 2).length]);
     expect([one.batches, two.batches]).toEqual([8, 12]);
     expect(one.perWorker).toEqual([18]);
+    // The thread says only when a job ends; the worker still reports each start, in order, when the job before it ended.
+    expect(one.events).toEqual(planBatches(jobs, 1).flat().flatMap((j) => [`start ${j.id}`, `done ${j.id}`]));
     expect(two.perWorker.reduce((a, b) => a + b, 0)).toBe(18);
     expect(two.results).toEqual(one.results);
     const local = new RecordingCache(1, null);
