@@ -38,11 +38,12 @@ export interface QueuedBatch {
 const CHUNK = 500;
 
 /**
- * Runs jobs through a BullMQ queue on Redis, on whatever `mmbot worker` processes serve it. Results
- * live in Redis keyed by job id (`result-store.ts`, written by the workers, expiring after
- * `resultsTtlS`, renewed when a sweep finds them), so a coordinator started again
- * finds them; jobs are added with the job id as BullMQ id, so re-adding a queued job is a no-op; a
- * job already done is never queued; a job that failed for good is retried when planned again.
+ * Runs jobs through a BullMQ queue on Redis, on whatever `mmbot worker` processes serve it, in
+ * batches over one data set (`planBatches`, cut for the threads serving the queue) that complete
+ * with their results inline. Results also live in Redis keyed by job id (`result-store.ts`, written
+ * by the workers, expiring after `resultsTtlS`, renewed when a sweep finds them), so a coordinator
+ * started again finds them; a batch's BullMQ id hashes its job ids, so re-adding a queued batch is a
+ * no-op; a job already done is never queued; a batch that failed for good is retried when planned again.
  * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached.
  */
 export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner & { workerCount(): Promise<number>; accounting(): RunAccounting | null }> {
