@@ -120,10 +120,13 @@ export async function redisRunner(opts: RedisRunnerOptions): Promise<JobRunner &
       }
       run.slots = opts.slots ?? Math.max(1, await slotsNow());
       const toAdd: ResearchJob[][] = [];
-      for (const b of planBatches(missing, run.slots)) {
+      const planned = planBatches(missing, run.slots);
+      for (const b of planned) batches.set(batchId(b), b);
+      // Asked all at once: one burst of round trips before anything is queued, not one after another.
+      const states = await Promise.all(planned.map((b) => queue.getJobState(batchId(b))));
+      for (const [k, b] of planned.entries()) {
         const id = batchId(b);
-        batches.set(id, b);
-        const state = await queue.getJobState(id);
+        const state = states[k];
         if (state === 'unknown') toAdd.push(b);
         else if (state === 'failed') await (await queue.getJob(id))?.retry('failed');
         else if (state === 'completed') {
