@@ -6,6 +6,7 @@ import { asSymbol } from '../core/ids.ts';
 import { loadStrategy, parseStrategyParams } from '../strategy/registry.ts';
 import { withOverlays, type OverlayConfig } from '../strategy/overlays/index.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
+import type { StrategyBinding } from '../engine/index.ts';
 import { runBacktest, type BacktestRun } from './runner.ts';
 import type { BacktestSettings } from './settings.ts';
 
@@ -36,17 +37,25 @@ export interface RunSpec {
   readonly stopTimeoutMs: number;
 }
 
+/** A spec's strategies, instantiated (one backtest's worth: strategies keep state). */
+export type SpecStrategies = StrategyBinding[];
+
 /**
- * Instantiates the strategies of a spec and replays `data` through the daemon's engine.
+ * Instantiates the strategies of a spec (the part of a run before the replay).
  * @throws MmError STRATEGY_INVALID when a strategy fails to load or its params are bad.
  */
-export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, baseDir?: string): Promise<BacktestRun> {
+export async function runSpecStrategies(spec: RunSpec, baseDir?: string): Promise<SpecStrategies> {
   const strategies = [];
   for (const s of spec.strategies) {
     const def = await loadStrategy(s.strategy, baseDir);
     const symbols = (s.symbols ?? [s.symbol]).map(asSymbol);
     strategies.push({ id: s.id, symbol: asSymbol(s.symbol), ...(symbols.length > 1 ? { symbols } : {}), strategy: withOverlays(def.create(parseStrategyParams(def, s.params, s.id)), s.overlays ?? []) });
   }
+  return strategies;
+}
+
+/** Replays `data` through the daemon's engine with strategies from `runSpecStrategies(spec)`. */
+export function runSpecOnStrategies(spec: RunSpec, data: ColumnarRecording, strategies: SpecStrategies): Promise<BacktestRun> {
   return runBacktest({
     data,
     strategies,
@@ -58,4 +67,12 @@ export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, bas
     createEngine,
     stopTimeoutMs: spec.stopTimeoutMs,
   });
+}
+
+/**
+ * Instantiates the strategies of a spec and replays `data` through the daemon's engine.
+ * @throws MmError STRATEGY_INVALID when a strategy fails to load or its params are bad.
+ */
+export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, baseDir?: string): Promise<BacktestRun> {
+  return runSpecOnStrategies(spec, data, await runSpecStrategies(spec, baseDir));
 }

@@ -6,6 +6,7 @@ import { DEFAULT_QUEUE, parseBackend, redactUrl } from '../research/redis-backen
 import { redisRunner } from '../research/redis-runner.ts';
 import { DEFAULT_RESULTS_TTL_S, ttlText } from '../research/result-store.ts';
 import type { JobRunner } from '../research/runner.ts';
+import type { RunAccounting } from '../research/run-accounting.ts';
 
 /**
  * Reports backend connection errors without flooding the log while Redis is down (the client
@@ -40,15 +41,15 @@ export function backendErrorLog(say: (line: string) => void, intervalMs = 30_000
 export async function openRunner(
   backend: string,
   opts: { readonly workers: number; readonly cacheDir: string; readonly queue: string; readonly label: string; readonly resultsTtlS?: number | null; readonly pool?: JobPool | null },
-): Promise<{ runner: JobRunner; where: string }> {
+): Promise<{ runner: JobRunner; where: string; accounting?: () => RunAccounting | null }> {
   const b = parseBackend(backend);
   if (b.kind === 'embedded') return { runner: embeddedRunner({ workers: opts.workers, cacheDir: opts.cacheDir, ...(opts.pool ? { pool: opts.pool } : {}) }), where: `${opts.workers} worker thread(s)` };
   await opts.pool?.close();
   const ttl = opts.resultsTtlS === undefined ? DEFAULT_RESULTS_TTL_S : opts.resultsTtlS;
-  const runner = await redisRunner({ url: b.url, queueName: opts.queue, resultsTtlS: ttl, onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
+  const runner = await redisRunner({ url: b.url, queueName: opts.queue, resultsTtlS: ttl, clock: () => performance.now(), onError: backendErrorLog((line) => process.stderr.write(`\n${opts.label}: backend ${redactUrl(b.url)}: ${line}\n`)) });
   const workers = await runner.workerCount();
   if (workers === 0) process.stderr.write(`${opts.label}: no mmbot worker serves queue ${opts.queue} on ${redactUrl(b.url)} yet: the jobs wait until one starts (mmbot worker --backend ${redactUrl(b.url)}${opts.queue === DEFAULT_QUEUE ? '' : ` --queue ${opts.queue}`})\n`);
-  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected, results kept ${ttlText(ttl)})` };
+  return { runner, where: `${redactUrl(b.url)} (queue ${opts.queue}, ${workers} worker(s) connected, results kept ${ttlText(ttl)})`, accounting: () => runner.accounting() };
 }
 
 /**

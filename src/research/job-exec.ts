@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { buildReport } from '../backtest/report.ts';
-import { executeRunSpec } from '../backtest/run-spec.ts';
+import { runSpecStrategies, runSpecOnStrategies } from '../backtest/run-spec.ts';
 import { MmError } from '../core/errors.ts';
 import { loadColumnar, type ColumnarRecording } from '../record/columnar.ts';
 import { errorResult, resultFromReport, type JobResult, type ResearchJob } from './job.ts';
@@ -60,12 +60,30 @@ export class RecordingCache {
   }
 }
 
+/** Where one job's time went in its thread, ms of wall time (the thread runs one job at a time, so ≈ its CPU). */
+export interface JobTiming {
+  /** Getting the decoded recording (≈0 when the thread kept it from an earlier job). */
+  loadMs: number;
+  /** Loading the strategies and parsing their parameters. */
+  setupMs: number;
+  /** The backtest: engine construction and the replay. */
+  replayMs: number;
+  /** The report and the sweep row built from it. */
+  reportMs: number;
+}
+
+/** A clock for `executeJob`'s timing, ms (monotonic). */
+export type MsClock = () => number;
+
 /**
  * Runs one job on local copies of its data (`paths`, in the job's data order). Never throws:
  * a failed backtest is a result with `row.error`; a recording that cannot be read here is a
- * transient one (another worker may have it), a malformed one is final.
+ * transient one (another worker may have it), a malformed one is final. With `timing` and `clock`,
+ * adds where the job's time went to `timing`.
  */
-export async function executeJob(job: ResearchJob, paths: readonly string[], cache: RecordingCache): Promise<JobResult> {
+export async function executeJob(job: ResearchJob, paths: readonly string[], cache: RecordingCache, timing?: JobTiming, clock?: MsClock): Promise<JobResult> {
+  const now = clock ?? ((): number => 0);
+  const t0 = now();
   let data: ColumnarRecording;
   try {
     data = await cache.get(paths);
@@ -73,9 +91,20 @@ export async function executeJob(job: ResearchJob, paths: readonly string[], cac
     const final = e instanceof MmError && e.code === 'RECORDING_INVALID';
     return errorResult(job, e instanceof Error ? e.message : String(e), !final);
   }
+  const t1 = now();
   try {
-    const run = await executeRunSpec(job.spec, data, job.baseDir ?? undefined);
-    return resultFromReport(job, buildReport(run));
+    const strategies = await runSpecStrategies(job.spec, job.baseDir ?? undefined);
+    const t2 = now();
+    const run = await runSpecOnStrategies(job.spec, data, strategies);
+    const t3 = now();
+    const result = resultFromReport(job, buildReport(run));
+    if (timing) {
+      timing.loadMs += t1 - t0;
+      timing.setupMs += t2 - t1;
+      timing.replayMs += t3 - t2;
+      timing.reportMs += now() - t3;
+    }
+    return result;
   } catch (e) {
     return errorResult(job, e instanceof Error ? e.message : String(e), false);
   }

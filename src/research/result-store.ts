@@ -1,6 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { MmError } from '../core/errors.ts';
+import { decodeJson } from './canonical.ts';
+import type { JobResult } from './job.ts';
 import { parseDurationMs } from './duration.ts';
 import { connectRedis } from './redis-backend.ts';
 
@@ -57,6 +59,13 @@ export async function loadResults(conn: Redis, queue: string, ids: readonly stri
   return texts;
 }
 
+/** The stored results of `ids`, decoded (undefined where none), without touching their expiry. */
+export async function loadStoredResults(conn: Redis, queue: string, ids: readonly string[]): Promise<(JobResult | undefined)[]> {
+  if (ids.length === 0) return [];
+  const texts = await conn.mget(...ids.map((id) => resultKey(queue, id)));
+  return texts.map((t) => (t === null ? undefined : decodeJson<JobResult>(t)));
+}
+
 const CHUNK = 500;
 
 /** Deletes the stored results of `ids`; resolves to how many there were. */
@@ -79,18 +88,22 @@ export async function clearAllResults(conn: Redis, queue: string): Promise<numbe
 }
 
 /**
- * Clears a backend: the stored results of `ids` (null: every result of the queue), and those jobs
- * still waiting on the queue (a running one finishes and stores its result).
+ * Clears a backend: the stored results of `ids` (null: every result of the queue), and the batches
+ * still waiting on the queue that hold any of those jobs (a running one finishes and stores its results).
+ * @returns results deleted, and jobs of `ids` taken off the queue (with their batches).
  * @throws MmError BACKEND_UNAVAILABLE when Redis cannot be reached.
  */
 export async function clearBackend(url: string, queue: string, ids: readonly string[] | null): Promise<{ readonly deleted: number; readonly dequeued: number }> {
   const conn = await connectRedis(url);
-  const q = new Queue(queue, { connection: conn });
+  const q = new Queue<{ readonly jobs?: string }>(queue, { connection: conn });
   try {
     let dequeued = 0;
-    for (let i = 0; ids !== null && i < ids.length; i += CHUNK) {
-      const r = await Promise.all(ids.slice(i, i + CHUNK).map(async (id) => (['waiting', 'delayed', 'prioritized'].includes(await q.getJobState(id)) ? q.remove(id) : 0)));
-      dequeued += r.reduce((s, x) => s + x, 0);
+    if (ids !== null && ids.length > 0) {
+      const mine = new Set(ids);
+      for (const b of await q.getJobs(['waiting', 'delayed', 'prioritized'])) {
+        const members = typeof b?.data?.jobs === 'string' ? decodeJson<{ readonly id: string }[]>(b.data.jobs).filter((j) => mine.has(j.id)).length : 0;
+        if (members > 0 && b.id !== undefined && (await q.remove(b.id)) === 1) dequeued += members;
+      }
     }
     const deleted = ids === null ? await clearAllResults(conn, queue) : await clearResults(conn, queue, ids);
     return { deleted, dequeued };

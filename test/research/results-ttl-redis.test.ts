@@ -9,7 +9,8 @@ import { command as sweep } from '../../src/cli/commands/sweep.ts';
 import { encodeJson } from '../../src/research/canonical.ts';
 import { errorResult, makeJob, type ResearchJob } from '../../src/research/job.ts';
 import { writePlan } from '../../src/research/journal.ts';
-import { redisRunner } from '../../src/research/redis-runner.ts';
+import { batchId } from '../../src/research/batch.ts';
+import { JOB_NAME, redisRunner } from '../../src/research/redis-runner.ts';
 import { DEFAULT_RESULTS_TTL_S, legacyResultsKey, parseResultsTtl, resultKey, storeResult } from '../../src/research/result-store.ts';
 import { needs } from '../setup/system-deps.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
@@ -74,14 +75,14 @@ describe.skipIf(!needs('redis'))('stored results expire and can be cleared (real
     writePlan(out, { format: 'mmbot-sweep', version: 1, codeVersion: 'test', meta: { backend: redis.url, queue: Q }, jobs: [a!, d!] });
     appendFileSync(join(out, 'results.jsonl'), `${encodeJson(errorResult(c!, 'stored', false))}\n`);
     const queue = new Queue(Q, { connection: { url: redis.url } });
-    await queue.add('backtest', { job: encodeJson(d) }, { jobId: d!.id });
+    await queue.add(JOB_NAME, { jobs: encodeJson([d]) }, { jobId: batchId([d!]) });
     let said = '';
     const w = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((said += String(s)), true));
     try {
       expect(await sweep.run(['--clear', out])).toBe(0);
       expect(said).toContain(`sweep: cleared the 3 job(s) of ${out} from ${redis.url} (queue ${Q}): 2 stored result(s) deleted, 1 waiting job(s) taken off the queue; the folder is kept`);
       expect(await conn.exists(resultKey(Q, a!.id), resultKey(Q, c!.id))).toBe(0);
-      expect(await queue.getJobState(d!.id)).toBe('unknown');
+      expect(await queue.getJobState(batchId([d!]))).toBe('unknown');
       expect(await conn.exists(resultKey(Q, b!.id), resultKey(Q, e!.id))).toBe(2); // other sweeps' results stay
       said = '';
       expect(await sweep.run(['--clear', 'all', '--backend', redis.url, '--queue', Q])).toBe(0);

@@ -18,6 +18,7 @@ import { onStopSignal, signalExitCode } from '../stop-signal.ts';
 import { pairRunner } from '../../research/pair-runner.ts';
 import { startPool } from '../../research/embedded-runner.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
+import { accountingLines } from '../../research/run-accounting.ts';
 import { runSearch } from '../../research/search-run.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
@@ -180,7 +181,7 @@ export const command: Command = {
       await pool?.close(); // its threads would keep the process alive
       throw e;
     }
-    const { runner: inner, where } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', pool, ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
+    const { runner: inner, where, accounting } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', pool, ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
     const journal = new Journal(out);
     const runner = journaledRunner(inner, journal);
     const already = journal.done.size;
@@ -190,6 +191,7 @@ export const command: Command = {
     const bar = progressBar('sweep', process.stderr, Math.min(already, total));
     const tty = process.stderr.isTTY === true;
     const startMs = Date.now();
+    const cpuAtStart = process.cpuUsage();
     let seen = 0; // jobs of earlier batches (halving rungs)
     let batchTotal = 0;
     let phaseNow = '';
@@ -233,6 +235,15 @@ export const command: Command = {
     writeFileSync(join(out, 'sweep.csv'), runsCsv(prep.axes, runner.jobs, runner.results));
     if (outcome.rungs) writeFileSync(join(out, 'halving.json'), halvingJson(outcome.rungs));
     const wallS = (Date.now() - startMs) / 1000;
+    // Where a distributed sweep's time went (the bench reads these lines): the coordinator's CPU since
+    // the plan was made (queueing, collecting, the reports) and the workers' own accounting.
+    const acc = accounting?.();
+    if (acc) {
+      const cpu = process.cpuUsage(cpuAtStart);
+      const total = process.cpuUsage();
+      process.stderr.write(`sweep: time: coordinator CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s since planned (${((total.user + total.system) / 1e6).toFixed(2)} s in all), ${wallS.toFixed(2)} s of wall\n`);
+      for (const line of accountingLines(acc)) process.stderr.write(`sweep: time: ${line}\n`);
+    }
     process.stdout.write(
       `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top, outcome.rungs !== undefined && outcome.rungs !== null)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
     );

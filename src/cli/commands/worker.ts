@@ -12,8 +12,9 @@ import { replayCacheDir } from './backtest.ts';
 const usage = `usage: mmbot worker --backend redis://host:port [--concurrency <n>] [--queue <name>] [--cache-dir <dir>]
                     [--lock-ms <ms>] [--stalled-ms <ms>] [--max-stalled <n>] [--quiet]
 
-Serves the research jobs \`mmbot sweep --backend redis://…\` enqueues, on this machine: each job runs
-on a worker thread (--concurrency at once; default cores - 1), its data (paths, file:// or
+Serves the research jobs \`mmbot sweep --backend redis://…\` enqueues (in batches over one data set),
+on this machine: a batch's jobs run back to back on a worker thread (--concurrency at once; default
+cores - 1), its data (paths, file:// or
 http(s):// URLs) resolved here (URLs downloaded once into --cache-dir, default the replay cache),
 its result written back to Redis (kept for the coordinator's --results-ttl, default 30 days). Start as many workers, on as many machines, as you like; they must
 run the same mmbot checkout as the coordinator (jobs planned by other code are refused) and see the
