@@ -3,26 +3,30 @@ import { DEFAULT_REWARD_SCORE_PARAMS, orderScore, combineSides, type RewardScore
 import { ASK, BID } from './dense-book.ts';
 import { leaves } from './exchange-order.ts';
 import { FillMarkouts } from './fill-markouts.ts';
+import { SampleColumn } from './sample-column.ts';
 import type { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
-/** Per-symbol time series sampled every `sampleMs` of exchange time (numbers, for charts and stats). */
+/**
+ * Per-symbol time series sampled every `sampleMs` of exchange time (for charts and stats), held as
+ * runs (`SampleColumn`: a quiet stretch or a night costs nothing per sample; `toArray()` for the numbers).
+ */
 export interface SymbolSeries {
-  readonly t: number[];
-  readonly mid: number[];
+  readonly t: SampleColumn;
+  readonly mid: SampleColumn;
   /** Our best resting bid/ask at the exchange (NaN when none). */
-  readonly quoteBid: number[];
-  readonly quoteAsk: number[];
-  readonly position: number[];
+  readonly quoteBid: SampleColumn;
+  readonly quoteAsk: SampleColumn;
+  readonly position: SampleColumn;
 }
 
 /** The cumulative PnL split over time (USD, one value per equity sample). */
 export interface PnlParts {
-  readonly spread: number[];
-  readonly inventory: number[];
-  readonly fees: number[];
-  readonly funding: number[];
-  readonly rewards: number[];
+  readonly spread: SampleColumn;
+  readonly inventory: SampleColumn;
+  readonly fees: SampleColumn;
+  readonly funding: SampleColumn;
+  readonly rewards: SampleColumn;
 }
 
 /** Per-symbol quoting statistics accumulated over exchange time. */
@@ -55,14 +59,14 @@ export class BacktestObserver {
   readonly series: SymbolSeries[];
   readonly times: QuoteTimes[];
   /** Total equity (net PnL over all symbols) at each sample, USD. */
-  readonly equity: number[] = [];
-  readonly equityT: number[] = [];
+  readonly equity = new SampleColumn();
+  readonly equityT = new SampleColumn();
   /**
    * Total equity's parts at each equity sample, USD: spread capture, inventory (trading PnL − spread
    * capture), fees (negative = paid) and funding add up to `equity` exactly (inventory is the
    * remainder, in Decimal); `rewards` is the estimated reward so far, not part of equity.
    */
-  readonly pnlParts: PnlParts = { spread: [], inventory: [], fees: [], funding: [], rewards: [] };
+  readonly pnlParts: PnlParts = { spread: new SampleColumn(), inventory: new SampleColumn(), fees: new SampleColumn(), funding: new SampleColumn(), rewards: new SampleColumn() };
   /** Total equity at each UTC minute boundary (the basis of the report's Sharpe and Sortino). */
   readonly minuteEquity: number[] = [];
   readonly minuteT: number[] = [];
@@ -89,7 +93,7 @@ export class BacktestObserver {
     positionLimits: readonly number[] = [],
   ) {
     const n = ex.books.length;
-    this.series = Array.from({ length: n }, () => ({ t: [], mid: [], quoteBid: [], quoteAsk: [], position: [] }));
+    this.series = Array.from({ length: n }, () => ({ t: new SampleColumn(), mid: new SampleColumn(), quoteBid: new SampleColumn(), quoteAsk: new SampleColumn(), position: new SampleColumn() }));
     this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0, atLimitMs: 0, marketVolume: 0 }));
     this.#limits = Float64Array.from(ex.ledgers, (_, s) => (positionLimits[s]! > 0 ? positionLimits[s]! : Infinity));
     const idx = new Map(ex.ledgers.map((l, s) => [l.instrument.symbol as string, s]));
