@@ -85,6 +85,8 @@ export class BacktestObserver {
   /** Per symbol at the last sample: mark, fills, funding settlements (what its PnL depends on). */
   readonly #marks: Float64Array;
   readonly #mult: Float64Array;
+  /** The spread, fee and funding sums of the last PnL sample and what they were taken at (fills + funding events of every symbol). */
+  #sums: { key: number; spread: Decimal; fees: Decimal; funding: Decimal; spreadUsd: number; feesUsd: number; fundingUsd: number } | null = null;
 
   constructor(
     private readonly ex: ReplayExchange,
@@ -244,21 +246,30 @@ export class BacktestObserver {
       return;
     }
     let equity = new Decimal(0);
-    let spread = new Decimal(0);
-    let fees = new Decimal(0);
-    let funding = new Decimal(0);
+    let key = 0;
     for (let s = 0; s < this.series.length; s++) {
-      const ledger = this.ex.ledgers[s]!;
-      equity = equity.plus(ledger.netPnl(marks[3 * s]!));
-      spread = spread.plus(ledger.spreadCapture);
-      fees = fees.plus(ledger.fees);
-      funding = funding.plus(ledger.funding);
+      equity = equity.plus(this.ex.ledgers[s]!.netPnl(marks[3 * s]!));
+      key += marks[3 * s + 1]! + marks[3 * s + 2]!;
+    }
+    // Spread capture, fees and funding move only with fills and funding settlements (counts only grow).
+    let sums = this.#sums;
+    if (sums === null || sums.key !== key) {
+      let spread = new Decimal(0);
+      let fees = new Decimal(0);
+      let funding = new Decimal(0);
+      for (let s = 0; s < this.series.length; s++) {
+        const ledger = this.ex.ledgers[s]!;
+        spread = spread.plus(ledger.spreadCapture);
+        fees = fees.plus(ledger.fees);
+        funding = funding.plus(ledger.funding);
+      }
+      sums = this.#sums = { key, spread, fees, funding, spreadUsd: spread.toNumber(), feesUsd: fees.neg().toNumber(), fundingUsd: funding.toNumber() };
     }
     this.equity.push(equity.toNumber());
-    p.spread.push(spread.toNumber());
-    p.inventory.push(equity.minus(spread).plus(fees).minus(funding).toNumber());
-    p.fees.push(fees.neg().toNumber());
-    p.funding.push(funding.toNumber());
+    p.spread.push(sums.spreadUsd);
+    p.inventory.push(equity.minus(sums.spread).plus(sums.fees).minus(sums.funding).toNumber());
+    p.fees.push(sums.feesUsd);
+    p.funding.push(sums.fundingUsd);
     p.rewards.push(rewards);
   }
 
