@@ -107,7 +107,7 @@ export class ExchangeCore {
     this.fundingEstimates = o.instruments.map(() => null);
     this.own = o.instruments.map(() => null);
     this.consumed = o.instruments.map(() => new ConsumedLiquidity());
-    this.l3 = o.instruments.map(() => (o.l3 ? new L3Levels() : null));
+    this.l3 = o.instruments.map(() => (o.l3 ? new L3Levels(o.l3) : null));
     this._state = o.instruments.map(() => 'OPEN');
     this._band = o.instruments.map(() => ({ lo: -Infinity, hi: Infinity }));
     o.instruments.forEach((i, s) => this._symIdx.set(i.symbol, s));

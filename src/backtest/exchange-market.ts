@@ -116,34 +116,38 @@ export class ExchangeMarket extends ExchangeCore {
    * the queue: behind the market orders ahead of them that are still there (fifoDiff).
    */
   #applyL3(s: number, l3: L3Levels, snapshot: boolean, levels: Float64Array, start: number, nb: number, n: number): void {
-    const { orderStart, orderQty, orderId } = this._o.l3!;
+    const orderStart = l3.pool!.orderStart;
     const orders = this.open[s]!;
-    const list = (j: number): number[] => copyRange(orderQty, orderStart[j]!, orderStart[j + 1]!);
-    const ids = (j: number): number[] | null => (orderId ? copyRange(orderId, orderStart[j]!, orderStart[j + 1]!) : null);
     if (snapshot) {
       const before = orders.map((x) => [l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)] as const);
       l3.clear();
-      for (let j = start; j < start + n; j++) l3.set(j - start < nb ? BID : ASK, levels[2 * j]!, list(j), ids(j));
-      orders.forEach((x, k) => {
+      for (let j = start; j < start + n; j++) l3.setPooled(j - start < nb ? BID : ASK, levels[2 * j]!, j);
+      for (let k = 0; k < orders.length; k++) {
+        const x = orders[k]!;
         // Our level left the recorded depth: its last order list and our place in it are kept.
         if (this.beyondDepth(s, x.sideIdx, x.priceTicks)) l3.set(x.sideIdx, x.priceTicks, before[k]![0], before[k]![1]);
         else this.#requeue(x, levelDiff(before[k]![0], before[k]![1], l3.get(x.sideIdx, x.priceTicks), l3.ids(x.sideIdx, x.priceTicks)), l3.get(x.sideIdx, x.priceTicks));
-      });
+      }
       return;
     }
     for (let j = start; j < start + n; j++) {
       const side = j - start < nb ? BID : ASK;
       const p = levels[2 * j]!;
-      const next = list(j);
       // A level pushed out of the recorded depth keeps its last order list (and our place in it):
       // when it shows again, the orders still there are matched against it.
-      if (next.length === 0 && this.beyondDepth(s, side, p)) continue;
-      const nextIds = ids(j);
+      if (orderStart[j + 1] === orderStart[j] && this.beyondDepth(s, side, p)) continue;
+      let mine = false;
+      for (let k = 0; k < orders.length && !mine; k++) mine = orders[k]!.priceTicks === p && orders[k]!.sideIdx === side;
+      if (!mine) {
+        l3.setPooled(side, p, j);
+        continue;
+      }
       const prev = l3.get(side, p);
       const prevIds = l3.ids(side, p);
-      l3.set(side, p, next, nextIds);
-      let map: Int32Array | null = null;
-      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, (map ??= levelDiff(prev, prevIds, next, nextIds)), next);
+      l3.setPooled(side, p, j);
+      const next = l3.get(side, p);
+      const map = levelDiff(prev, prevIds, next, l3.ids(side, p));
+      for (const x of orders) if (x.priceTicks === p && x.sideIdx === side) this.#requeue(x, map, next);
     }
   }
 
@@ -374,11 +378,4 @@ export class ExchangeMarket extends ExchangeCore {
     consumed.take(side, p, f);
     this._fill(x, f, aggressor ? p : x.priceTicks, aggressor, aggressor ? 'taker' : 'cross', midBefore);
   }
-}
-
-/** `col[from, to)` as a plain array (a loop: `Array.from(col.subarray(...))` allocated a view and an iterator per level). */
-function copyRange(col: Float64Array, from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let k = from; k < to; k++) out.push(col[k]!);
-  return out;
 }

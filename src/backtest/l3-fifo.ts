@@ -13,37 +13,69 @@ import { BID } from './dense-book.ts';
 const EMPTY: readonly number[] = [];
 
 /**
+ * The recording's order pool (columnar.ts): level j's orders are `orderQty[orderStart[j],
+ * orderStart[j + 1])`, front first, with their ids in `orderId` when the recording has them.
+ */
+export interface L3Pool {
+  readonly orderStart: Float64Array;
+  readonly orderQty: Float64Array;
+  readonly orderId?: Float64Array;
+}
+
+/** A level's orders held as lists: copied from the pool when first read, or changed by a print. */
+interface OwnedLevel {
+  readonly orders: readonly number[];
+  readonly ids: readonly number[] | null;
+}
+
+/**
  * The market's resting orders of one symbol: order sizes per side and price, in queue order, and
- * their ids when the recording has them.
+ * their ids when the recording has them. A level set from the recording's pool (`setPooled`) is
+ * kept as its index there and copied into lists only when read: most levels change again before
+ * anything reads them (only the levels of our orders are), so a frame costs no allocation.
  */
 export class L3Levels {
-  readonly #bids = new Map<number, readonly number[]>();
-  readonly #asks = new Map<number, readonly number[]>();
-  readonly #bidIds = new Map<number, readonly number[]>();
-  readonly #askIds = new Map<number, readonly number[]>();
+  readonly #bids = new Map<number, number | OwnedLevel>();
+  readonly #asks = new Map<number, number | OwnedLevel>();
+
+  constructor(readonly pool: L3Pool | null = null) {}
 
   /** The level's order sizes, front first (empty when the level is empty). */
   get(side: number, priceTicks: number): readonly number[] {
-    return (side === BID ? this.#bids : this.#asks).get(priceTicks) ?? EMPTY;
+    return this.#owned(side, priceTicks)?.orders ?? EMPTY;
   }
 
   /** The level's order ids beside `get` (null when the recording has no ids). */
   ids(side: number, priceTicks: number): readonly number[] | null {
-    return (side === BID ? this.#bidIds : this.#askIds).get(priceTicks) ?? null;
+    return this.#owned(side, priceTicks)?.ids ?? null;
   }
 
   /** Replaces a level's orders and their ids (an empty list removes it). */
   set(side: number, priceTicks: number, orders: readonly number[], ids: readonly number[] | null = null): void {
     const m = side === BID ? this.#bids : this.#asks;
-    const mi = side === BID ? this.#bidIds : this.#askIds;
-    if (orders.length === 0) {
-      m.delete(priceTicks);
-      mi.delete(priceTicks);
-      return;
-    }
-    m.set(priceTicks, orders);
-    if (ids) mi.set(priceTicks, ids);
-    else mi.delete(priceTicks);
+    if (orders.length === 0) m.delete(priceTicks);
+    else m.set(priceTicks, { orders, ids });
+  }
+
+  /** Sets a level to the pool's level `j` (no copy; an empty one removes it). @throws RangeError without a pool. */
+  setPooled(side: number, priceTicks: number, j: number): void {
+    const pool = this.pool;
+    if (pool === null) throw new RangeError('L3Levels.setPooled needs the recording\'s order pool');
+    const m = side === BID ? this.#bids : this.#asks;
+    if (pool.orderStart[j + 1]! - pool.orderStart[j]! === 0) m.delete(priceTicks);
+    else m.set(priceTicks, j);
+  }
+
+  #owned(side: number, priceTicks: number): OwnedLevel | undefined {
+    const m = side === BID ? this.#bids : this.#asks;
+    const v = m.get(priceTicks);
+    if (typeof v !== 'number') return v;
+    const pool = this.pool!;
+    const from = pool.orderStart[v]!;
+    const to = pool.orderStart[v + 1]!;
+    const owned = { orders: copyRange(pool.orderQty, from, to), ids: pool.orderId ? copyRange(pool.orderId, from, to) : null };
+    m.set(priceTicks, owned);
+    return owned;
   }
 
   /**
@@ -61,9 +93,14 @@ export class L3Levels {
   clear(): void {
     this.#bids.clear();
     this.#asks.clear();
-    this.#bidIds.clear();
-    this.#askIds.clear();
   }
+}
+
+/** `col[from, to)` as a plain array (a loop: `Array.from(col.subarray(...))` allocated a view and an iterator per level). */
+function copyRange(col: Float64Array, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k < to; k++) out.push(col[k]!);
+  return out;
 }
 
 /**

@@ -3,26 +3,30 @@ import { DEFAULT_REWARD_SCORE_PARAMS, orderScore, combineSides, type RewardScore
 import { ASK, BID } from './dense-book.ts';
 import { leaves } from './exchange-order.ts';
 import { FillMarkouts } from './fill-markouts.ts';
+import { SampleColumn } from './sample-column.ts';
 import type { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
-/** Per-symbol time series sampled every `sampleMs` of exchange time (numbers, for charts and stats). */
+/**
+ * Per-symbol time series sampled every `sampleMs` of exchange time (for charts and stats), held as
+ * runs (`SampleColumn`: a quiet stretch or a night costs nothing per sample; `toArray()` for the numbers).
+ */
 export interface SymbolSeries {
-  readonly t: number[];
-  readonly mid: number[];
+  readonly t: SampleColumn;
+  readonly mid: SampleColumn;
   /** Our best resting bid/ask at the exchange (NaN when none). */
-  readonly quoteBid: number[];
-  readonly quoteAsk: number[];
-  readonly position: number[];
+  readonly quoteBid: SampleColumn;
+  readonly quoteAsk: SampleColumn;
+  readonly position: SampleColumn;
 }
 
 /** The cumulative PnL split over time (USD, one value per equity sample). */
 export interface PnlParts {
-  readonly spread: number[];
-  readonly inventory: number[];
-  readonly fees: number[];
-  readonly funding: number[];
-  readonly rewards: number[];
+  readonly spread: SampleColumn;
+  readonly inventory: SampleColumn;
+  readonly fees: SampleColumn;
+  readonly funding: SampleColumn;
+  readonly rewards: SampleColumn;
 }
 
 /** Per-symbol quoting statistics accumulated over exchange time. */
@@ -55,14 +59,14 @@ export class BacktestObserver {
   readonly series: SymbolSeries[];
   readonly times: QuoteTimes[];
   /** Total equity (net PnL over all symbols) at each sample, USD. */
-  readonly equity: number[] = [];
-  readonly equityT: number[] = [];
+  readonly equity = new SampleColumn();
+  readonly equityT = new SampleColumn();
   /**
    * Total equity's parts at each equity sample, USD: spread capture, inventory (trading PnL − spread
    * capture), fees (negative = paid) and funding add up to `equity` exactly (inventory is the
    * remainder, in Decimal); `rewards` is the estimated reward so far, not part of equity.
    */
-  readonly pnlParts: PnlParts = { spread: [], inventory: [], fees: [], funding: [], rewards: [] };
+  readonly pnlParts: PnlParts = { spread: new SampleColumn(), inventory: new SampleColumn(), fees: new SampleColumn(), funding: new SampleColumn(), rewards: new SampleColumn() };
   /** Total equity at each UTC minute boundary (the basis of the report's Sharpe and Sortino). */
   readonly minuteEquity: number[] = [];
   readonly minuteT: number[] = [];
@@ -81,6 +85,8 @@ export class BacktestObserver {
   /** Per symbol at the last sample: mark, fills, funding settlements (what its PnL depends on). */
   readonly #marks: Float64Array;
   readonly #mult: Float64Array;
+  /** The spread, fee and funding sums of the last PnL sample and what they were taken at (fills + funding events of every symbol). */
+  #sums: { key: number; spread: Decimal; fees: Decimal; funding: Decimal; spreadUsd: number; feesUsd: number; fundingUsd: number } | null = null;
 
   constructor(
     private readonly ex: ReplayExchange,
@@ -89,7 +95,7 @@ export class BacktestObserver {
     positionLimits: readonly number[] = [],
   ) {
     const n = ex.books.length;
-    this.series = Array.from({ length: n }, () => ({ t: [], mid: [], quoteBid: [], quoteAsk: [], position: [] }));
+    this.series = Array.from({ length: n }, () => ({ t: new SampleColumn(), mid: new SampleColumn(), quoteBid: new SampleColumn(), quoteAsk: new SampleColumn(), position: new SampleColumn() }));
     this.times = Array.from({ length: n }, () => ({ twoSidedMs: 0, anySideMs: 0, rewardTwoSidedMs: 0, marketMs: 0, shareSum: 0, scoredMinutes: 0, rewardsUsd: 0, atLimitMs: 0, marketVolume: 0 }));
     this.#limits = Float64Array.from(ex.ledgers, (_, s) => (positionLimits[s]! > 0 ? positionLimits[s]! : Infinity));
     const idx = new Map(ex.ledgers.map((l, s) => [l.instrument.symbol as string, s]));
@@ -240,21 +246,30 @@ export class BacktestObserver {
       return;
     }
     let equity = new Decimal(0);
-    let spread = new Decimal(0);
-    let fees = new Decimal(0);
-    let funding = new Decimal(0);
+    let key = 0;
     for (let s = 0; s < this.series.length; s++) {
-      const ledger = this.ex.ledgers[s]!;
-      equity = equity.plus(ledger.netPnl(marks[3 * s]!));
-      spread = spread.plus(ledger.spreadCapture);
-      fees = fees.plus(ledger.fees);
-      funding = funding.plus(ledger.funding);
+      equity = equity.plus(this.ex.ledgers[s]!.netPnl(marks[3 * s]!));
+      key += marks[3 * s + 1]! + marks[3 * s + 2]!;
+    }
+    // Spread capture, fees and funding move only with fills and funding settlements (counts only grow).
+    let sums = this.#sums;
+    if (sums === null || sums.key !== key) {
+      let spread = new Decimal(0);
+      let fees = new Decimal(0);
+      let funding = new Decimal(0);
+      for (let s = 0; s < this.series.length; s++) {
+        const ledger = this.ex.ledgers[s]!;
+        spread = spread.plus(ledger.spreadCapture);
+        fees = fees.plus(ledger.fees);
+        funding = funding.plus(ledger.funding);
+      }
+      sums = this.#sums = { key, spread, fees, funding, spreadUsd: spread.toNumber(), feesUsd: fees.neg().toNumber(), fundingUsd: funding.toNumber() };
     }
     this.equity.push(equity.toNumber());
-    p.spread.push(spread.toNumber());
-    p.inventory.push(equity.minus(spread).plus(fees).minus(funding).toNumber());
-    p.fees.push(fees.neg().toNumber());
-    p.funding.push(funding.toNumber());
+    p.spread.push(sums.spreadUsd);
+    p.inventory.push(equity.minus(sums.spread).plus(sums.fees).minus(sums.funding).toNumber());
+    p.fees.push(sums.feesUsd);
+    p.funding.push(sums.fundingUsd);
     p.rewards.push(rewards);
   }
 

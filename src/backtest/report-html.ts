@@ -76,18 +76,18 @@ function symbolCharts(run: BacktestRun, k: number, multi: boolean): string[] {
   return [
     lineChart(
       `${name}Price: mid, our best bid and ask, fills (${sym})`,
-      ser.t,
+      ser.t.toArray(),
       [
-        { label: 'mid', color: '#555', y: ser.mid.map(px) },
-        { label: 'our bid', color: '#2da44e', y: ser.quoteBid.map(px), step: true },
-        { label: 'our ask', color: '#cf222e', y: ser.quoteAsk.map(px), step: true },
+        { label: 'mid', color: '#555', y: ser.mid.toArray().map(px) },
+        { label: 'our bid', color: '#2da44e', y: ser.quoteBid.toArray().map(px), step: true },
+        { label: 'our ask', color: '#cf222e', y: ser.quoteAsk.toArray().map(px), step: true },
       ],
       [
         { label: 'buy fill', color: '#116329', x: buys.map((f) => f.tsExchange), y: buys.map((f) => px(f.priceTicks)), up: true },
         { label: 'sell fill', color: '#82071e', x: sells.map((f) => f.tsExchange), y: sells.map((f) => px(f.priceTicks)), up: false },
       ],
     ),
-    lineChart(`${name}Inventory (contracts)`, ser.t, [{ label: 'position', color: '#8250df', y: ser.position, step: true }]),
+    lineChart(`${name}Inventory (contracts)`, ser.t.toArray(), [{ label: 'position', color: '#8250df', y: ser.position.toArray(), step: true }]),
   ];
 }
 
@@ -95,13 +95,13 @@ function symbolCharts(run: BacktestRun, k: number, multi: boolean): string[] {
 function pnlChart(run: BacktestRun): string {
   const o = run.observer;
   const p = o.pnlParts;
-  return lineChart('Cumulative PnL by source (USD)', o.equityT, [
-    { label: 'net', color: '#1f6feb', y: o.equity, bold: true },
-    { label: 'spread capture', color: '#2da44e', y: p.spread },
-    { label: 'inventory', color: '#8250df', y: p.inventory },
-    { label: 'fees', color: '#cf222e', y: p.fees },
-    { label: 'funding', color: '#bf8700', y: p.funding },
-    { label: 'est. rewards (not in net)', color: '#999', y: p.rewards },
+  return lineChart('Cumulative PnL by source (USD)', o.equityT.toArray(), [
+    { label: 'net', color: '#1f6feb', y: o.equity.toArray(), bold: true },
+    { label: 'spread capture', color: '#2da44e', y: p.spread.toArray() },
+    { label: 'inventory', color: '#8250df', y: p.inventory.toArray() },
+    { label: 'fees', color: '#cf222e', y: p.fees.toArray() },
+    { label: 'funding', color: '#bf8700', y: p.funding.toArray() },
+    { label: 'est. rewards (not in net)', color: '#999', y: p.rewards.toArray() },
   ]);
 }
 

@@ -111,7 +111,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     const ser = obs.series[k]!;
     const mark = ser.mid.at(-1) ?? NaN;
     const times = obs.times[k]!;
-    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position, times, obs, k, crossQty.get(ledger.instrument.symbol) ?? 0);
+    bySymbol[ledger.instrument.symbol] = section(ledger, mark, ser.position.toArray(), times, obs, k, crossQty.get(ledger.instrument.symbol) ?? 0);
     total = {
       spread: total.spread.plus(ledger.spreadCapture),
       trading: total.trading.plus(ledger.tradingPnl(mark)),
@@ -132,7 +132,7 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
   const crossVolume = sum((x) => x.fills.cross_volume);
   const rewards = new Decimal(total.rewards.toFixed(6));
   const net = total.trading.minus(total.fees).plus(total.funding);
-  const dd = equityStats(obs.equity, obs.equityT);
+  const dd = equityStats(obs.equity.toArray(), obs.equityT.toArray());
   const ratios = pnlRatios(obs.minuteEquity);
   const first = (primary !== undefined ? bySymbol[primary] : undefined) ?? sections[0];
   const trackers = obs.markouts.trackers;

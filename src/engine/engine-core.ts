@@ -11,7 +11,7 @@ import { limitsFor } from '../risk/config.ts';
 import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
 import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import { strictestState, type StateVerdict } from './effective-state.ts';
-import { isDesiredQuotes, isStrategyPlan } from '../strategy/contract.ts';
+import { isDesiredQuotes, isStrategyPlan, type StrategyOutput } from '../strategy/contract.ts';
 import { Accounting } from './accounting.ts';
 import { CidFactory } from './cid.ts';
 import { DEFAULT_FEE_RATES } from './config.ts';
@@ -211,7 +211,7 @@ export class EngineCore {
     this.#checkKillSwitch();
     this.accounting.maybePollFees(this.deps.orderManager.fillPollMs);
     if (this.ready && !this.awaitingResync && !this.stopping) this.positionCheck.maybeRun();
-    this.evaluateAll();
+    for (const g of this.groups) this.evaluate(g, null, true);
     this.flush();
   }
 
@@ -233,8 +233,10 @@ export class EngineCore {
   /**
    * Runs a strategy and pushes its (risk-gated) wishes to the order manager: the ladder of each of
    * its symbols, its hedges, its wake-up timer. `trigger` is the symbol whose event caused the call.
+   * On the periodic `tick`, a strategy that declares itself stable (`Strategy.stableUntilMs`) and
+   * whose inputs have not changed since its last call is not called: it would answer the same.
    */
-  evaluate(g: SlotGroup, trigger: SymbolSlot | null = null): void {
+  evaluate(g: SlotGroup, trigger: SymbolSlot | null = null, tick = false): void {
     if (!this.ready || this.stopping) return;
     const now = this.deps.clock.nowMs();
     const slots = g.slots;
@@ -245,12 +247,16 @@ export class EngineCore {
         if (!this.awaitingResync) for (let i = 0; i < slots.length; i++) this.om.applyQuotes(slots[i]!.symbol, EMPTY, EMPTY, true);
         return;
       }
-      let out;
+      let out: StrategyOutput = null;
       try {
-        this.counters.strategyEvaluations++;
-        stamp(Stage.engine);
-        out = g.strategy.quote(g.refresh(now, this.store));
-        stamp(Stage.quoted);
+        if (!tick || !g.quietAt(now, this.store)) {
+          this.counters.strategyEvaluations++;
+          stamp(Stage.engine);
+          const s = g.strategy;
+          out = s.quote(g.refresh(now, this.store));
+          g.stableUntilMs = s.stableUntilMs === undefined ? -Infinity : s.stableUntilMs();
+          stamp(Stage.quoted);
+        }
         // A malformed plan is a bug of the strategy, isolated like a throw.
         if (out !== null && !isDesiredQuotes(out) && isStrategyPlan(out)) checkPlan(g, out);
       } catch (err) {

@@ -29,6 +29,8 @@ export class MarketState {
   readonly references = new Map<string, ReferencePrice>();
   /** Engine time of the last market event, null before any. */
   lastEventMs: number | null = null;
+  /** Counts index and reference price updates (`references` is updated in place). */
+  priceVersion = 0;
 
   constructor(readonly symbol: Symbol) {}
 
@@ -60,6 +62,7 @@ export class MarketState {
         this.#tradesSinceCall.push(ev);
         return true;
       case 'price':
+        this.priceVersion++;
         if (ev.source === INDEX_PRICE_SOURCE) this.indexTicks = ev.priceTicks;
         else this.references.set(ev.source, { source: ev.source, symbol: ev.symbol, priceTicks: ev.priceTicks, tsMs: ev.tsEvent });
         return true;
@@ -81,6 +84,11 @@ export class MarketState {
     this.#tradesSinceCall = next;
     this.#spare = out;
     return out;
+  }
+
+  /** True when public trades wait for the strategy's next call. */
+  get hasPendingTrades(): boolean {
+    return this.#tradesSinceCall.length > 0;
   }
 
   /** Best bid in ticks (book, else ticker), null when unknown. */

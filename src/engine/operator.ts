@@ -42,6 +42,8 @@ export function replaceStrategy(core: EngineCore, id: string, strategy: Strategy
   g.disarm();
   g.strategy = strategy;
   g.failed = null;
+  // The old strategy's stability says nothing about the new one: it is called at the next chance.
+  g.stableUntilMs = -Infinity;
   for (const s of g.slots) {
     s.strategy = strategy;
     s.bookDepth = depth;

@@ -41,6 +41,7 @@ export interface GroupSlot {
   readonly ctx: MutableContext;
   group: unknown;
   refresh(nowMs: number, working: readonly WorkingOrder[], ghosts?: readonly OwnRestingOrder[]): unknown;
+  inputsUnchanged(working: readonly WorkingOrder[]): boolean;
 }
 
 /**
@@ -57,6 +58,8 @@ export class StrategyGroup<S extends GroupSlot = GroupSlot> {
   wakeTimer: Subscription | null = null;
   /** Set when the strategy threw: it is not called again. */
   failed: string | null = null;
+  /** After the last call, the strategy's `stableUntilMs()` (−Infinity when it has none). */
+  stableUntilMs = -Infinity;
 
   constructor(
     readonly id: string,
@@ -96,6 +99,17 @@ export class StrategyGroup<S extends GroupSlot = GroupSlot> {
     this.wakeTimer?.unsubscribe();
     this.wakeTimer = null;
     this.wakeAtMs = null;
+  }
+
+  /**
+   * True when calling the strategy at `nowMs` cannot change anything: before the time its last call
+   * said it is stable until, no fill since, and every symbol's inputs as that call saw them.
+   */
+  quietAt(nowMs: number, orders: WorkingOrders): boolean {
+    if (!(nowMs < this.stableUntilMs) || this.#fills.length > 0) return false;
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) if (!slots[i]!.inputsUnchanged(orders.view(slots[i]!.symbol))) return false;
+    return true;
   }
 
   /** Records one of our fills (booked by the engine's accounting) for the next call. */

@@ -1,5 +1,5 @@
 import type { Decimal } from '../core/decimal.ts';
-import type { Book } from '../domain/book.ts';
+import { sameTopLevels, type Book } from '../domain/book.ts';
 import { MmError } from '../core/errors.ts';
 import type { Symbol } from '../core/ids.ts';
 import type { FeeRates } from '../domain/fee-rates.ts';
@@ -141,6 +141,15 @@ export class SymbolSlot {
     return this.group.failed;
   }
 
+  /** What the last `refresh` read that the context does not hold as is (see `inputsUnchanged`). */
+  #seenBook: Book | null = null;
+  #seenPriceVersion = -1;
+  #seenQty = 0;
+  #seenAvg: Decimal | null = null;
+  #seenRealized: Decimal | null = null;
+  #seenFees: Decimal | null = null;
+  #seenFunding: Decimal | null = null;
+
   #ownFrom: Book | null = null;
   #ownWorking: readonly WorkingOrder[] | null = null;
   #ownGhosts: readonly OwnRestingOrder[] | null = null;
@@ -174,7 +183,32 @@ export class SymbolSlot {
     c.indexTicks = m.indexTicks;
     c.workingOrders = working;
     c.rewards = this.rewardView;
+    const l = this.ledger;
+    this.#seenBook = m.book;
+    this.#seenPriceVersion = m.priceVersion;
+    this.#seenQty = l.qty;
+    this.#seenAvg = l.avgPrice;
+    this.#seenRealized = l.realized;
+    this.#seenFees = l.fees;
+    this.#seenFunding = l.funding;
     return c;
+  }
+
+  /**
+   * True when a `refresh` now with these working orders would give the strategy what the last one
+   * gave it, but for `nowMs`: the same market (the book's top `bookDepth` levels, as for a book
+   * update that does not call the strategy), no trade since, the same position and orders.
+   */
+  inputsUnchanged(working: readonly WorkingOrder[]): boolean {
+    const c = this.ctx;
+    const m = this.market;
+    const l = this.ledger;
+    if (working !== c.workingOrders || m.ticker !== c.ticker || m.lastTrade !== c.lastTrade || m.hasPendingTrades || m.funding !== c.funding) return false;
+    if (m.priceVersion !== this.#seenPriceVersion || m.indexTicks !== c.indexTicks || this.rewardView !== c.rewards) return false;
+    if (l.qty !== this.#seenQty || l.avgPrice !== this.#seenAvg || l.realized !== this.#seenRealized || l.fees !== this.#seenFees || l.funding !== this.#seenFunding) return false;
+    const b = m.book;
+    const seen = this.#seenBook;
+    return b === seen || (b !== null && seen !== null && this.bookDepth !== Infinity && sameTopLevels(seen, b, this.bookDepth));
   }
 }
 

@@ -170,7 +170,8 @@ export type StrategyOutput = DesiredQuotes | StrategyPlan | { readonly intents: 
 
 /**
  * A strategy instance: small, synchronous and pure. No rxjs, no I/O, no timers, no Date.now.
- * `quote` is called whenever the symbol's market state changes, after our fills, and on clock ticks.
+ * `quote` is called whenever the symbol's market state changes, after our fills, and on clock ticks
+ * (unless `stableUntilMs` says a tick cannot change its answer).
  * Returning null keeps the previous desired quotes. Raw intents bypass the ladder diff: the engine
  * assigns a fresh client order id to every raw place (ignore `clientOrderId` there) and risk-checks
  * each intent; a thrown error isolates the strategy (its quotes are pulled).
@@ -184,6 +185,17 @@ export interface Strategy {
    * within them. Unset: every book update calls `quote`.
    */
   readonly bookDepth?: number;
+  /**
+   * Time dependence between inputs, read after each call: the engine time (epoch ms) before which
+   * a call with no new input (the same book within `bookDepth`, trades, position, working orders
+   * and fills; only `nowMs` later) would change nothing: return null or the very ladder of the last
+   * call, and leave the strategy's own state as it is. The engine's periodic tick skips the call
+   * until then while nothing reached the strategy (the risk gate and the order manager still run).
+   * `Infinity`: time alone never changes the answer (a pure function of the context but `nowMs`).
+   * Unset (the safe default): called on every tick, as a strategy whose estimators sample or decay
+   * on the clock (the model quoters) or whose quotes move with time (a horizon, a funding carry) must be.
+   */
+  stableUntilMs?(): number;
   /**
    * True when the quotes already widen with a fast volatility estimate (the model quoters price
    * with max(fast σ, σ)): the `volatility` overlay then does not widen them a second time.

@@ -53,3 +53,18 @@ export function ladder(startTicks: number, spacingTicks: number, sizes: readonly
   }
   return out;
 }
+
+/** True when `levels` is what `ladder` would build from the same arguments (without building it). */
+export function isLadder(levels: readonly QuoteLevel[], startTicks: number, spacingTicks: number, sizes: readonly number[], isBid: boolean, minSize = 1, capQty = Infinity): boolean {
+  const step = Math.max(1, Math.round(spacingTicks));
+  let left = capQty;
+  let n = 0;
+  for (let i = 0; i < sizes.length && left > 0; i++) {
+    const qty = Math.min(Math.floor(sizes[i]!), Math.floor(left));
+    if (qty < Math.max(1, minSize)) continue;
+    const l = levels[n++];
+    if (l === undefined || l.qty !== qty || l.priceTicks !== (isBid ? startTicks - i * step : startTicks + i * step)) return false;
+    left -= qty;
+  }
+  return n === levels.length;
+}

@@ -217,9 +217,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         bidSizes.fill(q > 0 ? grow : p.size);
         askSizes.fill(q < 0 ? grow : p.size);
       }
-      let out = buildQuotes(ctx, raw, p.maxPosition);
-      if (last !== null && sameQuotes(last, out)) out = last;
-      last = out;
+      const out = (last = buildQuotes(ctx, raw, p.maxPosition, last));
       const hedge = unwind && ready ? unwind.plan(ctx, fair, p.size, p.maxPosition, riskPerLotTicks, now) : null;
       return hedge === null ? out : { quotes: [out], hedges: [hedge] };
     },
@@ -253,12 +251,4 @@ function applyFlowState(f: FlowStateMarkouts, pull: boolean, feeTicks: number, n
   const askEdge = f.expectedTicks(-1, nowMs) + rebate;
   if (bidEdge < 0) px.bid = pull ? -Infinity : px.bid - Math.round(-bidEdge);
   if (askEdge < 0) px.ask = pull ? Infinity : px.ask + Math.round(-askEdge);
-}
-
-/** True when two ladders are the same prices and sizes (lets the engine skip the diff). */
-function sameQuotes(x: DesiredQuotes, y: DesiredQuotes): boolean {
-  if (x.symbol !== y.symbol || x.bids.length !== y.bids.length || x.asks.length !== y.asks.length) return false;
-  for (let i = 0; i < x.bids.length; i++) if (x.bids[i]!.priceTicks !== y.bids[i]!.priceTicks || x.bids[i]!.qty !== y.bids[i]!.qty) return false;
-  for (let i = 0; i < x.asks.length; i++) if (x.asks[i]!.priceTicks !== y.asks[i]!.priceTicks || x.asks[i]!.qty !== y.asks[i]!.qty) return false;
-  return true;
 }

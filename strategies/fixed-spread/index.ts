@@ -90,12 +90,16 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   let capQ = NaN;
   let roomBid = 0;
   let roomAsk = 0;
+  let noQuotes: DesiredQuotes | null = null;
   return {
     // Mid and microprice read the best level of each side only.
     bookDepth: 1,
+    // The ladder is a function of the book's touch, the position and the working orders, never of
+    // the time: with those unchanged the engine's tick need not ask again.
+    stableUntilMs: () => Infinity,
     quote(ctx: StrategyContext): DesiredQuotes {
       const fair = useMicroprice ? microprice(ctx.book) : bookMid(ctx.book);
-      if (fair === null) return { symbol: ctx.symbol, bids: [], asks: [] };
+      if (fair === null) return noQuotes !== null && noQuotes.symbol === ctx.symbol ? noQuotes : (noQuotes = { symbol: ctx.symbol, bids: [], asks: [] });
       const half = distanceTicks(halfD, fair, 2);
       const spacing = Math.max(1, Math.round(distanceTicks(spacingD, fair, 1)));
       const q = ctx.position.qty;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aheadAfter, fifoDiff, sizeAhead, tradeFront } from '../../src/backtest/l3-fifo.ts';
+import { aheadAfter, fifoDiff, L3Levels, sizeAhead, tradeFront } from '../../src/backtest/l3-fifo.ts';
+import { ASK, BID } from '../../src/backtest/dense-book.ts';
 import { exchangeHarness } from './harness.ts';
 
 const diff = (prev: number[], next: number[]): number[] => Array.from(fifoDiff(prev, next));
@@ -157,5 +158,41 @@ describe('L3 replay: our order in an exact FIFO queue', () => {
     h.book3([[1000, [30, 20, 500]]]);
     h.book3([[1000, [30, 20]]]); // a big cancel behind us: a probabilistic model would move us up
     expect(h.ex.open[0]![0]!.queue).toMatchObject({ front: 50, aheadOrders: 2 });
+  });
+});
+
+describe('L3Levels over the recording\'s order pool', () => {
+  // Three levels in the pool: [100, 40] ids [7, 9]; empty; [25] id [3].
+  const pool = { orderStart: new Float64Array([0, 2, 2, 3]), orderQty: new Float64Array([100, 40, 25]), orderId: new Float64Array([7, 9, 3]) };
+
+  it('a pooled level reads as its orders and ids, an empty one removes the level', () => {
+    const l3 = new L3Levels(pool);
+    l3.setPooled(BID, 500, 0);
+    l3.setPooled(ASK, 501, 2);
+    expect(l3.get(BID, 500)).toEqual([100, 40]);
+    expect(l3.ids(BID, 500)).toEqual([7, 9]);
+    expect(l3.get(ASK, 501)).toEqual([25]);
+    l3.setPooled(BID, 500, 1);
+    expect(l3.get(BID, 500)).toEqual([]);
+    expect(l3.ids(BID, 500)).toBeNull();
+  });
+
+  it('a print trades a pooled level from the front, ids kept beside the orders', () => {
+    const l3 = new L3Levels(pool);
+    l3.setPooled(BID, 500, 0);
+    expect(l3.trade(BID, 500, 110)).toBe(1);
+    expect(l3.get(BID, 500)).toEqual([30]);
+    expect(l3.ids(BID, 500)).toEqual([9]);
+  });
+
+  it('without ids in the pool the ids are null', () => {
+    const l3 = new L3Levels({ orderStart: pool.orderStart, orderQty: pool.orderQty });
+    l3.setPooled(ASK, 501, 2);
+    expect(l3.get(ASK, 501)).toEqual([25]);
+    expect(l3.ids(ASK, 501)).toBeNull();
+  });
+
+  it('setPooled without a pool is a RangeError', () => {
+    expect(() => new L3Levels().setPooled(BID, 500, 0)).toThrow(RangeError);
   });
 });

@@ -74,8 +74,9 @@ describe('cumulative PnL by source', () => {
   }, 60_000);
 
   it('spread capture + inventory + fees + funding is the equity at every sample, exactly; the last sample is the report\'s split', () => {
-    const o = run.observer;
-    const p = o.pnlParts;
+    const o = { equity: run.observer.equity.toArray() };
+    const parts = run.observer.pnlParts;
+    const p = { spread: parts.spread.toArray(), inventory: parts.inventory.toArray(), fees: parts.fees.toArray(), funding: parts.funding.toArray(), rewards: parts.rewards.toArray() };
     expect([p.spread.length, p.inventory.length, p.fees.length, p.funding.length, p.rewards.length]).toEqual(Array(5).fill(o.equity.length));
     expect(o.equity.length).toBe(480);
     const off: number[] = [];

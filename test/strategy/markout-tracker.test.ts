@@ -84,6 +84,7 @@ describe('MarkoutTracker', () => {
     t.updateMid(1045, 100.05);
     t.advance(2000);
     expect(t.stats(0).count).toBe(5);
+    expect(t.count(0)).toBe(5);
     expect(t.recentMeanBps(0)).toBeCloseTo((2 + 3 + 4) / 3, 9);
   });
 

@@ -206,6 +206,13 @@ export class MarkoutTracker {
     return a.recentWm / a.recentW;
   }
 
+  /** Matured markouts at horizon `horizonIdx` so far (`stats(h).count`, without building the stats). */
+  count(horizonIdx = 0): number {
+    const a = this.#acc[horizonIdx];
+    if (!a) throw new RangeError(`MarkoutTracker: no horizon #${horizonIdx}`);
+    return a.n;
+  }
+
   /** Matured markouts at horizon `horizonIdx` so far (overall and per side). */
   stats(horizonIdx: number): MarkoutStats {
     const a = this.#acc[horizonIdx];

@@ -54,22 +54,44 @@ export function innerHalfSpread(q: DesiredQuotes): number {
  * contracts, never above the inner size, at least the floors), levels below the minimum order size
  * are dropped, and the result stays post-only (bids below the best ask, asks above the best bid,
  * strictly ordered). Total size per side never exceeds the inner strategy's, so its position cap
- * still holds. Pure.
+ * still holds. Pure; when the result equals `last` (same symbol, prices and sizes), `last` itself is
+ * returned and nothing is allocated (most evaluations leave the quotes as they were).
  */
-export function applyAdjustment(ctx: Pick<StrategyContext, 'book' | 'instrument'>, inner: DesiredQuotes, a: QuoteAdjustment): DesiredQuotes {
+export function applyAdjustment(ctx: Pick<StrategyContext, 'book' | 'instrument'>, inner: DesiredQuotes, a: QuoteAdjustment, last: DesiredQuotes | null = null): DesiredQuotes {
   const bb = ctx.book?.bids[0]?.priceTicks;
   const ba = ctx.book?.asks[0]?.priceTicks;
   const mid = bb !== undefined && ba !== undefined ? (bb + ba) / 2 : Number.NaN;
   const minSize = Math.max(1, ctx.instrument.minOrderSize);
-  return {
-    symbol: inner.symbol,
-    bids: side(inner.bids, true, a.shiftTicks - a.bidWidenTicks, a.bidSizeMult, a.minBidQty, Number.isNaN(mid) ? -Infinity : mid - a.maxBidDistanceTicks, ba, minSize),
-    asks: side(inner.asks, false, a.shiftTicks + a.askWidenTicks, a.askSizeMult, a.minAskQty, Number.isNaN(mid) ? Infinity : mid + a.maxAskDistanceTicks, bb, minSize),
-  };
+  const nb = side(inner.bids, true, a.shiftTicks - a.bidWidenTicks, a.bidSizeMult, a.minBidQty, Number.isNaN(mid) ? -Infinity : mid - a.maxBidDistanceTicks, ba, minSize, bidScratch);
+  const na = side(inner.asks, false, a.shiftTicks + a.askWidenTicks, a.askSizeMult, a.minAskQty, Number.isNaN(mid) ? Infinity : mid + a.maxAskDistanceTicks, bb, minSize, askScratch);
+  if (last !== null && last.symbol === inner.symbol && sameSide(last.bids, bidScratch, nb) && sameSide(last.asks, askScratch, na)) return last;
+  return { symbol: inner.symbol, bids: levelsOf(bidScratch, nb), asks: levelsOf(askScratch, na) };
 }
 
-function side(levels: readonly QuoteLevel[], isBid: boolean, moveTicks: number, mult: number, floorQty: number, limit: number, opposite: number | undefined, minSize: number): QuoteLevel[] {
+/** Price/size pairs of one side being built (grown as needed; one evaluation at a time). */
+let bidScratch: Float64Array = new Float64Array(64);
+let askScratch: Float64Array = new Float64Array(64);
+
+function sameSide(levels: readonly QuoteLevel[], s: Float64Array, n: number): boolean {
+  if (levels.length !== n) return false;
+  for (let i = 0; i < n; i++) if (levels[i]!.priceTicks !== s[2 * i] || levels[i]!.qty !== s[2 * i + 1]) return false;
+  return true;
+}
+
+function levelsOf(s: Float64Array, n: number): QuoteLevel[] {
   const out: QuoteLevel[] = [];
+  for (let i = 0; i < n; i++) out.push({ priceTicks: s[2 * i]!, qty: s[2 * i + 1]! });
+  return out;
+}
+
+/** Writes the adjusted levels of one side into `out` as (price, size) pairs; returns how many. */
+function side(levels: readonly QuoteLevel[], isBid: boolean, moveTicks: number, mult: number, floorQty: number, limit: number, opposite: number | undefined, minSize: number, out: Float64Array): number {
+  if (out.length < 2 * levels.length) {
+    out = new Float64Array(4 * levels.length);
+    if (isBid) bidScratch = out;
+    else askScratch = out;
+  }
+  let n = 0;
   let prev = Number.NaN;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i]!;
@@ -80,8 +102,10 @@ function side(levels: readonly QuoteLevel[], isBid: boolean, moveTicks: number, 
     if (!Number.isNaN(prev)) px = isBid ? Math.min(px, prev - 1) : Math.max(px, prev + 1);
     const qty = Math.min(l.qty, Math.max(Math.floor(l.qty * mult), Math.floor(floorQty)));
     if (qty < minSize) continue;
-    out.push({ priceTicks: px, qty });
+    out[2 * n] = px;
+    out[2 * n + 1] = qty;
+    n++;
     prev = px;
   }
-  return out;
+  return n;
 }

@@ -60,7 +60,7 @@ export function toxicityGuard(c: ToxicityGuardConfig): Overlay {
 
 /** The recent size-weighted adverse move of one side's fills in ticks (≥ 0; 0 before `minFills` matured). */
 function adverseTicks(t: MarkoutTracker, minFills: number, mid: number): number {
-  if (t.stats(0).count < minFills) return 0;
+  if (t.count(0) < minFills) return 0;
   const bps = t.recentWeightedMeanBps(0);
   return bps < 0 ? (-bps / 10_000) * mid : 0;
 }

@@ -17,10 +17,12 @@ export function withOverlays(inner: Strategy, overlays: readonly (Overlay | Over
   for (const o of list) o.bind?.(inner);
   const adj = neutralAdjustment();
   let lastInner: DesiredQuotes | null = null;
+  // The last adjusted ladder: an equal one is this very object (the engine then skips its gate and diff).
+  let lastAdjusted: DesiredQuotes | null = null;
   const adjust = (ctx: StrategyContext, q: DesiredQuotes): DesiredQuotes => {
     resetAdjustment(adj);
     for (const o of list) o.adjust(ctx, q, adj);
-    let out = applyAdjustment(ctx, q, adj);
+    let out = (lastAdjusted = applyAdjustment(ctx, q, adj, lastAdjusted));
     for (const o of list) if (o.finish) out = o.finish(ctx, out);
     return out;
   };

@@ -38,6 +38,16 @@ describe('applyAdjustment', () => {
     expect(out.bids[0]).toEqual({ priceTicks: 9_997, qty: 8 }); // mid 10001 − 4
     expect(out.asks[0]).toEqual({ priceTicks: 10_009, qty: 8 }); // inner 10004 was outside the 2-tick limit: widened freely
   });
+  it('gives back the last ladder itself when the result equals it, a new one otherwise', () => {
+    const a = { ...neutralAdjustment(), shiftTicks: -1.5 };
+    const first = applyAdjustment(c, inner, a);
+    const again = applyAdjustment(c, { ...inner, bids: inner.bids.map((l) => ({ ...l })) }, { ...a, shiftTicks: -1.2 }, first);
+    expect(again).toBe(first);
+    const moved = applyAdjustment(c, inner, { ...a, shiftTicks: -3 }, first);
+    expect(moved).not.toBe(first);
+    expect(moved).toEqual({ symbol: SYM, bids: [{ priceTicks: 9_995, qty: 10 }, { priceTicks: 9_994, qty: 10 }], asks: [{ priceTicks: 10_001, qty: 10 }, { priceTicks: 10_002, qty: 10 }] });
+    expect(first).toEqual({ symbol: SYM, bids: [{ priceTicks: 9_996, qty: 10 }, { priceTicks: 9_995, qty: 10 }], asks: [{ priceTicks: 10_003, qty: 10 }, { priceTicks: 10_004, qty: 10 }] });
+  });
 });
 
 describe('funding-carry overlay', () => {
