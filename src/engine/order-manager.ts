@@ -6,7 +6,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable, isTerminal } from '../domain/order-state.ts';
 import type { CidFactory } from './cid.ts';
-import { diffSide, isNoChange, type DiffAccess, type DiffTolerance } from './quote-diff.ts';
+import { diffSide, DiffScratch, isNoChange, type DiffAccess, type DiffTolerance, type SideDiff } from './quote-diff.ts';
 import { LocalOrder } from './order-store.ts';
 import type { OrderRequests, RequestEnv } from './order-requests.ts';
 import type { UnknownOrderPolicy } from './config.ts';
@@ -44,6 +44,10 @@ export interface Lingering {
 export class OrderManager {
   readonly #bids: LocalOrder[] = [];
   readonly #asks: LocalOrder[] = [];
+  /** Each side's diff is built here (quote-diff.ts); `#applying` > 0 while one is being read. */
+  readonly #bidDiff = new DiffScratch<LocalOrder>();
+  readonly #askDiff = new DiffScratch<LocalOrder>();
+  #applying = 0;
   #now = 0;
   #force = false;
   readonly #tol: DiffTolerance;
@@ -113,8 +117,22 @@ export class OrderManager {
     truncate(bidBuf, nb);
     truncate(askBuf, na);
     const tol = this.#tol;
-    const db = diffSide(bids, bidBuf, this.#access, tol, true, true);
-    const da = diffSide(asks, askBuf, this.#access, tol, true, false);
+    // A request that reaches applyQuotes again before the loops below are done (a gateway answering
+    // synchronously) builds its diffs in new objects, not in the ones being read.
+    const reentered = this.#applying > 0;
+    const db = diffSide(bids, bidBuf, this.#access, tol, true, true, reentered ? null : this.#bidDiff);
+    const da = diffSide(asks, askBuf, this.#access, tol, true, false, reentered ? null : this.#askDiff);
+    this.#applying++;
+    try {
+      this.#send(symbol, db, da);
+    } finally {
+      this.#applying--;
+    }
+    return isNoChange(db) && isNoChange(da);
+  }
+
+  #send(symbol: Symbol, db: SideDiff<LocalOrder>, da: SideDiff<LocalOrder>): void {
+    const { env } = this;
     // Indexed loops: the no-change diff is a shared frozen object, and most calls change nothing.
     for (let i = 0; i < db.cancel.length; i++) env.requests.cancel(db.cancel[i]!);
     for (let i = 0; i < da.cancel.length; i++) env.requests.cancel(da.cancel[i]!);
@@ -128,7 +146,6 @@ export class OrderManager {
     }
     for (let i = 0; i < db.place.length; i++) this.placeNew(symbol, 'buy', db.place[i]!.priceTicks, db.place[i]!.qty);
     for (let i = 0; i < da.place.length; i++) this.placeNew(symbol, 'sell', da.place[i]!.priceTicks, da.place[i]!.qty);
-    return isNoChange(db) && isNoChange(da);
   }
 
   /** Tracks and queues a new order (`hedge`: a marketable order outside the ladder, never post-only); returns it. */
