@@ -291,7 +291,8 @@ export class EngineCore {
       slot.settledPosition === slot.ledger.qty &&
       slot.settledState === slot.effective &&
       slot.settledBandLower === bandLower &&
-      slot.settledBandUpper === bandUpper
+      slot.settledBandUpper === bandUpper &&
+      (slot.settledLockSentMs === Infinity || this.om.deferredHolds(slot.settledLockSentMs))
     )
       return;
     let bids = d?.bids ?? EMPTY;
@@ -315,7 +316,12 @@ export class EngineCore {
     const prev = slot.gated;
     if (prev === null || prev.bids !== gBids || prev.asks !== gAsks) slot.gated = { symbol: slot.symbol, bids: gBids, asks: gAsks };
     if (this.awaitingResync) return;
-    if (!this.om.applyQuotes(slot.symbol, gBids, gAsks, slot.effective !== 'ACTIVE')) {
+    if (this.om.applyQuotes(slot.symbol, gBids, gAsks, slot.effective !== 'ACTIVE')) slot.settledLockSentMs = Infinity;
+    else if (!Number.isNaN(this.om.deferredLockSentMs)) {
+      // Nothing sent only because the orders left over are locked: the same inputs give the same
+      // answer until one of them comes of age or an order changes (the store version).
+      slot.settledLockSentMs = this.om.deferredLockSentMs;
+    } else {
       slot.settledVersion = -1;
       return;
     }

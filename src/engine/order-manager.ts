@@ -6,7 +6,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable, isTerminal } from '../domain/order-state.ts';
 import type { CidFactory } from './cid.ts';
-import { diffSide, DiffScratch, isNoChange, type DiffAccess, type DiffTolerance, type SideDiff } from './quote-diff.ts';
+import { diffSide, DiffScratch, isDeferred, isNoChange, type DiffAccess, type DiffTolerance, type SideDiff } from './quote-diff.ts';
 import { LocalOrder } from './order-store.ts';
 import type { OrderRequests, RequestEnv } from './order-requests.ts';
 import type { UnknownOrderPolicy } from './config.ts';
@@ -52,10 +52,19 @@ export class OrderManager {
   #force = false;
   readonly #tol: DiffTolerance;
   readonly #access: DiffAccess<LocalOrder>;
+  readonly #minLife: number;
+  /**
+   * After an applyQuotes that sent nothing only because orders left over were locked (a deferred
+   * diff, the usual answer while a quote is in flight or too young to move): the earliest `sentMs`
+   * among the symbol's orders locked by their minimum lifetime (Infinity when only in-flight
+   * orders are locked); NaN after any other answer. See `deferredHolds`.
+   */
+  deferredLockSentMs = NaN;
 
   constructor(private readonly env: ManagerEnv) {
     this.#tol = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
     const minLife = env.config.minOrderLifetimeMs;
+    this.#minLife = minLife;
     const useReplace = env.config.useReplace;
     this.#access = {
       price: (o) => o.effPrice,
@@ -122,13 +131,39 @@ export class OrderManager {
     const reentered = this.#applying > 0;
     const db = diffSide(bids, bidBuf, this.#access, tol, true, true, reentered ? null : this.#bidDiff);
     const da = diffSide(asks, askBuf, this.#access, tol, true, false, reentered ? null : this.#askDiff);
+    const deferred = (isDeferred(db) && (isDeferred(da) || isNoChange(da))) || (isNoChange(db) && isDeferred(da));
+    const lock = deferred ? this.#earliestLifetimeLock(bidBuf, askBuf) : NaN;
     this.#applying++;
     try {
       this.#send(symbol, db, da);
     } finally {
       this.#applying--;
     }
+    // Set after sending: a re-entered applyQuotes (a gateway answering synchronously) set its own.
+    this.deferredLockSentMs = lock;
     return isNoChange(db) && isNoChange(da);
+  }
+
+  /**
+   * True while a deferred answer given at `lockSentMs` (deferredLockSentMs) still holds for the
+   * same ladders and the same orders (store version): no order locked by its lifetime has come of
+   * age (the earliest sent decides: the same comparison as the diff's lock test). In-flight locks
+   * end only with an order change, which moves the store version.
+   */
+  deferredHolds(lockSentMs: number): boolean {
+    return this.env.clock.nowMs() - lockSentMs < this.#minLife;
+  }
+
+  /** The earliest `sentMs` of the orders locked now by their minimum lifetime (not in flight, not queued); Infinity when none. */
+  #earliestLifetimeLock(bids: readonly LocalOrder[], asks: readonly LocalOrder[]): number {
+    let t = Infinity;
+    for (const xs of [bids, asks])
+      for (let i = 0; i < xs.length; i++) {
+        const o = xs[i]!;
+        if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown' || o.status === 'queued') continue;
+        if (this.#now - o.sentMs < this.#minLife && o.sentMs < t) t = o.sentMs;
+      }
+    return t;
   }
 
   #send(symbol: Symbol, db: SideDiff<LocalOrder>, da: SideDiff<LocalOrder>): void {

@@ -34,6 +34,11 @@ export function isNoChange<O>(d: SideDiff<O>): boolean {
   return d === NO_CHANGES;
 }
 
+/** True when the diff is the shared deferred one: nothing to send only because every order left over is locked. */
+export function isDeferred<O>(d: SideDiff<O>): boolean {
+  return d === DEFERRED;
+}
+
 /** Tolerances for keeping an order as is. */
 export interface DiffTolerance {
   readonly priceTicks: number;
