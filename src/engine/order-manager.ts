@@ -156,13 +156,16 @@ export class OrderManager {
 
   /** The earliest `sentMs` of the orders locked now by their minimum lifetime (not in flight, not queued); Infinity when none. */
   #earliestLifetimeLock(bids: readonly LocalOrder[], asks: readonly LocalOrder[]): number {
+    return Math.min(this.#earliestIn(bids), this.#earliestIn(asks));
+  }
+
+  #earliestIn(xs: readonly LocalOrder[]): number {
     let t = Infinity;
-    for (const xs of [bids, asks])
-      for (let i = 0; i < xs.length; i++) {
-        const o = xs[i]!;
-        if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown' || o.status === 'queued') continue;
-        if (this.#now - o.sentMs < this.#minLife && o.sentMs < t) t = o.sentMs;
-      }
+    for (let i = 0; i < xs.length; i++) {
+      const o = xs[i]!;
+      if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown' || o.status === 'queued') continue;
+      if (this.#now - o.sentMs < this.#minLife && o.sentMs < t) t = o.sentMs;
+    }
     return t;
   }
 
