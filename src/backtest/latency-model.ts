@@ -62,6 +62,8 @@ export class LatencyModel {
   readonly #recorded: { readonly byOp: ReadonlyMap<RoundTripOp, readonly number[]>; readonly all: readonly number[]; readonly share: number } | null;
   /** The feed latency of the last event the bot received (ms), for `feed_multiple`. */
   feedLatencyMs = 0;
+  /** A configured distribution is `feed_multiple` (the runner tracks feedLatencyMs only then). */
+  readonly readsFeedLatency: boolean;
 
   constructor(
     private readonly cfg: OrderLatencyConfig,
@@ -69,6 +71,7 @@ export class LatencyModel {
     recorded: RecordedLatency | null = null,
   ) {
     this.#rand = seededRandomU32(seed);
+    this.readsFeedLatency = recorded === null && (isFeedMultiple(cfg.entry) || isFeedMultiple(cfg.response));
     this.#recorded = recorded
       ? { byOp: recorded.byOp, all: [...recorded.byOp.values()].flat().sort((a, b) => a - b), share: Math.min(1, Math.max(0, recorded.entryShare)) }
       : null;
@@ -126,3 +129,5 @@ export class LatencyModel {
     return r * Math.cos(th);
   }
 }
+
+const isFeedMultiple = (d: LatencyDist): boolean => typeof d === 'object' && 'feed_multiple' in d;

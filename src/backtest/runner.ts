@@ -275,6 +275,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       actions.push(Math.max(xT[i0]!, Math.min(col.tsEvent[i]!, lT[i]!)), () => exchange.applyOwn(s, col.levels, a, nb, na));
     }
 
+  // Only a `feed_multiple` latency reads the feed latency of the last delivered row.
+  const tracksFeedLatency = latency.readsFeedLatency;
   let ex = i0;
   let lo = i0;
   let sameInstant = 0;
@@ -319,7 +321,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     } else if (tA === t) {
       actionStep(t);
     } else {
-      latency.feedLatencyMs = lT[lo]! - col.tsEvent[lo]!;
+      if (tracksFeedLatency) latency.feedLatencyMs = lT[lo]! - tsEvent[lo]!;
       delivery.step(lo, lT[lo++]!);
     }
   }

@@ -10,7 +10,7 @@ import type { FeeRates } from './config.ts';
 import type { EngineEvent } from './events.ts';
 import { FillBook } from './fills.ts';
 import type { AccountReader } from './ports.ts';
-import { feeFor, sumBreakdowns } from './position-ledger.ts';
+import { sumBreakdowns } from './position-ledger.ts';
 import { SeededPositions } from './seeded-positions.ts';
 import type { SymbolSlot } from './symbol-slot.ts';
 import type { PnlBreakdown } from './types.ts';
@@ -95,7 +95,7 @@ export class Accounting {
     }
     const own = this.#bySymbol.get(ev.order.symbol);
     const rate = ev.aggressor ? (own?.taker ?? this.#takerRate) : (own?.maker ?? this.#makerRate);
-    const fee = feeFor(slot.instrument, ev.fillPriceTicks, ev.fillQty, rate);
+    const fee = slot.ledger.feeOf(ev.fillPriceTicks, ev.fillQty, rate);
     this.#book(slot, key, ev.tradeId, ev.order.orderId, cid, ev.fillSide, ev.fillPriceTicks, ev.fillQty, ev.aggressor, fee, true, slot.market.mid(), ev.tsEvent, false);
   }
 

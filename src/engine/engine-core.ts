@@ -8,7 +8,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import { Executor } from '../execution/executor.ts';
 import { KillSwitch, type KillSwitchTransition } from '../risk/kill-switch.ts';
 import { limitsFor } from '../risk/config.ts';
-import { gateQuotes, type RiskView } from '../risk/quote-gate.ts';
+import { gateQuotes, type MutableGatedQuotes, type RiskView } from '../risk/quote-gate.ts';
 import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import { strictestState, type StateVerdict } from './effective-state.ts';
 import { isDesiredQuotes, isStrategyPlan, type StrategyOutput } from '../strategy/contract.ts';
@@ -33,6 +33,7 @@ import { validateEngineDeps } from './validate.ts';
 
 const CLOSE_ONLY_BACKOFF_MS = 60_000;
 const EMPTY: readonly QuoteLevel[] = Object.freeze([]);
+const EMPTY_REASONS: readonly string[] = Object.freeze([]);
 
 /**
  * The engine's synchronous core: per-symbol market state and portfolio, strategy evaluation with
@@ -69,6 +70,8 @@ export class EngineCore {
   readonly #verdict: StateVerdict = { state: 'ACTIVE', reason: '' };
   readonly #dirty = new Set<SlotGroup>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
+  /** The gate's result, rewritten by each #settle (read there only). */
+  readonly #gated: MutableGatedQuotes = { bids: EMPTY, asks: EMPTY, reasons: EMPTY_REASONS };
   readonly #riskView: { -readonly [K in keyof RiskView]: RiskView[K] } = {
     position: 0,
     tradingState: 'ACTIVE',
@@ -296,7 +299,8 @@ export class EngineCore {
       slot.settledPosition === slot.ledger.qty &&
       slot.settledState === slot.effective &&
       slot.settledBandLower === bandLower &&
-      slot.settledBandUpper === bandUpper
+      slot.settledBandUpper === bandUpper &&
+      (slot.settledLockSentMs === Infinity || this.om.deferredHolds(slot.settledLockSentMs))
     )
       return;
     let bids = d?.bids ?? EMPTY;
@@ -305,18 +309,27 @@ export class EngineCore {
       bids = clampPostOnly(bids, true, bestAsk);
       asks = clampPostOnly(asks, false, bestBid);
     }
-    const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits);
+    // The gate writes into one reused result: read it out before anything else can run.
+    const g = gateQuotes(bids, asks, this.riskView(slot), slot.limits, this.#gated);
+    const gBids = g.bids;
+    const gAsks = g.asks;
+    const reasons = g.reasons;
     stamp(Stage.gated);
-    const key = g.reasons.length === 0 ? '' : g.reasons.join(',');
+    const key = reasons.length === 0 ? '' : reasons.join(',');
     if (key !== slot.lastTrimKey) {
       slot.lastTrimKey = key;
-      if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons: g.reasons, tsMs: now });
+      if (key !== '') this.emit({ type: 'quotes-trimmed', symbol: slot.symbol, reasons, tsMs: now });
     }
     // Same ladders as last time (a strategy returning its unchanged quotes): keep the object.
     const prev = slot.gated;
-    if (prev === null || prev.bids !== g.bids || prev.asks !== g.asks) slot.gated = { symbol: slot.symbol, bids: g.bids, asks: g.asks };
+    if (prev === null || prev.bids !== gBids || prev.asks !== gAsks) slot.gated = { symbol: slot.symbol, bids: gBids, asks: gAsks };
     if (this.awaitingResync) return;
-    if (!this.om.applyQuotes(slot.symbol, g.bids, g.asks, slot.effective !== 'ACTIVE')) {
+    if (this.om.applyQuotes(slot.symbol, gBids, gAsks, slot.effective !== 'ACTIVE')) slot.settledLockSentMs = Infinity;
+    else if (!Number.isNaN(this.om.deferredLockSentMs)) {
+      // Nothing sent only because the orders left over are locked: the same inputs give the same
+      // answer until one of them comes of age or an order changes (the store version).
+      slot.settledLockSentMs = this.om.deferredLockSentMs;
+    } else {
       slot.settledVersion = -1;
       return;
     }

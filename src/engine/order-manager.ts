@@ -6,7 +6,7 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { Order } from '../domain/order.ts';
 import { isCancelable, isTerminal } from '../domain/order-state.ts';
 import type { CidFactory } from './cid.ts';
-import { diffSide, isNoChange, type DiffAccess, type DiffTolerance } from './quote-diff.ts';
+import { diffSide, DiffScratch, isDeferred, isNoChange, type DiffAccess, type DiffTolerance, type SideDiff } from './quote-diff.ts';
 import { LocalOrder } from './order-store.ts';
 import type { OrderRequests, RequestEnv } from './order-requests.ts';
 import type { UnknownOrderPolicy } from './config.ts';
@@ -44,14 +44,27 @@ export interface Lingering {
 export class OrderManager {
   readonly #bids: LocalOrder[] = [];
   readonly #asks: LocalOrder[] = [];
+  /** Each side's diff is built here (quote-diff.ts); `#applying` > 0 while one is being read. */
+  readonly #bidDiff = new DiffScratch<LocalOrder>();
+  readonly #askDiff = new DiffScratch<LocalOrder>();
+  #applying = 0;
   #now = 0;
   #force = false;
   readonly #tol: DiffTolerance;
   readonly #access: DiffAccess<LocalOrder>;
+  readonly #minLife: number;
+  /**
+   * After an applyQuotes that sent nothing only because orders left over were locked (a deferred
+   * diff, the usual answer while a quote is in flight or too young to move): the earliest `sentMs`
+   * among the symbol's orders locked by their minimum lifetime (Infinity when only in-flight
+   * orders are locked); NaN after any other answer. See `deferredHolds`.
+   */
+  deferredLockSentMs = NaN;
 
   constructor(private readonly env: ManagerEnv) {
     this.#tol = { priceTicks: env.config.priceToleranceTicks, size: env.config.sizeTolerance };
     const minLife = env.config.minOrderLifetimeMs;
+    this.#minLife = minLife;
     const useReplace = env.config.useReplace;
     this.#access = {
       price: (o) => o.effPrice,
@@ -113,8 +126,51 @@ export class OrderManager {
     truncate(bidBuf, nb);
     truncate(askBuf, na);
     const tol = this.#tol;
-    const db = diffSide(bids, bidBuf, this.#access, tol, true, true);
-    const da = diffSide(asks, askBuf, this.#access, tol, true, false);
+    // A request that reaches applyQuotes again before the loops below are done (a gateway answering
+    // synchronously) builds its diffs in new objects, not in the ones being read.
+    const reentered = this.#applying > 0;
+    const db = diffSide(bids, bidBuf, this.#access, tol, true, true, reentered ? null : this.#bidDiff);
+    const da = diffSide(asks, askBuf, this.#access, tol, true, false, reentered ? null : this.#askDiff);
+    const deferred = (isDeferred(db) && (isDeferred(da) || isNoChange(da))) || (isNoChange(db) && isDeferred(da));
+    const lock = deferred ? this.#earliestLifetimeLock(bidBuf, askBuf) : NaN;
+    this.#applying++;
+    try {
+      this.#send(symbol, db, da);
+    } finally {
+      this.#applying--;
+    }
+    // Set after sending: a re-entered applyQuotes (a gateway answering synchronously) set its own.
+    this.deferredLockSentMs = lock;
+    return isNoChange(db) && isNoChange(da);
+  }
+
+  /**
+   * True while a deferred answer given at `lockSentMs` (deferredLockSentMs) still holds for the
+   * same ladders and the same orders (store version): no order locked by its lifetime has come of
+   * age (the earliest sent decides: the same comparison as the diff's lock test). In-flight locks
+   * end only with an order change, which moves the store version.
+   */
+  deferredHolds(lockSentMs: number): boolean {
+    return this.env.clock.nowMs() - lockSentMs < this.#minLife;
+  }
+
+  /** The earliest `sentMs` of the orders locked now by their minimum lifetime (not in flight, not queued); Infinity when none. */
+  #earliestLifetimeLock(bids: readonly LocalOrder[], asks: readonly LocalOrder[]): number {
+    return Math.min(this.#earliestIn(bids), this.#earliestIn(asks));
+  }
+
+  #earliestIn(xs: readonly LocalOrder[]): number {
+    let t = Infinity;
+    for (let i = 0; i < xs.length; i++) {
+      const o = xs[i]!;
+      if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown' || o.status === 'queued') continue;
+      if (this.#now - o.sentMs < this.#minLife && o.sentMs < t) t = o.sentMs;
+    }
+    return t;
+  }
+
+  #send(symbol: Symbol, db: SideDiff<LocalOrder>, da: SideDiff<LocalOrder>): void {
+    const { env } = this;
     // Indexed loops: the no-change diff is a shared frozen object, and most calls change nothing.
     for (let i = 0; i < db.cancel.length; i++) env.requests.cancel(db.cancel[i]!);
     for (let i = 0; i < da.cancel.length; i++) env.requests.cancel(da.cancel[i]!);
@@ -128,7 +184,6 @@ export class OrderManager {
     }
     for (let i = 0; i < db.place.length; i++) this.placeNew(symbol, 'buy', db.place[i]!.priceTicks, db.place[i]!.qty);
     for (let i = 0; i < da.place.length; i++) this.placeNew(symbol, 'sell', da.place[i]!.priceTicks, da.place[i]!.qty);
-    return isNoChange(db) && isNoChange(da);
   }
 
   /** Tracks and queues a new order (`hedge`: a marketable order outside the ladder, never post-only); returns it. */

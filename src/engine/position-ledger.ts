@@ -3,6 +3,9 @@ import type { Side } from '../domain/enums.ts';
 import { notional, type Instrument } from '../domain/instrument.ts';
 import type { PnlBreakdown } from './types.ts';
 
+/** Distinct prices a ledger remembers as Decimals before starting over. */
+const MAX_CACHED_PRICES = 4_096;
+
 /**
  * Position and PnL for one symbol, in Decimal money. Realized PnL follows the venue's convention
  * (fees excluded). Spread capture credits each fill with its edge versus the mid at fill time;
@@ -40,10 +43,32 @@ export class PositionLedger {
     total: ZERO,
   };
 
+  /** tick size × n for the prices (and mids) fills were booked at: a fill reads 2–3 of them, from a handful of distinct values. */
+  readonly #prices = new Map<number, Decimal>();
+
   constructor(instrument: Instrument) {
     this.#mult = instrument.multiplier;
     this.#multIsOne = instrument.multiplier.eq(1);
     this.#tick = instrument.grid.tickSize;
+  }
+
+  /**
+   * The price of `ticks` (possibly a half tick: a mid) as a Decimal: tick size × ticks, the same
+   * value `grid.toDecimal` computes, remembered (Decimals are immutable; bounded).
+   */
+  priceOf(ticks: number): Decimal {
+    let d = this.#prices.get(ticks);
+    if (d === undefined) {
+      if (this.#prices.size >= MAX_CACHED_PRICES) this.#prices.clear();
+      d = this.#tick.mul(ticks);
+      this.#prices.set(ticks, d);
+    }
+    return d;
+  }
+
+  /** Fee for a fill of `qty` at `priceTicks` at `rate`: feeFor's figure (× a multiplier of 1 skipped, see #perContract). */
+  feeOf(priceTicks: number, qty: number, rate: Decimal): Decimal {
+    return this.#perContract(this.priceOf(priceTicks).mul(qty)).mul(rate);
   }
 
   /**
@@ -99,10 +124,10 @@ export class PositionLedger {
 
   /** Applies one fill. `midTicks` (possibly half-tick) is the mid when it happened, null if unknown. */
   applyFill(side: Side, priceTicks: number, qty: number, midTicks: number | null): void {
-    const price = this.#tick.mul(priceTicks);
+    const price = this.priceOf(priceTicks);
     const signed = side === 'buy' ? qty : -qty;
     if (midTicks !== null) {
-      const edge = this.#perContract(this.#tick.mul(midTicks).minus(price).mul(signed));
+      const edge = this.#perContract(this.priceOf(midTicks).minus(price).mul(signed));
       this.spreadCapture = this.spreadCapture.plus(edge);
     }
     const q0 = this.qty;
@@ -142,7 +167,7 @@ export class PositionLedger {
   /** Unrealized PnL at `markTicks` (zero when flat or unpriced). */
   unrealized(markTicks: number | null): Decimal {
     if (this.qty === 0 || this.avgPrice === null || markTicks === null) return ZERO;
-    return this.#perContract(this.#tick.mul(markTicks).minus(this.avgPrice).mul(this.qty));
+    return this.#perContract(this.priceOf(markTicks).minus(this.avgPrice).mul(this.qty));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { truncate } from '../core/arrays.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
 
 /** How the diff reads a working order (accessors, so the hot path builds no wrapper objects). */
@@ -33,6 +34,11 @@ export function isNoChange<O>(d: SideDiff<O>): boolean {
   return d === NO_CHANGES;
 }
 
+/** True when the diff is the shared deferred one: nothing to send only because every order left over is locked. */
+export function isDeferred<O>(d: SideDiff<O>): boolean {
+  return d === DEFERRED;
+}
+
 /** Tolerances for keeping an order as is. */
 export interface DiffTolerance {
   readonly priceTicks: number;
@@ -46,7 +52,9 @@ export interface DiffTolerance {
  * evaluation), a replaceable one is replaced (one request), otherwise cancel + place. Leftover
  * unlocked orders are cancelled, leftover levels placed. Pure; allocates nothing when every level
  * keeps its order (returns a shared frozen empty diff), at most one small array when the leftovers
- * are all locked (the usual case while a quote is in flight), else only small arrays.
+ * are all locked (the usual case while a quote is in flight); a diff that sends something is built
+ * in `scratch` when one is given (nothing allocated: a quarter of the diffs while the touch moves),
+ * else in a new one.
  */
 export function diffSide<O>(
   levels: readonly QuoteLevel[],
@@ -55,12 +63,15 @@ export function diffSide<O>(
   tol: DiffTolerance,
   useReplace: boolean,
   descending: boolean,
+  scratch: DiffScratch<O> | null = null,
 ): SideDiff<O> {
   if (orders.length === 0) return levels.length === 0 ? NO_CHANGES : { replace: [], cancel: [], place: levels };
   // Matched orders: a bit mask for the usual handful, bytes beyond 31 orders.
   const wide = orders.length > 31 ? new Uint8Array(orders.length) : null;
   let mask = 0;
+  // Levels no order kept: in the scratch's working array when there is one (even a deferred diff fills it).
   let unmatched: QuoteLevel[] | null = null;
+  if (scratch !== null) truncate(scratch.unmatched, 0);
   for (const l of levels) {
     let hit = -1;
     for (let j = 0; j < orders.length; j++) {
@@ -72,8 +83,9 @@ export function diffSide<O>(
       }
     }
     if (hit < 0) {
-      if (unmatched === null) unmatched = [l];
-      else unmatched.push(l);
+      if (unmatched !== null) unmatched.push(l);
+      else if (scratch !== null) (unmatched = scratch.unmatched).push(l);
+      else unmatched = [l];
     } else if (wide) wide[hit] = 1;
     else mask |= 1 << hit;
   }
@@ -87,18 +99,22 @@ export function diffSide<O>(
     if (restLocked && !acc.locked(orders[j]!)) restLocked = false;
   }
   const um = unmatched ?? NO_LEVELS;
-  if (restCount === 0) return um.length === 0 ? NO_CHANGES : { replace: [], cancel: [], place: um };
+  if (restCount === 0 && um.length === 0) return NO_CHANGES;
   if (restLocked && um.length <= restCount) return DEFERRED;
-  const rest: O[] = [];
+  const out = scratch === null ? new DiffScratch<O>() : scratch.reset();
+  if (restCount === 0) {
+    for (let k = 0; k < um.length; k++) out.place.push(um[k]!);
+    return out;
+  }
+  const rest = out.rest;
   for (let j = 0; j < orders.length; j++) if (wide ? wide[j] === 0 : (mask & (1 << j)) === 0) rest.push(orders[j]!);
-  const out = { replace: [] as { order: O; level: QuoteLevel }[], cancel: [] as O[], place: [] as QuoteLevel[] };
-  if (rest.length > 1) rest.sort(descending ? (a, b) => acc.price(b) - acc.price(a) : (a, b) => acc.price(a) - acc.price(b));
+  if (rest.length > 1) sortByPrice(rest, acc, descending);
   const n = Math.min(rest.length, um.length);
   for (let k = 0; k < n; k++) {
     const o = rest[k]!;
     const l = um[k]!;
     if (acc.locked(o)) continue;
-    if (useReplace && acc.replaceable(o)) out.replace.push({ order: o, level: l });
+    if (useReplace && acc.replaceable(o)) out.addReplace(o, l);
     else {
       out.cancel.push(o);
       out.place.push(l);
@@ -107,4 +123,54 @@ export function diffSide<O>(
   for (let k = n; k < rest.length; k++) if (!acc.locked(rest[k]!)) out.cancel.push(rest[k]!);
   for (let k = n; k < um.length; k++) out.place.push(um[k]!);
   return out;
+}
+
+/** Best first (bids: highest price first), stable: an insertion sort, the orders left over are a handful. */
+function sortByPrice<O>(xs: O[], acc: DiffAccess<O>, descending: boolean): void {
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i]!;
+    const px = acc.price(x);
+    let j = i - 1;
+    while (j >= 0 && (descending ? acc.price(xs[j]!) < px : acc.price(xs[j]!) > px)) {
+      xs[j + 1] = xs[j]!;
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+}
+
+/**
+ * A diff built in place: the caller owns one per side and passes it to every `diffSide` call, so a
+ * diff that sends something allocates nothing once the arrays have grown (the replace pairs are
+ * reused objects). What `diffSide` returned in it is valid until the next call with the same scratch.
+ */
+export class DiffScratch<O> implements SideDiff<O> {
+  readonly replace: { order: O; level: QuoteLevel }[] = [];
+  readonly cancel: O[] = [];
+  readonly place: QuoteLevel[] = [];
+  /** Orders no level kept, and levels no order kept (working space). */
+  readonly rest: O[] = [];
+  readonly unmatched: QuoteLevel[] = [];
+  /** Pair objects kept for reuse, `replace` holds the first `replace.length` of them. */
+  readonly #pairs: { order: O; level: QuoteLevel }[] = [];
+
+  /** Empties the diff, keeping the storage. */
+  reset(): this {
+    truncate(this.replace, 0);
+    truncate(this.cancel, 0);
+    truncate(this.place, 0);
+    truncate(this.rest, 0);
+    return this;
+  }
+
+  addReplace(order: O, level: QuoteLevel): void {
+    const k = this.replace.length;
+    let p = this.#pairs[k];
+    if (p === undefined) this.#pairs.push((p = { order, level }));
+    else {
+      p.order = order;
+      p.level = level;
+    }
+    this.replace.push(p);
+  }
 }

@@ -70,6 +70,8 @@ export class SymbolSlot {
   settledState: TradingState = 'ACTIVE';
   settledBandLower: number | null = null;
   settledBandUpper: number | null = null;
+  /** When the remembered answer was a deferred one: OrderManager.deferredLockSentMs (Infinity otherwise). */
+  settledLockSentMs = Infinity;
   /** Book levels per side the strategy reads (Infinity: all); follows a replaced strategy. */
   bookDepth: number;
 

@@ -40,13 +40,14 @@ const scratch: string[] = [];
  * Applies the pre-trade limits to a desired ladder: trading state (HALTED drops all, REDUCING keeps
  * only the side that shrinks |position|, capped at the position), price band, max order size and
  * notional (clipped), max position counting lingering in-flight orders (levels clipped best-first),
- * and max open orders (worst levels dropped, alternating sides). Pure.
+ * and max open orders (worst levels dropped, alternating sides). Pure. With `out` the result is
+ * written there and returned (the engine's hot path reuses one), else a new object.
  */
-export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], v: RiskView, limits: SymbolRiskLimits): GatedQuotes {
+export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], v: RiskView, limits: SymbolRiskLimits, out?: MutableGatedQuotes): GatedQuotes {
   const reasons = scratch;
   truncate(reasons, 0);
   if (v.tradingState === 'HALTED') {
-    return { bids: EMPTY, asks: EMPTY, reasons: bids.length > 0 || asks.length > 0 ? ['halted'] : NO_REASONS };
+    return result(out, EMPTY, EMPTY, bids.length > 0 || asks.length > 0 ? ['halted'] : NO_REASONS);
   }
   let buyRoom: number;
   let sellRoom: number;
@@ -70,9 +71,20 @@ export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLeve
       else if (na < a.length) na++;
       else break;
     }
-    return { bids: b.slice(0, nb), asks: a.slice(0, na), reasons: dedupe(reasons) };
+    return result(out, b.slice(0, nb), a.slice(0, na), dedupe(reasons));
   }
-  return { bids: b, asks: a, reasons: reasons.length === 0 ? NO_REASONS : dedupe(reasons) };
+  return result(out, b, a, reasons.length === 0 ? NO_REASONS : dedupe(reasons));
+}
+
+/** A gateQuotes result a caller reuses across calls. */
+export type MutableGatedQuotes = { -readonly [K in keyof GatedQuotes]: GatedQuotes[K] };
+
+function result(out: MutableGatedQuotes | undefined, bids: readonly QuoteLevel[], asks: readonly QuoteLevel[], reasons: readonly string[]): GatedQuotes {
+  if (out === undefined) return { bids, asks, reasons };
+  out.bids = bids;
+  out.asks = asks;
+  out.reasons = reasons;
+  return out;
 }
 
 function gateSide(levels: readonly QuoteLevel[], room: number, v: RiskView, limits: SymbolRiskLimits, reasons: string[]): readonly QuoteLevel[] {

@@ -33,6 +33,13 @@ describe('order latency models', () => {
     expect(m.entryMs()).toBe(2);
   });
 
+  it('says whether it reads the feed latency (the runner tracks it per delivered row only then)', () => {
+    const fm = { feed_multiple: { multiplier: 2, offset_ms: 1 } };
+    expect(new LatencyModel({ entry: fm, response: 0 }, 1).readsFeedLatency).toBe(true);
+    expect(new LatencyModel({ entry: 3, response: fm }, 1).readsFeedLatency).toBe(true);
+    expect(new LatencyModel({ entry: { uniform: [1, 4] }, response: { lognormal: { median_ms: 10, sigma: 0.1 } } }, 1).readsFeedLatency).toBe(false);
+  });
+
   it('the config schema rejects malformed distributions with their path', () => {
     const bad = backtestSectionSchema.safeParse({ order_latency: { entry: { uniform: [5, 1] } } });
     expect(bad.success).toBe(false);

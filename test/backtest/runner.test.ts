@@ -73,6 +73,14 @@ describe('backtest runner', () => {
     expect(fillsCsv(run).split('\n')[1]).toMatch(/^\d+\.000,\d+\.000,EURUSD-PERP,buy,1\.1382,10,taker,0\.02845500,1\.13810,10,O-/);
   });
 
+  it('a feed_multiple entry latency reads the feed latency of the row the order was sent on', async () => {
+    const { run } = await replay([book(T0, 11380, 11382, true), book(T0 + 10, 11381, 11382), book(T0 + 20, 11381, 11383)], {
+      orderLatency: { entry: { feed_multiple: { multiplier: 1, offset_ms: 1 } }, response: 2 },
+    });
+    // Sent at T0+3 on a book received 3 ms after its venue time: entry 1 × 3 + 1 = 4 ms.
+    expect(run.fills.map((f) => [f.tsExchange, f.tsLocal])).toEqual([[T0 + 7, T0 + 9]]);
+  });
+
   it('settles recorded funding on the position held at the settlement (longs pay a positive amount)', async () => {
     const funding: RecordedEvent = {
       type: 'funding', tsEvent: T0 + 100, tsRecv: T0 + 101,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MmError } from '../../src/core/index.ts';
 import { classifyFailure } from '../../src/engine/outcome.ts';
 import { EURUSD, ScriptedStrategy, bookEv, harness, quotes } from './harness.ts';
@@ -161,6 +161,42 @@ describe('minimum order lifetime', () => {
     expect(h.gw.calls('replace')).toHaveLength(0);
     await h.advance(600, 50);
     expect(h.gw.calls('replace').map((r) => r.priceTicks)).toEqual([10995]);
+  });
+
+  it('a deferred requote is not diffed again until the order comes of age or changes, then replaced at once', async () => {
+    const { DEFAULT_ORDER_MANAGER_CONFIG } = await import('../../src/engine/index.ts');
+    const { OrderManager } = await import('../../src/engine/order-manager.ts');
+    const s = new ScriptedStrategy();
+    // Slow ticks: only market events evaluate here.
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: s }], { orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 1_000, tickIntervalMs: 60_000 } });
+    const t0 = h.clock.nowMs();
+    s.next = quotes(EURUSD, 11000, null);
+    h.market$.next(bookEv(EURUSD, 11003, 11005, t0));
+    await h.settle();
+    expect(h.gw.calls('place')).toHaveLength(1);
+    const diffs = vi.spyOn(OrderManager.prototype, 'applyQuotes');
+    try {
+      s.next = quotes(EURUSD, 10999, null);
+      h.clock.advanceTo(t0 + 10);
+      h.market$.next(bookEv(EURUSD, 11003, 11005, t0 + 10, 11));
+      expect(diffs).toHaveBeenCalledTimes(1); // deferred: the order is 10 ms old
+      for (let k = 1; k <= 5; k++) {
+        h.clock.advanceTo(t0 + 10 + 150 * k);
+        h.market$.next(bookEv(EURUSD, 11003, 11005, h.clock.nowMs(), 10 + (k % 2)));
+      }
+      await h.settle();
+      // Same ladder, touch and orders, the lock still holding: answered from the last evaluation.
+      expect(diffs).toHaveBeenCalledTimes(1);
+      expect(h.gw.calls('replace')).toHaveLength(0);
+      h.clock.advanceTo(t0 + 1_000);
+      h.market$.next(bookEv(EURUSD, 11003, 11005, t0 + 1_000, 12));
+      await h.settle();
+      // The event that finds the order of age replaces it; its answer changes the order: one more diff (nothing to send).
+      expect(diffs).toHaveBeenCalledTimes(3);
+      expect(h.gw.calls('replace').map((r) => r.priceTicks)).toEqual([10999]);
+    } finally {
+      diffs.mockRestore();
+    }
   });
 
   it('risk pulls ignore the minimum lifetime', async () => {

@@ -1,12 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/index.ts';
-import { PositionLedger } from '../../src/engine/position-ledger.ts';
+import { feeFor, PositionLedger } from '../../src/engine/position-ledger.ts';
 import { XAU, makeInstrument } from './harness.ts';
 
 const inst = makeInstrument(XAU, '0.1');
 
 describe('PositionLedger', () => {
+  it('prices ticks and fees exactly as the grid and feeFor do (same Decimal string), remembered', () => {
+    const ten = { ...inst, multiplier: new Decimal(10) };
+    fc.assert(
+      fc.property(fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.boolean(), fc.integer({ min: 1, max: 10_000 }), fc.constantFrom('0.0002', '-0.0001', '0.00075'), (t, half, qty, r) => {
+        const ticks = half ? t + 0.5 : t;
+        const rate = new Decimal(r);
+        for (const i of [inst, ten]) {
+          const l = new PositionLedger(i);
+          expect(l.priceOf(ticks).toString()).toBe(i.grid.toDecimal(ticks).toString());
+          expect(l.priceOf(ticks)).toBe(l.priceOf(ticks));
+          expect(l.feeOf(t, qty, rate).toString()).toBe(feeFor(i, t, qty, rate).toString());
+        }
+      }),
+    );
+    expect(new PositionLedger(inst).feeOf(11_380, 5, new Decimal('0.0002')).toString()).toBe('1.138');
+  });
+
   it('averages in, realizes on reduce, flips at the fill price', () => {
     const l = new PositionLedger(inst);
     l.applyFill('buy', 1000, 2, null); // 2 @ 100.0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuoteLevel } from '../../src/domain/intents.ts';
-import { diffSide, isNoChange, type DiffAccess } from '../../src/engine/quote-diff.ts';
+import { diffSide, DiffScratch, isNoChange, type DiffAccess } from '../../src/engine/quote-diff.ts';
 
 interface O {
   readonly id: string;
@@ -68,5 +68,31 @@ describe('diffSide', () => {
     expect(ids(d.cancel)).toEqual(['b']);
     expect(d.place).toEqual([]);
     expect(d.replace).toEqual([]);
+  });
+
+  it('builds a diff that sends something in the given scratch, the same as a fresh one, reusing its storage', () => {
+    const scratch = new DiffScratch<O>();
+    const orders = [order('a', 105), order('b', 104, false, false), order('c', 103), order('d', 102, true), order('e', 90)];
+    const levels = [lv(101), lv(100), lv(99)];
+    const fresh = diffSide(levels, orders, acc, tol, true, false);
+    const d = diffSide(levels, orders, acc, tol, true, false, scratch);
+    expect(d).toBe(scratch);
+    // Asks best first (lowest first): e (90) pairs with 101, d (102, locked) holds 100, c (103) with 99.
+    expect(d.replace.map((r) => [r.order.id, r.level.priceTicks])).toEqual([
+      ['e', 101],
+      ['c', 99],
+    ]);
+    expect(ids(d.cancel)).toEqual(['b', 'a']);
+    expect(d.place).toEqual([]);
+    expect([d.replace.map((r) => [r.order.id, r.level]), ids(d.cancel), d.place]).toEqual([fresh.replace.map((r) => [r.order.id, r.level]), ids(fresh.cancel), fresh.place]);
+    const pair = d.replace[0];
+    // The next diff empties the scratch and reuses the pair objects.
+    const d2 = diffSide([lv(200)], [order('f', 201)], acc, tol, true, false, scratch);
+    expect(d2).toBe(scratch);
+    expect(d2.replace.map((r) => [r.order.id, r.level.priceTicks])).toEqual([['f', 200]]);
+    expect(d2.replace[0]).toBe(pair);
+    expect(d2.cancel).toEqual([]);
+    // Nothing to send: the shared no-change diff, the scratch untouched.
+    expect(isNoChange(diffSide([lv(200)], [order('f', 200)], acc, tol, true, false, scratch))).toBe(true);
   });
 });

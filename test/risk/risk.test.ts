@@ -27,6 +27,15 @@ describe('gateQuotes', () => {
     expect(g.reasons).toEqual([]);
   });
 
+  it('writes into a given result object (the engine reuses one) the same figures as a new one', () => {
+    const out = { bids: [] as readonly ReturnType<typeof L>[], asks: [] as readonly ReturnType<typeof L>[], reasons: [] as readonly string[] };
+    const g = gateQuotes([L(100, 5), L(99, 5)], [L(102, 5)], view({ position: 3, lingeringBuyQty: 1 }), limits({ maxPosition: 10 }), out);
+    expect(g).toBe(out);
+    expect(out).toEqual({ bids: [L(100, 5), L(99, 1)], asks: [L(102, 5)], reasons: ['max-position'] });
+    expect(gateQuotes([L(1, 1)], [], view({ tradingState: 'HALTED' }), limits(), out)).toBe(out);
+    expect(out).toEqual({ bids: [], asks: [], reasons: ['halted'] });
+  });
+
   it('caps position counting lingering in-flight orders', () => {
     const g = gateQuotes([L(100, 5), L(99, 5)], [L(102, 5)], view({ position: 3, lingeringBuyQty: 1 }), limits({ maxPosition: 10 }));
     expect(g.bids).toEqual([L(100, 5), L(99, 1)]);
