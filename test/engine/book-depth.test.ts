@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BookUpdated } from '../../src/domain/index.ts';
 import { sameTopLevels } from '../../src/domain/index.ts';
-import { EURUSD, ScriptedStrategy, harness, quotes } from './harness.ts';
-
-const book = (t: number, bids: [number, number][], asks: [number, number][]): BookUpdated => ({
-  type: 'book',
-  symbol: EURUSD,
-  level: 2,
-  isSnapshot: true,
-  bids: bids.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  asks: asks.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  tsEvent: t,
-  tsRecv: t,
-});
+import { EURUSD, ScriptedStrategy, harness, l2Book as book, quotes } from './harness.ts';
 
 class TouchStrategy extends ScriptedStrategy {
   readonly bookDepth = 1;

@@ -78,6 +78,18 @@ export const bookEv = (symbol: Symbol, bid: number, ask: number, t: number, qty 
   tsRecv: t,
 });
 
+/** A book of several levels a side (`[priceTicks, qty]` pairs, best first) at `t`. */
+export const l2Book = (t: number, bids: [number, number][], asks: [number, number][], symbol: Symbol = EURUSD): BookUpdated => ({
+  type: 'book',
+  symbol,
+  level: 2,
+  isSnapshot: true,
+  bids: bids.map(([priceTicks, qty]) => ({ priceTicks, qty })),
+  asks: asks.map(([priceTicks, qty]) => ({ priceTicks, qty })),
+  tsEvent: t,
+  tsRecv: t,
+});
+
 /** A ticker with bands and state. */
 export const tickerEv = (symbol: Symbol, t: number, over: Partial<TickerUpdated> = {}): TickerUpdated => ({
   type: 'ticker',

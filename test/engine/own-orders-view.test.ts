@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Book, BookUpdated } from '../../src/domain/index.ts';
+import type { Book } from '../../src/domain/index.ts';
 import { othersBook } from '../../src/domain/index.ts';
 import type { StrategyContext } from '../../src/strategy/contract.ts';
-import { EURUSD, ScriptedStrategy, harness, quotes } from './harness.ts';
-
-const book = (t: number, bids: [number, number][], asks: [number, number][]): BookUpdated => ({
-  type: 'book',
-  symbol: EURUSD,
-  level: 2,
-  isSnapshot: true,
-  bids: bids.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  asks: asks.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  tsEvent: t,
-  tsRecv: t,
-});
+import { EURUSD, ScriptedStrategy, harness, l2Book as book, quotes } from './harness.ts';
 
 /** Records the touch each call saw. */
 class SeeingStrategy extends ScriptedStrategy {

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BookUpdated } from '../../src/domain/index.ts';
 import type { StrategyContext } from '../../src/strategy/contract.ts';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
 import { DEFAULT_ORDER_MANAGER_CONFIG } from '../../src/engine/index.ts';
-import { EURUSD, ScriptedStrategy, harness, quotes } from './harness.ts';
+import { EURUSD, ScriptedStrategy, harness, l2Book as book, quotes } from './harness.ts';
 
 const TICK_MS = DEFAULT_ORDER_MANAGER_CONFIG.tickIntervalMs;
-
-const book = (t: number, bids: [number, number][], asks: [number, number][]): BookUpdated => ({
-  type: 'book',
-  symbol: EURUSD,
-  level: 2,
-  isSnapshot: true,
-  bids: bids.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  asks: asks.map(([priceTicks, qty]) => ({ priceTicks, qty })),
-  tsEvent: t,
-  tsRecv: t,
-});
 
 /** Reads the touch only; stable until `untilMs(now of the call)`; remembers the order statuses each call saw. */
 class StableStrategy extends ScriptedStrategy {
