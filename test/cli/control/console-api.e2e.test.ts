@@ -80,11 +80,14 @@ describe('operator console API (real sockets)', () => {
     expect(((await none.json()) as { message: string }).message).toMatch(/Authorization: Bearer/);
     const wrong = await post('/api/v1/cancel-all', {}, 'nope');
     expect(wrong.status).toBe(401);
-    expect(await ours()).toBe(4);
+    // 4 quotes stand (a cancel-all would have paused every strategy: 0 for good); a fill from the
+    // synthetic flow may take one for a moment, so wait for the re-quote rather than read once.
+    await until('the 4 quotes standing', async () => (await ours()) === 4, 3_000);
     expect((await state()).strategies[0]!.paused).toBe(false);
     // `mmbot ctl` without the env token is refused too (exit 1).
     expect(await ctl.run(['pause', 'eurusd', '--url', url])).toBe(1);
-    expect(await ours()).toBe(4);
+    await until('the 4 quotes standing', async () => (await ours()) === 4, 3_000);
+    expect((await state()).strategies[0]!.paused).toBe(false);
   });
 
   it('ctl pause pulls every order of the strategy at the venue; resume brings them back', async () => {
