@@ -167,7 +167,7 @@ export class SymbolSlot {
     this.#ownFrom = book;
     this.#ownWorking = working;
     this.#ownGhosts = ghosts;
-    this.#ownOut = othersBook(book, ownOnVenue(working, ghosts));
+    this.#ownOut = othersBook(book, ownOnVenue(book, working, ghosts));
     return this.#ownOut;
   }
 
@@ -215,22 +215,37 @@ export class SymbolSlot {
 }
 
 /**
- * Every price and size at which the venue's book may show one of our orders. The market-data and
- * order streams are separate sockets, so the book may run ahead of the order stream or behind it: a
- * sent place may already rest; an order being replaced may rest at its old price or at its target;
- * what left (filled, cancelled, moved by a replace) may still show until the next book update (the
- * store's ghosts). Counting each where it may be keeps the strategy from taking our own order for
- * someone else's: that moved the mid it quotes around and made it chase its own quotes (a replace
- * loop when we quote the touch). Queued orders were never sent.
+ * Every price and size at which the venue's book shows one of our orders. The market-data and order
+ * streams are separate sockets, so the book may run ahead of the order stream or behind it:
+ * - acknowledged orders (open, being cancelled, of unknown outcome) rest where we know them;
+ * - an order being replaced rests at its old price while the venue holds the replace pending, and at
+ *   its target once the venue has acted, which the book may show before the answer arrives: it is
+ *   counted at the target when the book's old level no longer holds it (a pure size change: at the
+ *   larger of the two sizes);
+ * - what left (filled, cancelled, moved by a replace) may still show until the next book update (the
+ *   store's ghosts).
+ * Without these a strategy quoting the touch took its own order for someone else's after a fill,
+ * moved the mid it quotes around, and chased its own quotes (a replace loop). Queued and
+ * unacknowledged new orders are not in the venue's book yet.
  */
-function ownOnVenue(working: readonly WorkingOrder[], ghosts: readonly OwnRestingOrder[]): OwnRestingOrder[] {
+function ownOnVenue(book: Book, working: readonly WorkingOrder[], ghosts: readonly OwnRestingOrder[]): OwnRestingOrder[] {
   const out: OwnRestingOrder[] = [...ghosts];
   for (const o of working) {
-    if (o.status === 'queued') continue;
-    out.push(o);
-    if (o.status === 'pending-replace' && o instanceof LocalOrder && o.target) out.push({ side: o.side, priceTicks: o.target.priceTicks, qty: o.target.qty });
+    if (o.status === 'queued' || o.status === 'pending-new') continue;
+    const target = o.status === 'pending-replace' && o instanceof LocalOrder ? o.target : null;
+    if (target === null) out.push(o);
+    else if (target.priceTicks === o.priceTicks) out.push({ side: o.side, priceTicks: o.priceTicks, qty: Math.max(o.qty, target.qty) });
+    else if (levelQty(book, o.side, o.priceTicks) >= o.qty) out.push(o);
+    else out.push({ side: o.side, priceTicks: target.priceTicks, qty: target.qty });
   }
   return out;
+}
+
+/** The book's size at a price on one side (0 when no level is there). */
+function levelQty(book: Book, side: WorkingOrder['side'], priceTicks: number): number {
+  const levels = side === 'buy' ? book.bids : book.asks;
+  for (let i = 0; i < levels.length; i++) if (levels[i]!.priceTicks === priceTicks) return levels[i]!.qty;
+  return 0;
 }
 
 /**

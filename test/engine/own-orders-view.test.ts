@@ -102,22 +102,28 @@ describe('the venue book and our order stream arrive on separate sockets: our or
     expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
   });
 
-  it('a replace answered before the book moves, and a book that moves before the answer, both show no order of ours', async () => {
+  it('a replace answered before the book moves: its old price is still ours until the book moves; a pending target only once the book shows the venue acted', async () => {
     const { s, h, t } = await quoting();
-    // Answer first: the venue moved our bid 11003 → 11004; the book still shows it at 11003.
+    // The venue moved our bid 11003 → 11004 and answered; the book still shows it at 11003.
     s.next = quotes(EURUSD, 11_004, 11_008, 4);
     h.market$.next(wide(t, [11_003, 4], [11_008, 4]));
     await h.settle();
     expect(h.gw.open().find((o) => o.side === 'buy')!.priceTicks).toBe(11_004);
     expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
-    // Book first: a replace in flight (no answer yet) and the book already shows the new price.
+    // A replace the venue holds pending (no answer yet): the book shows the order where it was, and
+    // someone resting at the target price stays someone's (joining the touch must not hide it).
     h.gw.hold = true;
-    s.next = quotes(EURUSD, 11_005, 11_008, 4);
-    h.market$.next(wide(t, [11_004, 4], [11_008, 4]));
+    s.next = quotes(EURUSD, 11_006, 11_008, 4);
+    h.market$.next(book(t, [[11_006, 3], [11_004, 4], [10_990, 5]], [[11_008, 4], [11_020, 5]]));
     await h.settle();
-    h.market$.next(wide(t, [11_005, 4], [11_008, 4]));
+    expect(h.gw.calls('replace').at(-1)!.priceTicks).toBe(11_006); // sent, its answer held
+    h.market$.next(book(t, [[11_006, 3], [11_004, 4], [10_990, 6]], [[11_008, 4], [11_020, 5]]));
     await h.settle();
-    expect(s.seen.at(-1)).toEqual({ bids: [[10_990, 5]], asks: [[11_020, 5]] });
+    expect(s.seen.at(-1)).toEqual({ bids: [[11_006, 3], [10_990, 6]], asks: [[11_020, 5]] });
+    // The venue acts and the book shows it before the answer arrives: ours at 11006, gone from 11004.
+    h.market$.next(book(t, [[11_006, 3 + 4], [10_990, 6]], [[11_008, 4], [11_020, 5]]));
+    await h.settle();
+    expect(s.seen.at(-1)).toEqual({ bids: [[11_006, 3], [10_990, 6]], asks: [[11_020, 5]] });
   });
 
   it('a backtest engine keeps no ghosts (its feed never shows its own orders)', async () => {

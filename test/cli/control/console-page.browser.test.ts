@@ -112,7 +112,10 @@ describe.skipIf(!needs('chromium'))('console page in a real browser (headless Ch
   it('without the token the pause button is refused (401) and nothing changes; with it the quotes leave the venue', async () => {
     await page.locator('[data-testid="pause-eurusd"]').click();
     await page.waitForFunction(() => ((globalThis as unknown as { document: Doc }).document.querySelector('#toast')?.textContent ?? '').startsWith('401'), undefined, { timeout: 5_000 });
-    expect(await ours()).toBe(4);
+    // The 4 quotes stand (a pause would pull them for good); the previous test's fill may still
+    // have its re-quote waiting for the venue's ack, so wait for it rather than read once.
+    await until('the 4 quotes standing', async () => (await ours()) === 4, 3_000);
+    expect(daemon.engine.operatorStates().find((o) => o.id === 'eurusd')!.operatorState).toBe('ACTIVE');
     await page.locator('#token').fill(TOKEN);
     await page.locator('#token').dispatchEvent('change');
     await page.locator('[data-testid="pause-eurusd"]').click();
