@@ -291,16 +291,10 @@ export class EngineCore {
     const t = slot.market.ticker;
     const bandLower = t === null ? null : t.bandLowerTicks;
     const bandUpper = t === null ? null : t.bandUpperTicks;
+    const memo = slot.settled;
     if (
-      slot.settledVersion === this.store.version &&
-      slot.settledDesired === d &&
-      slot.settledBestBid === bestBid &&
-      slot.settledBestAsk === bestAsk &&
-      slot.settledPosition === slot.ledger.qty &&
-      slot.settledState === slot.effective &&
-      slot.settledBandLower === bandLower &&
-      slot.settledBandUpper === bandUpper &&
-      (slot.settledLockSentMs === Infinity || this.om.deferredHolds(slot.settledLockSentMs))
+      memo.matches(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper) &&
+      (memo.lockSentMs === Infinity || this.om.deferredHolds(memo.lockSentMs))
     )
       return;
     let bids = d?.bids ?? EMPTY;
@@ -324,23 +318,18 @@ export class EngineCore {
     const prev = slot.gated;
     if (prev === null || prev.bids !== gBids || prev.asks !== gAsks) slot.gated = { symbol: slot.symbol, bids: gBids, asks: gAsks };
     if (this.awaitingResync) return;
-    if (this.om.applyQuotes(slot.symbol, gBids, gAsks, slot.effective !== 'ACTIVE')) slot.settledLockSentMs = Infinity;
+    if (this.om.applyQuotes(slot.symbol, gBids, gAsks, slot.effective !== 'ACTIVE')) memo.lockSentMs = Infinity;
     else if (!Number.isNaN(this.om.deferredLockSentMs)) {
       // Nothing sent only because the orders left over are locked: the same inputs give the same
       // answer until one of them comes of age or an order changes (the store version).
-      slot.settledLockSentMs = this.om.deferredLockSentMs;
+      memo.lockSentMs = this.om.deferredLockSentMs;
     } else {
-      slot.settledVersion = -1;
+      memo.forget();
       return;
     }
-    slot.settledVersion = this.store.version;
-    slot.settledDesired = d;
-    slot.settledBestBid = bestBid;
-    slot.settledBestAsk = bestAsk;
-    slot.settledPosition = slot.ledger.qty;
-    slot.settledState = slot.effective;
-    slot.settledBandLower = bandLower;
-    slot.settledBandUpper = bandUpper;
+    // Read after applyQuotes: a gateway that answers synchronously (a replay exchange) may have
+    // moved the store, the position or the state meanwhile.
+    memo.remember(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper);
   }
 
   /** Marks a strategy for re-evaluation at the next flush (its wake-up timer fired). */

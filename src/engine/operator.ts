@@ -48,7 +48,7 @@ export function replaceStrategy(core: EngineCore, id: string, strategy: Strategy
     s.strategy = strategy;
     s.bookDepth = depth;
     s.lastDesired = null;
-    s.settledVersion = -1;
+    s.settled.forget();
   }
   core.wake(g);
 }
@@ -60,7 +60,7 @@ export function replaceStrategy(core: EngineCore, id: string, strategy: Strategy
 export function replaceRisk(core: EngineCore, risk: RiskConfig): void {
   for (const s of core.slots.values()) {
     s.limits = limitsFor(risk, s.symbol);
-    s.settledVersion = -1;
+    s.settled.forget();
   }
   core.killSwitch.reconfigure(risk.killSwitch);
   for (const g of core.groups) core.wake(g);

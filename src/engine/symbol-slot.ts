@@ -12,6 +12,7 @@ import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, Symb
 import { MarketState } from './market-state.ts';
 import { LocalOrder } from './order-store.ts';
 import { PositionLedger } from './position-ledger.ts';
+import { SettleMemo } from './settle-memo.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
 
@@ -56,22 +57,8 @@ export class SymbolSlot {
   lastTrimKey = '';
   rewardView: RewardView | null = null;
   readonly ctx: MutableContext;
-  /**
-   * The inputs of the last evaluation whose gated ladder the working orders matched exactly. The
-   * risk gate and the quote diff are pure functions of these (limits and engine config are fixed),
-   * so the same inputs again need neither: most book updates leave a quoter's ladder as it was.
-   * `settledVersion` −1 = nothing remembered.
-   */
-  settledVersion = -1;
-  settledDesired: DesiredQuotes | null = null;
-  settledBestBid: number | null = null;
-  settledBestAsk: number | null = null;
-  settledPosition = 0;
-  settledState: TradingState = 'ACTIVE';
-  settledBandLower: number | null = null;
-  settledBandUpper: number | null = null;
-  /** When the remembered answer was a deferred one: OrderManager.deferredLockSentMs (Infinity otherwise). */
-  settledLockSentMs = Infinity;
+  /** The inputs of the last settle the working orders matched (the gate and diff are skipped for the same again). */
+  readonly settled = new SettleMemo();
   /** Book levels per side the strategy reads (Infinity: all); follows a replaced strategy. */
   bookDepth: number;
 
