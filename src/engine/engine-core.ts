@@ -85,9 +85,11 @@ export class EngineCore {
   };
 
   constructor(readonly deps: EngineDeps) {
-    this.store.keepGhosts = deps.marketDataShowsOwnOrders ?? true;
     validateEngineDeps(deps);
     const { clock } = deps;
+    // A live feed shows our own orders (a replay's never does): the strategies see the book without them.
+    const feedShowsOwnOrders = deps.marketDataShowsOwnOrders ?? true;
+    this.store.keepGhosts = feedShowsOwnOrders;
     this.startMs = clock.nowMs();
     for (const b of deps.strategies) {
       const slots = declaredSymbols(b).map((symbol) => {
@@ -95,7 +97,7 @@ export class EngineCore {
         if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${symbol} (not in the instrument catalog)`, { strategy: b.id, symbol });
         const owner = this.slots.get(symbol);
         if (owner) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${symbol} already belongs to strategy ${owner.id} (one strategy per symbol)`, { strategy: b.id, symbol });
-        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES, deps.marketDataShowsOwnOrders ?? true);
+        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES, feedShowsOwnOrders);
         this.slots.set(symbol, slot);
         return slot;
       });
