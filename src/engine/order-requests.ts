@@ -46,12 +46,15 @@ export class OrderRequests {
   /** Queues the place of a new order (already in the store, status `queued`). */
   place(o: LocalOrder, tif: PlaceOrder['tif'] | null = null): void {
     const { env } = this;
+    // The job's callbacks are object methods, not arrows: tsx (esbuild keepNames) wraps every arrow
+    // held in a property in a name-setting defineProperty call, three per request on the hot path.
+    const self = this;
     const c = env.config;
     const job: ExecJob = {
       endpoint: 'place',
       key: o.clientOrderId,
       clientOrderId: o.clientOrderId,
-      run: () => {
+      run() {
         o.status = 'pending-new';
         o.sentMs = env.clock.nowMs();
         env.store.touch(o.symbol);
@@ -68,27 +71,27 @@ export class OrderRequests {
           clientOrderId: o.clientOrderId,
           tag: c.tag,
         };
-        this.#sent('place', o);
+        self.#sent('place', o);
         return env.gateway.place(intent);
       },
-      settled: (ok, value, error, latencyMs) => {
-        this.#result('place', o, ok, error, latencyMs);
+      settled(ok, value, error, latencyMs) {
+        self.#result('place', o, ok, error, latencyMs);
         if (!env.store.has(o)) return;
         if (ok) {
           // Request accepted; the venue's ack (`accepted` event) makes it open. Ask if that never comes.
           env.store.setPlacedId(o, (value as { orderId: NonNullable<LocalOrder['orderId']> }).orderId);
           env.store.touch(o.symbol);
-          if (o.status === 'pending-new') this.scheduleStatus(o, env.config.statusQueryDelayMs);
+          if (o.status === 'pending-new') self.scheduleStatus(o, env.config.statusQueryDelayMs);
           return;
         }
         const f = classifyFailure(error);
-        if (f.kind === 'unknown') return this.#unknown(o);
+        if (f.kind === 'unknown') return self.#unknown(o);
         // A place that replaces an order which filled meanwhile: the same race as a late replace.
         env.onReject(o.symbol, 'place', o.clientOrderId, f, f.reason === 'ORIGINAL_ORDER_TERMINATED');
-        this.terminate(o);
+        self.terminate(o);
       },
-      dropped: () => {
-        if (env.store.has(o) && o.status === 'queued') this.terminate(o);
+      dropped() {
+        if (env.store.has(o) && o.status === 'queued') self.terminate(o);
       },
     };
     env.executor.submit(job);
@@ -97,6 +100,7 @@ export class OrderRequests {
   /** Moves an open order to `level` (coalesces with a queued replace of the same order). */
   replace(o: LocalOrder, priceTicks: number, qty: number): void {
     const { env } = this;
+    const self = this; // for the job's methods (see place)
     if (o.status === 'queued') {
       // Never sent: amend the queued place in place; the job reads the order when it goes out.
       o.priceTicks = priceTicks;
@@ -118,18 +122,18 @@ export class OrderRequests {
       endpoint: 'replace',
       key: o.clientOrderId,
       clientOrderId: o.clientOrderId,
-      run: () => {
+      run() {
         o.replaceQueued = false;
         o.status = 'pending-replace';
         o.sentMs = env.clock.nowMs();
         sent = o.target ?? { priceTicks: o.priceTicks, qty: o.qty };
         o.target = sent;
         const intent: ReplaceOrder = { kind: 'replace', symbol: o.symbol, orderId: o.orderId!, clientOrderId: o.clientOrderId, priceTicks: sent.priceTicks, qty: sent.qty };
-        this.#sent('replace', o);
+        self.#sent('replace', o);
         return env.gateway.replace(intent);
       },
-      settled: (ok, value, error, latencyMs) => {
-        this.#result('replace', o, ok, error, latencyMs);
+      settled(ok, value, error, latencyMs) {
+        self.#result('replace', o, ok, error, latencyMs);
         const f = ok ? null : classifyFailure(error);
         if (f && f.kind === 'rejected') env.onReject(o.symbol, 'replace', o.clientOrderId, f, BENIGN_REJECTS.has(f.reason));
         if (!env.store.has(o)) return;
@@ -150,7 +154,7 @@ export class OrderRequests {
         if (f.kind === 'unknown') {
           // Which price rests is unknown: never guess, cancel it once the venue says it is alive.
           o.cancelWanted = true;
-          return this.#unknown(o);
+          return self.#unknown(o);
         }
         if (f.kind === 'not-sent') env.onReject(o.symbol, 'replace', o.clientOrderId, f, true);
         if (o.status === 'pending-replace') o.status = o.cancelWanted ? 'pending-cancel' : 'open';
@@ -158,12 +162,12 @@ export class OrderRequests {
           // The original ended while we replaced it (a fill raced us). Its terminal event is normally
           // on the way; hold the level meanwhile and ask only if the event does not come.
           if (o.status === 'open') o.status = 'unknown';
-          this.scheduleStatus(o, env.config.statusQueryDelayMs);
+          self.scheduleStatus(o, env.config.statusQueryDelayMs);
         }
         env.store.touch(o.symbol);
         env.onOrderChanged(o.symbol);
       },
-      dropped: () => {
+      dropped() {
         o.replaceQueued = false;
         if (o.status !== 'pending-replace') {
           o.target = null;
@@ -190,43 +194,44 @@ export class OrderRequests {
 
   #submitCancel(o: LocalOrder): void {
     const { env } = this;
+    const self = this; // for the job's methods (see place)
     env.executor.submit({
       endpoint: 'cancel',
       key: o.clientOrderId,
       clientOrderId: o.clientOrderId,
-      run: () => {
+      run() {
         o.status = 'pending-cancel';
         env.store.touch(o.symbol);
         const intent: CancelOrder = { kind: 'cancel', symbol: o.symbol, orderId: o.orderId, clientOrderId: o.clientOrderId };
-        this.#sent('cancel', o);
+        self.#sent('cancel', o);
         return env.gateway.cancel(intent);
       },
-      settled: (ok, value, error, latencyMs) => {
-        this.#result('cancel', o, ok, error, latencyMs);
+      settled(ok, value, error, latencyMs) {
+        self.#result('cancel', o, ok, error, latencyMs);
         if (!env.store.has(o)) return;
         if (ok) {
           // Confirmation comes as a `canceled` event; ask if it does not.
-          this.scheduleStatus(o, (value as { accepted: boolean }).accepted ? env.config.statusQueryDelayMs : 0);
+          self.scheduleStatus(o, (value as { accepted: boolean }).accepted ? env.config.statusQueryDelayMs : 0);
           return;
         }
         const f = classifyFailure(error);
         if (f.kind === 'not-acked') {
           o.cancelAfterAck = true;
-          if (o.acked) this.#submitCancel(o);
-          else this.#retryLater(o);
+          if (o.acked) self.#submitCancel(o);
+          else self.#retryLater(o);
           return;
         }
-        if (f.kind === 'not-sent') return this.#retryLater(o);
-        if (f.kind === 'unknown') return this.#unknown(o);
+        if (f.kind === 'not-sent') return self.#retryLater(o);
+        if (f.kind === 'unknown') return self.#unknown(o);
         env.onReject(o.symbol, 'cancel', o.clientOrderId, f, true);
         // Usually the order just ended (filled) and the status answer says so at once. If it is
         // still open (e.g. a frozen instrument refuses cancels), back off before trying again.
         const delay = o.cancelRejects === 0 ? 0 : Math.min(MAX_CANCEL_BACKOFF_MS, env.config.statusQueryDelayMs * 2 ** (o.cancelRejects - 1));
         o.cancelRejects++;
-        this.scheduleStatus(o, delay);
+        self.scheduleStatus(o, delay);
       },
-      dropped: (reason) => {
-        if (reason === 'queue-full' && env.store.has(o)) this.#retryLater(o);
+      dropped(reason) {
+        if (reason === 'queue-full' && env.store.has(o)) self.#retryLater(o);
       },
     });
   }
