@@ -48,15 +48,38 @@ export class UlidFactory {
   }
 }
 
-/** The 10-character time part of a ULID for epoch `ms`. */
+/** Character codes of the alphabet, and each code's digit value (−1 outside it). */
+const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+const DIGIT = new Int8Array(128).fill(-1);
+for (let d = 0; d < 32; d++) DIGIT[CODES[d]!] = d;
+
+/**
+ * The 10-character time part of a ULID for epoch `ms`. Built from character codes in one call (a
+ * flat string, not ten concatenations): the replay makes two per id, on its order hot path.
+ */
 export function encodeUlidTime(ms: number): string {
-  let out = '';
   let t = ms;
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32]! + out;
-    t = Math.floor(t / 32);
-  }
-  return out;
+  const d9 = t % 32;
+  t = Math.floor(t / 32);
+  const d8 = t % 32;
+  t = Math.floor(t / 32);
+  const d7 = t % 32;
+  t = Math.floor(t / 32);
+  const d6 = t % 32;
+  t = Math.floor(t / 32);
+  const d5 = t % 32;
+  t = Math.floor(t / 32);
+  const d4 = t % 32;
+  t = Math.floor(t / 32);
+  const d3 = t % 32;
+  t = Math.floor(t / 32);
+  const d2 = t % 32;
+  t = Math.floor(t / 32);
+  const d1 = t % 32;
+  t = Math.floor(t / 32);
+  const d0 = t % 32;
+  const c = CODES;
+  return String.fromCharCode(c[d0]!, c[d1]!, c[d2]!, c[d3]!, c[d4]!, c[d5]!, c[d6]!, c[d7]!, c[d8]!, c[d9]!);
 }
 
 /** True when `s` is a well-formed ULID (26 Crockford base32 characters, first ≤ 7). */
@@ -67,7 +90,10 @@ export function isUlid(s: string): s is Ulid {
 /** Decodes the millisecond timestamp of a ULID. */
 export function ulidTimeMs(id: Ulid): number {
   let t = 0;
-  for (let i = 0; i < 10; i++) t = t * 32 + ALPHABET.indexOf(id[i]!);
+  for (let i = 0; i < 10; i++) {
+    const code = id.charCodeAt(i);
+    t = t * 32 + (code < 128 ? DIGIT[code]! : -1);
+  }
   return t;
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asClientOrderId, isExecutionId, isTradeId, isVenueOrderId } from '../../src/core/ids.ts';
-import { UlidFactory, isPrefixedUlid, isUlid, seededRandomU32, ulidTimeMs, type Ulid } from '../../src/core/ulid.ts';
+import { ULID_ALPHABET, UlidFactory, encodeUlidTime, isPrefixedUlid, isUlid, seededRandomU32, ulidTimeMs, type Ulid } from '../../src/core/ulid.ts';
 
 describe('UlidFactory', () => {
   it('is monotonic within a millisecond and across milliseconds', () => {
@@ -33,6 +33,32 @@ describe('UlidFactory', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('encodeUlidTime / ulidTimeMs', () => {
+  // The plain definitions (big-endian base 32 over the alphabet) the fast versions must match.
+  const reference = (ms: number): string => {
+    let out = '';
+    for (let i = 0, t = ms; i < 10; i++, t = Math.floor(t / 32)) out = ULID_ALPHABET[t % 32]! + out;
+    return out;
+  };
+  it('encodes like the reference and decodes back, 0 to 2^50 − 1 (the replay counter range)', () => {
+    for (const ms of [0, 1, 31, 32, 1_790_000_000_000, 2 ** 48 - 1, 2 ** 50 - 1]) {
+      expect(encodeUlidTime(ms)).toBe(reference(ms));
+      expect(ulidTimeMs(encodeUlidTime(ms) as Ulid)).toBe(ms);
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 50 - 1 }), (ms) => {
+        expect(encodeUlidTime(ms)).toBe(reference(ms));
+        expect(ulidTimeMs(encodeUlidTime(ms) as Ulid)).toBe(ms);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('decodes a character outside the alphabet as −1, as before (ids are validated elsewhere)', () => {
+    expect(ulidTimeMs('000000000u' as Ulid)).toBe(-1);
+    expect(ulidTimeMs('00000000é1' as Ulid)).toBe(-32 + 1);
   });
 });
 
