@@ -19,12 +19,16 @@ export function clockScheduler(clock: Clock): SchedulerLike {
         unsubscribe: () => subscription.unsubscribe(),
         closed: false,
       } as unknown as SchedulerAction<T>;
+      // One callback for the action's whole life (a periodic `interval` re-arms on every tick).
+      let armedState: T | undefined;
+      const fire = (): void => {
+        cancel = undefined;
+        if (!subscription.closed) work.call(action, armedState);
+      };
       const arm = (s: T | undefined, d: number): void => {
         cancel?.();
-        cancel = clock.setTimer(d, () => {
-          cancel = undefined;
-          if (!subscription.closed) work.call(action, s);
-        });
+        armedState = s;
+        cancel = clock.setTimer(d, fire);
       };
       subscription.add(() => cancel?.());
       arm(state, delay);

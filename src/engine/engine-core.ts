@@ -13,6 +13,7 @@ import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import { strictestState, type StateVerdict } from './effective-state.ts';
 import { isDesiredQuotes, isStrategyPlan, type StrategyOutput } from '../strategy/contract.ts';
 import { Accounting } from './accounting.ts';
+import { KillSwitchInputsReader } from './kill-switch-inputs.ts';
 import { CidFactory } from './cid.ts';
 import { DEFAULT_FEE_RATES } from './config.ts';
 import { Counters } from './counters.ts';
@@ -68,6 +69,7 @@ export class EngineCore {
   #t0Ns: bigint | null = null;
   #evaluating: SymbolSlot | null = null;
   readonly #verdict: StateVerdict = { state: 'ACTIVE', reason: '' };
+  readonly #killInputs: KillSwitchInputsReader;
   readonly #dirty = new Set<SlotGroup>();
   readonly #lingering: Lingering = { buyQty: 0, sellQty: 0, orders: 0 };
   /** The gate's result, rewritten by each #settle (read there only). */
@@ -138,6 +140,7 @@ export class EngineCore {
       this.#markDirty(slot.symbol);
       this.#checkKillSwitch();
     });
+    this.#killInputs = new KillSwitchInputsReader([...this.slots.values()], this.downSince, this.startMs, this.accounting);
     this.positionCheck = new PositionCheck(
       this.slots,
       clock,
@@ -391,17 +394,7 @@ export class EngineCore {
   }
 
   #checkKillSwitch(): void {
-    const now = this.deps.clock.nowMs();
-    let maxAge: number | null = null;
-    for (const s of this.slots.values()) {
-      if (s.failed !== null) continue;
-      const age = now - (s.market.lastEventMs ?? this.startMs);
-      if (maxAge === null || age > maxAge) maxAge = age;
-    }
-    let down: number | null = null;
-    for (const t of this.downSince.values()) if (down === null || t < down) down = t;
-    const pnl = this.accounting.totalPnlUsd();
-    this.#applyKill(this.killSwitch.check({ nowMs: now, totalPnlUsd: pnl, maxMarketDataAgeMs: maxAge, disconnectedSinceMs: down }));
+    this.#applyKill(this.killSwitch.check(this.#killInputs.read(this.deps.clock.nowMs())));
   }
 
   #applyKill(t: KillSwitchTransition | null): void {
