@@ -56,6 +56,7 @@ for (let d = 0; d < 32; d++) DIGIT[CODES[d]!] = d;
 /**
  * The 10-character time part of a ULID for epoch `ms`. Built from character codes in one call (a
  * flat string, not ten concatenations): the replay makes two per id, on its order hot path.
+ * Unrolled on purpose: a loop into an array passed to `fromCharCode.apply` measured 3× slower.
  */
 export function encodeUlidTime(ms: number): string {
   let t = ms;
