@@ -231,9 +231,10 @@ bot:
     expect(e.details).toMatchObject({ file: 'live.yaml', path: 'venue.api_secret', variable: 'AX_SECRET' });
   });
 
-  it('an empty variable counts as missing', () => {
+  it('an empty variable counts as missing, and the message says it is empty', () => {
     const e = mmError(() => parseConfig(REMOTE, 'live.yaml', { ...opts, env: { AX_KEY: 'k', AX_SECRET: '' } }));
     expect(e.code).toBe('CONFIG_ENV_MISSING');
+    expect(e.message).toBe('live.yaml: venue.api_secret: environment variable AX_SECRET is set but empty');
   });
 
   it('a remote venue without base_url, and a non-http URL', () => {
