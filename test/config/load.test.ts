@@ -153,6 +153,13 @@ describe('parseConfig: bad configs name the file, path and value', () => {
     expect(e4.message).not.toContain('did you mean');
   });
 
+  it('a key of the other venue mode names that mode, not itself as the typo', () => {
+    const e = mmError(() => parseConfig(REMOTE.replace('mode: remote', 'mode: remote\n  sim: { port: 0 }'), 'live.yaml', opts));
+    expect(e.message).toBe('live.yaml: venue.sim: unknown key here (only with mode: embedded-sim)');
+    const e2 = mmError(() => parseConfig(MINIMAL.replace('mode: embedded-sim', 'mode: embedded-sim\n  token_ttl_s: 60'), 'demo.yaml', opts));
+    expect(e2.message).toBe('demo.yaml: venue.token_ttl_s: unknown key here (only with mode: remote)');
+  });
+
   it('an unknown venue mode', () => {
     const e = mmError(() => parseConfig(MINIMAL.replace('embedded-sim', 'paper'), 'demo.yaml', opts));
     expect(e.details).toMatchObject({ path: 'venue.mode', value: 'paper' });
