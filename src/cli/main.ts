@@ -29,7 +29,9 @@ async function load(name: string): Promise<Command> {
 
 async function help(): Promise<string> {
   const lines = ['usage: mmbot <command> [options]', '', 'commands:'];
-  for (const name of commandNames()) lines.push(`  ${name.padEnd(10)} ${(await load(name)).summary}`);
+  const names = commandNames();
+  const width = Math.max(...names.map((n) => n.length)); // `walk-forward` overran a fixed 10
+  for (const name of names) lines.push(`  ${name.padEnd(width)} ${(await load(name)).summary}`);
   lines.push('', 'Run `mmbot <command> --help` for a command\'s options.');
   return lines.join('\n');
 }
