@@ -36,6 +36,18 @@ async function help(): Promise<string> {
   return lines.join('\n');
 }
 
+let stdoutGuarded = false;
+
+/**
+ * stdout's reader went away (`mmbot config schema | head`): a command ends quietly, as a Unix
+ * filter does on SIGPIPE, where Node printed an unhandled-EPIPE stack trace. Not the daemon: it
+ * must stop through its own shutdown, which cancels every order.
+ */
+function onStdoutError(name: string, e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
+  if (name !== 'run') process.exit(0);
+}
+
 /** Entry point: dispatches `argv` to a command and returns the exit code. Never throws. */
 export async function main(argv: readonly string[]): Promise<number> {
   installHeapProbe();
@@ -48,6 +60,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`mmbot: unknown command "${name}"\n\n${await help()}\n`);
     return 2;
   }
+  if (!stdoutGuarded) process.stdout.on('error', (e: NodeJS.ErrnoException) => onStdoutError(name, e));
+  stdoutGuarded = true; // once per process (tests call main many times)
   const command = await load(name);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
