@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /*
  * The README and the guides stay true to the CLI: every `mmbot <command> --flag` written in a shell
  * block names a command that exists and flags its usage text lists, every file such a command reads
- * exists or is made earlier in the doc, and every relative link points at a file of the repo. (The journeys themselves run in their own tests: the demo in
+ * exists or is made earlier in the doc, no block reads what a command it backgrounded writes, and
+ * every relative link points at a file of the repo. (The journeys themselves run in their own tests: the demo in
  * test/e2e/quiet-demo, the sample backtest in test/backtest/golden, `mmbot new strategy` and the
  * strategy example in test/cli/outside-repo-strategy, the imports in test/record/import.)
  */
@@ -55,6 +56,24 @@ function unmadeInputs(text: string): string[] {
   return missing;
 }
 
+/**
+ * Files a backgrounded command (`mmbot … --out f &`) writes that a later line of the same block
+ * reads: pasted as one block, the reader runs before the file exists (or reads a previous run's).
+ */
+function racedOutputs(text: string): string[] {
+  const raced: string[] = [];
+  for (const block of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const lines = block[1]!.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/#.*$/, '').trim());
+    lines.forEach((line, i) => {
+      if (!/[^&]&$/.test(line)) return;
+      for (const m of line.matchAll(new RegExp(`(?:${OUTPUT_FLAGS.join('|')}) (\\S+)`, 'g'))) {
+        if (lines.slice(i + 1).some((later) => later.includes(m[1]!))) raced.push(m[1]!);
+      }
+    });
+  }
+  return raced;
+}
+
 async function usageOf(name: string): Promise<string | null> {
   const file = join(ROOT, 'src/cli/commands', `${name}.ts`);
   if (!existsSync(file)) return null;
@@ -84,6 +103,17 @@ describe('README and guides', () => {
 
   it.each(DOCS.map((d) => [d.slice(ROOT.length + 1), d]))('%s: every file its shell blocks read exists or is made before', (_n, doc) => {
     expect(unmadeInputs(readFileSync(doc, 'utf8'))).toEqual([]);
+  });
+
+  it.each(DOCS.map((d) => [d.slice(ROOT.length + 1), d]))('%s: no block reads what a command it backgrounded writes', (_n, doc) => {
+    expect(racedOutputs(readFileSync(doc, 'utf8'))).toEqual([]);
+  });
+
+  it('a backgrounded command\'s output read in the same block is caught', () => {
+    const raced = '```sh\nnpx mmbot sim --port 8080 --credentials-out /tmp/venue.json &\nexport K=$(node -p "require(\'/tmp/venue.json\').api_key")\n```\n';
+    expect(racedOutputs(raced)).toEqual(['/tmp/venue.json']);
+    const apart = '```sh\nnpx mmbot sim --port 8080 --credentials-out /tmp/venue.json\n```\n\n```sh\nexport K=$(node -p "require(\'/tmp/venue.json\').api_key")\n```\n';
+    expect(racedOutputs(apart)).toEqual([]);
   });
 
   it('a file read before the block that makes it is caught', () => {
