@@ -29,9 +29,23 @@ async function load(name: string): Promise<Command> {
 
 async function help(): Promise<string> {
   const lines = ['usage: mmbot <command> [options]', '', 'commands:'];
-  for (const name of commandNames()) lines.push(`  ${name.padEnd(10)} ${(await load(name)).summary}`);
+  const names = commandNames();
+  const width = Math.max(...names.map((n) => n.length)); // `walk-forward` overran a fixed 10
+  for (const name of names) lines.push(`  ${name.padEnd(width)} ${(await load(name)).summary}`);
   lines.push('', 'Run `mmbot <command> --help` for a command\'s options.');
   return lines.join('\n');
+}
+
+let stdoutGuarded = false;
+
+/**
+ * stdout's reader went away (`mmbot config schema | head`): a command ends quietly, as a Unix
+ * filter does on SIGPIPE, where Node printed an unhandled-EPIPE stack trace. Not the daemon: it
+ * must stop through its own shutdown, which cancels every order.
+ */
+function onStdoutError(name: string, e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
+  if (name !== 'run') process.exit(0);
 }
 
 /** Entry point: dispatches `argv` to a command and returns the exit code. Never throws. */
@@ -46,6 +60,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`mmbot: unknown command "${name}"\n\n${await help()}\n`);
     return 2;
   }
+  if (!stdoutGuarded) process.stdout.on('error', (e: NodeJS.ErrnoException) => onStdoutError(name, e));
+  stdoutGuarded = true; // once per process (tests call main many times)
   const command = await load(name);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);

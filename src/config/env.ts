@@ -33,7 +33,10 @@ function substituteString(s: string, env: ConfigEnv, file: string, path: ConfigP
     const value = env[name!];
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
-    throw new MmError('CONFIG_ENV_MISSING', `${file}: ${formatPath(path)}: environment variable ${name} is not set`, {
+    // An exported but empty variable (`export AX_API_KEY=$(cmd)` whose command failed) is named as
+    // such: "not set" sent people looking for a missing export.
+    const what = value === '' ? 'is set but empty' : 'is not set';
+    throw new MmError('CONFIG_ENV_MISSING', `${file}: ${formatPath(path)}: environment variable ${name} ${what}`, {
       file,
       path: formatPath(path),
       variable: name,

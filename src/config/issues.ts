@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { MmError } from '../core/errors.ts';
 import { formatPath, showValue, valueAt, type ConfigPath } from './path.ts';
-import { suggestKey } from './suggest.ts';
+import { suggestKey, variantOwning } from './suggest.ts';
 
 /** One problem found in a config file, located by path. */
 export interface ConfigProblem {
@@ -22,7 +22,7 @@ export function problemsFromZod(issues: readonly z.core.$ZodIssue[], raw: unknow
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const hint = schema ? suggestKey(schema, issue.path, key) : undefined;
-        out.push({ path: formatPath([...path, key]), message: hint ? `unknown key (did you mean "${hint}"?)` : 'unknown key', value: valueAt(raw, [...issue.path, key]) });
+        out.push({ path: formatPath([...path, key]), message: unknownKeyMessage(key, hint, schema, issue.path), value: valueAt(raw, [...issue.path, key]) });
       }
     } else if (issue.code === 'invalid_type') {
       const message = value === undefined ? `missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${showValue(value)}`;
@@ -33,6 +33,17 @@ export function problemsFromZod(issues: readonly z.core.$ZodIssue[], raw: unknow
     }
   }
   return out;
+}
+
+/**
+ * An unknown key's message. A key a union's other member knows is its own nearest match: "did you
+ * mean "sim"?" on `venue.sim` under `mode: remote` named nothing, so the member is named instead.
+ */
+function unknownKeyMessage(key: string, hint: string | undefined, schema: z.ZodType | undefined, path: readonly PropertyKey[]): string {
+  if (hint === undefined) return 'unknown key';
+  if (hint !== key) return `unknown key (did you mean "${hint}"?)`;
+  const owner = schema ? variantOwning(schema, path, key) : undefined;
+  return owner ? `unknown key here (only with ${owner})` : 'unknown key here (another form of this section has it)';
 }
 
 /**

@@ -1,6 +1,15 @@
 import type { z } from 'zod';
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; options?: z.ZodType[]; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; in?: z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  in?: z.ZodType;
+  values?: unknown[];
+};
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The object schemas reachable at `path` inside `schema` (several through unions). */
@@ -58,4 +67,21 @@ export function suggestKey(schema: z.ZodType, path: readonly PropertyKey[], key:
     if (!best || d < best.d) best = { key: k, d };
   }
   return best && best.d <= Math.max(2, Math.floor(key.length / 3)) && best.d < key.length ? best.key : undefined;
+}
+
+/**
+ * For a key that is unknown where it stands but known to another member of a union at `path`
+ * (`venue.sim` under `mode: remote`), that member's literal fields, e.g. `mode: embedded-sim`;
+ * undefined when the key belongs to no member or no member has a literal field.
+ */
+export function variantOwning(schema: z.ZodType, path: readonly PropertyKey[], key: string): string | undefined {
+  for (const obj of objectsAt(schema, path)) {
+    if (!obj.shape || !(key in obj.shape)) continue;
+    const literals = Object.entries(obj.shape).flatMap(([k, v]) => {
+      const d = defOf(v);
+      return d.type === 'literal' && d.values?.length === 1 ? [`${k}: ${String(d.values[0])}`] : [];
+    });
+    if (literals.length > 0) return literals.join(', ');
+  }
+  return undefined;
 }

@@ -153,6 +153,13 @@ describe('parseConfig: bad configs name the file, path and value', () => {
     expect(e4.message).not.toContain('did you mean');
   });
 
+  it('a key of the other venue mode names that mode, not itself as the typo', () => {
+    const e = mmError(() => parseConfig(REMOTE.replace('mode: remote', 'mode: remote\n  sim: { port: 0 }'), 'live.yaml', opts));
+    expect(e.message).toBe('live.yaml: venue.sim: unknown key here (only with mode: embedded-sim)');
+    const e2 = mmError(() => parseConfig(MINIMAL.replace('mode: embedded-sim', 'mode: embedded-sim\n  token_ttl_s: 60'), 'demo.yaml', opts));
+    expect(e2.message).toBe('demo.yaml: venue.token_ttl_s: unknown key here (only with mode: remote)');
+  });
+
   it('an unknown venue mode', () => {
     const e = mmError(() => parseConfig(MINIMAL.replace('embedded-sim', 'paper'), 'demo.yaml', opts));
     expect(e.details).toMatchObject({ path: 'venue.mode', value: 'paper' });
@@ -231,9 +238,10 @@ bot:
     expect(e.details).toMatchObject({ file: 'live.yaml', path: 'venue.api_secret', variable: 'AX_SECRET' });
   });
 
-  it('an empty variable counts as missing', () => {
+  it('an empty variable counts as missing, and the message says it is empty', () => {
     const e = mmError(() => parseConfig(REMOTE, 'live.yaml', { ...opts, env: { AX_KEY: 'k', AX_SECRET: '' } }));
     expect(e.code).toBe('CONFIG_ENV_MISSING');
+    expect(e.message).toBe('live.yaml: venue.api_secret: environment variable AX_SECRET is set but empty');
   });
 
   it('a remote venue without base_url, and a non-http URL', () => {

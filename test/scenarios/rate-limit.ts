@@ -134,3 +134,5 @@ try {
   await proxy.close();
   await sim.stop();
 }
+// report() set the code; exit now that the venue is stopped, whatever client pool is still open.
+process.exit(process.exitCode ?? 1);

@@ -170,12 +170,16 @@ export interface Criterion {
   readonly ok: boolean;
 }
 
-/** Prints the criteria table and exits 0 when all pass, 1 otherwise. */
-export function report(title: string, criteria: readonly Criterion[], extra: Record<string, string | number> = {}): never {
+/**
+ * Prints the criteria table and sets the exit code: 0 when all pass, 1 otherwise. It does not exit:
+ * it runs inside the scenario's try, and exiting there skipped the finally that stops `mmbot sim`
+ * (both scenarios left their venue process running). The scenario exits after its cleanup.
+ */
+export function report(title: string, criteria: readonly Criterion[], extra: Record<string, string | number> = {}): void {
   process.stdout.write(`\n${title}\n`);
   for (const [k, v] of Object.entries(extra)) process.stdout.write(`  ${k.padEnd(44)} ${v}\n`);
   for (const c of criteria) process.stdout.write(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name.padEnd(40)} ${c.value.padStart(12)}   (target ${c.target})\n`);
   const failed = criteria.filter((c) => !c.ok).length;
   process.stdout.write(failed === 0 ? 'all criteria met\n' : `${failed} criterion(s) failed\n`);
-  process.exit(failed === 0 ? 0 : 1);
+  process.exitCode = failed === 0 ? 0 : 1;
 }

@@ -87,3 +87,5 @@ try {
   if (bot.proc.exitCode === null) bot.proc.kill('SIGKILL');
   await sim.stop();
 }
+// report() set the code; exit now that the venue is stopped, whatever client pool is still open.
+process.exit(process.exitCode ?? 1);

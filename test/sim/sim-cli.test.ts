@@ -1,6 +1,7 @@
 /** `mmbot sim` as a user runs it: a real process, its credentials file, HTTP + order WS, signals, exit codes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WebSocket } from 'ws';
@@ -104,6 +105,22 @@ describe('mmbot sim', () => {
     expect((await run.exit).code).toBe(2);
     expect(run.err()).toContain('--port must be an integer in [0, 65535], got "abc"');
   }, 20_000);
+
+  it('exits 2 naming the port when --port is taken, not with a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const run = mmbot(['sim', '--port', String(port)]);
+      expect((await run.exit).code).toBe(2);
+      expect(run.err().split('\n')[0]).toBe(
+        `mmbot sim: USAGE: --port ${port}: 127.0.0.1:${port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`,
+      );
+      expect(run.err()).not.toContain('unexpected error');
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  }, 30_000);
 
   it('exits 2 naming the file and the path for a bad --config value', async () => {
     const cfg = join(dir, 'venue.yaml');

@@ -93,17 +93,20 @@ function embeddedRateLimit(config: BotConfig): { enabled?: boolean; burst?: numb
 /** Where decoded recordings are cached (binary sidecars keyed by path, size and mtime). */
 export const replayCacheDir = (): string => join(tmpdir(), 'mmbot-replay-cache');
 
-/** A fresh report folder under `parent`: backtest-<recording start>-<n>. */
-function defaultOutDir(parent: string, startMs: number): string {
+/**
+ * A fresh report folder under `parent`: backtest-<recording start>-<n>, the lowest free n. (The
+ * parent is made first: made on a first ENOENT, a fresh clone's first report was numbered 2.)
+ */
+export function defaultOutDir(parent: string, startMs: number): string {
   const stamp = new Date(startMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  mkdirSync(parent, { recursive: true });
   for (let n = 1; ; n++) {
     const dir = join(parent, `backtest-${stamp}-${n}`);
     try {
       mkdirSync(dir, { recursive: false });
       return dir;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') mkdirSync(parent, { recursive: true });
-      else if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   }
 }

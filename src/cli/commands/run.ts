@@ -23,7 +23,8 @@ venue to confirm, and exits 0; another signal (a second or more later) exits at 
   --allow-plaintext-secrets  run although api_key/api_secret/control token are written in a config
                            file others can read (default: refused unless the file is mode 0600)
 
-Exit codes: 0 stopped cleanly, 1 failed (or orders left unconfirmed), 2 bad config or usage.`;
+Exit codes: 0 stopped cleanly, 1 failed (or orders left unconfirmed), 2 bad config or usage,
+3 stopped by a kill-switch trigger whose action is stop, 130 a second signal (exits at once).`;
 
 /** `mmbot run`: the daemon. */
 export const command: Command = {

@@ -48,7 +48,13 @@ export const command: Command = {
     const config = withPreset(cfgPath ? loadVenueConfig(cfgPath) : defaultVenueConfig(), flagString(p, 'preset'), cfgPath ?? '--preset');
     const port = flagInt(p, 'port', 0, 65535) ?? 0;
     const host = flagString(p, 'host') ?? '127.0.0.1';
-    const running = await startVenue({ port, host, config });
+    const running = await startVenue({ port, host, config }).catch((e: unknown) => {
+      // Without this a second venue on the same port died with a Node stack trace ("unexpected error").
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new MmError('USAGE', `--port ${port}: ${host}:${port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`);
+      }
+      throw e;
+    });
     const creds = {
       base_url: running.baseUrl,
       ws_url: running.wsUrl,

@@ -1,4 +1,5 @@
 import type { BotConfig } from '../../config/index.ts';
+import { MmError } from '../../core/errors.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { defaultCatalog, loadVenueConfig, parseVenueConfig, startVenue, type RunningVenue } from '../../sim/index.ts';
 
@@ -56,7 +57,10 @@ export function embeddedVenueConfig(config: BotConfig): ReturnType<typeof parseV
   return parseVenueConfig(raw, sim.config ?? `${config.source.file} (venue.sim)`);
 }
 
-/** Opens the venue the config names: starts the local venue on loopback, or points at a remote one. */
+/**
+ * Opens the venue the config names: starts the local venue on loopback, or points at a remote one.
+ * @throws MmError CONFIG_INVALID when `venue.sim.port` is taken; other listen errors as they are.
+ */
 export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEndpoint> {
   const v = config.venue;
   if (v.mode === 'remote') {
@@ -76,7 +80,17 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
   if (!['127.0.0.1', '::1', 'localhost'].includes(v.sim.host)) {
     log.warn({ host: v.sim.host }, 'the embedded venue listens beyond loopback: anyone who can reach it can trade with its default key');
   }
-  const running = await startVenue({ host: v.sim.host, port: v.sim.port, config: venueConfig });
+  const running = await startVenue({ host: v.sim.host, port: v.sim.port, config: venueConfig }).catch((e: unknown) => {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const file = config.source.file;
+      throw new MmError('CONFIG_INVALID', `${file}: venue.sim.port: ${v.sim.host}:${v.sim.port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`, {
+        file,
+        path: 'venue.sim.port',
+        value: v.sim.port,
+      });
+    }
+    throw e;
+  });
   log.info({ baseUrl: running.baseUrl, wsUrl: running.wsUrl, account: running.credentials.account_id }, `embedded local venue started on ${running.baseUrl}`);
   let closed = false;
   return {

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { embeddedVenueConfig } from '../../../src/cli/live/venue-endpoint.ts';
+import { createServer, type AddressInfo } from 'node:net';
+import { embeddedVenueConfig, openVenue } from '../../../src/cli/live/venue-endpoint.ts';
+import { MmError } from '../../../src/core/errors.ts';
+import { createLogger } from '../../../src/obs/logger.ts';
 import { parseConfig } from '../../../src/config/index.ts';
 import type { StrategyDefinition } from '../../../src/strategy/contract.ts';
 
@@ -44,5 +47,24 @@ describe('embeddedVenueConfig', () => {
 
   it('bad knobs are the venue\'s config errors, naming the path', () => {
     expect(() => embeddedVenueConfig(bot('  mode: embedded-sim\n  sim: { knobs: { ack_latency_ms: -1 } }'))).toThrow(/ack_latency_ms/);
+  });
+});
+
+describe('openVenue', () => {
+  it('a taken venue.sim.port is CONFIG_INVALID naming the file, the path and the port', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const e = await openVenue(bot(`  mode: embedded-sim\n  sim: { port: ${port}, synthetic_market: false }`), createLogger({ level: 'silent' })).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(MmError);
+      expect((e as MmError).code).toBe('CONFIG_INVALID');
+      expect((e as MmError).message).toBe(
+        `${join(dir, 'bot.yaml')}: venue.sim.port: 127.0.0.1:${port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`,
+      );
+      expect((e as MmError).details).toEqual({ file: join(dir, 'bot.yaml'), path: 'venue.sim.port', value: port });
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 });
