@@ -41,6 +41,11 @@ export interface Lingering {
  * The order manager: turns desired ladders into the fewest requests, applies the venue's order
  * events to tracked orders, and reconciles against the venue's open orders.
  */
+/** Sent and not yet answered (or of unknown outcome): the diff holds such an order's level. */
+function inFlight(o: LocalOrder): boolean {
+  return o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown';
+}
+
 export class OrderManager {
   readonly #bids: LocalOrder[] = [];
   readonly #asks: LocalOrder[] = [];
@@ -71,7 +76,7 @@ export class OrderManager {
       qty: (o) => o.effQty,
       locked: (o) => {
         if (this.#force) return false;
-        if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown') return true;
+        if (inFlight(o)) return true;
         return o.status !== 'queued' && this.#now - o.sentMs < minLife;
       },
       replaceable: (o) => o.status === 'queued' || (o.status === 'open' && o.orderId !== null && useReplace),
@@ -163,7 +168,7 @@ export class OrderManager {
     let t = Infinity;
     for (let i = 0; i < xs.length; i++) {
       const o = xs[i]!;
-      if (o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown' || o.status === 'queued') continue;
+      if (inFlight(o) || o.status === 'queued') continue;
       if (this.#now - o.sentMs < this.#minLife && o.sentMs < t) t = o.sentMs;
     }
     return t;
