@@ -65,7 +65,8 @@ export class LocalOrder implements WorkingOrder {
   }
 }
 
-const NO_GHOSTS: readonly OwnRestingOrder[] = Object.freeze([]);
+/** The ghosts of a symbol that has none (shared, frozen). */
+export const NO_GHOSTS: readonly OwnRestingOrder[] = Object.freeze([]);
 
 /** How many superseded venue ids per order stay resolvable. */
 const MAX_OLD_IDS = 8;

@@ -10,14 +10,13 @@ import type { SymbolRiskLimits } from '../risk/config.ts';
 import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
-import { LocalOrder } from './order-store.ts';
+import { LocalOrder, NO_GHOSTS } from './order-store.ts';
 import { PositionLedger } from './position-ledger.ts';
 import { SettleMemo } from './settle-memo.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
-const NO_GHOSTS: readonly OwnRestingOrder[] = Object.freeze([]);
 
 /**
  * The book depth a strategy reads (Infinity when it does not say).
