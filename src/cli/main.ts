@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MmError } from '../core/errors.ts';
 import { installHeapProbe } from './heap-probe.ts';
+import { COMMAND_SUMMARIES } from './command-summaries.ts';
 
 /** A CLI command module: `src/cli/commands/<name>.ts` exports these. */
 export interface Command {
@@ -27,11 +28,12 @@ async function load(name: string): Promise<Command> {
   return mod.command;
 }
 
-async function help(): Promise<string> {
+function help(): string {
   const lines = ['usage: mmbot <command> [options]', '', 'commands:'];
   const names = commandNames();
   const width = Math.max(...names.map((n) => n.length)); // `walk-forward` overran a fixed 10
-  for (const name of names) lines.push(`  ${name.padEnd(width)} ${(await load(name)).summary}`);
+  const summaries: Readonly<Record<string, string>> = COMMAND_SUMMARIES;
+  for (const name of names) lines.push(`  ${name.padEnd(width)} ${summaries[name] ?? ''}`);
   lines.push('', 'Run `mmbot <command> --help` for a command\'s options.');
   return lines.join('\n');
 }
@@ -53,11 +55,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   installHeapProbe();
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(`${await help()}\n`);
+    process.stdout.write(`${help()}\n`);
     return name ? 0 : 2;
   }
   if (!commandNames().includes(name)) {
-    process.stderr.write(`mmbot: unknown command "${name}"\n\n${await help()}\n`);
+    process.stderr.write(`mmbot: unknown command "${name}"\n\n${help()}\n`);
     return 2;
   }
   if (!stdoutGuarded) process.stdout.on('error', (e: NodeJS.ErrnoException) => onStdoutError(name, e));

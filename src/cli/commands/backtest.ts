@@ -17,6 +17,7 @@ import { parityHtml, parityReport, parityTable, type ParityReport } from '../../
 import { engineConfigs } from '../live/engine-config.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 /** A backtest config loaded: the bot config (daemon format), its backtest section and the run spec. */
 export interface BacktestSetup {
@@ -128,7 +129,7 @@ Writes report.json, fills.csv and report.html. Same inputs → byte-identical fi
 
 /** `mmbot backtest`. */
 export const command: Command = {
-  summary: 'replay recordings through the engine and report PnL, fills and quoting quality',
+  summary: COMMAND_SUMMARIES.backtest,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });

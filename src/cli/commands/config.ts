@@ -6,6 +6,7 @@ import { flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
 import { builtinDefinitions, builtinLookup } from '../live/strategies.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot config check <file> [--print] [--allow-plaintext-secrets]
        mmbot config schema [--out <file>]
@@ -18,7 +19,7 @@ const usage = `usage: mmbot config check <file> [--print] [--allow-plaintext-sec
 
 /** `mmbot config`: validate a config file, or emit the JSON Schema editors use. */
 export const command: Command = {
-  summary: 'validate a bot config, or print its JSON Schema',
+  summary: COMMAND_SUMMARIES.config,
   usage,
   async run(args) {
     const [sub, ...rest] = args;

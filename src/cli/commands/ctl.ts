@@ -2,6 +2,7 @@ import { MmError } from '../../core/errors.ts';
 import { flagString, parseArgs } from '../args.ts';
 import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../control/client.ts';
 import type { Command } from '../main.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot ctl <action> [<strategy id>] [args] [--url <url>] [--json]
 
@@ -48,7 +49,7 @@ export function parseAssignments(xs: readonly string[]): Record<string, unknown>
 
 /** `mmbot ctl`: acts on a running daemon. */
 export const command: Command = {
-  summary: 'steer a running daemon: pause, resume, set params, flatten, cancel-all, kill, reset-kill, reload',
+  summary: COMMAND_SUMMARIES.ctl,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['url'], boolean: ['json'] });

@@ -6,6 +6,7 @@ import { importDatabento, importLobster, importTardis, loadInstrumentDef, midnig
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { progressBar } from '../progress.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot import tardis --book <incremental_book_L2.csv[.gz]> [--trades <trades.csv[.gz]>]
                           [--derivative-ticker <derivative_ticker.csv[.gz]>]
@@ -67,7 +68,7 @@ const lobsterLine = (s: LobsterImportStats): string =>
 
 /** `mmbot import`: third-party market data → recording. */
 export const command: Command = {
-  summary: 'import third-party market data (Tardis CSVs, LOBSTER files, Databento DBN) into a recording for backtests',
+  summary: COMMAND_SUMMARIES.import,
   usage,
   async run(args) {
     const [format, ...rest] = args;

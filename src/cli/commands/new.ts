@@ -5,6 +5,7 @@ import { MmError } from '../../core/errors.ts';
 import { flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { SAMPLE_RECORDING, strategyProjectFiles } from '../scaffold/strategy-files.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot new strategy <name> [--dir <folder>] [--mmbot <dependency>]
 
@@ -31,7 +32,7 @@ function defaultDependency(): string {
 
 /** `mmbot new strategy <name>`: scaffolds a strategy project that backtests out of the box. */
 export const command: Command = {
-  summary: 'scaffold a strategy project outside the repo (mmbot new strategy <name>)',
+  summary: COMMAND_SUMMARIES.new,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['dir', 'mmbot'] });

@@ -9,6 +9,7 @@ import { createLogger } from '../../obs/logger.ts';
 import { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
 import { onStopSignal } from '../stop-signal.ts';
 import { loadBacktestSetup } from './backtest.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 export { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
 
@@ -108,7 +109,7 @@ async function recordLocalVirtual(p: ParsedArgs, symbols: readonly string[], out
 
 /** `mmbot record`. */
 export const command: Command = {
-  summary: 'record market data (books, trades, tickers, funding) to a gzip JSONL file for backtests',
+  summary: COMMAND_SUMMARIES.record,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['symbols', 'out', 'duration', 'base-url', 'ws-url', 'api-key', 'api-secret', 'clock-speed', 'seed', 'funding-poll-ms', 'index-poll-ms', 'taker-rate', 'venue-config', 'config', 'start', 'preset', 'level'], boolean: ['local', 'wall-clock'] });

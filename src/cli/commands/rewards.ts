@@ -8,6 +8,7 @@ import { fetchAllAccruals } from '../../rewards/fetch-all.ts';
 import { isPayoutStatus, PAYOUT_STATUSES, type RewardQuery } from '../../rewards/types.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const USAGE = `usage: mmbot rewards [--config <file> | --base-url <url> --api-key <key> --api-secret <secret>]
                      [--symbol <sym>] [--status <${PAYOUT_STATUSES.join('|')}>]
@@ -69,7 +70,7 @@ export function rewardQueryFromFlags(f: { symbol?: string | undefined; status?: 
 
 /** `mmbot rewards`: the reward-accruals report. */
 export const command: Command = {
-  summary: 'Report market-maker reward accruals: totals by status, per-day trend (--json for scripts)',
+  summary: COMMAND_SUMMARIES.rewards,
   usage: USAGE,
   async run(args) {
     const p = parseArgs(args, {

@@ -6,6 +6,7 @@ import { runDaemon } from '../live/run-daemon.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -28,7 +29,7 @@ Exit codes: 0 stopped cleanly, 1 failed (or orders left unconfirmed), 2 bad conf
 
 /** `mmbot run`: the daemon. */
 export const command: Command = {
-  summary: 'run the market-making daemon (npm start runs config/demo.yaml)',
+  summary: COMMAND_SUMMARIES.run,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['config', 'log-level', 'status-interval'], boolean: ['json', 'allow-plaintext-secrets'] });

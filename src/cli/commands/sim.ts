@@ -4,6 +4,7 @@ import { MARKET_PRESETS, runPresetReport, presetReportTable, type MarketPreset }
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { writePrivateFile } from '../private-file.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const USAGE = `usage: mmbot sim [--config venue.yaml] [--preset <name>] [--port N] [--host 127.0.0.1] [--credentials-out file.json]
        mmbot sim --preset-report [--presets calm,normal,...] [--symbols A,B] [--minutes N] [--seed N] [--maker-fee 0.0002] [--json]
@@ -38,7 +39,7 @@ export function withPreset(config: VenueConfig, preset: string | undefined, sour
 
 /** `mmbot sim`: run the local venue until interrupted. */
 export const command: Command = {
-  summary: 'run the local venue (matching, accounts, order entry, market data)',
+  summary: COMMAND_SUMMARIES.sim,
   usage: USAGE,
   async run(args) {
     const p = parseArgs(args, { valued: ['config', 'port', 'host', 'credentials-out', 'preset', 'presets', 'symbols', 'minutes', 'seed', 'maker-fee'], boolean: ['preset-report', 'json', 'bare'] });

@@ -3,6 +3,7 @@ import { flagNumber, flagString, parseArgs } from '../args.ts';
 import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../control/client.ts';
 import { formatStatusTable, type StatusState } from '../control/status-table.ts';
 import type { Command } from '../main.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot status [--url <url>] [--watch] [--interval <s>] [--json]
 
@@ -20,7 +21,7 @@ ${TOKEN_ENV}. Exit codes: 0 shown, 1 no daemon answers or it refused.`;
 
 /** `mmbot status`: a running daemon's state as a table. */
 export const command: Command = {
-  summary: 'show a running daemon: strategies, quotes, positions, PnL (--watch refreshes)',
+  summary: COMMAND_SUMMARIES.status,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['url', 'interval'], boolean: ['watch', 'json'] });

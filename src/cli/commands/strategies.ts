@@ -3,6 +3,7 @@ import { builtinStrategies, overlayKinds, paramDocs, type ParamDoc } from '../..
 import { parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { builtinDefinitions } from '../live/strategies.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot strategies [--json]
 
@@ -27,7 +28,7 @@ function formatParams(params: readonly ParamDoc[]): string[] {
 
 /** `mmbot strategies`: the built-ins and overlays with their parameters. */
 export const command: Command = {
-  summary: 'list the built-in strategies and quote overlays with their parameters',
+  summary: COMMAND_SUMMARIES.strategies,
   usage,
   async run(args) {
     const p = parseArgs(args, { boolean: ['json'] });

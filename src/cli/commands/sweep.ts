@@ -26,6 +26,7 @@ import { progressBar, tenthsLog } from '../progress.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { prepareSweep, runsCsv, searchInput, type PreparedSweep, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 /** The ranking as a terminal table: axes, the objective, then the figures (the objective's own column once, not twice). */
 export function printTable(lb: Leaderboard, limit: number, halving = false): string {
@@ -104,7 +105,7 @@ runs ok, 1 a run failed (the ranking names it) or the backend/data was unreachab
 
 /** `mmbot sweep`. */
 export const command: Command = {
-  summary: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
+  summary: COMMAND_SUMMARIES.sweep,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['config', 'grid', 'workers', 'out', 'top', 'backend', 'windows', 'resume', 'queue', 'objective', 'heatmap', 'results-ttl', 'clear', 'drawdown-floor'], boolean: ['force'], repeated: ['data', 'window'] });

@@ -26,6 +26,7 @@ import { claimOutDir, WALK_FORWARD_FILE } from '../../research/out-dir.ts';
 import { parseResultsTtl } from '../../research/result-store.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 /** Candidates with their validated setups, the data and a job factory: what every search needs before it runs. */
 export interface PreparedSearch {
@@ -114,7 +115,7 @@ the backend or data was unreachable; 2 bad input (flags, durations, grid, config
 
 /** `mmbot walk-forward`. */
 export const command: Command = {
-  summary: 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
+  summary: COMMAND_SUMMARIES['walk-forward'],
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['config', 'grid', 'train', 'test', 'step', 'objective', 'top-k', 'workers', 'out', 'heatmap', 'backend', 'queue', 'results-ttl', 'drawdown-floor'], boolean: ['anchored', 'force', 'partial-fold'], repeated: ['data'] });

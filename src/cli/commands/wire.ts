@@ -3,6 +3,7 @@ import { MmError } from '../../core/errors.ts';
 import { checkWireText, isWireMessageType, WIRE_MESSAGE_TYPES, type WireMessageType } from '../../wire/index.ts';
 import { flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const wrap = (words: readonly string[], indent: string, width = 96): string => {
   const lines: string[] = [];
@@ -32,7 +33,7 @@ ${wrap(WIRE_MESSAGE_TYPES, '    ')}`;
 
 /** `mmbot wire check`: validates saved venue payloads against the wire protocol. */
 export const command: Command = {
-  summary: 'check saved venue payloads against the wire protocol decoders',
+  summary: COMMAND_SUMMARIES.wire,
   usage,
   async run(args) {
     const [sub, ...rest] = args;

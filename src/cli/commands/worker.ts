@@ -8,6 +8,7 @@ import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { backendErrorLog } from '../research-runner.ts';
 import { replayCacheDir } from './backtest.ts';
+import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot worker --backend redis://host:port [--concurrency <n>] [--queue <name>] [--cache-dir <dir>]
                     [--lock-ms <ms>] [--stalled-ms <ms>] [--max-stalled <n>] [--quiet]
@@ -29,7 +30,7 @@ const short = (id: string): string => id.slice(0, 12);
 
 /** `mmbot worker`. */
 export const command: Command = {
-  summary: 'serve distributed sweep jobs from Redis (mmbot sweep --backend redis://…)',
+  summary: COMMAND_SUMMARIES.worker,
   usage,
   async run(args) {
     const p = parseArgs(args, { valued: ['backend', 'concurrency', 'queue', 'cache-dir', 'lock-ms', 'stalled-ms', 'max-stalled'], boolean: ['quiet'] });
