@@ -189,7 +189,8 @@ export class EngineCore {
     // The latency sample only goes to events$ listeners (counters ignore it): skip the bigint
     // clock read per event when nobody listens (a backtest).
     this.#t0Ns = this.events$.observed ? this.deps.clock.nowNs() : null;
-    this.evaluate(slot.group, slot);
+    // A trade changes nothing a strategy that reads no trades sees: called only if something else changed.
+    this.evaluate(slot.group, slot, ev.type === 'trade' && slot.strategy.readsTrades === false);
     this.#t0Ns = null;
     this.flush();
   }
@@ -241,10 +242,11 @@ export class EngineCore {
   /**
    * Runs a strategy and pushes its (risk-gated) wishes to the order manager: the ladder of each of
    * its symbols, its hedges, its wake-up timer. `trigger` is the symbol whose event caused the call.
-   * On the periodic `tick`, a strategy that declares itself stable (`Strategy.stableUntilMs`) and
-   * whose inputs have not changed since its last call is not called: it would answer the same.
+   * With `skipIfQuiet` (the periodic tick; a trade for a strategy that reads none), a strategy that
+   * declares itself stable (`Strategy.stableUntilMs`) and whose inputs have not changed since its
+   * last call is not called: it would answer the same. Its ladder is still gated and diffed.
    */
-  evaluate(g: SlotGroup, trigger: SymbolSlot | null = null, tick = false): void {
+  evaluate(g: SlotGroup, trigger: SymbolSlot | null = null, skipIfQuiet = false): void {
     if (!this.ready || this.stopping) return;
     const now = this.deps.clock.nowMs();
     const slots = g.slots;
@@ -257,7 +259,7 @@ export class EngineCore {
       }
       let out: StrategyOutput = null;
       try {
-        if (!tick || !g.quietAt(now, this.store)) {
+        if (!skipIfQuiet || !g.quietAt(now, this.store)) {
           this.counters.strategyEvaluations++;
           stamp(Stage.engine);
           const s = g.strategy;

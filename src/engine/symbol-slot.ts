@@ -191,7 +191,8 @@ export class SymbolSlot {
     const c = this.ctx;
     const m = this.market;
     const l = this.ledger;
-    if (working !== c.workingOrders || m.ticker !== c.ticker || m.lastTrade !== c.lastTrade || m.hasPendingTrades || m.funding !== c.funding) return false;
+    if (working !== c.workingOrders || m.ticker !== c.ticker || m.funding !== c.funding) return false;
+    if (this.strategy.readsTrades !== false && (m.lastTrade !== c.lastTrade || m.hasPendingTrades)) return false;
     if (m.priceVersion !== this.#seenPriceVersion || m.indexTicks !== c.indexTicks || this.rewardView !== c.rewards) return false;
     if (l.qty !== this.#seenQty || l.avgPrice !== this.#seenAvg || l.realized !== this.#seenRealized || l.fees !== this.#seenFees || l.funding !== this.#seenFunding) return false;
     const b = m.book;

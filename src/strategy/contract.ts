@@ -186,6 +186,12 @@ export interface Strategy {
    */
   readonly bookDepth?: number;
   /**
+   * False when `quote` reads no trade (`ctx.trades`, `ctx.lastTrade`): a trade alone then does not
+   * call it, and a tick after one may skip it as `stableUntilMs` allows (the risk gate and the
+   * order manager still run on every event). Unset: every trade calls `quote`.
+   */
+  readonly readsTrades?: boolean;
+  /**
    * Time dependence between inputs, read after each call: the engine time (epoch ms) before which
    * a call with no new input (the same book within `bookDepth`, trades, position, working orders
    * and fills; only `nowMs` later) would change nothing: return null or the very ladder of the last

@@ -94,6 +94,8 @@ export function createFixedSpread(p: FixedSpreadParams): Strategy {
   return {
     // Mid and microprice read the best level of each side only.
     bookDepth: 1,
+    // Trades move none of its inputs (the touch, the position, the working orders).
+    readsTrades: false,
     // The ladder is a function of the book's touch, the position and the working orders, never of
     // the time: with those unchanged the engine's tick need not ask again.
     stableUntilMs: () => Infinity,
