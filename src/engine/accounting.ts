@@ -55,9 +55,6 @@ export class Accounting {
   fillsInSeededPosition = 0;
   #polling = false;
   #lastPollMs = -Infinity;
-  /** The last total totalPnlUsd converted, and its number (see there). */
-  #lastPnl: Decimal | null = null;
-  #lastPnlUsd = 0;
   /** The configured rates as Decimals, converted once (Decimal.mul would convert the number on every fill). */
   readonly #makerRate: Decimal;
   readonly #takerRate: Decimal;
@@ -297,19 +294,9 @@ export class Accounting {
    * without the other components, less the start-up positions' unrealized PnL at their first mark.
    */
   totalPnlUsd(): number {
-    // Starts from the first symbol's total rather than ZERO: the same sum, one Decimal addition fewer.
-    let t: Decimal | null = null;
-    for (const s of this.slots.values()) {
-      const x = s.ledger.sessionPnl(s.market.mark());
-      t = t === null ? x : t.plus(x);
-    }
-    if (t === null) return 0;
-    // One symbol whose ledger found nothing changed returns the same Decimal: its number is known.
-    if (t !== this.#lastPnl) {
-      this.#lastPnl = t;
-      this.#lastPnlUsd = t.toNumber();
-    }
-    return this.#lastPnlUsd;
+    let t = 0;
+    for (const s of this.slots.values()) t += s.ledger.sessionPnlUsd(s.market.mark());
+    return t;
   }
 
   #book(

@@ -31,17 +31,11 @@ export class PositionLedger {
   /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnl). */
   #opening: Decimal = ZERO;
   #openingPending = false;
-  /** The inputs and result of the last totalPnl (see there). */
-  #memo: { mark: number | null | undefined; qty: number; avg: Decimal | null; realized: Decimal; fees: Decimal; funding: Decimal; rewards: Decimal; total: Decimal } = {
-    mark: undefined,
-    qty: 0,
-    avg: null,
-    realized: ZERO,
-    fees: ZERO,
-    funding: ZERO,
-    rewards: ZERO,
-    total: ZERO,
-  };
+  /**
+   * Session PnL as a line in the mark, `c + k × markTicks` USD, with the exact Decimal inputs it was
+   * converted from (see sessionPnlUsd); `c0` is the PnL without a position.
+   */
+  #line = { qty: NaN, avg: null as Decimal | null, realized: ZERO, fees: ZERO, funding: ZERO, rewards: ZERO, opening: ZERO, c0: 0, c: 0, k: 0 };
 
   /** tick size × n for the prices (and mids) fills were booked at: a fill reads 2–3 of them, from a handful of distinct values. */
   readonly #prices = new Map<number, Decimal>();
@@ -101,17 +95,40 @@ export class PositionLedger {
   }
 
   /**
-   * PnL since start-up at `markTicks`: `totalPnl` minus the start-up position's unrealized PnL at the
-   * first mark seen. The kill switch limits this: a restart holding a position opened at a loss
-   * (now priced at the venue's entry price) must not trip it for a loss made before the restart.
+   * PnL since start-up at `markTicks`, in USD as a number: the total of `breakdown` minus the start-up
+   * position's unrealized PnL at the first mark seen. The kill switch limits this: a restart holding
+   * a position opened at a loss (now priced at the venue's entry price) must not trip it for a loss
+   * made before the restart.
+   *
+   * It asks on every clock tick and after every fill, and the mark moves between most of them, so
+   * the figure is kept as a line in the mark: total = realized + fees + funding + rewards − opening
+   * − qty × mult × avg + (qty × mult × tick) × mark. Its two coefficients are computed in Decimal and
+   * converted once per change of the position or a cash component; a new mark costs one
+   * multiply-add. The result agrees with converting the Decimal total to within a few units in the
+   * last place (1e-9 USD on a 1e6 USD total), far inside any threshold the kill switch compares.
    */
-  sessionPnl(markTicks: number | null): Decimal {
+  sessionPnlUsd(markTicks: number | null): number {
     if (this.#openingPending && markTicks !== null) {
       this.#opening = this.unrealized(markTicks);
       this.#openingPending = false;
     }
-    const t = this.totalPnl(markTicks);
-    return this.#opening.isZero() ? t : t.minus(this.#opening);
+    const l = this.#line;
+    if (l.qty !== this.qty || l.avg !== this.avgPrice || l.realized !== this.realized || l.fees !== this.fees || l.funding !== this.funding || l.rewards !== this.rewards || l.opening !== this.#opening) {
+      l.qty = this.qty;
+      l.avg = this.avgPrice;
+      l.realized = this.realized;
+      l.fees = this.fees;
+      l.funding = this.funding;
+      l.rewards = this.rewards;
+      l.opening = this.#opening;
+      const cash = this.realized.plus(this.fees).plus(this.funding).plus(this.rewards).minus(this.#opening);
+      l.c0 = cash.toNumber();
+      if (this.qty !== 0 && this.avgPrice !== null) {
+        l.c = cash.minus(this.#perContract(this.avgPrice.mul(this.qty))).toNumber();
+        l.k = this.#perContract(this.#tick.mul(this.qty)).toNumber();
+      }
+    }
+    return this.qty === 0 || this.avgPrice === null || markTicks === null ? l.c0 : l.c + l.k * markTicks;
   }
 
   /** Called with each mark; prices a seeded position that has no entry price yet. */
@@ -168,38 +185,6 @@ export class PositionLedger {
   unrealized(markTicks: number | null): Decimal {
     if (this.qty === 0 || this.avgPrice === null || markTicks === null) return ZERO;
     return this.#perContract(this.priceOf(markTicks).minus(this.avgPrice).mul(this.qty));
-  }
-
-  /**
-   * Total PnL at `markTicks`: the `total` of breakdown(), with the same Decimal operations in the
-   * same order (so the same figure), without building the other components (kill-switch checks,
-   * after every fill). Zero terms are skipped: every partial sum is already rounded to the Decimal
-   * precision, so adding zero would return an equal copy.
-   */
-  totalPnl(markTicks: number | null): Decimal {
-    // The engine asks every tick and after every fill; between fills and mark moves nothing changed.
-    // Decimals are immutable, so the same objects (===) mean the same inputs and the same total.
-    const m = this.#memo;
-    if (m.mark === markTicks && m.qty === this.qty && m.avg === this.avgPrice && m.realized === this.realized && m.fees === this.fees && m.funding === this.funding && m.rewards === this.rewards) return m.total;
-    const total = this.#totalPnl(markTicks);
-    m.mark = markTicks;
-    m.qty = this.qty;
-    m.avg = this.avgPrice;
-    m.realized = this.realized;
-    m.fees = this.fees;
-    m.funding = this.funding;
-    m.rewards = this.rewards;
-    m.total = total;
-    return total;
-  }
-
-  #totalPnl(markTicks: number | null): Decimal {
-    let t = this.realized;
-    if (this.qty !== 0) t = t.plus(this.unrealized(markTicks));
-    if (!this.fees.isZero()) t = t.plus(this.fees);
-    if (!this.funding.isZero()) t = t.plus(this.funding);
-    if (!this.rewards.isZero()) t = t.plus(this.rewards);
-    return t;
   }
 
   /** The PnL split at `markTicks`. */

@@ -37,23 +37,45 @@ describe('PositionLedger', () => {
     expect(l.unrealized(1000).toNumber()).toBe(4); // short 2 from 102 to 100
   });
 
-  it('totalPnl reuses its last result only while mark, position and every money field are the same', () => {
+  it('sessionPnlUsd follows the mark, every fill and every money field, also one set from outside', () => {
     const l = new PositionLedger(inst);
     l.applyFill('buy', 1000, 2, null); // long 2 @ 100.0
-    const a = l.totalPnl(1010);
-    expect(a.toNumber()).toBe(2);
-    // Same inputs: the same Decimal (what lets the kill switch skip its conversion).
-    expect(l.totalPnl(1010)).toBe(a);
-    // A new mark, a fill, a fee and a field set from outside (the venue's correction) each count.
-    expect(l.totalPnl(1020).toNumber()).toBe(4);
+    expect(l.sessionPnlUsd(1010)).toBe(2);
+    expect(l.sessionPnlUsd(1020)).toBe(4);
+    expect(l.sessionPnlUsd(null)).toBe(0); // no mark: no unrealized PnL
     l.applyFill('sell', 1020, 1, null);
-    expect(l.totalPnl(1020).toNumber()).toBe(4);
+    expect(l.sessionPnlUsd(1020)).toBe(4);
     l.addFee(new Decimal('0.5')); // paid
-    expect(l.totalPnl(1020).toNumber()).toBe(3.5);
+    expect(l.sessionPnlUsd(1020)).toBe(3.5);
     l.realized = new Decimal(10);
-    expect(l.totalPnl(1020).toNumber()).toBe(11.5);
+    expect(l.sessionPnlUsd(1020)).toBe(11.5);
     l.qty = 0;
-    expect(l.totalPnl(1020).toNumber()).toBe(9.5);
+    expect(l.sessionPnlUsd(1020)).toBe(9.5);
+  });
+
+  it('sessionPnlUsd leaves out the start-up position\'s unrealized PnL at the first mark', () => {
+    const l = new PositionLedger(inst);
+    l.seed(3, new Decimal(300)); // long 3 @ 100.0 as the venue books it
+    l.markOpening();
+    expect(l.sessionPnlUsd(null)).toBe(0);
+    expect(l.sessionPnlUsd(990)).toBe(0); // the first mark: a loss of 3 made before this session
+    expect(l.sessionPnlUsd(1000)).toBe(3);
+  });
+
+  it('sessionPnlUsd is the Decimal breakdown total converted, to within 1e-12 of the total', () => {
+    const ten = { ...inst, multiplier: new Decimal(10) };
+    const fill = fc.record({ buy: fc.boolean(), price: fc.integer({ min: 1, max: 2_000_000 }), qty: fc.integer({ min: 1, max: 5_000 }), mid: fc.option(fc.integer({ min: 2, max: 4_000_000 }).map((x) => x / 2)), fee: fc.constantFrom('0', '0.13', '-0.07') });
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(fill, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 4_000_000 }).map((x) => x / 2), (mult10, fills, mark) => {
+        const l = new PositionLedger(mult10 ? ten : inst);
+        for (const f of fills) {
+          l.applyFill(f.buy ? 'buy' : 'sell', f.price, f.qty, f.mid);
+          l.addFee(new Decimal(f.fee));
+          const exact = l.breakdown(mark).total.toNumber();
+          expect(Math.abs(l.sessionPnlUsd(mark) - exact)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(exact), Math.abs(l.qty * f.price * (mult10 ? 10 : 1))));
+        }
+      }),
+    );
   });
 
   it('seeds a venue position from its cost basis (multiplier included), and from the first mark without one', () => {
