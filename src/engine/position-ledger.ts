@@ -28,7 +28,7 @@ export class PositionLedger {
   rewards: Decimal = ZERO;
   /** Set when the opening position came from the venue without a price: priced at the first mark. */
   #needsEntryPrice = false;
-  /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnl). */
+  /** Unrealized PnL of the start-up position at the first mark after start-up (see sessionPnlUsd). */
   #opening: Decimal = ZERO;
   #openingPending = false;
   /**
@@ -100,12 +100,13 @@ export class PositionLedger {
    * a position opened at a loss (now priced at the venue's entry price) must not trip it for a loss
    * made before the restart.
    *
-   * It asks on every clock tick and after every fill, and the mark moves between most of them, so
-   * the figure is kept as a line in the mark: total = realized + fees + funding + rewards − opening
+   * The kill switch asks on every clock tick and after every fill, and the mark moves between most
+   * of them, so the figure is kept as a line in the mark: total = realized + fees + funding + rewards − opening
    * − qty × mult × avg + (qty × mult × tick) × mark. Its two coefficients are computed in Decimal and
    * converted once per change of the position or a cash component; a new mark costs one
    * multiply-add. The result agrees with converting the Decimal total to within a few units in the
-   * last place (1e-9 USD on a 1e6 USD total), far inside any threshold the kill switch compares.
+   * last place of the position's notional (1e-8 USD on a 1e8 USD position), far inside any
+   * threshold the kill switch compares.
    */
   sessionPnlUsd(markTicks: number | null): number {
     if (this.#openingPending && markTicks !== null) {
