@@ -87,7 +87,7 @@ export class PositionLedger {
 
   /**
    * Marks the current (just seeded) position as the one this session started with: its unrealized
-   * PnL at the first mark is not this session's, and `sessionPnl` leaves it out.
+   * PnL at the first mark is not this session's, and `sessionPnlUsd` leaves it out.
    */
   markOpening(): void {
     this.#opening = ZERO;
