@@ -20,6 +20,3 @@ export const COMMAND_SUMMARIES = {
   wire: 'check saved venue payloads against the wire protocol decoders',
   worker: 'serve distributed sweep jobs from Redis (mmbot sweep --backend redis://…)',
 } as const;
-
-/** A command's name (a file under `commands/`). */
-export type CommandName = keyof typeof COMMAND_SUMMARIES;

@@ -37,15 +37,15 @@ export interface Lingering {
   orders: number;
 }
 
-/**
- * The order manager: turns desired ladders into the fewest requests, applies the venue's order
- * events to tracked orders, and reconciles against the venue's open orders.
- */
 /** Sent and not yet answered (or of unknown outcome): the diff holds such an order's level. */
 function inFlight(o: LocalOrder): boolean {
   return o.status === 'pending-new' || o.status === 'pending-replace' || o.status === 'unknown';
 }
 
+/**
+ * The order manager: turns desired ladders into the fewest requests, applies the venue's order
+ * events to tracked orders, and reconciles against the venue's open orders.
+ */
 export class OrderManager {
   readonly #bids: LocalOrder[] = [];
   readonly #asks: LocalOrder[] = [];
