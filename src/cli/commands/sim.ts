@@ -1,3 +1,5 @@
+
+import { listenError } from '../port-in-use.ts';
 import { MmError } from '../../core/errors.ts';
 import { defaultVenueConfig, loadVenueConfig, parseVenueConfig, startVenue, type VenueConfig } from '../../sim/index.ts';
 import { MARKET_PRESETS, runPresetReport, presetReportTable, type MarketPreset } from '../../sim/market/index.ts';
@@ -51,10 +53,7 @@ export const command: Command = {
     const host = flagString(p, 'host') ?? '127.0.0.1';
     const running = await startVenue({ port, host, config }).catch((e: unknown) => {
       // Without this a second venue on the same port died with a Node stack trace ("unexpected error").
-      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new MmError('USAGE', `--port ${port}: ${host}:${port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`);
-      }
-      throw e;
+      throw listenError(e, { code: 'USAGE', where: `--port ${port}`, host, port, likelyHolder: 'another venue or mmbot?' });
     });
     const creds = {
       base_url: running.baseUrl,

@@ -1,6 +1,7 @@
+
+import { listenError } from '../port-in-use.ts';
 import type { Observable } from 'rxjs';
 import type { BotConfig } from '../../config/index.ts';
-import { MmError } from '../../core/errors.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { MarketDataWsClient, OrderWsClient, RestClient } from '../../client/index.ts';
@@ -51,14 +52,8 @@ export async function startDaemonMonitoring(deps: DaemonMonitoringDeps): Promise
     ...(deps.routes ? { routes: deps.routes } : {}),
   }).catch((e: unknown) => {
     const { host, port } = deps.config.monitoring;
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new MmError('CONFIG_INVALID', `${deps.config.source.file}: monitoring.port: ${host}:${port} is already in use (another mmbot?); pick another port, or 0 for any free one`, {
-        file: deps.config.source.file,
-        path: 'monitoring.port',
-        value: port,
-      });
-    }
-    throw e;
+    const file = deps.config.source.file;
+    throw listenError(e, { code: 'CONFIG_INVALID', where: `${file}: monitoring.port`, host, port, likelyHolder: 'another mmbot?', details: { file, path: 'monitoring.port', value: port } });
   });
   return { url: mon.url, rewards$: mon.rewards$, close: () => mon.stop() };
 }

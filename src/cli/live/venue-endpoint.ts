@@ -1,5 +1,6 @@
+
+import { listenError } from '../port-in-use.ts';
 import type { BotConfig } from '../../config/index.ts';
-import { MmError } from '../../core/errors.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { defaultCatalog, loadVenueConfig, parseVenueConfig, startVenue, type RunningVenue } from '../../sim/index.ts';
 
@@ -81,15 +82,8 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
     log.warn({ host: v.sim.host }, 'the embedded venue listens beyond loopback: anyone who can reach it can trade with its default key');
   }
   const running = await startVenue({ host: v.sim.host, port: v.sim.port, config: venueConfig }).catch((e: unknown) => {
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      const file = config.source.file;
-      throw new MmError('CONFIG_INVALID', `${file}: venue.sim.port: ${v.sim.host}:${v.sim.port} is already in use (another venue or mmbot?); pick another port, or 0 for any free one`, {
-        file,
-        path: 'venue.sim.port',
-        value: v.sim.port,
-      });
-    }
-    throw e;
+    const file = config.source.file;
+    throw listenError(e, { code: 'CONFIG_INVALID', where: `${file}: venue.sim.port`, host: v.sim.host, port: v.sim.port, likelyHolder: 'another venue or mmbot?', details: { file, path: 'venue.sim.port', value: v.sim.port } });
   });
   log.info({ baseUrl: running.baseUrl, wsUrl: running.wsUrl, account: running.credentials.account_id }, `embedded local venue started on ${running.baseUrl}`);
   let closed = false;
