@@ -125,7 +125,7 @@ export interface StopFacts {
 }
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
-const off = (v: number): string => (v > 0 ? String(v) : 'off');
+const off = (v: number, unit = ''): string => (v > 0 ? `${v}${unit}` : 'off');
 
 /**
  * The printed summary's first lines: the data's provenance, the limits applied and, loudly, every
@@ -140,7 +140,7 @@ export function stopLines(r: StopFacts): string[] {
   const l = r.limits;
   const k = l.kill_switch;
   lines.push(
-    `limits applied (as live): max position ${l.max_position}, order qty ${l.max_order_qty}, order notional ${l.max_order_notional_usd} USD; kill switch: drawdown ${off(k.max_drawdown_usd)} USD, daily loss ${off(k.max_daily_loss_usd)} USD, reject storm ${k.reject_storm}, orders/min ${off(k.max_orders_per_minute)}`,
+    `limits applied (as live): max position ${l.max_position}, order qty ${l.max_order_qty}, order notional ${l.max_order_notional_usd} USD; kill switch: drawdown ${off(k.max_drawdown_usd, ' USD')}, daily loss ${off(k.max_daily_loss_usd, ' USD')}, reject storm ${k.reject_storm}, orders/min ${off(k.max_orders_per_minute)}`,
   );
   const ks = r.engine.kill_switch;
   for (const t of ks.trips) {
