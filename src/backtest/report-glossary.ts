@@ -36,6 +36,8 @@ export const GLOSSARY = {
   order_latency: 'Request → matching engine (entry) and matching engine → bot (response) delays the replay applies (backtest.order_latency).',
   fee_rates: 'Maker and taker fee rates charged, in bps of notional, and where they came from (config, recording, or the venue\'s default schedule).',
   rate_limit: 'The venue\'s order-entry token bucket the replay enforces; requests over it are answered 429 as live.',
+  limits: 'The risk limits of the config (risk:), enforced by the same gate as live: no order may take the position, order size or notional past them.',
+  kill_switch_limits: 'The kill switch\'s triggers (risk.kill_switch): a trip pulls every quote; the report names each trip, its reason and the share of the window spent stopped. off = that trigger is disabled.',
   events: 'Recorded events replayed, and those that reached the engine (book changes within the depth the strategies read).',
 } as const;
 
@@ -74,5 +76,7 @@ export const GLOSSARY_TERMS: Readonly<Record<GlossaryKey, string>> = {
   order_latency: 'Order latency',
   fee_rates: 'Fee rates',
   rate_limit: 'Venue rate limit',
+  limits: 'Limits applied',
+  kill_switch_limits: 'Kill-switch triggers',
   events: 'Events',
 };

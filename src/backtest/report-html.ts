@@ -91,25 +91,65 @@ function symbolCharts(run: BacktestRun, k: number, multi: boolean): string[] {
   ];
 }
 
-/** Cumulative PnL over the run, split by source; net is the sum of the first four. */
-function pnlChart(run: BacktestRun): string {
+/** The value of a series at time `t` (the last sample at or before it; the first one before any). */
+function valueAt(ts: readonly number[], ys: readonly number[], t: number): number {
+  let i = 0;
+  while (i + 1 < ts.length && ts[i + 1]! <= t) i++;
+  return ys[i] ?? 0;
+}
+
+/** Cumulative PnL over the run, split by source; net is the sum of the first four; kill-switch trips marked. */
+function pnlChart(run: BacktestRun, trips: BacktestReport['engine']['kill_switch']['trips']): string {
   const o = run.observer;
   const p = o.pnlParts;
-  return lineChart('Cumulative PnL by source (USD)', o.equityT.toArray(), [
+  const ts = o.equityT.toArray();
+  const eq = o.equity.toArray();
+  const marks = trips.length === 0 ? [] : [{ label: 'kill switch tripped', color: '#000', x: trips.map((k) => k.at_ms), y: trips.map((k) => valueAt(ts, eq, k.at_ms)), up: false }];
+  return lineChart('Cumulative PnL by source (USD)', ts, [
     { label: 'net', color: '#1f6feb', y: o.equity.toArray(), bold: true },
     { label: 'spread capture', color: '#2da44e', y: p.spread.toArray() },
     { label: 'inventory', color: '#8250df', y: p.inventory.toArray() },
     { label: 'fees', color: '#cf222e', y: p.fees.toArray() },
     { label: 'funding', color: '#bf8700', y: p.funding.toArray() },
     { label: 'est. rewards (not in net)', color: '#999', y: p.rewards.toArray() },
-  ]);
+  ], marks);
+}
+
+/** Where the data came from, the limits applied and, in red, every kill-switch trip: above the charts, never hidden. */
+function stopsBanner(report: BacktestReport): string {
+  const parts: string[] = [];
+  const data = report.data.map((d) => `${d.kind} data (${d.origin}; L${d.book_level}; ${d.symbols.join(', ')})`).join('; ');
+  parts.push(`<p class="sub" id="provenance">${esc(data)}</p>`);
+  const ks = report.engine.kill_switch;
+  if (ks.trips.length > 0) {
+    const items = ks.trips.map((t) => {
+      const until = t.cleared_at_ms === null ? 'to the end of the window' : `until ${new Date(t.cleared_at_ms).toISOString()} (${t.cleared_by ?? ''})`;
+      return `<li>${esc(new Date(t.at_ms).toISOString())} (+${((t.at_ms - report.window.start_ms) / 1000).toFixed(1)} s): <b>${esc(t.reason)}</b>: ${esc(t.detail)}; action ${esc(t.action)}; ${esc(until)}</li>`;
+    });
+    parts.push(
+      `<div class="stop" id="kill-switch"><b>Kill switch tripped ${ks.trips.length} time(s): the bot was stopped for ${ks.paused_s.toFixed(1)} s, ${pct(ks.paused_share)} of the window.</b> The figures below cover only the time it quoted.<ul>${items.join('')}</ul></div>`,
+    );
+  }
+  const rejects = Object.entries(report.engine.rejects_by_reason).sort((a, b) => b[1] - a[1]);
+  if (rejects.length > 0) parts.push(`<p class="sub" id="rejects">rejects by reason: ${esc(rejects.map(([why, n]) => `${why} ×${n}`).join('; '))}</p>`);
+  return parts.join('\n');
+}
+
+/** The live limits the replay applied, as table rows. */
+function limitRows(l: BacktestReport['limits']): Row[] {
+  const off = (v: number): string => (v > 0 ? String(v) : 'off');
+  return [
+    ['limits applied (as live): position / order qty / order notional', `${int(l.max_position)} / ${int(l.max_order_qty)} / ${int(l.max_order_notional_usd)} USD`, 'limits'],
+    ['kill switch: drawdown / daily loss (USD) / reject storm / orders per minute', `${off(l.kill_switch.max_drawdown_usd)} / ${off(l.kill_switch.max_daily_loss_usd)} / ${l.kill_switch.reject_storm} / ${off(l.kill_switch.max_orders_per_minute)}`, 'kill_switch_limits'],
+  ];
 }
 
 const STYLE =
   'body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}table{border-collapse:collapse;margin:8px 0 16px}' +
   'th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px;text-align:left}th{background:#f6f6f6;font-weight:normal}' +
   'th[title]{text-decoration:underline dotted #999;cursor:help}td{font-family:monospace}h2{margin-top:28px}' +
-  '.sub{color:#555;font-size:13px}.note{font-size:12px;color:#555}dt{font-weight:bold;font-size:13px;margin-top:6px}dd{font-size:13px;margin-left:16px;color:#333}';
+  '.sub{color:#555;font-size:13px}.note{font-size:12px;color:#555}dt{font-weight:bold;font-size:13px;margin-top:6px}dd{font-size:13px;margin-left:16px;color:#333}' +
+  '.stop{border:2px solid #cf222e;background:#ffebe9;padding:8px 12px;margin:12px 0;font-size:14px}';
 
 /**
  * report.html: one self-contained page (inline CSS and SVG, no scripts, no external URLs). Charts
@@ -128,8 +168,9 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
   parts.push(
     `<p class="sub">${esc(report.strategies.map((x) => `${x.id} (${x.symbols.join(' + ')})`).join(', '))} · ${esc(new Date(w.start_ms).toISOString())} → ${esc(new Date(w.end_ms).toISOString())} (${sec(w.duration_s)}) · net ${usd(t.pnl.net)} USD</p>`,
   );
+  parts.push(stopsBanner(report));
   run.exchange.ledgers.forEach((_, k) => parts.push(...symbolCharts(run, k, multi)));
-  parts.push(pnlChart(run));
+  parts.push(pnlChart(run, report.engine.kill_switch.trips));
   parts.push(markoutChart('Markout curve: mid move after our fills (bps, + = good; x = time after the fill)', t.markouts));
   parts.push(`<p class="note">${esc(t.markouts.basis)}</p>`);
   parts.push('<h2>Results</h2>');
@@ -155,6 +196,7 @@ export function reportHtml(run: BacktestRun, report: BacktestReport): string {
       ['queue model', queueModelText(s, run.exchange.queueModelName, run.exchange.l3.some((l) => l !== null)), 'queue_model'],
       ['order latency', orderLatencyText(s, report.venue.order_latency, report.venue.recorded_round_trips), 'order_latency'],
       ['fee rates (maker / taker)', Object.entries(report.fees).map(([sym, f]) => `${sym} ${rateBps(f.maker)} / ${rateBps(f.taker)} (${f.source})`).join('; '), 'fee_rates'],
+      ...limitRows(report.limits),
       ['venue rate limit / 429 answers', `${report.venue.rate_limit ? `${report.venue.rate_limit.burst} burst, ${report.venue.rate_limit.per_second} per s` : 'off'} / ${int(report.venue.rate_limited_429)}`, 'rate_limit'],
     ]),
   );

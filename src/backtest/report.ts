@@ -5,6 +5,7 @@ import type { BacktestObserver, QuoteTimes } from './observer.ts';
 import { absPercentile, combineStats, equityStats, markoutReport, pnlRatios, RATIO_PERIOD_MS, type MarkoutReport } from './report-stats.ts';
 import { CURVE_HORIZONS_MS, HEADLINE_HORIZONS } from './fill-markouts.ts';
 import { hedgeReport, type HedgeReport } from './report-hedges.ts';
+import { dataProvenance, killSwitchReport, limitsReport, type DataProvenance, type KillSwitchReport, type LimitsReport } from './report-stops.ts';
 import { settingsReport, snakeKeys, type SettingsReport } from './report-settings.ts';
 
 export { equityStats } from './report-stats.ts';
@@ -83,6 +84,10 @@ export interface BacktestReport {
   readonly version: 1;
   readonly window: { start_ms: number; end_ms: number; duration_s: number };
   readonly recordings: readonly { source: string; started_at: number; symbols: readonly string[] }[];
+  /** Each recording's provenance: synthetic or real, and who produced it. */
+  readonly data: readonly DataProvenance[];
+  /** The live risk limits and kill-switch thresholds the replay enforced. */
+  readonly limits: LimitsReport;
   /** Each strategy with its primary symbol and every symbol it quotes or hedges on (primary first). */
   readonly strategies: readonly { id: string; symbol: string; symbols: readonly string[] }[];
   /** The resolved settings, snake_case like the config's `backtest:` section. */
@@ -94,7 +99,18 @@ export interface BacktestReport {
   readonly events: { replayed: number; delivered_to_engine: number };
   readonly total: SectionReport & TotalRisk & { readonly hedges: HedgeReport };
   readonly by_symbol: Readonly<Record<string, SectionReport>>;
-  readonly engine: { fills: number; intents_sent: Readonly<Record<string, number>>; rejects: Readonly<Record<string, number>>; kill_switch_trips: number; strategy_errors: number; stop_confirmed: boolean };
+  readonly engine: {
+    fills: number;
+    intents_sent: Readonly<Record<string, number>>;
+    rejects: Readonly<Record<string, number>>;
+    /** Rejects by `source: reason`, expected races excluded. */
+    rejects_by_reason: Readonly<Record<string, number>>;
+    kill_switch_trips: number;
+    /** Every trip with when and why, and the share of the window spent tripped. */
+    kill_switch: KillSwitchReport;
+    strategy_errors: number;
+    stop_confirmed: boolean;
+  };
   readonly meta: unknown;
 }
 
@@ -191,6 +207,8 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
     version: 1,
     window: { start_ms: run.startMs, end_ms: run.endMs, duration_s: num((run.endMs - run.startMs) / 1000) },
     recordings: run.input.data.headers.map((h) => ({ source: h.source, started_at: h.started_at, symbols: h.symbols })),
+    data: run.input.data.headers.map(dataProvenance),
+    limits: limitsReport(run.input.risk),
     strategies: run.input.strategies.map((b) => ({ id: b.id, symbol: b.symbol, symbols: b.symbols ?? [b.symbol] })),
     settings: settingsReport(s),
     fees: run.fees,
@@ -207,7 +225,9 @@ export function buildReport(run: BacktestRun, meta: unknown = null): BacktestRep
       fills: c.fills,
       intents_sent: snakeKeys(c.intentsSent),
       rejects: snakeKeys(c.rejects),
+      rejects_by_reason: c.rejectsByReason,
       kill_switch_trips: c.killSwitchTrips,
+      kill_switch: killSwitchReport(c.killSwitchEpisodes, run.startMs, run.endMs),
       strategy_errors: c.strategyErrors,
       stop_confirmed: run.stopConfirmed,
     },

@@ -7,11 +7,27 @@ export interface ProgressBar {
 }
 
 /**
+ * The line width to draw in: the terminal's columns, or 120 where it reports none or a nonsense
+ * count (a pty under `script -qec` reports 0 columns).
+ */
+export function drawWidth(columns: number | undefined): number {
+  return columns !== undefined && Number.isFinite(columns) && columns >= 20 ? Math.min(columns, 120) : 120;
+}
+
+/**
  * A progress bar with percentage and ETA, drawn with `\r` on stderr when it is a terminal. The ETA
  * is paced on the work done since the bar started: `baseDone` was done before (a resumed sweep).
+ * It never throws: a bar that cannot draw switches itself off, so it cannot fail the run it shows.
  */
 export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr, baseDone = 0): ProgressBar {
-  const tty = stream.isTTY === true;
+  let tty = stream.isTTY === true;
+  const safely = (draw: () => void): void => {
+    try {
+      draw();
+    } catch {
+      tty = false;
+    }
+  };
   const startMs = Date.now();
   let lastDrawMs = 0;
   let drawn = false;
@@ -21,21 +37,27 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       const now = Date.now();
       if (now - lastDrawMs < 100 && done < total) return;
       lastDrawMs = now;
-      const frac = total > 0 ? Math.min(1, done / total) : 0;
-      const width = 24;
-      const filled = Math.round(frac * width);
-      const elapsedS = (now - startMs) / 1000;
-      const fresh = done - baseDone;
-      const etaS = fresh > 0 && fresh / Math.max(1, total) > 0.01 ? (elapsedS / fresh) * (total - done) : NaN;
-      const eta = Number.isFinite(etaS) ? ` ETA ${formatDuration(etaS)}` : '';
-      const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%${eta} ${note}`;
-      stream.write(`\r${line.slice(0, (stream.columns ?? 120) - 1).padEnd(Math.min(stream.columns ?? 120, 120) - 1)}`);
-      drawn = true;
+      safely(() => draw(now, done, total, note));
     },
     end() {
-      if (tty && drawn) stream.write(`\r${' '.repeat(Math.min(stream.columns ?? 120, 120) - 1)}\r`);
+      if (tty && drawn) safely(() => stream.write(`\r${' '.repeat(drawWidth(stream.columns) - 1)}\r`));
     },
   };
+
+  function draw(now: number, done: number, total: number, note: string): void {
+    const ratio = total > 0 ? done / total : 0;
+    const frac = Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 0;
+    const width = 24;
+    const filled = Math.round(frac * width);
+    const elapsedS = (now - startMs) / 1000;
+    const fresh = done - baseDone;
+    const etaS = fresh > 0 && fresh / Math.max(1, total) > 0.01 ? (elapsedS / fresh) * (total - done) : NaN;
+    const eta = Number.isFinite(etaS) ? ` ETA ${formatDuration(etaS)}` : '';
+    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(frac * 100).toFixed(0).padStart(3)}%${eta} ${note}`;
+    const cols = drawWidth(stream.columns);
+    stream.write(`\r${line.slice(0, cols - 1).padEnd(cols - 1)}`);
+    drawn = true;
+  }
 }
 
 /** Seconds as `1h02m`, `3m05s` or `12s`. */

@@ -1,5 +1,9 @@
 import type { EngineEvent, IntentKind } from './events.ts';
-import type { EngineCounters } from './types.ts';
+import type { EngineCounters, KillSwitchEpisode } from './types.ts';
+
+/** The most kill-switch episodes and distinct reject reasons kept: enough for any report, bounded for a long daemon. */
+const MAX_EPISODES = 256;
+const MAX_REJECT_REASONS = 256;
 
 /** Monotonic counters, bumped from the one place every engine event passes through. */
 export class Counters {
@@ -18,6 +22,10 @@ export class Counters {
   orderEvents = 0;
   strategyEvaluations = 0;
   hedges = 0;
+  /** Each trip of the kill switch with when and why, and when it cleared (null while still tripped). */
+  readonly killSwitchEpisodes: KillSwitchEpisode[] = [];
+  /** Rejects by `source: reason` (expected races excluded), so a report can say what was refused and why. */
+  readonly rejectReasons = new Map<string, number>();
 
   /** Counts one event. */
   count(ev: EngineEvent): void {
@@ -28,9 +36,13 @@ export class Counters {
       case 'intent-result':
         if (!ev.ok) this.intentsFailed++;
         break;
-      case 'reject':
+      case 'reject': {
         this.rejects[ev.source]++;
+        if (ev.benign === true) break;
+        const key = `${ev.source}: ${ev.reason}`;
+        if (this.rejectReasons.has(key) || this.rejectReasons.size < MAX_REJECT_REASONS) this.rejectReasons.set(key, (this.rejectReasons.get(key) ?? 0) + 1);
         break;
+      }
       case 'throttled':
         this.throttled++;
         break;
@@ -51,7 +63,13 @@ export class Counters {
         break;
       case 'kill-switch-tripped':
         this.killSwitchTrips++;
+        if (this.killSwitchEpisodes.length < MAX_EPISODES) this.killSwitchEpisodes.push({ trippedAtMs: ev.tsMs, reason: ev.reason, detail: ev.detail, action: ev.action, clearedAtMs: null, clearedBy: null });
         break;
+      case 'kill-switch-cleared': {
+        const open = this.killSwitchEpisodes.at(-1);
+        if (open !== undefined && open.clearedAtMs === null) this.killSwitchEpisodes[this.killSwitchEpisodes.length - 1] = { ...open, clearedAtMs: ev.tsMs, clearedBy: ev.reason };
+        break;
+      }
       case 'reconciled':
         this.reconciliations++;
         break;
@@ -81,6 +99,8 @@ export class Counters {
       orderEvents: this.orderEvents,
       strategyEvaluations: this.strategyEvaluations,
       hedges: this.hedges,
+      killSwitchEpisodes: [...this.killSwitchEpisodes],
+      rejectsByReason: Object.fromEntries(this.rejectReasons),
     };
   }
 }

@@ -8,6 +8,7 @@ export type {
   EngineDeps,
   EngineSnapshot,
   EngineCounters,
+  KillSwitchEpisode,
   EngineLog,
   KillSwitchSnapshot,
   LocalOrderStatus,

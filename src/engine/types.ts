@@ -176,6 +176,21 @@ export interface EngineCounters {
   readonly strategyEvaluations: number;
   /** Hedge orders sent (refused ones are risk rejects). */
   readonly hedges: number;
+  /** Each kill-switch trip (the first 256): when, why, what it did, and when it cleared. */
+  readonly killSwitchEpisodes: readonly KillSwitchEpisode[];
+  /** Rejects by `source: reason` (venue, risk or gateway), expected races excluded. */
+  readonly rejectsByReason: Readonly<Record<string, number>>;
+}
+
+/** One trip of the kill switch: when and why it tripped, and when (and by what) it cleared. */
+export interface KillSwitchEpisode {
+  readonly trippedAtMs: number;
+  readonly reason: KillSwitchReason;
+  readonly detail: string;
+  readonly action: KillSwitchAction;
+  /** Null while still tripped (to the end of the run, for a backtest). */
+  readonly clearedAtMs: number | null;
+  readonly clearedBy: KillSwitchReason | 'manual-reset' | null;
 }
 
 /** A point-in-time view of the engine, cheap enough to take every few seconds. */

@@ -58,7 +58,7 @@ function ioc(everyMs: number, qty: number, sides?: readonly ('buy' | 'sell')[]) 
         subs.unsubscribe();
         return { cancelRequested: 0, confirmed: true, remaining: [], durationMs: 0 };
       },
-      snapshot: () => ({ counters: { fills: n, intentsSent: { place: n, replace: 0, cancel: 2, 'cancel-all': 0 }, rejects: {}, killSwitchTrips: 0, strategyErrors: 0 } }) as never,
+      snapshot: () => ({ counters: { fills: n, intentsSent: { place: n, replace: 0, cancel: 2, 'cancel-all': 0 }, rejects: {}, killSwitchTrips: 0, killSwitchEpisodes: [], rejectsByReason: {}, strategyErrors: 0 } }) as never,
       events$: new Subscription() as never,
       setTradingState: () => undefined,
       tripKillSwitch: () => undefined,

@@ -39,7 +39,7 @@ function scripted(qty: number, seen: MarketEvent[]) {
         subs.unsubscribe();
         return { cancelRequested: 0, confirmed: true, remaining: [], durationMs: 0 };
       },
-      snapshot: () => ({ counters: { fills: 0, intentsSent: {}, rejects: {}, killSwitchTrips: 0, strategyErrors: 0 } }) as never,
+      snapshot: () => ({ counters: { fills: 0, intentsSent: {}, rejects: {}, killSwitchTrips: 0, killSwitchEpisodes: [], rejectsByReason: {}, strategyErrors: 0 } }) as never,
       events$: new Subscription() as never,
       setTradingState: () => undefined,
       tripKillSwitch: () => undefined,

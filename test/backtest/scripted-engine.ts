@@ -21,7 +21,7 @@ export function oneRestingOrder(symbol: Symbol, side: 'buy' | 'sell', priceTicks
         subs.unsubscribe();
         return { cancelRequested: 0, confirmed: true, remaining: [], durationMs: 0 };
       },
-      snapshot: () => ({ counters: { fills: 0, intentsSent: { place: 1, replace: 0, cancel: 0, 'cancel-all': 0 }, rejects: {}, killSwitchTrips: 0, strategyErrors: 0 } }) as never,
+      snapshot: () => ({ counters: { fills: 0, intentsSent: { place: 1, replace: 0, cancel: 0, 'cancel-all': 0 }, rejects: {}, killSwitchTrips: 0, killSwitchEpisodes: [], rejectsByReason: {}, strategyErrors: 0 } }) as never,
       events$: new Subscription() as never,
       setTradingState: () => undefined,
       tripKillSwitch: () => undefined,

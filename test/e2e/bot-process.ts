@@ -21,7 +21,12 @@ export interface BotProcess {
 
 /** Spawns `node bin/mmbot.js <args>` from the repo root with extra environment variables. */
 export function spawnBot(args: readonly string[], env: Record<string, string> = {}): BotProcess {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...args], {
+  return spawnLogged(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...args], env);
+}
+
+/** Spawns `command <args>` (e.g. `npx mmbot run …`) from the repo root, parsing the daemon's JSON log lines. */
+export function spawnLogged(command: string, args: readonly string[], env: Record<string, string> = {}): BotProcess {
+  const proc = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,6 +9,7 @@ import { reportHtml } from '../../backtest/report-html.ts';
 import { executeRunSpec, type RunSpec } from '../../backtest/run-spec.ts';
 import { formatRatio } from '../../backtest/report-stats.ts';
 import { bps, feeLines, pct, usd } from '../../backtest/summary-format.ts';
+import { stopLines } from '../../backtest/report-stops.ts';
 import { backtestSectionSchema, toSettings, type BacktestSection } from '../../backtest/settings.ts';
 import type { GridPoint } from '../../backtest/sweep.ts';
 import { loadColumnar } from '../../record/columnar.ts';
@@ -165,6 +166,7 @@ export const command: Command = {
       const t = report.total;
       process.stdout.write(
         [
+          ...stopLines(report),
           ...feeLines(report.fees),
           `replayed ${report.events.replayed} events (${report.window.duration_s} s of market) for ${report.strategies.map((s) => s.id).join(', ')}`,
           `net ${usd(t.pnl.net)} USD (spread ${usd(t.pnl.spread_capture)}, inventory ${usd(t.pnl.inventory)}, fees ${usd(t.pnl.fees)}, funding ${usd(t.pnl.funding)}); est. rewards ${usd(t.pnl.estimated_rewards)}`,

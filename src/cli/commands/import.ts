@@ -111,7 +111,7 @@ export const command: Command = {
         const ticker = tickerPath === undefined ? undefined : openLines(resolve(tickerPath));
         const clock = (flagString(p, 'clock') ?? 'exchange') as ClockMode;
         if (clock !== 'exchange' && clock !== 'local') throw new MmError('USAGE', `--clock must be exchange or local, got "${clock}"`);
-        const totalBytes = book.sizeBytes + (trades?.sizeBytes ?? 0) + (ticker?.sizeBytes ?? 0);
+        const totalBytes = book.contentBytes + (trades?.contentBytes ?? 0) + (ticker?.contentBytes ?? 0);
         firstInput = book.path;
         stats = await importTardis({
           book,
@@ -123,7 +123,7 @@ export const command: Command = {
           feedLatencyMs,
           issues,
           openSink: openSink(`tardis:${book.path}`, 2),
-          onProgress: (rows) => bar.update(book.bytesRead() + (trades?.bytesRead() ?? 0) + (ticker?.bytesRead() ?? 0), totalBytes, `${rows.toLocaleString('en-US')} rows`),
+          onProgress: (rows) => bar.update(book.consumedBytes() + (trades?.consumedBytes() ?? 0) + (ticker?.consumedBytes() ?? 0), totalBytes, `${rows.toLocaleString('en-US')} rows`),
         });
       } else if (format === 'databento') {
         const mboPath = flagString(p, 'mbo');
@@ -162,7 +162,7 @@ export const command: Command = {
           feedLatencyMs: feedLatencyMs ?? 0,
           issues,
           openSink: openSink(`lobster:${messages.path}`, 3, true),
-          onProgress: (rows) => bar.update(messages.bytesRead() + orderbook.bytesRead(), messages.sizeBytes + orderbook.sizeBytes, `${rows.toLocaleString('en-US')} messages`),
+          onProgress: (rows) => bar.update(messages.consumedBytes() + orderbook.consumedBytes(), messages.contentBytes + orderbook.contentBytes, `${rows.toLocaleString('en-US')} messages`),
         });
       }
       succeeded = true;

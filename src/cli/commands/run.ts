@@ -7,10 +7,11 @@ import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { MONITORING_PORT_ENV, monitoringPortOverride, withMonitoringPort } from '../monitoring-port.ts';
 
 const LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-const usage = `usage: mmbot run --config <file> [--log-level <level>] [--json] [--status-interval <s>]
+const usage = `usage: mmbot run --config <file> [--log-level <level>] [--json] [--status-interval <s>] [--monitoring-port <n>]
 
 Runs the market-making daemon: connects to the venue (or starts the local venue embedded on
 loopback), reconciles, quotes with the configured strategies, serves /metrics and /healthz, and
@@ -21,6 +22,8 @@ venue to confirm, and exits 0; another signal (a second or more later) exits at 
   --log-level <level>      override logging.level (${LEVELS.join(', ')})
   --json                   JSON log lines even on a terminal
   --status-interval <s>    override bot.status_interval_ms (seconds; 0 = off)
+  --monitoring-port <n>    override monitoring.port (0 = any free port; also ${MONITORING_PORT_ENV}), so a
+                           second bot on the host needs no copied config
   --allow-plaintext-secrets  run although api_key/api_secret/control token are written in a config
                            file others can read (default: refused unless the file is mode 0600)
 
@@ -32,16 +35,17 @@ export const command: Command = {
   summary: COMMAND_SUMMARIES.run,
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'log-level', 'status-interval'], boolean: ['json', 'allow-plaintext-secrets'] });
+    const p = parseArgs(args, { valued: ['config', 'log-level', 'status-interval', 'monitoring-port'], boolean: ['json', 'allow-plaintext-secrets'] });
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', 'run needs --config <file>');
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]!}"`);
     const level = flagString(p, 'log-level');
     if (level !== undefined && !LEVELS.includes(level as LogLevel)) throw new MmError('USAGE', `--log-level must be one of ${LEVELS.join(', ')}, got "${level}"`);
     const statusS = flagNumber(p, 'status-interval');
+    const monitoringPort = monitoringPortOverride(flagString(p, 'monitoring-port'), process.env);
 
     const strategies = await builtinLookup();
-    const config = loadConfig(file, { env: process.env, strategies });
+    const config = withMonitoringPort(loadConfig(file, { env: process.env, strategies }), monitoringPort);
     const secretsWarning = plaintextSecretsPolicy(config, p.flags.has('allow-plaintext-secrets'));
     if (secretsWarning !== null) process.stderr.write(`${secretsWarning}\n`);
     const log = createLogger({

@@ -6,6 +6,7 @@ import type { BotConfig, StrategyLookup } from '../../config/index.ts';
 import type { Logger } from '../../obs/logger.ts';
 import { startDaemon, type Daemon } from './daemon.ts';
 import { shutdownController, type SignalSource } from './shutdown.ts';
+import { processParent, watchForOrphaning, type ParentProbe } from './orphan-watch.ts';
 import { formatStatusLine } from './status-line.ts';
 
 /** Exit code of a run the kill switch stopped (a trigger with `action: stop`). */
@@ -25,6 +26,8 @@ export interface RunDaemonOptions {
   readonly hangup?: { on(event: 'SIGHUP', fn: () => void): unknown; off(event: 'SIGHUP', fn: () => void): unknown };
   /** Where uncaught errors are caught (default `process`). */
   readonly processEvents?: Pick<NodeJS.Process, 'on' | 'off'>;
+  /** The parent process, watched when npm started the daemon (default the real one). */
+  readonly parent?: ParentProbe;
 }
 
 /**
@@ -48,10 +51,16 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   void shutdown.requested.then((reason) => {
     if (starting) log.info({ reason }, 'stop requested during start-up: stopping as soon as start-up finishes (again to exit now)');
   });
+  // Under npx / npm start, a SIGTERM to npm never reaches us: npm exiting is the stop request.
+  const unwatchParent = watchForOrphaning(options.parent ?? processParent, ({ parentPid, nowParentPid }) => {
+    log.warn({ parentPid, nowParentPid }, 'npm, which started this daemon, is gone (stopped by a signal?): stopping as on SIGTERM');
+    shutdown.requestStop('SIGTERM (npm parent exited)');
+  });
   try {
     daemon = await startDaemon({ config, log, clock: new LiveClock(), ...(options.strategies ? { strategies: options.strategies } : {}) });
   } catch (e) {
     shutdown.dispose();
+    unwatchParent?.();
     const err = e instanceof MmError ? e : null;
     log.error({ code: err?.code, details: err?.details, err: err ? undefined : e }, `start-up failed: ${e instanceof Error ? e.message : String(e)}`);
     return err?.kind === 'config' ? 2 : 1;
@@ -97,6 +106,7 @@ export async function runDaemon(config: BotConfig, log: Logger, options: RunDaem
   hangup.on('SIGHUP', onHangup);
 
   const reason = await shutdown.requested;
+  unwatchParent?.();
   killStop.unsubscribe();
   hangup.off('SIGHUP', onHangup);
   if (timer) clearInterval(timer);
