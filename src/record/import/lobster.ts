@@ -50,6 +50,14 @@ export interface LobsterImportStats extends ImportStats {
   crossContracts: number;
   /** Type 7: trading halt, quote or trading resumption messages (each a gap). */
   halts: number;
+  /** Levels the order-book file changed after the messages were applied (OrderBookL3.settleLevel): reconciled and mismatched levels alike. */
+  settlements: number;
+  /** Of those, drops the messages did not explain that took contracts off orders known by id. */
+  settledKnownOrders: number;
+  /** The contracts those drops took off known orders. */
+  settledKnownContracts: number;
+  /** Of those, drops that left an untouched newer order behind one they reduced (moving it up the queue). */
+  settledReordered: number;
 }
 
 /** LOBSTER prices are integers in 1/10000 of the currency. */
@@ -72,6 +80,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
   const stats: LobsterImportStats = {
     bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null,
     reconciledLevels: 0, unseenOrders: 0, replacedOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
+    settlements: 0, settledKnownOrders: 0, settledKnownContracts: 0, settledReordered: 0,
   };
   const symbol = o.def.instrument.symbol;
   const tick = o.def.instrument.grid.tickSize.toNumber();
@@ -217,6 +226,10 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
     stats.lastMs = tsMs;
   }
   o.onProgress?.(n);
+  stats.settlements = book.settled.settlements;
+  stats.settledKnownOrders = book.settled.knownDrops;
+  stats.settledKnownContracts = book.settled.knownContracts;
+  stats.settledReordered = book.settled.reordered;
   return stats;
 
   function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }, condition?: TradeCondition): void {

@@ -52,6 +52,18 @@ class L3Side {
   }
 }
 
+/** What settling levels to the source's book file changed over an import. */
+export interface SettleCounts {
+  /** Levels whose total `settleLevel` changed (the messages did not explain it). */
+  settlements: number;
+  /** Of those, drops that took contracts off orders known by id (not placeholders). */
+  knownDrops: number;
+  /** The contracts those drops took off known orders. */
+  knownContracts: number;
+  /** Of those, drops that left an untouched order behind one they reduced (it moved up the queue). */
+  reordered: number;
+}
+
 /** What `reduce` found. */
 export type ReduceResult = 'ok' | 'unknown-order' | 'too-large';
 
@@ -68,6 +80,8 @@ export class OrderBookL3 {
   #placeholders = 0;
   /** Negative ids for orders the source did not name (placeholders, ids that are not integers). */
   #ownRefs = 0;
+  /** What `settleLevel` changed so far. */
+  readonly settled: SettleCounts = { settlements: 0, knownDrops: 0, knownContracts: 0, reordered: 0 };
 
   /** Adds a new order at the back of its level. Returns false when the id is already resting. */
   add(id: string, isBid: boolean, priceTicks: number, qty: number): boolean {
@@ -139,6 +153,7 @@ export class OrderBookL3 {
   settleLevel(isBid: boolean, priceTicks: number, qty: number): void {
     let diff = qty - this.levelQty(isBid, priceTicks);
     if (diff === 0) return;
+    this.settled.settlements++;
     const side = isBid ? this.bids : this.asks;
     const q = side.levels.get(priceTicks);
     const seed = q?.find((x) => x.id.startsWith('~seed'));
@@ -148,15 +163,27 @@ export class OrderBookL3 {
       return;
     }
     // Too much here: take it off the placeholder first, then the oldest orders.
-    for (const o of seed ? [seed, ...q!.filter((x) => x !== seed)] : [...q!]) {
+    const order = seed ? [seed, ...q!.filter((x) => x !== seed)] : [...q!];
+    const before = [...q!];
+    const reduced = new Set<RestingOrder>();
+    let known = 0;
+    for (const o of order) {
       if (diff === 0) break;
       const take = Math.min(o.qty, -diff);
       o.qty -= take;
       diff += take;
+      reduced.add(o);
+      if (!o.id.startsWith('~seed')) known += take;
       if (o.qty === 0) {
         this.#orders.delete(o.id);
         q!.splice(q!.indexOf(o), 1);
       }
+    }
+    if (known > 0) {
+      this.settled.knownDrops++;
+      this.settled.knownContracts += known;
+      // An order left untouched behind one the drop reduced has moved up the queue.
+      if (before.findLastIndex((o) => !reduced.has(o)) > before.findIndex((o) => reduced.has(o))) this.settled.reordered++;
     }
     if (q!.length === 0) side.drop(priceTicks);
   }
