@@ -58,6 +58,11 @@ export interface LobsterImportStats extends ImportStats {
   settledKnownContracts: number;
   /** Of those, drops that left an untouched newer order behind one they reduced (moving it up the queue). */
   settledReordered: number;
+  /**
+   * Later messages of orders a drop had taken volume off (still resting, so the drop was another
+   * order's): that volume then came off the level's back (OrderBookL3.reduce), not reported as a mismatch.
+   */
+  settledCorrections: number;
 }
 
 /** LOBSTER prices are integers in 1/10000 of the currency. */
@@ -80,7 +85,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
   const stats: LobsterImportStats = {
     bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null,
     reconciledLevels: 0, unseenOrders: 0, replacedOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
-    settlements: 0, settledKnownOrders: 0, settledKnownContracts: 0, settledReordered: 0,
+    settlements: 0, settledKnownOrders: 0, settledKnownContracts: 0, settledReordered: 0, settledCorrections: 0,
   };
   const symbol = o.def.instrument.symbol;
   const tick = o.def.instrument.grid.tickSize.toNumber();
@@ -230,6 +235,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
   stats.settledKnownOrders = book.settled.knownDrops;
   stats.settledKnownContracts = book.settled.knownContracts;
   stats.settledReordered = book.settled.reordered;
+  stats.settledCorrections = book.settled.corrections;
   return stats;
 
   function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }, condition?: TradeCondition): void {

@@ -112,6 +112,40 @@ describe('LOBSTER importer', () => {
     expect(books(events).at(-1)!.bids[0]).toEqual({ priceTicks: 10_000, qty: 214, orders: [100, 114], orderIds: [11, 12] });
   });
 
+  it('the first 6,000 AMZN messages: unexplained drops come off the back of the queue, none moves a newer order up', async () => {
+    const A = resolve(import.meta.dirname, '../../fixtures/lobster-amzn');
+    const issues = new RowIssues(false);
+    const stats = await importLobster({
+      messages: openLines(join(A, 'AMZN_2012-06-21_first-6000_message_5.csv.gz')),
+      orderbook: openLines(join(A, 'AMZN_2012-06-21_first-6000_orderbook_5.csv.gz')),
+      def: loadInstrumentDef(join(A, 'amzn.yaml')),
+      midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
+      feedLatencyMs: 0,
+      issues,
+      openSink: () => ({ write: () => undefined }),
+    });
+    // Front first (the old settleLevel), the same rows needed 361 settlements: 119 drops took 13,310
+    // shares off known orders, 9 of them leaving newer orders behind the ones reduced; 3 book-mismatch rows.
+    expect(stats).toMatchObject({ settlements: 360, settledKnownOrders: 129, settledKnownContracts: 14_361, settledReordered: 0, settledCorrections: 5 });
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 2 });
+  });
+
+  it('a later message of an order a drop took off: it was still resting, so the drop was another order\'s, taken from the back then', async () => {
+    // 11 (100) and 12 (100) rest at 100.00; the file drops the level to 100 with no message (11 left,
+    // unseen, but which one is unknown): 12, the newest, is taken. 13 (100) joins. 12's own delete
+    // then shows 12 was still there: its 100 comes off the back (13), and 13's delete off the back
+    // again (11). No mismatch; 11 stays ahead of a buy of ours that joined after it until the level
+    // empties (front first, the old import took 11 at the drop: ids [12], [12, 13], [13]).
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,100,1000000,1', '34200.4,1,22,100,1000600,-1', '34200.5,1,13,100,1000000,1', '34200.6,3,12,100,1000000,1', '34200.7,3,13,100,1000000,1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,200', '1000500,500,1000000,100', '1000500,500,1000000,200', '1000500,500,1000000,100', '1000500,500,-9999999999,0'];
+    writeFileSync(join(dir, 'cor_message_1.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'cor_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const { events, issues, stats } = await run(join(dir, 'cor_message_1.csv'), join(dir, 'cor_orderbook_1.csv'));
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 1 }); // the unexplained drop itself
+    expect(stats).toMatchObject({ settlements: 1, settledCorrections: 2, replacedOrders: 0 });
+    expect(books(events).map((b) => b.bids[0]?.orderIds ?? [])).toEqual([[], [11], [11, 12], [11], [11, 13], [11], []]);
+  });
+
   it('reports messages the order-book file contradicts and settles to the file', async () => {
     const rows = readFileSync(OB, 'utf8').trim().split('\n');
     rows[2] = rows[2]!.replace(/^1000100,300,/, '1000100,310,');
