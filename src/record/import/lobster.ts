@@ -163,8 +163,11 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
       continue;
     }
     lastTimeS = timeS;
-    if (size < 0) {
-      o.issues.report('negative-size', file, line, `size ${size} is negative`);
+    // A message of no shares (halts carry size 0 by design) changes no order and trades nothing; a
+    // print or an order of 0 written on would make the backtest refuse the recording, naming a
+    // line of the recording instead of this one.
+    if (size <= 0 && type !== 7) {
+      o.issues.report('negative-size', file, line, `size ${size} must be > 0 (message type ${f[1]}); skipped`);
       continue;
     }
     const tsMs = o.midnightMs + timeS * 1000;

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
+import { createRecordingWriter, loadColumnar } from '../../../src/record/index.ts';
 import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../../src/record/import/index.ts';
 
 const FIX = resolve(import.meta.dirname, '../../fixtures/lobster');
@@ -144,6 +145,38 @@ describe('LOBSTER importer', () => {
     expect(issues.toJSON()).toEqual({ 'book-mismatch': 1 }); // the unexplained drop itself
     expect(stats).toMatchObject({ settlements: 1, settledCorrections: 2, replacedOrders: 0 });
     expect(books(events).map((b) => b.bids[0]?.orderIds ?? [])).toEqual([[], [11], [11, 12], [11], [11, 13], [11], []]);
+  });
+
+  it('messages of size 0 or less are bad rows named by the message file and line, skipped: the recording loads', async () => {
+    // Order 12 added with 0 shares, an execution of 0 and a partial cancel of −20 of order 11 (the
+    // book rows repeat the level: nothing changed); a halt's size 0 is LOBSTER's own and stays a gap.
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,0,1000000,1', '34200.4,4,11,0,1000000,1', '34200.5,2,11,-20,1000000,1', '34200.6,4,11,40,1000000,1', '34200.7,7,0,0,-1,-1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,60', '1000500,500,1000000,60'];
+    const m = join(dir, 'zero_message_1.csv');
+    writeFileSync(m, `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'zero_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const out = join(dir, 'zero.jsonl.gz');
+    const issues = new RowIssues(false);
+    let w: ReturnType<typeof createRecordingWriter> | null = null;
+    const stats = await importLobster({
+      messages: openLines(m),
+      orderbook: openLines(join(dir, 'zero_orderbook_1.csv')),
+      def,
+      midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
+      feedLatencyMs: 0,
+      issues,
+      openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: 'test', bookLevel: 3, orderIds: true })),
+    });
+    await (w as ReturnType<typeof createRecordingWriter> | null)!.close();
+    expect(issues.toJSON()).toEqual({ 'negative-size': 3 });
+    expect(issues.examples.get('negative-size')!.map((e) => `${e.file}:${e.line}: ${e.message}`)).toEqual([
+      `${m}:3: size 0 must be > 0 (message type 1); skipped`,
+      `${m}:4: size 0 must be > 0 (message type 4); skipped`,
+      `${m}:5: size -20 must be > 0 (message type 2); skipped`,
+    ]);
+    expect(stats).toMatchObject({ books: 3, trades: 1, tradedContracts: 40, halts: 1, settlements: 0 });
+    const col = await loadColumnar([out]);
+    expect(col.length).toBe(5); // 3 books, the print of 40, the halt's gap
   });
 
   it('reports messages the order-book file contradicts and settles to the file', async () => {
