@@ -303,9 +303,14 @@ function settleToFile(
   for (const bid of [false, true]) {
     const want = new Map<number, number>();
     let worst: number | undefined;
+    // An empty slot: the side has fewer levels than the file shows, so the row shows all of it.
+    let whole = false;
     for (let i = 0; i < level.length && i / 4 < depth; i += 4) {
       const raw = level[bid ? i + 2 : i]!;
-      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) continue;
+      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) {
+        whole = true;
+        continue;
+      }
       const p = ticksOf(raw, line, path);
       const q = contractsOf(level[bid ? i + 3 : i + 1]!, line, path);
       if (p === null || q === null) continue;
@@ -315,9 +320,10 @@ function settleToFile(
     }
     if (worst !== undefined) bid ? (shown.bidWorst = worst) : (shown.askWorst = worst);
     const side = bid ? book.bids : book.asks;
-    // Our levels inside the file's visible range that the file does not show are gone.
+    // Our levels inside the file's visible range that the file does not show are gone (all of them
+    // when it shows the whole side).
     for (const p of [...side.prices]) {
-      if (worst === undefined || (bid ? p < worst : p > worst)) break;
+      if (!whole && (worst === undefined || (bid ? p < worst : p > worst))) break;
       if (!want.has(p)) {
         if (report && inView(view, bid, p)) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p} is not in the order-book file; removed`);
         else if (report) reconciled++;

@@ -179,6 +179,25 @@ describe('LOBSTER importer', () => {
     expect(col.length).toBe(5); // 3 books, the print of 40, the halt's gap
   });
 
+  it('a row with an empty slot shows the whole side: a level of ours it does not list is gone, also past its worst price', async () => {
+    // Depth 2. Bids 11 (100) at 100.00 and 12 (50) at 99.99; with no message for them, the file's
+    // rows drop 99.99 (one bid shown, the second slot empty), then every bid. The old import kept
+    // both past the file's worst shown bid (none, the second time): its last two books both had [10000, 9999].
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,50,999900,1', '34200.4,1,22,100,1000600,-1', '34200.5,1,23,100,1000700,-1'];
+    const ob = [
+      '1000500,500,-9999999999,0,9999999999,0,-9999999999,0',
+      '1000500,500,1000000,100,9999999999,0,-9999999999,0',
+      '1000500,500,1000000,100,9999999999,0,999900,50',
+      '1000500,500,1000000,100,1000600,100,-9999999999,0',
+      '1000500,500,-9999999999,0,1000600,100,-9999999999,0',
+    ];
+    writeFileSync(join(dir, 'whole_message_2.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'whole_orderbook_2.csv'), `${ob.join('\n')}\n`);
+    const { events, issues } = await run(join(dir, 'whole_message_2.csv'), join(dir, 'whole_orderbook_2.csv'));
+    expect(books(events).map((b) => b.bids.map((l) => l.priceTicks))).toEqual([[], [10_000], [10_000, 9_999], [10_000], []]);
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 2 });
+  });
+
   it('reports messages the order-book file contradicts and settles to the file', async () => {
     const rows = readFileSync(OB, 'utf8').trim().split('\n');
     rows[2] = rows[2]!.replace(/^1000100,300,/, '1000100,310,');
