@@ -122,7 +122,6 @@ export class OrderBookL3 {
       const q = (isBid ? this.bids : this.asks).levels.get(priceTicks);
       o = q?.find((x) => x.id.startsWith('~seed'));
       if (o === undefined) return 'unknown-order';
-      (globalThis as any).__draws = ((globalThis as any).__draws ?? 0) + 1;
     }
     const side = o.isBid ? this.bids : this.asks;
     const excess = qty - o.qty;
