@@ -19,7 +19,9 @@
  * the header's `tick_size` for that symbol; quantities are integer contracts. Event kinds:
  *
  * - `b` book: `f` 1 = full snapshot (replace the book), 0 = delta against the previous book of that
- *   symbol (a level with q 0 is removed); `b`/`a` = `[[priceTicks, qty], ...]` best first.
+ *   symbol (a level with q 0 is removed); `b`/`a` = `[[priceTicks, qty], ...]` best first, each
+ *   price at most once per side (a reader refuses a line that repeats one: the order of a delta's
+ *   entries has no meaning, so `1000 → 0, then → 500` at one price is not a change it can apply).
  *   The writer stores a snapshot first, after every gap, and every `keyframeEvery` books; deltas otherwise.
  *   Order-level (L3, version 4): each level is `[priceTicks, qty, [q1, q2, ...]]`, the sizes of the
  *   individual resting orders at that price in queue (time) order, Σ = qty (the venue's LEVEL_3

@@ -4,6 +4,7 @@ import type { BookLevel, BookSide } from '../domain/book.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../domain/enums.ts';
 import type { BookUpdated, FundingSettled, PriceObserved, TickerUpdated, TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
+import { repeatedPrice } from './repeated-price.ts';
 import { ROUND_TRIP_OPS, type OwnExecution, type OwnOrders, type RecordedEvent, type RecordingGap, type RoundTrip, type RoundTripOp } from './format.ts';
 
 // ---------------------------------------------------------------- encoding
@@ -106,8 +107,11 @@ function side(o: Obj, k: string): BookLevel[] {
       out[i] = l.length === 3 ? { priceTicks: l[0] as number, qty: l[1] as number, orders } : { priceTicks: l[0] as number, qty: l[1] as number, orders, orderIds: idList(l[3], orders.length, `${k}[${i}]`) };
     }
   }
+  const twice = repeatedPrice(out.map((l) => l.priceTicks));
+  if (twice !== null) throw new FieldError(`${k}[${twice[1]}]: price ${out[twice[1]]!.priceTicks} is listed twice in one book (${k}[${twice[0]}] too); a book gives each price once per side`);
   return out;
 }
+
 
 /** An L3 level's order sizes: positive integers summing to the level's qty. */
 function orderList(v: unknown, qty: number, at: string): number[] {

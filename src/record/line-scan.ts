@@ -7,6 +7,7 @@
  * returns false, and the caller gives the line to the full decoder, which decodes it or throws its
  * usual error. So the scanner can only be faster, never different.
  */
+import { repeatedPrice } from './repeated-price.ts';
 
 /** Which level shape a file's books have: `[p,q]`, `[p,q,[orders]]` or `[p,q,[orders],[ids]]`. */
 export type LevelShape = 2 | 3 | 4;
@@ -269,6 +270,8 @@ export class LineScanner {
       if (c !== COMMA) return -1;
     }
     if (shape !== 2) out.orderStart[j] = o;
+    // A price listed twice: the full decoder names it.
+    if (repeatedPrice(out.levels, from, j - from, 2) !== null) return -1;
     return j - from;
   }
 

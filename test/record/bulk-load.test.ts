@@ -218,6 +218,7 @@ describe('bulk loader errors: the same error, naming the file and line, as the l
     { name: 'unknown symbol', file: 'synthetic', prefix: '{"t":"b"', edit: (l) => l.replace(S, 'XYZ'), expect: /s: symbol "XYZ" is not in the header$/ },
     { name: 'snapshot flag 2', file: 'synthetic', prefix: '{"t":"b"', edit: (l) => l.replace('"f":0', '"f":2'), expect: /f: expected 0 or 1, got 2$/ },
     { name: 'negative level qty', file: 'synthetic', prefix: '{"t":"b","s":"EURUSD-PERP","e"', edit: (l) => l.replace(/\[\[(\d+),\d+\]/, '[[$1,-1]'), expect: /expected \[priceTicks, qty\]/ },
+    { name: 'one price twice in a book', file: 'synthetic', prefix: '{"t":"b","s":"EURUSD-PERP","e"', edit: (l) => l.replace(/\[\[(\d+),(\d+)\]/, '[[$1,0],[$1,$2]'), expect: /\[1\]: price \d+ is listed twice in one book \([ab]\[0\] too\); a book gives each price once per side$/ },
     { name: 'receive time back', file: 'synthetic', prefix: '{"t":"b"', edit: (l) => l.replace(/"r":[\d.]+/, '"r":5'), expect: /receive time r=5 goes back \(previous / },
     { name: 'cut line', file: 'synthetic', prefix: '{"t":"b"', edit: (l) => l.slice(0, 30), expect: /not JSON \(/ },
     { name: 'order list in an L2 file', file: 'synthetic', prefix: '{"t":"b"', edit: (l) => l.replace(/\[\[(\d+),(\d+)\]/, '[[$1,1,[1]]'), expect: /a level carries an order list, but the header does not say book_level 3$/ },

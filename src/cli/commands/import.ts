@@ -64,6 +64,7 @@ databento: Databento DBN files (versions 1-3; .zst needs the npm package fzstd)
 /** The LOBSTER summary line: what a depth-N file settles and the prints that traded no displayed order. */
 const lobsterLine = (s: LobsterImportStats): string =>
   `  settled to the file: ${s.reconciledLevels.toLocaleString('en-US')} levels reconciled from the orderbook file (outside its levels before), ${s.unseenOrders.toLocaleString('en-US')} orders older than the file, ${s.replacedOrders.toLocaleString('en-US')} ids never added taken as replaced orders; ` +
+  `${s.settlements.toLocaleString('en-US')} settlements (levels the file changed; ${s.settledKnownOrders.toLocaleString('en-US')} unexplained drops took ${s.settledKnownContracts.toLocaleString('en-US')} contracts off known orders, ${s.settledReordered} of them moving a newer order up the queue; ${s.settledCorrections.toLocaleString('en-US')} later messages of orders a drop had reduced, taken from the level's back); ` +
   `${s.hiddenTrades.toLocaleString('en-US')} hidden prints (${s.hiddenContracts.toLocaleString('en-US')} contracts, ${s.hiddenOffGrid} between ticks), ${s.crossTrades} cross prints (${s.crossContracts.toLocaleString('en-US')} contracts), ${s.halts} halt message(s)`;
 
 /** `mmbot import`: third-party market data → recording. */

@@ -50,6 +50,19 @@ export interface LobsterImportStats extends ImportStats {
   crossContracts: number;
   /** Type 7: trading halt, quote or trading resumption messages (each a gap). */
   halts: number;
+  /** Levels the order-book file changed after the messages were applied (OrderBookL3.settleLevel): reconciled and mismatched levels alike. */
+  settlements: number;
+  /** Of those, drops the messages did not explain that took contracts off orders known by id. */
+  settledKnownOrders: number;
+  /** The contracts those drops took off known orders. */
+  settledKnownContracts: number;
+  /** Of those, drops that left an untouched newer order behind one they reduced (moving it up the queue). */
+  settledReordered: number;
+  /**
+   * Later messages of orders a drop had taken volume off (still resting, so the drop was another
+   * order's): that volume then came off the level's back (OrderBookL3.reduce), not reported as a mismatch.
+   */
+  settledCorrections: number;
 }
 
 /** LOBSTER prices are integers in 1/10000 of the currency. */
@@ -72,6 +85,7 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
   const stats: LobsterImportStats = {
     bookRows: 0, tradeRows: 0, books: 0, trades: 0, tradedContracts: 0, gaps: 0, firstMs: null, lastMs: null,
     reconciledLevels: 0, unseenOrders: 0, replacedOrders: 0, hiddenTrades: 0, hiddenContracts: 0, hiddenOffGrid: 0, crossTrades: 0, crossContracts: 0, halts: 0,
+    settlements: 0, settledKnownOrders: 0, settledKnownContracts: 0, settledReordered: 0, settledCorrections: 0,
   };
   const symbol = o.def.instrument.symbol;
   const tick = o.def.instrument.grid.tickSize.toNumber();
@@ -149,8 +163,11 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
       continue;
     }
     lastTimeS = timeS;
-    if (size < 0) {
-      o.issues.report('negative-size', file, line, `size ${size} is negative`);
+    // A message of no shares (halts carry size 0 by design) changes no order and trades nothing; a
+    // print or an order of 0 written on would make the backtest refuse the recording, naming a
+    // line of the recording instead of this one.
+    if (size <= 0 && type !== 7) {
+      o.issues.report('negative-size', file, line, `size ${size} must be > 0 (message type ${f[1]}); skipped`);
       continue;
     }
     const tsMs = o.midnightMs + timeS * 1000;
@@ -217,6 +234,11 @@ export async function importLobster(o: LobsterImportOptions): Promise<LobsterImp
     stats.lastMs = tsMs;
   }
   o.onProgress?.(n);
+  stats.settlements = book.settled.settlements;
+  stats.settledKnownOrders = book.settled.knownDrops;
+  stats.settledKnownContracts = book.settled.knownContracts;
+  stats.settledReordered = book.settled.reordered;
+  stats.settledCorrections = book.settled.corrections;
   return stats;
 
   function trade(out: ImportSink, priceTicks: number, qty: number, aggressor: Side, stamp: { tsEvent: number; tsRecv: number }, condition?: TradeCondition): void {
@@ -281,9 +303,14 @@ function settleToFile(
   for (const bid of [false, true]) {
     const want = new Map<number, number>();
     let worst: number | undefined;
+    // An empty slot: the side has fewer levels than the file shows, so the row shows all of it.
+    let whole = false;
     for (let i = 0; i < level.length && i / 4 < depth; i += 4) {
       const raw = level[bid ? i + 2 : i]!;
-      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) continue;
+      if (Math.abs(raw) >= EMPTY_PRICE || raw <= 0) {
+        whole = true;
+        continue;
+      }
       const p = ticksOf(raw, line, path);
       const q = contractsOf(level[bid ? i + 3 : i + 1]!, line, path);
       if (p === null || q === null) continue;
@@ -293,9 +320,10 @@ function settleToFile(
     }
     if (worst !== undefined) bid ? (shown.bidWorst = worst) : (shown.askWorst = worst);
     const side = bid ? book.bids : book.asks;
-    // Our levels inside the file's visible range that the file does not show are gone.
+    // Our levels inside the file's visible range that the file does not show are gone (all of them
+    // when it shows the whole side).
     for (const p of [...side.prices]) {
-      if (worst === undefined || (bid ? p < worst : p > worst)) break;
+      if (!whole && (worst === undefined || (bid ? p < worst : p > worst))) break;
       if (!want.has(p)) {
         if (report && inView(view, bid, p)) issues.report('book-mismatch', path, line, `${bid ? 'bid' : 'ask'} level ${p} is not in the order-book file; removed`);
         else if (report) reconciled++;

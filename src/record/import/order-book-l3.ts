@@ -52,8 +52,25 @@ class L3Side {
   }
 }
 
+/** What settling levels to the source's book file changed over an import. */
+export interface SettleCounts {
+  /** Levels whose total `settleLevel` changed (the messages did not explain it). */
+  settlements: number;
+  /** Of those, drops that took contracts off orders known by id (not placeholders). */
+  knownDrops: number;
+  /** The contracts those drops took off known orders. */
+  knownContracts: number;
+  /** Of those, drops that left an untouched order behind one they reduced (it moved up the queue). */
+  reordered: number;
+  /**
+   * Messages of orders a drop had taken volume off (so they were still resting: the drop was another
+   * order's), whose volume was then taken from the level's back; the drops above count these too.
+   */
+  corrections: number;
+}
+
 /** What `reduce` found. */
-export type ReduceResult = 'ok' | 'unknown-order' | 'too-large';
+export type ReduceResult = 'ok' | 'unknown-order' | 'too-large' | 'corrected';
 
 /**
  * An order-level (market-by-order) book rebuilt from add / reduce messages with the source's order
@@ -68,6 +85,10 @@ export class OrderBookL3 {
   #placeholders = 0;
   /** Negative ids for orders the source did not name (placeholders, ids that are not integers). */
   #ownRefs = 0;
+  /** Contracts settlements took off each known order, by id, until its own messages account for them. */
+  readonly #settledTaken = new Map<string, number>();
+  /** What `settleLevel` changed so far. */
+  readonly settled: SettleCounts = { settlements: 0, knownDrops: 0, knownContracts: 0, reordered: 0, corrections: 0 };
 
   /** Adds a new order at the back of its level. Returns false when the id is already resting. */
   add(id: string, isBid: boolean, priceTicks: number, qty: number): boolean {
@@ -88,17 +109,22 @@ export class OrderBookL3 {
 
   /**
    * Takes `qty` off order `id` (a partial cancel or an execution); a reduction to 0 removes it. An
-   * unknown id at a price with a placeholder draws the placeholder down instead.
+   * unknown id at a price with a placeholder draws the placeholder down instead. An order a
+   * settlement took volume off (`settleLevel`) was in fact still resting: the volume its own message
+   * takes beyond what we kept of it belonged to another order, taken from the back of the level now
+   * (`corrected`).
    */
   reduce(id: string, isBid: boolean, priceTicks: number, qty: number): ReduceResult {
     let o = this.#orders.get(id);
+    const taken = this.#settledTaken.get(id) ?? 0;
+    if (o === undefined && taken > 0) return this.#correct(id, isBid, priceTicks, qty, taken);
     if (o === undefined) {
       const q = (isBid ? this.bids : this.asks).levels.get(priceTicks);
       o = q?.find((x) => x.id.startsWith('~seed'));
       if (o === undefined) return 'unknown-order';
     }
     const side = o.isBid ? this.bids : this.asks;
-    const tooLarge = qty > o.qty;
+    const excess = qty - o.qty;
     o.qty -= Math.min(qty, o.qty);
     if (o.qty === 0) {
       this.#orders.delete(o.id);
@@ -106,7 +132,18 @@ export class OrderBookL3 {
       q.splice(q.indexOf(o), 1);
       if (q.length === 0) side.drop(o.priceTicks);
     }
-    return tooLarge ? 'too-large' : 'ok';
+    if (excess > 0 && taken > 0) return this.#correct(id, isBid, priceTicks, excess, taken);
+    return excess > 0 ? 'too-large' : 'ok';
+  }
+
+  /** The part of a message a settlement had already taken off its order: taken from the level's back instead. */
+  #correct(id: string, isBid: boolean, priceTicks: number, qty: number, taken: number): ReduceResult {
+    const n = Math.min(qty, taken);
+    if (taken > n) this.#settledTaken.set(id, taken - n);
+    else this.#settledTaken.delete(id);
+    this.settled.corrections++;
+    this.#takeFromBack(isBid, priceTicks, n);
+    return qty > n ? 'too-large' : 'corrected';
   }
 
   /**
@@ -133,32 +170,53 @@ export class OrderBookL3 {
   }
 
   /**
-   * Makes the level's total `qty` (what the source's own book file says), adjusting the front
-   * placeholder (or adding one): resolves drift from orders that predate the data.
+   * Makes the level's total `qty` (what the source's own book file says). A rise is an order that
+   * predates the data: the front placeholder grows (or one is added). A drop the messages did not
+   * explain is taken from the back of the queue (the newest orders first, the placeholder last):
+   * which order left is unknown, and taking it from behind an order of ours keeps the volume ahead
+   * of it, the conservative reading (taking it from the front moved ours up the queue). What it
+   * takes off each order is remembered for that order's own later messages (`reduce`).
    */
   settleLevel(isBid: boolean, priceTicks: number, qty: number): void {
-    let diff = qty - this.levelQty(isBid, priceTicks);
+    const diff = qty - this.levelQty(isBid, priceTicks);
     if (diff === 0) return;
+    this.settled.settlements++;
+    if (diff < 0) return this.#takeFromBack(isBid, priceTicks, -diff);
+    const seed = (isBid ? this.bids : this.asks).levels.get(priceTicks)?.find((x) => x.id.startsWith('~seed'));
+    if (seed) seed.qty += diff;
+    else this.seedLevel(isBid, priceTicks, diff);
+  }
+
+  /** Takes `n` contracts off a level, newest order first, remembering what came off each known order. */
+  #takeFromBack(isBid: boolean, priceTicks: number, n: number): void {
     const side = isBid ? this.bids : this.asks;
     const q = side.levels.get(priceTicks);
-    const seed = q?.find((x) => x.id.startsWith('~seed'));
-    if (diff > 0) {
-      if (seed) seed.qty += diff;
-      else this.seedLevel(isBid, priceTicks, diff);
-      return;
-    }
-    // Too much here: take it off the placeholder first, then the oldest orders.
-    for (const o of seed ? [seed, ...q!.filter((x) => x !== seed)] : [...q!]) {
-      if (diff === 0) break;
-      const take = Math.min(o.qty, -diff);
+    if (q === undefined) return;
+    const before = [...q];
+    const reduced = new Set<RestingOrder>();
+    let known = 0;
+    for (let i = q.length - 1; i >= 0 && n > 0; i--) {
+      const o = q[i]!;
+      const take = Math.min(o.qty, n);
       o.qty -= take;
-      diff += take;
+      n -= take;
+      reduced.add(o);
+      if (!o.id.startsWith('~seed')) {
+        known += take;
+        this.#settledTaken.set(o.id, (this.#settledTaken.get(o.id) ?? 0) + take);
+      }
       if (o.qty === 0) {
         this.#orders.delete(o.id);
-        q!.splice(q!.indexOf(o), 1);
+        q.splice(i, 1);
       }
     }
-    if (q!.length === 0) side.drop(priceTicks);
+    if (known > 0) {
+      this.settled.knownDrops++;
+      this.settled.knownContracts += known;
+      // An order left untouched behind one the drop reduced has moved up the queue.
+      if (before.findLastIndex((o) => !reduced.has(o)) > before.findIndex((o) => reduced.has(o))) this.settled.reordered++;
+    }
+    if (q.length === 0) side.drop(priceTicks);
   }
 
   bestBid(): number | undefined {

@@ -91,7 +91,8 @@ const PROGRESS_EVERY = 8192;
 /**
  * Converts Tardis-style CSVs (book level updates + trades, µs timestamps) into recording events:
  * merged by local_timestamp, Tardis's ordering clock (trades before book changes at the same
- * instant), book rows of one arrival instant applied together, a snapshot run replacing the book,
+ * instant), book rows of one arrival instant applied together (stamped with their latest local
+ * time; a row whose local time goes back joins the latest arrival, reported out-of-order), a snapshot run replacing the book,
  * level updates before the first snapshot skipped, top-`depth` levels written. Bad rows are
  * reported to `issues` by file and line and skipped.
  */
@@ -122,7 +123,10 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
   const flush = (): void => {
     const first = batch[0];
     if (first === undefined) return;
-    const last = batch[batch.length - 1]!;
+    // The frame is complete when its last row arrived: its times are those of the row with the
+    // latest local time (a row whose local time went back joined it, and must not stamp it early).
+    const at = batch.findLast((r) => r.localUs === batchLocalUs) ?? batch[batch.length - 1]!;
+    const last = at.localUs === batchLocalUs ? at : { ...at, localUs: batchLocalUs };
     if (first.snapshot) {
       if (snapshotEnd === null) {
         // A new snapshot run: the source (re)connected. Mid-stream that is a gap in our data.
@@ -162,6 +166,9 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
     stats.books++;
     touch(ts.eventMs);
   };
+  // Kept at the place it has in its file, with the other rows of that arrival: reported all the same.
+  const outOfOrder = (r: { readonly file: string; readonly line: number; readonly localUs: number }, prevUs: number): void =>
+    o.issues.report('out-of-order', r.file, r.line, `local_timestamp ${r.localUs} is before the previous row's ${prevUs}; kept with the rows that arrived at ${prevUs}`);
   const touch = (ms: number): void => {
     stats.firstMs ??= ms;
     stats.lastMs = ms;
@@ -188,6 +195,7 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
     if (t !== null && tLocal <= bLocal && tLocal <= kLocal) {
       nt = await trades!.next();
       stats.tradeRows++;
+      if (t.localUs < tradeLocalUs) outOfOrder(t, tradeLocalUs);
       tradeLocalUs = tLocal;
       if (batch.length > 0 && tLocal > batchLocalUs) flush();
       if (batch.length === 0) endSnapshot();
@@ -197,6 +205,7 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
     if (k !== null && kLocal <= bLocal) {
       nk = await tickers!.next();
       stats.tickerRows++;
+      if (k.localUs < tickerLocalUs) outOfOrder(k, tickerLocalUs);
       tickerLocalUs = kLocal;
       if (batch.length > 0 && kLocal > batchLocalUs) flush();
       if (batch.length === 0) endSnapshot();
@@ -211,6 +220,7 @@ export async function importTardis(o: TardisImportOptions): Promise<TardisImport
     nb = await books.next();
     stats.bookRows++;
     const row = b!;
+    if (row.localUs < bookLocalUs) outOfOrder(row, bookLocalUs);
     bookLocalUs = bLocal;
     // Level updates before the first snapshot change a book we do not have: applying them would
     // write a one-sided or partial book.

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookUpdated, TradePrinted } from '../../../src/domain/events.ts';
 import type { RecordingGap } from '../../../src/record/format.ts';
+import { createRecordingWriter, loadColumnar } from '../../../src/record/index.ts';
 import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../../src/record/import/index.ts';
 
 const FIX = resolve(import.meta.dirname, '../../fixtures/lobster');
@@ -110,6 +111,91 @@ describe('LOBSTER importer', () => {
     expect(stats).toMatchObject({ replacedOrders: 1, reconciledLevels: 0 });
     // Of the two 100s, the later (13) is taken as replaced: an order of ours between 11 and 13 keeps 11 ahead.
     expect(books(events).at(-1)!.bids[0]).toEqual({ priceTicks: 10_000, qty: 214, orders: [100, 114], orderIds: [11, 12] });
+  });
+
+  it('the first 6,000 AMZN messages: unexplained drops come off the back of the queue, none moves a newer order up', async () => {
+    const A = resolve(import.meta.dirname, '../../fixtures/lobster-amzn');
+    const issues = new RowIssues(false);
+    const stats = await importLobster({
+      messages: openLines(join(A, 'AMZN_2012-06-21_first-6000_message_5.csv.gz')),
+      orderbook: openLines(join(A, 'AMZN_2012-06-21_first-6000_orderbook_5.csv.gz')),
+      def: loadInstrumentDef(join(A, 'amzn.yaml')),
+      midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
+      feedLatencyMs: 0,
+      issues,
+      openSink: () => ({ write: () => undefined }),
+    });
+    // Front first (the old settleLevel), the same rows needed 361 settlements: 119 drops took 13,310
+    // shares off known orders, 9 of them leaving newer orders behind the ones reduced; 3 book-mismatch rows.
+    expect(stats).toMatchObject({ settlements: 360, settledKnownOrders: 129, settledKnownContracts: 14_361, settledReordered: 0, settledCorrections: 5 });
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 2 });
+  });
+
+  it('a later message of an order a drop took off: it was still resting, so the drop was another order\'s, taken from the back then', async () => {
+    // 11 (100) and 12 (100) rest at 100.00; the file drops the level to 100 with no message (11 left,
+    // unseen, but which one is unknown): 12, the newest, is taken. 13 (100) joins. 12's own delete
+    // then shows 12 was still there: its 100 comes off the back (13), and 13's delete off the back
+    // again (11). No mismatch; 11 stays ahead of a buy of ours that joined after it until the level
+    // empties (front first, the old import took 11 at the drop: ids [12], [12, 13], [13]).
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,100,1000000,1', '34200.4,1,22,100,1000600,-1', '34200.5,1,13,100,1000000,1', '34200.6,3,12,100,1000000,1', '34200.7,3,13,100,1000000,1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,200', '1000500,500,1000000,100', '1000500,500,1000000,200', '1000500,500,1000000,100', '1000500,500,-9999999999,0'];
+    writeFileSync(join(dir, 'cor_message_1.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'cor_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const { events, issues, stats } = await run(join(dir, 'cor_message_1.csv'), join(dir, 'cor_orderbook_1.csv'));
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 1 }); // the unexplained drop itself
+    expect(stats).toMatchObject({ settlements: 1, settledCorrections: 2, replacedOrders: 0 });
+    expect(books(events).map((b) => b.bids[0]?.orderIds ?? [])).toEqual([[], [11], [11, 12], [11], [11, 13], [11], []]);
+  });
+
+  it('messages of size 0 or less are bad rows named by the message file and line, skipped: the recording loads', async () => {
+    // Order 12 added with 0 shares, an execution of 0 and a partial cancel of −20 of order 11 (the
+    // book rows repeat the level: nothing changed); a halt's size 0 is LOBSTER's own and stays a gap.
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,0,1000000,1', '34200.4,4,11,0,1000000,1', '34200.5,2,11,-20,1000000,1', '34200.6,4,11,40,1000000,1', '34200.7,7,0,0,-1,-1'];
+    const ob = ['1000500,500,-9999999999,0', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,100', '1000500,500,1000000,60', '1000500,500,1000000,60'];
+    const m = join(dir, 'zero_message_1.csv');
+    writeFileSync(m, `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'zero_orderbook_1.csv'), `${ob.join('\n')}\n`);
+    const out = join(dir, 'zero.jsonl.gz');
+    const issues = new RowIssues(false);
+    let w: ReturnType<typeof createRecordingWriter> | null = null;
+    const stats = await importLobster({
+      messages: openLines(m),
+      orderbook: openLines(join(dir, 'zero_orderbook_1.csv')),
+      def,
+      midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
+      feedLatencyMs: 0,
+      issues,
+      openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: 'test', bookLevel: 3, orderIds: true })),
+    });
+    await (w as ReturnType<typeof createRecordingWriter> | null)!.close();
+    expect(issues.toJSON()).toEqual({ 'negative-size': 3 });
+    expect(issues.examples.get('negative-size')!.map((e) => `${e.file}:${e.line}: ${e.message}`)).toEqual([
+      `${m}:3: size 0 must be > 0 (message type 1); skipped`,
+      `${m}:4: size 0 must be > 0 (message type 4); skipped`,
+      `${m}:5: size -20 must be > 0 (message type 2); skipped`,
+    ]);
+    expect(stats).toMatchObject({ books: 3, trades: 1, tradedContracts: 40, halts: 1, settlements: 0 });
+    const col = await loadColumnar([out]);
+    expect(col.length).toBe(5); // 3 books, the print of 40, the halt's gap
+  });
+
+  it('a row with an empty slot shows the whole side: a level of ours it does not list is gone, also past its worst price', async () => {
+    // Depth 2. Bids 11 (100) at 100.00 and 12 (50) at 99.99; with no message for them, the file's
+    // rows drop 99.99 (one bid shown, the second slot empty), then every bid. The old import kept
+    // both past the file's worst shown bid (none, the second time): its last two books both had [10000, 9999].
+    const msg = ['34200.1,1,21,500,1000500,-1', '34200.2,1,11,100,1000000,1', '34200.3,1,12,50,999900,1', '34200.4,1,22,100,1000600,-1', '34200.5,1,23,100,1000700,-1'];
+    const ob = [
+      '1000500,500,-9999999999,0,9999999999,0,-9999999999,0',
+      '1000500,500,1000000,100,9999999999,0,-9999999999,0',
+      '1000500,500,1000000,100,9999999999,0,999900,50',
+      '1000500,500,1000000,100,1000600,100,-9999999999,0',
+      '1000500,500,-9999999999,0,1000600,100,-9999999999,0',
+    ];
+    writeFileSync(join(dir, 'whole_message_2.csv'), `${msg.join('\n')}\n`);
+    writeFileSync(join(dir, 'whole_orderbook_2.csv'), `${ob.join('\n')}\n`);
+    const { events, issues } = await run(join(dir, 'whole_message_2.csv'), join(dir, 'whole_orderbook_2.csv'));
+    expect(books(events).map((b) => b.bids.map((l) => l.priceTicks))).toEqual([[], [10_000], [10_000, 9_999], [10_000], []]);
+    expect(issues.toJSON()).toEqual({ 'book-mismatch': 2 });
   });
 
   it('reports messages the order-book file contradicts and settles to the file', async () => {

@@ -159,6 +159,25 @@ describe('Tardis importer', () => {
     ]);
   });
 
+  it('a row whose local_timestamp goes back joins the frame that arrived last, which keeps that arrival\'s times; reported out-of-order', async () => {
+    const { events, issues } = await run([
+      b(1_000_000, true, 'bid', '100.0', '1', 1_000_000),
+      b(1_000_000, true, 'ask', '101.0', '1', 1_000_000),
+      b(3_000_000, false, 'ask', '101.0', '2', 3_000_000), // the ask change arrives at 3.0 s
+      b(2_000_000, false, 'bid', '100.0', '3', 2_000_000), // stamped 2.0 s, after the 3.0 s row
+      b(4_000_000, false, 'bid', '100.0', '4', 4_000_000),
+    ]);
+    // One frame with both changes, seen at 3.0 s (the old import stamped it with the last row's 2.0 s:
+    // the 3.0 s ask change seen 1 s early, and no issue).
+    expect(events.map((e) => (e.type === 'book' ? [e.tsEvent, e.tsRecv, JSON.stringify(levels(e))] : e.type))).toEqual([
+      [1000, 1000, JSON.stringify({ bids: [[200, 100]], asks: [[202, 100]] })],
+      [3000, 3000, JSON.stringify({ bids: [[200, 300]], asks: [[202, 200]] })],
+      [4000, 4000, JSON.stringify({ bids: [[200, 400]], asks: [[202, 200]] })],
+    ]);
+    expect(issues.toJSON()).toEqual({ 'out-of-order': 1 });
+    expect(issues.examples.get('out-of-order')![0]).toMatchObject({ line: 5, message: 'local_timestamp 2000000 is before the previous row\'s 3000000; kept with the rows that arrived at 3000000' });
+  });
+
   it('a mid-stream snapshot run is a gap: the book is replaced, not merged', async () => {
     const { events } = await run([
       b(1_000_000, true, 'bid', '100.0', '1'),
@@ -181,7 +200,7 @@ describe('Tardis importer', () => {
         b(3_000_000, false, 'bid', '100.2', '1'), // line 5: off the 0.5 grid
         b(3_000_000, false, 'middle', '100.0', '1'), // line 6: unknown side
         b(3_000_000, false, 'bid', '99.0', '1'), // line 7: fine
-        b(2_000_000, false, 'bid', '100.0', '5'), // line 8: exchange time goes back: kept (arrived later)
+        b(2_000_000, false, 'bid', '100.0', '5', 3_000_600), // line 8: exchange time goes back: kept (it arrived later)
         b(4_000_000, false, 'bid', '101.5', '1'), // line 9: crosses the ask at 101.0
         b(5_000_000, false, 'ask', '102.0', '0.005'), // line 10: half a lot → rounded to 1
       ],
