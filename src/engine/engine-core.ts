@@ -162,8 +162,13 @@ export class EngineCore {
   /** Publishes an event and counts it. */
   emit(ev: EngineEvent): void {
     this.counters.count(ev);
-    // Our fills reach the strategy at its next call (ctx.fills), from where they are booked.
-    if (ev.type === 'fill') this.slots.get(ev.symbol)?.group.addFill(ev);
+    // Our fills reach the strategy at its next call (ctx.fills), from where they are booked; live,
+    // their prints come off the public trades it reads (a replay's never had them).
+    if (ev.type === 'fill') {
+      const slot = this.slots.get(ev.symbol);
+      slot?.group.addFill(ev);
+      if (!ev.recovered) slot?.market.ownFill(ev.priceTicks, ev.qty, ev.tsMs);
+    }
     else if (ev.type === 'hedge' && this.hedges$.observed) this.hedges$.next(ev);
     if (this.events$.observed) this.events$.next(ev);
   }

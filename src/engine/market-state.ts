@@ -3,9 +3,11 @@ import type { Symbol } from '../core/ids.ts';
 import { applySideDelta, type Book } from '../domain/book.ts';
 import { INDEX_PRICE_SOURCE, type MarketEvent, type TickerUpdated, type TradePrinted } from '../domain/events.ts';
 import type { FundingEstimate } from '../domain/funding.ts';
-import type { ReferencePrice } from '../strategy/contract.ts';
+import type { ReferencePrice, WorkingOrder } from '../strategy/contract.ts';
+import { OwnPrints } from './own-prints.ts';
 
 const NO_TRADES: readonly TradePrinted[] = Object.freeze([]);
+const NO_WORKING: readonly WorkingOrder[] = Object.freeze([]);
 /** Trades kept while the strategy is not called (not ready, isolated): the oldest go beyond this. */
 const MAX_PENDING_TRADES = 10_000;
 
@@ -32,7 +34,21 @@ export class MarketState {
   /** Counts index and reference price updates (`references` is updated in place). */
   priceVersion = 0;
 
-  constructor(readonly symbol: Symbol) {}
+  /** Our fills still to be taken off the public prints; null when the feed never shows them (a replay). */
+  readonly #ownPrints: OwnPrints | null;
+
+  /** `excludeOwnPrints`: the feed's trades include our own fills (live), which strategies must not see. */
+  constructor(
+    readonly symbol: Symbol,
+    excludeOwnPrints = false,
+  ) {
+    this.#ownPrints = excludeOwnPrints ? new OwnPrints() : null;
+  }
+
+  /** A fill of ours (live): its print comes off the public trades strategies read. */
+  ownFill(priceTicks: number, qty: number, nowMs: number): void {
+    this.#ownPrints?.onFill(priceTicks, qty, nowMs, this.#tradesSinceCall);
+  }
 
   /** Applies a market event; returns true when strategies should re-quote. */
   apply(ev: MarketEvent, nowMs: number): boolean {
@@ -56,11 +72,14 @@ export class MarketState {
         this.ticker = ev;
         if (ev.funding) this.funding = ev.funding;
         return true;
-      case 'trade':
+      case 'trade': {
         this.lastTrade = ev;
+        const others = this.#ownPrints === null ? ev : this.#ownPrints.othersPart(ev, nowMs);
+        if (others === null) return true;
         if (this.#tradesSinceCall.length >= MAX_PENDING_TRADES) this.#tradesSinceCall.splice(0, MAX_PENDING_TRADES / 2);
-        this.#tradesSinceCall.push(ev);
+        this.#tradesSinceCall.push(others);
         return true;
+      }
       case 'price':
         this.priceVersion++;
         if (ev.source === INDEX_PRICE_SOURCE) this.indexTicks = ev.priceTicks;
@@ -76,7 +95,8 @@ export class MarketState {
    * reused two calls later (double-buffered, emptied keeping its storage: no allocation per call), so
    * it is valid only until then.
    */
-  takeTrades(): readonly TradePrinted[] {
+  takeTrades(nowMs = 0, working: readonly WorkingOrder[] = NO_WORKING): readonly TradePrinted[] {
+    if (this.#ownPrints !== null && (this.#tradesSinceCall.length > 0 || this.#ownPrints.holding)) this.#ownPrints.settle(this.#tradesSinceCall, working, nowMs);
     if (this.#tradesSinceCall.length === 0) return NO_TRADES;
     const out = this.#tradesSinceCall;
     const next = this.#spare;
@@ -86,9 +106,9 @@ export class MarketState {
     return out;
   }
 
-  /** True when public trades wait for the strategy's next call. */
+  /** True when public trades wait for the strategy's next call (or a print of ours may be, held for our fill). */
   get hasPendingTrades(): boolean {
-    return this.#tradesSinceCall.length > 0;
+    return this.#tradesSinceCall.length > 0 || this.#ownPrints?.holding === true;
   }
 
   /** Best bid in ticks (book, else ticker), null when unknown. */

@@ -68,11 +68,11 @@ export class SymbolSlot {
     readonly instrument: Instrument,
     public limits: SymbolRiskLimits,
     fees: FeeRates,
-    /** The feed's books include our resting orders (live): strategies get them removed. */
+    /** The feed includes our own activity (live): strategies get our resting orders and our prints removed. */
     readonly feedShowsOwnOrders = true,
   ) {
     this.bookDepth = checkedBookDepth(id, strategy);
-    this.market = new MarketState(symbol);
+    this.market = new MarketState(symbol, feedShowsOwnOrders);
     this.ledger = new PositionLedger(instrument);
     this.usdPerTickContract = instrument.grid.tickSize.mul(instrument.multiplier).toNumber();
     const ledger = this.ledger;
@@ -165,7 +165,7 @@ export class SymbolSlot {
     c.book = this.feedShowsOwnOrders ? this.#othersBook(m.book, working, ghosts) : m.book;
     c.ticker = m.ticker;
     c.lastTrade = m.lastTrade;
-    c.trades = m.takeTrades();
+    c.trades = m.takeTrades(nowMs, working);
     c.funding = m.funding;
     c.markTicks = m.ticker?.markTicks ?? null;
     c.indexTicks = m.indexTicks;

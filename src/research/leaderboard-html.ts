@@ -1,3 +1,4 @@
+import { overfittingLine } from './selection-overfitting.ts';
 import { heatMap, type HeatMap } from './heatmap.ts';
 import type { Leaderboard } from './leaderboard.ts';
 import { lowerIsBetter, objectiveHelp, type Objective } from './objective.ts';
@@ -126,7 +127,7 @@ function stageHeatMaps(lb: Leaderboard, [x, y]: readonly [string, string | null]
 /** leaderboard.html: a self-contained page with the objective, the heat map and the ranked table. */
 export function leaderboardHtml(lb: Leaderboard, opts: LeaderboardPageOptions): string {
   const parts = [pageStart(opts.title ?? 'mmbot leaderboard')];
-  const lines = [`Ranked by ${lb.objective}: ${objectiveHelp(lb.objective, lb.drawdownFloorUsd)}.`, `${lb.entries.length} parameter points over ${lb.windows.length} data window(s): ${lb.windows.join(', ')}.`, ...(opts.notes ?? [])];
+  const lines = [`Ranked by ${lb.objective}: ${objectiveHelp(lb.objective, lb.drawdownFloorUsd)}.`, `${lb.entries.length} parameter points over ${lb.windows.length} data window(s): ${lb.windows.join(', ')}.`, `${overfittingLine(lb)}.`, ...(opts.notes ?? [])];
   parts.push(...lines.map((l) => `<p>${esc(l)}</p>`));
   if (opts.heatmap && lb.stages) parts.push(...stageHeatMaps(lb, opts.heatmap));
   else if (opts.heatmap) {

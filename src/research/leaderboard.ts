@@ -1,5 +1,6 @@
 import type { GridPoint } from '../backtest/sweep.ts';
 import { compareObjective, DRAWDOWN_FLOOR_USD, objectiveHelp, objectiveValue, type Objective, type RunMetrics } from './objective.ts';
+import { selectionOverfitting } from './selection-overfitting.ts';
 
 /** One run's outcome: the parameter point, the data window it ran on, its metrics. */
 export interface Observation {
@@ -28,6 +29,8 @@ export interface LeaderboardEntry {
   readonly metricWindows: number;
   /** Per window id (in the leaderboard's window order): that window's objective, null when it did not run. */
   readonly perWindow: readonly (number | null)[];
+  /** Per window id: that window's net PnL (USD), null when it did not run or failed (the deflated Sharpe's returns). */
+  readonly perWindowNet?: readonly (number | null)[];
   /** The first error message, null when nothing failed. */
   readonly error: string | null;
   /** Successive halving: the last rung (1-based) the point ran on; its figures are that rung's. */
@@ -145,6 +148,10 @@ export function buildLeaderboard(points: readonly GridPoint[], observations: rea
         const r = byPoint[pointIndex]!.get(w);
         return r === undefined ? null : objectiveValue(r, objective, drawdownFloorUsd);
       }),
+      perWindowNet: windows.map((w) => {
+        const r = byPoint[pointIndex]!.get(w);
+        return r === undefined || r.error !== null ? null : r.net;
+      }),
       error: runs.find((r) => r.error !== null)?.error ?? (runs.length === 0 ? 'not run' : null),
     };
   });
@@ -204,6 +211,7 @@ export function leaderboardJson(lb: Leaderboard): string {
     axes: lb.axes,
     windows: lb.windows,
     ...(lb.staged ? { staged: 'successive halving: entries ranked by the last rung they reached (rung), figures from that rung' } : {}),
+    overfitting: selectionOverfitting(lb),
     entries: lb.entries.map((e) => ({
       rank: e.rank,
       point_index: e.pointIndex,

@@ -23,6 +23,7 @@ import { runSearch } from '../../research/search-run.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { progressBar, tenthsLog } from '../progress.ts';
+import { overfittingLine } from '../../research/selection-overfitting.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { prepareSweep, runsCsv, searchInput, type PreparedSweep, type SweepMeta } from '../sweep-plan.ts';
 import { replayCacheDir } from './backtest.ts';
@@ -246,7 +247,7 @@ export const command: Command = {
       for (const line of accountingLines(acc)) process.stderr.write(`sweep: time: ${line}\n`);
     }
     process.stdout.write(
-      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top, outcome.rungs !== undefined && outcome.rungs !== null)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
+      `${outcome.rungs ? `${halvingTable(outcome.rungs)}\n` : ''}${printTable(lb, top, outcome.rungs !== undefined && outcome.rungs !== null)}\n${overfittingLine(lb)}\n${fresh} new result(s) in ${wallS.toFixed(1)} s, ${runner.jobs.length} jobs in the sweep; wrote ${files.html}, ${files.csv}, ${join(out, 'sweep.csv')}\n`,
     );
     return [...runner.results.values()].every((r) => r.row.error === null) ? 0 : 1;
   },

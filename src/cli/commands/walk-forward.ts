@@ -21,6 +21,7 @@ import { flagInt, flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { journaledRunner, openRunner } from '../research-runner.ts';
 import { onStopSignal, signalExitCode } from '../stop-signal.ts';
+import { overfittingLine } from '../../research/selection-overfitting.ts';
 import { Journal } from '../../research/journal.ts';
 import { claimOutDir, WALK_FORWARD_FILE } from '../../research/out-dir.ts';
 import { parseResultsTtl } from '../../research/result-store.ts';
@@ -201,7 +202,8 @@ export const command: Command = {
     // Every point over all test windows: which parameters did best out of sample overall.
     const oos = buildLeaderboard(points, results.flatMap((r) => r.test.entries.map((e) => ({ point: e.point, windowId: r.fold.test.id, metrics: e.metrics }))), objective, floor);
     writeLeaderboard(out, oos, { title: 'mmbot walk-forward: out-of-sample leaderboard', heatmap: heat, notes: ['Every grid point scored on every test window of the walk-forward (all out of sample).'] }, 'oos-leaderboard');
-    process.stdout.write(`${walkForwardTable(results, summary, meta)}\nreport: ${join(out, 'walk-forward.html')}\n`);
+    // Picking the best of the grid over the test windows: how much of that pick is the search itself.
+    process.stdout.write(`${walkForwardTable(results, summary, meta)}\n${overfittingLine(oos)} (over the test windows)\nreport: ${join(out, 'walk-forward.html')}\n`);
     return summary.scored === folds.length ? 0 : 1;
   },
 };
