@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RowIssues } from '../../../src/record/import/row-issues.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const FIX = join(ROOT, 'test/fixtures/lobster-amzn');
+const FIX = join(ROOT, 'test/fixtures/lobster/amzn');
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-lobster-expected-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
