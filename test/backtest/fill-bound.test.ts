@@ -56,7 +56,7 @@ describe('on real data our fills never exceed what the market traded at or throu
   }, 90_000);
 
   it('the first 15 minutes of NASDAQ AMZN (LOBSTER import, order-level FIFO), fixed-spread ±1 tick', async () => {
-    const FIX = join(ROOT, 'test/fixtures/lobster-amzn');
+    const FIX = join(ROOT, 'test/fixtures/lobster/amzn');
     const rec = join(dir, 'amzn.jsonl.gz');
     await mmbot([
       'import', 'lobster', '--messages', join(FIX, 'AMZN_2012-06-21_first-6000_message_5.csv.gz'), '--orderbook', join(FIX, 'AMZN_2012-06-21_first-6000_orderbook_5.csv.gz'),

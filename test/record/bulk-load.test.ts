@@ -100,8 +100,8 @@ beforeAll(async () => {
   await Promise.all([
     mmbot(['import', 'tardis', '--book', join(FIX, 'tardis/btcusdt-book-30s.csv.gz'), '--trades', join(FIX, 'tardis/btcusdt-trades-30s.csv.gz'), '--instrument', join(FIX, 'tardis/btcusdt.yaml'), '--out', rec['tardis']]),
     mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_message_2.csv'), '--orderbook', join(FIX, 'lobster/AAPL_2012-06-21_34200000_57600000_orderbook_2.csv'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster/aapl.yaml'), '--out', rec['lobster-aapl']]),
-    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster-amzn/AMZN_2012-06-21_first-6000_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn']]),
-    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster-amzn/amzn.yaml'), '--out', rec['lobster-amzn-slice']]),
+    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/amzn/AMZN_2012-06-21_first-6000_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster/amzn/AMZN_2012-06-21_first-6000_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster/amzn/amzn.yaml'), '--out', rec['lobster-amzn']]),
+    mmbot(['import', 'lobster', '--messages', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_message_5.csv.gz'), '--orderbook', join(FIX, 'lobster/amzn/AMZN_2012-06-21_slice_orderbook_5.csv.gz'), '--date', '2012-06-21', '--instrument', join(FIX, 'lobster/amzn/amzn.yaml'), '--out', rec['lobster-amzn-slice']]),
     mmbot(['import', 'databento', '--mbo', join(FIX, 'databento/session.mbo.dbn.zst'), '--instrument', yaml, '--out', rec['databento']]),
   ]);
   // Order-level without ids (version 4): the AAPL import with its ids dropped.

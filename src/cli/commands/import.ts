@@ -185,7 +185,8 @@ export const command: Command = {
       symbol: def.instrument.symbol,
       ...stats,
       rows_per_s: Math.round(rows / Math.max(seconds, 1e-3)),
-      bad_rows: issues.toJSON(),
+      bad_rows: issues.badRows(),
+      expected_rows: issues.expectedRows(),
     };
     if (p.flags.has('json')) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     else {
@@ -199,6 +200,7 @@ export const command: Command = {
           `  ${summary.rows_per_s.toLocaleString('en-US')} rows/s`,
           issues.total === 0 ? '  no bad rows' : `  ${issues.total} bad row(s), skipped:`,
           ...issues.summary().map((l) => `    ${l}`),
+          ...(issues.noted > 0 ? [`  ${issues.noted} expected row(s), information, not errors:`, ...issues.notes().map((l) => `    ${l}`)] : []),
           '',
         ].join('\n'),
       );

@@ -114,7 +114,7 @@ describe('LOBSTER importer', () => {
   });
 
   it('the first 6,000 AMZN messages: unexplained drops come off the back of the queue, none moves a newer order up', async () => {
-    const A = resolve(import.meta.dirname, '../../fixtures/lobster-amzn');
+    const A = resolve(import.meta.dirname, '../../fixtures/lobster/amzn');
     const issues = new RowIssues(false);
     const stats = await importLobster({
       messages: openLines(join(A, 'AMZN_2012-06-21_first-6000_message_5.csv.gz')),
