@@ -2,9 +2,16 @@
  * What a leaderboard's winner owes to the search: the probability of backtest overfitting of
  * "take the best" over its candidates × windows results, and the winner's deflated Sharpe ratio.
  */
-import type { Leaderboard } from './leaderboard.ts';
-import { lowerIsBetter } from './objective.ts';
+import { lowerIsBetter, type Objective } from './objective.ts';
 import { deflatedSharpe, probabilityOfOverfitting, sharpeStats } from './overfitting.ts';
+
+/** What the figures read of a ranked leaderboard (its entries best first). */
+export interface RankedResults {
+  readonly objective: Objective;
+  readonly windows: readonly string[];
+  readonly staged?: boolean;
+  readonly entries: readonly { readonly failed: number; readonly perWindow: readonly (number | null)[]; readonly perWindowNet?: readonly (number | null)[] }[];
+}
 
 /** The selection's overfitting figures, as leaderboard.json spells them. */
 export interface SelectionOverfitting {
@@ -29,7 +36,7 @@ export interface SelectionOverfitting {
  * against the Sharpe of every such candidate. Null with under two such candidates or two windows,
  * and for successive halving (its candidates did not all run on the same windows).
  */
-export function selectionOverfitting(lb: Leaderboard): SelectionOverfitting | null {
+export function selectionOverfitting(lb: RankedResults): SelectionOverfitting | null {
   if (lb.staged === true) return null;
   const complete = lb.entries.filter((e) => e.failed === 0 && e.perWindow.every((v) => v !== null && Number.isFinite(v)));
   if (complete.length < 2 || lb.windows.length < 2) return null;
@@ -55,7 +62,7 @@ export function selectionOverfitting(lb: Leaderboard): SelectionOverfitting | nu
 }
 
 /** One line for a terminal: the PBO and the winner's deflated Sharpe, or why there is none. */
-export function overfittingLine(lb: Leaderboard): string {
+export function overfittingLine(lb: RankedResults): string {
   const o = selectionOverfitting(lb);
   if (o === null) return lb.staged === true ? 'overfitting: not estimated for successive halving (candidates ran on different windows)' : 'overfitting: needs at least 2 windows (--windows N) and 2 candidates that ran on all of them';
   const dsr = o.deflated_sharpe === null ? 'n/a' : o.deflated_sharpe.toFixed(2);

@@ -20,6 +20,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ['core', 'domain', 'strategy'],
   // Research at scale: jobs, backends, leaderboards, searches and walk-forward over backtests.
   research: ['core', 'domain', 'strategy', 'risk', 'execution', 'engine', 'record', 'backtest', 'config'],
+  // The daemon's assembly: live venue wiring, the console, monitoring, pollers, the virtual-clock venue.
+  app: ['core', 'domain', 'wire', 'client', 'strategy', 'risk', 'execution', 'engine', 'rewards', 'sim', 'record', 'backtest', 'obs', 'config', 'research'],
   cli: ['*'],
   // src/index.ts: the public API strategies import.
   index: ['core', 'domain', 'strategy'],

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { command } from '../../src/cli/commands/config.ts';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
-import { engineConfigs } from '../../src/cli/live/engine-config.ts';
-import { builtinLookup } from '../../src/cli/live/strategies.ts';
+import { engineConfigs } from '../../src/app/live/engine-config.ts';
+import { builtinLookup } from '../../src/app/live/strategies.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { MmError } from '../../src/core/errors.ts';
 

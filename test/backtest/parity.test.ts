@@ -23,7 +23,7 @@ import { KIND } from '../../src/record/format.ts';
 import { executeRunSpec } from '../../src/backtest/run-spec.ts';
 import { parityReport, parityTable } from '../../src/backtest/parity.ts';
 import { loadBacktestSetup } from '../../src/cli/commands/backtest.ts';
-import { startDaemon } from '../../src/cli/live/daemon.ts';
+import { startDaemon } from '../../src/app/live/daemon.ts';
 import { createLogger } from '../../src/obs/logger.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-parity-'));

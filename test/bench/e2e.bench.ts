@@ -20,8 +20,8 @@
 import { Writable } from 'node:stream';
 import { LiveClock } from '../../src/core/clock.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { startDaemon } from '../../src/cli/live/daemon.ts';
-import { builtinLookup } from '../../src/cli/live/strategies.ts';
+import { startDaemon } from '../../src/app/live/daemon.ts';
+import { builtinLookup } from '../../src/app/live/strategies.ts';
 import { createLogger } from '../../src/obs/logger.ts';
 import { startVenue } from '../../src/sim/index.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { recordVirtual } from '../../src/cli/virtual-venue/record-virtual.ts';
+import { recordVirtual } from '../../src/app/virtual-venue/record-virtual.ts';
 import type { Bench } from './bench-kit.ts';
 
 const VENUE_MINUTES = 10;

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { badFrameKind, logBadFrames } from '../../src/cli/live/bad-frames.ts';
+import { badFrameKind, logBadFrames } from '../../src/app/live/bad-frames.ts';
 import { MmError } from '../../src/core/errors.ts';
 
 const skipped = (path: string, msg: string): MmError => new MmError('DECODE_FAILED', `market-data frame skipped: ${path}: ${msg}`, { path, frame: '{}' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollFundingPayments } from '../../src/cli/funding-poller.ts';
+import { pollFundingPayments } from '../../src/app/funding-poller.ts';
 import { VirtualClock } from '../../src/core/clock.ts';
 import type { FundingPayment } from '../../src/domain/funding.ts';
 import type { WireFundingTransaction } from '../../src/wire/index.ts';

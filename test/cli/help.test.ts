@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { command as run } from '../../src/cli/commands/run.ts';
-import { KILL_SWITCH_EXIT_CODE } from '../../src/cli/live/run-daemon.ts';
+import { KILL_SWITCH_EXIT_CODE } from '../../src/app/live/run-daemon.ts';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMAND_SUMMARIES } from '../../src/cli/command-summaries.ts';

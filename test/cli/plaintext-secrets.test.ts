@@ -82,7 +82,7 @@ describe('secrets in config files (issue 24 #4)', () => {
   }, 60_000);
 
   it('weak control tokens are refused with a clear error naming the rule, not the token', async () => {
-    const lookup = (await import('../../src/cli/live/strategies.ts')).builtinLookup;
+    const lookup = (await import('../../src/app/live/strategies.ts')).builtinLookup;
     const strategies = await lookup();
     const refused = (token: string): string => {
       try {

@@ -164,7 +164,7 @@ describe('mmbot record --local (virtual clock)', () => {
     const kv = kinds(span(v));
     const kw = kinds(span(w));
     // Same seed, same start: the same market, timed differently. At 2× the two paths agree within
-    // a few percent on every count (src/cli/virtual-venue/README.md); at 20× the wall clock's late
+    // a few percent on every count (src/app/virtual-venue/README.md); at 20× the wall clock's late
     // timers on a loaded machine leave makers' quotes stale longer (more trades, ~1.35× here) and
     // merge book changes into fewer frames, hence the wide bounds: they catch lost or doubled
     // events, not timing.

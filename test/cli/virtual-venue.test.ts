@@ -1,8 +1,8 @@
 /** The in-process links of a virtual-clock recording: REST through `dispatch`, market data through the hub. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.ts';
-import { InProcessMdLink } from '../../src/cli/virtual-venue/in-process-md-link.ts';
-import { InProcessTransport } from '../../src/cli/virtual-venue/in-process-transport.ts';
+import { InProcessMdLink } from '../../src/app/virtual-venue/in-process-md-link.ts';
+import { InProcessTransport } from '../../src/app/virtual-venue/in-process-transport.ts';
 import { buildVenue, type HeadlessVenue } from '../../src/sim/index.ts';
 import { marketServicesOf } from '../../src/sim/market/index.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { engineConfigs } from '../../src/cli/live/engine-config.ts';
+import { engineConfigs } from '../../src/app/live/engine-config.ts';
 import { EXECUTION_ENDPOINTS } from '../../src/config/schema.ts';
 import { parseConfig } from '../../src/config/index.ts';
 import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, ENDPOINTS } from '../../src/engine/index.ts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinLookup } from '../../src/cli/live/strategies.ts';
+import { builtinLookup } from '../../src/app/live/strategies.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { MmError } from '../../src/core/errors.ts';
 

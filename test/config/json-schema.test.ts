@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinDefinitions } from '../../src/cli/live/strategies.ts';
+import { builtinDefinitions } from '../../src/app/live/strategies.ts';
 import { configJsonSchema } from '../../src/config/index.ts';
 import type { StrategyDefinition } from '../../src/strategy/contract.ts';
 

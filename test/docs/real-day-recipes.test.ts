@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/index.ts';
-import { builtinLookup } from '../../src/cli/live/strategies.ts';
+import { builtinLookup } from '../../src/app/live/strategies.ts';
 import { loadInstrumentDef } from '../../src/record/import/instrument-def.ts';
 import { configFor, MAIN_LEGS } from '../bench/strategies/run-real.ts';
 import { REAL_MARKETS } from '../bench/strategies/real-markets.ts';

@@ -15,7 +15,7 @@ import {
 import { startVenue, type RunningVenue, type VenueConfigInput } from '../../src/sim/index.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/index.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
-import { startMonitoring, type Monitoring, type MonitoringConfig } from '../../src/cli/monitoring.ts';
+import { startMonitoring, type Monitoring, type MonitoringConfig } from '../../src/app/monitoring.ts';
 
 /**
  * The wall clock with timers that never fire before their due time. Node's setTimeout may run up
@@ -91,7 +91,7 @@ export interface TestBotOptions {
 /**
  * Starts the local venue on a free port, connects the clients, builds a fixed-spread engine and
  * starts monitoring on a free port. Until `mmbot run` wires monitoring, this is the composition
- * the daemon performs (src/cli/live/daemon.ts), trimmed to what the tests need.
+ * the daemon performs (src/app/live/daemon.ts), trimmed to what the tests need.
  */
 export async function startTestBot(o: TestBotOptions): Promise<TestBot> {
   const clock: Clock = new LiveClock();

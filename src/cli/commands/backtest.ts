@@ -15,8 +15,8 @@ import type { GridPoint } from '../../backtest/sweep.ts';
 import { loadColumnar } from '../../record/columnar.ts';
 import { flagNumber, flagString, parseArgs } from '../args.ts';
 import { parityHtml, parityReport, parityTable, type ParityReport } from '../../backtest/parity.ts';
-import { engineConfigs } from '../live/engine-config.ts';
-import { builtinLookup } from '../live/strategies.ts';
+import { engineConfigs } from '../../app/live/engine-config.ts';
+import { builtinLookup } from '../../app/live/strategies.ts';
 import type { Command } from '../main.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 

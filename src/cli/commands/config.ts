@@ -5,7 +5,7 @@ import { redactSecrets } from '../../obs/logger.ts';
 import { flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
-import { builtinDefinitions, builtinLookup } from '../live/strategies.ts';
+import { builtinDefinitions, builtinLookup } from '../../app/live/strategies.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot config check <file> [--print] [--allow-plaintext-secrets]

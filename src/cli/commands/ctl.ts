@@ -1,6 +1,6 @@
 import { MmError } from '../../core/errors.ts';
 import { flagString, parseArgs } from '../args.ts';
-import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../control/client.ts';
+import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../../app/control/client.ts';
 import type { Command } from '../main.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 

@@ -3,15 +3,15 @@ import { LiveClock } from '../../core/clock.ts';
 import { MmError } from '../../core/errors.ts';
 import type { ParsedArgs } from '../args.ts';
 import { flagInt, flagNumber, flagString, parseArgs } from '../args.ts';
-import { openVenue } from '../live/venue-endpoint.ts';
+import { openVenue } from '../../app/live/venue-endpoint.ts';
 import type { Command } from '../main.ts';
 import { createLogger } from '../../obs/logger.ts';
-import { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
+import { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../../app/record-venue.ts';
 import { onStopSignal } from '../stop-signal.ts';
 import { loadBacktestSetup } from './backtest.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
-export { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../record-venue.ts';
+export { parseStart, recordVenue, ShiftedClock, type RecordingSession, type RecordVenueOptions } from '../../app/record-venue.ts';
 
 /** Where a virtual-clock recording starts when --start is not given: a fixed Monday noon UTC, so a seed alone fixes the file. */
 export const DEFAULT_VIRTUAL_START = '2026-11-16T12:00:00Z';
@@ -83,7 +83,7 @@ async function recordLocalVirtual(p: ParsedArgs, symbols: readonly string[], out
   }
   const { config, seed, speed, preset } = await localVenueConfig(p);
   const startMs = parseStart(flagString(p, 'start') ?? DEFAULT_VIRTUAL_START);
-  const { recordVirtual } = await import('../virtual-venue/record-virtual.ts');
+  const { recordVirtual } = await import('../../app/virtual-venue/record-virtual.ts');
   process.stderr.write(`recording ${symbols.join(', ')}${level === 3 ? ' (order-level books)' : ''} from the local venue (preset ${preset}, seed ${seed}, ${speed}×, virtual clock) to ${out} for ${durationS} venue s\n`);
   // Ctrl-C ends the recording at the venue time reached, with a complete file.
   const stop = new AbortController();

@@ -1,5 +1,5 @@
 
-import { listenError } from '../port-in-use.ts';
+import { listenError } from '../../app/port-in-use.ts';
 import { MmError } from '../../core/errors.ts';
 import { defaultVenueConfig, loadVenueConfig, parseVenueConfig, startVenue, type VenueConfig } from '../../sim/index.ts';
 import { MARKET_PRESETS, runPresetReport, presetReportTable, type MarketPreset } from '../../sim/market/index.ts';

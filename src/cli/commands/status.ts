@@ -1,7 +1,7 @@
 import { MmError } from '../../core/errors.ts';
 import { flagNumber, flagString, parseArgs } from '../args.ts';
-import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../control/client.ts';
-import { formatStatusTable, type StatusState } from '../control/status-table.ts';
+import { callApi, DEFAULT_CONSOLE_URL, TOKEN_ENV } from '../../app/control/client.ts';
+import { formatStatusTable, type StatusState } from '../../app/control/status-table.ts';
 import type { Command } from '../main.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 

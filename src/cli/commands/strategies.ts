@@ -2,7 +2,7 @@ import { MmError } from '../../core/errors.ts';
 import { builtinStrategies, overlayKinds, paramDocs, type ParamDoc } from '../../strategy/index.ts';
 import { parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
-import { builtinDefinitions } from '../live/strategies.ts';
+import { builtinDefinitions } from '../../app/live/strategies.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot strategies [--json]

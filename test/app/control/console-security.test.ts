@@ -2,9 +2,9 @@
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthFailureLog } from '../../../src/cli/control/auth-failures.ts';
-import type { ActionName } from '../../../src/cli/control/controller.ts';
-import { consoleRoutes, type ConsoleRoutesDeps } from '../../../src/cli/control/http.ts';
+import { AuthFailureLog } from '../../../src/app/control/auth-failures.ts';
+import type { ActionName } from '../../../src/app/control/controller.ts';
+import { consoleRoutes, type ConsoleRoutesDeps } from '../../../src/app/control/http.ts';
 import { startHealthServer, type HealthServer } from '../../../src/obs/health-server.ts';
 
 const TOKEN = 'console-security-test-token-4b8e1f0a9c27d563';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.ts';
 import type { InstrumentCatalog } from '../../../src/domain/instrument.ts';
 import type { EngineSnapshot } from '../../../src/engine/index.ts';
-import { ConsoleHistory, MAX_SERIES_POINTS } from '../../../src/cli/control/history.ts';
+import { ConsoleHistory, MAX_SERIES_POINTS } from '../../../src/app/control/history.ts';
 
 const snap = (nowMs: number, qty: number): EngineSnapshot =>
   ({ nowMs, symbols: [{ symbol: 'EURUSD-PERP', position: { qty }, pnl: { total: new Decimal(qty / 10) } }] }) as unknown as EngineSnapshot;

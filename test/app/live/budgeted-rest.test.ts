@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetedRest } from '../../../src/cli/live/budgeted-rest.ts';
+import { budgetedRest } from '../../../src/app/live/budgeted-rest.ts';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../../src/client/http-transport.ts';
 import { collect } from '../../../src/client/paging.ts';
 import { RestClient } from '../../../src/client/rest-client.ts';

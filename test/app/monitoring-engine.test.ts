@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { engineEventToMetrics, quoteExpected, snapshotToMetrics } from '../../src/cli/monitoring-engine.ts';
+import { engineEventToMetrics, quoteExpected, snapshotToMetrics } from '../../src/app/monitoring-engine.ts';
 import { Decimal } from '../../src/core/decimal.ts';
 import { asSymbol } from '../../src/core/ids.ts';
 import type { EngineSnapshot, SymbolSnapshot, WorkingOrderView } from '../../src/engine/index.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAssignments } from '../../../src/cli/commands/ctl.ts';
-import { formatStatusTable, type StatusState } from '../../../src/cli/control/status-table.ts';
-import { planReload } from '../../../src/cli/control/reload.ts';
+import { formatStatusTable, type StatusState } from '../../../src/app/control/status-table.ts';
+import { planReload } from '../../../src/app/control/reload.ts';
 import { parseConfig } from '../../../src/config/index.ts';
-import { builtinLookup } from '../../../src/cli/live/strategies.ts';
+import { builtinLookup } from '../../../src/app/live/strategies.ts';
 
 const state: StatusState = {
   running: true,

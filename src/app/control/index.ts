@@ -45,7 +45,7 @@ export interface OperatorConsole {
 const SAMPLE_MS = 5_000;
 
 /**
- * The operator console (src/cli/control/README.md): the control API and live page served beside
+ * The operator console (src/app/control/README.md): the control API and live page served beside
  * /metrics, over the running engine.
  */
 export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNAL_ECHO_MS, shutdownController, type SignalSource, type StopSignal } from '../../../src/cli/live/shutdown.ts';
+import { SIGNAL_ECHO_MS, shutdownController, type SignalSource, type StopSignal } from '../../../src/app/live/shutdown.ts';
 
 /** A fake process: records listeners and lets the test raise signals. */
 function fakeSignals(): SignalSource & { raise(sig: StopSignal): void; count(): number } {

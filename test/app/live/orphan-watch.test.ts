@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startedByNpm, watchForOrphaning } from '../../../src/cli/live/orphan-watch.ts';
+import { startedByNpm, watchForOrphaning } from '../../../src/app/live/orphan-watch.ts';
 
 afterEach(() => vi.useRealTimers());
 

@@ -3,7 +3,7 @@ import { VirtualClock } from '../../src/core/clock.ts';
 import { Decimal } from '../../src/core/decimal.ts';
 import { asSymbol } from '../../src/core/ids.ts';
 import type { FundingSettlement } from '../../src/domain/funding.ts';
-import { pollFundingSettlements } from '../../src/cli/funding-poller.ts';
+import { pollFundingSettlements } from '../../src/app/funding-poller.ts';
 
 const settlement = (tsEvent: number): FundingSettlement => ({
   symbol: asSymbol('EURUSD-PERP'),

@@ -6,8 +6,8 @@ import { Decimal } from '../../src/core/decimal.ts';
 import { asSymbol, asVenueOrderId } from '../../src/core/ids.ts';
 import type { BookUpdated } from '../../src/domain/events.ts';
 import type { EngineEvent, EngineSnapshot } from '../../src/engine/index.ts';
-import { startMarkoutMonitoring } from '../../src/cli/monitoring-markouts.ts';
-import { startMonitoring } from '../../src/cli/monitoring.ts';
+import { startMarkoutMonitoring } from '../../src/app/monitoring-markouts.ts';
+import { startMonitoring } from '../../src/app/monitoring.ts';
 import { createBotMetrics } from '../../src/obs/metrics.ts';
 
 const S = asSymbol('EURUSD-PERP');

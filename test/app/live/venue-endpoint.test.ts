@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, type AddressInfo } from 'node:net';
-import { embeddedVenueConfig, openVenue } from '../../../src/cli/live/venue-endpoint.ts';
+import { embeddedVenueConfig, openVenue } from '../../../src/app/live/venue-endpoint.ts';
 import { MmError } from '../../../src/core/errors.ts';
 import { createLogger } from '../../../src/obs/logger.ts';
 import { parseConfig } from '../../../src/config/index.ts';

@@ -36,7 +36,7 @@ export interface DaemonMonitoring {
 }
 
 /**
- * The daemon's single call site into monitoring (src/cli/monitoring.ts): metrics registry,
+ * The daemon's single call site into monitoring (src/app/monitoring.ts): metrics registry,
  * engine-event metrics, /metrics, /healthz, /readyz, the reward tracker and score estimator.
  * @throws MmError CONFIG_INVALID when monitoring.port is taken; other listen errors as they are.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStatusLine } from '../../../src/cli/live/status-line.ts';
+import { formatStatusLine } from '../../../src/app/live/status-line.ts';
 import { Decimal } from '../../../src/core/decimal.ts';
 import { asSymbol } from '../../../src/core/ids.ts';
 import { instrumentCatalog, type Instrument } from '../../../src/domain/instrument.ts';
