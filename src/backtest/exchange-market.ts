@@ -1,4 +1,5 @@
 import { truncate } from '../core/arrays.ts';
+import { MmError } from '../core/errors.ts';
 import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
@@ -94,17 +95,11 @@ export class ExchangeMarket extends ExchangeCore {
         if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
       }
       truncate(gone, 0);
-      // A frame observes every level it does not list as unchanged: trades counted at an untouched
-      // level since the last frame were replaced by orders joining (probabilistic models reset
-      // their counter in onDepth; a stale one would explain away the next cancel ahead).
-      if (!l3) {
-        for (let k = 0; k < no; k++) {
-          const x = orders[k]!;
-          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
-          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
-          this._depth(x, q, q);
-        }
-      }
+      // A frame that does not list our level says nothing about it: the level's own feed may not
+      // have shown the prints counted there yet, so the probabilistic models' trade count is reset
+      // only by frames that list the level (above, changed or not). Resetting here read the print's
+      // later depth drop as a cancel too: behind 100, print 50, unrelated frame, level 100 → 50,
+      // then a print of 40 filled 15 (power(2)), not 0.
     }
     // After the levels: whether an emptied level left the recorded depth needs the whole frame.
     if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
@@ -160,8 +155,11 @@ export class ExchangeMarket extends ExchangeCore {
    * fills never exceeds the print. `condition` (format.ts TRADE_CODE): a hidden print traded a
    * non-displayed order, so it advances no displayed queue and fills only our orders priced better
    * than it (displayed orders there had priority over it); an auction cross fills nothing.
+   * @throws MmError RECORDING_INVALID when the size is not a positive finite number or the price not a positive integer.
    */
   applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean, condition: number = TRADE_CODE.regular): void {
+    // A print of 0 or less (or NaN) would book fills of that size against our orders.
+    if (!(qty > 0 && qty < Infinity) || !(priceTicks > 0 && Number.isSafeInteger(priceTicks))) this.#badPrint(s, priceTicks, qty);
     const orders = this.open[s]!;
     const no = orders.length;
     if (no === 0 || condition === TRADE_CODE.cross) return;
@@ -208,6 +206,13 @@ export class ExchangeMarket extends ExchangeCore {
     }
     if (k < cand.length) this._fillAtPrint(s, cand, k, rem, qty);
     truncate(cand, 0);
+  }
+
+  /** @throws MmError RECORDING_INVALID naming the print's symbol, price, size and exchange time. */
+  #badPrint(s: number, priceTicks: number, qty: number): never {
+    const symbol = this._o.instruments[s]?.symbol ?? `#${s}`;
+    const what = !(qty > 0 && qty < Infinity) ? `size ${qty} (expected a positive finite number of contracts)` : `price ${priceTicks} ticks (expected a positive integer)`;
+    throw new MmError('RECORDING_INVALID', `trade print on ${symbol} at exchange time ${this.now} ms has ${what}`, { symbol, priceTicks, qty, tsExchangeMs: this.now });
   }
 
   /**
