@@ -231,7 +231,7 @@ export class ExchangeMarket extends ExchangeCore {
     for (; k < cand.length; k++) {
       const x = cand[k]!;
       // Volume a book frame just before already took off the queue ahead is not traded again.
-      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now));
+      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now, this.nettingWindowMs));
       if (x.queue.front >= 0) {
         blocked = true;
         continue;
@@ -253,7 +253,7 @@ export class ExchangeMarket extends ExchangeCore {
   protected _depth(x: XOrder, prev: number, next: number): void {
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
-    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now, this.nettingWindowMs);
   }
 
   /**
@@ -267,8 +267,9 @@ export class ExchangeMarket extends ExchangeCore {
     let blocked = false;
     // Volume a book frame just before already took off the queue ahead is neither traded again in
     // the market's queue nor counted towards ours.
-    const seen = seenInDepth(cand[k]!.queue, printQty, this.now);
-    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now);
+    const w = this.nettingWindowMs;
+    const seen = seenInDepth(cand[k]!.queue, printQty, this.now, w);
+    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now, w);
     for (let i = k; i < cand.length && !blocked; i++) {
       const x = cand[i]!;
       const want = leaves(x);
@@ -372,7 +373,7 @@ export class ExchangeMarket extends ExchangeCore {
     const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
     x.queue.aheadOrders = a;
     x.queue.front = sizeAhead(next, a);
-    noteDepthAdvance(x.queue, before - x.queue.front, this.now);
+    noteDepthAdvance(x.queue, before - x.queue.front, this.now, this.nettingWindowMs);
   }
 
   #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean, midBefore: number): void {
