@@ -99,7 +99,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // Exchange times (venue order within the reorder window, never after receipt) and local times.
   const offsetMs = settings.feedLatencyOffsetMs;
-  const { xT, lT, order: xOrder } = venueTimeline(col.tsEvent, col.tsRecv, n, offsetMs, settings.reorderWindowMs);
+  const { lT, order: xOrder, xAt: xOrderAt } = venueTimeline(col.tsEvent, col.tsRecv, n, offsetMs, settings.reorderWindowMs);
   const tsEvent = col.tsEvent;
   const kind = col.kind;
   const ownKind = KIND.own;
@@ -171,22 +171,26 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     forwardFunding: (s) => fundingMode[s] === 'recorded',
   }, false);
   // Warm-up: events before the window build both books silently, the exchange's in venue order.
-  // The window's exchange rows are listed in processing order with their times, which start no
-  // earlier than the warm-up ended (a late row just inside the window is held there).
-  const xRow = new Uint32Array(i1 - i0);
-  const xAt = new Float64Array(i1 - i0);
+  // The window's exchange rows in processing order with their times (the timeline's own arrays
+  // when the window is the whole recording), which start no earlier than the warm-up ended.
+  const whole = i0 === 0 && i1 === n;
+  const xRow = whole ? xOrder : new Uint32Array(i1 - i0);
+  const xAt = whole ? xOrderAt : new Float64Array(i1 - i0);
   let floor = -Infinity;
-  for (let k = 0, m = 0; k < n; k++) {
-    const i = xOrder[k]!;
-    if (i >= i0) {
-      if (i < i1) xRow[m++] = i;
-      continue;
+  if (!whole) {
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const i = xOrder[k]!;
+      if (i >= i0) {
+        if (i < i1) xRow[m++] = i;
+        continue;
+      }
+      exchange.now = floor = Math.max(floor, xOrderAt[k]!);
+      exchangeStep(i, false);
+      if (subtractOwn && kind[i] === ownKind) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
     }
-    exchange.now = floor = Math.max(floor, xT[i]!);
-    exchangeStep(i, false);
-    if (subtractOwn && kind[i] === ownKind) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
+    for (let k = 0, j = 0; k < n && j < m; k++) if (xOrder[k]! >= i0 && xOrder[k]! < i1) xAt[j++] = Math.max(xOrderAt[k]!, floor);
   }
-  for (let m = 0; m < xRow.length; m++) xAt[m] = Math.max(xT[xRow[m]!]!, floor);
   for (let i = 0; i < i0; i++) {
     if (subtractOwn && kind[i] === ownKind) delivery.applyOwn(i);
     // The bot's book too, without delivering: the first change in the window sends it in full.

@@ -10,45 +10,56 @@
 
 /** Exchange and local times per row and the exchange-side processing order. */
 export interface VenueTimeline {
-  /** Exchange time per row (row index): its venue time, never after its receipt, held within the window. */
-  readonly xT: Float64Array;
   /** Local (bot) time per row: receipt + offset, monotone, never before the exchange time of any row received so far. */
   readonly lT: Float64Array;
   /** Row indexes in exchange processing order: by `xT`, rows at one time in recording order. */
   readonly order: Uint32Array;
+  /**
+   * The exchange time of row `order[k]` at `k` (non-decreasing): its venue time, never after its
+   * receipt, and no earlier than the window behind the latest venue time received before it.
+   */
+  readonly xAt: Float64Array;
 }
 
 /**
  * Builds the timeline of rows `[0, n)`. `offsetMs` is added to every receive time
  * (`feed.latency_offset_ms`); `reorderWindowMs` ≥ 0 bounds how far a row may be processed before
- * rows received ahead of it. One pass plus an insertion sort, which costs one step per row that a
- * late row passes (rows within the window only); no allocation but the three columns.
+ * rows received ahead of it. One pass; a row in venue order is appended, a late one inserted
+ * (one step per row it passes, rows within the window only); no allocation but the three columns.
  */
-export function venueTimeline(tsEvent: ArrayLike<number>, tsRecv: ArrayLike<number>, n: number, offsetMs: number, reorderWindowMs: number): VenueTimeline {
-  const xT = new Float64Array(n);
+export function venueTimeline(tsEvent: Float64Array, tsRecv: Float64Array, n: number, offsetMs: number, reorderWindowMs: number): VenueTimeline {
   const lT = new Float64Array(n);
   const order = new Uint32Array(n);
+  const xAt = new Float64Array(n);
   let maxX = -Infinity;
   let pl = -Infinity;
   for (let i = 0; i < n; i++) {
     const recv = tsRecv[i]! + offsetMs;
-    const e = Math.min(tsEvent[i]!, recv);
-    const floor = maxX - reorderWindowMs;
-    const x = e > floor ? e : floor;
-    if (x > maxX) maxX = x;
-    xT[i] = x;
-    // The bot never sees a row before the exchange has processed every row received so far.
-    pl = Math.max(pl, recv, maxX);
-    lT[i] = pl;
-    // Insertion into the processing order: a late row moves back past the later-stamped rows only.
-    let k = i;
-    while (k > 0 && xT[order[k - 1]!]! > x) {
-      order[k] = order[k - 1]!;
-      k--;
+    const ev = tsEvent[i]!;
+    let x = ev < recv ? ev : recv;
+    if (x >= maxX) {
+      maxX = x;
+      order[i] = i;
+      xAt[i] = x;
+    } else {
+      const floor = maxX - reorderWindowMs;
+      if (x < floor) x = floor;
+      // A late row moves back past the later-stamped rows only (stable: ties keep receive order).
+      let k = i;
+      while (k > 0 && xAt[k - 1]! > x) {
+        order[k] = order[k - 1]!;
+        xAt[k] = xAt[k - 1]!;
+        k--;
+      }
+      order[k] = i;
+      xAt[k] = x;
     }
-    order[k] = i;
+    // The bot never sees a row before the exchange has processed every row received so far.
+    if (recv > pl) pl = recv;
+    if (maxX > pl) pl = maxX;
+    lT[i] = pl;
   }
-  return { xT, lT, order };
+  return { lT, order, xAt };
 }
 
 /** How many rows of one kind are processed after their own venue time, and by how much. */
@@ -73,11 +84,12 @@ export function lateRows(t: VenueTimeline, tsEvent: ArrayLike<number>, tsRecv: A
   let totalWeight = 0;
   let sum = 0;
   let max = 0;
-  for (let i = 0; i < t.xT.length; i++) {
+  for (let k = 0; k < t.order.length; k++) {
+    const i = t.order[k]!;
     if (kind[i] !== want) continue;
     rows++;
     totalWeight += weight[i]!;
-    const d = t.xT[i]! - Math.min(tsEvent[i]!, tsRecv[i]! + offsetMs);
+    const d = t.xAt[k]! - Math.min(tsEvent[i]!, tsRecv[i]! + offsetMs);
     if (d <= 0) continue;
     late++;
     lateWeight += weight[i]!;

@@ -36,29 +36,29 @@ async function bidFills(events: RecordedEvent[], price: number, qty: number, set
 
 describe('venueTimeline: exchange-side rows in venue-time order within the reorder window', () => {
   // Receive order: a frame at +5, then a print stamped +1 (received after it), then rows at +6, +40.
-  const tsEvent = [5, 1, 6, 40, 2];
-  const tsRecv = [6, 7, 8, 41, 90];
+  const tsEvent = Float64Array.from([5, 1, 6, 40, 2]);
+  const tsRecv = Float64Array.from([6, 7, 8, 41, 90]);
   it('window 0: receive order, the late print moved forward to +5 (the old clamp)', () => {
     const t = venueTimeline(tsEvent, tsRecv, 5, 0, 0);
     expect([...t.order]).toEqual([0, 1, 2, 3, 4]);
-    expect([...t.xT]).toEqual([5, 5, 6, 40, 40]);
+    expect([...t.xAt]).toEqual([5, 5, 6, 40, 40]);
     expect([...t.lT]).toEqual([6, 7, 8, 41, 90]);
   });
   it('window 50: every row at its own venue time, the order sorted by it (ties in receive order)', () => {
     const t = venueTimeline(tsEvent, tsRecv, 5, 0, 50);
     expect([...t.order]).toEqual([1, 4, 0, 2, 3]);
-    expect([...t.xT]).toEqual([5, 1, 6, 40, 2]);
+    expect([...t.xAt]).toEqual([1, 2, 5, 6, 40]);
   });
   it('window 10: a row later than the window is held 10 ms behind the latest venue time', () => {
     const t = venueTimeline(tsEvent, tsRecv, 5, 0, 10);
-    expect([...t.xT]).toEqual([5, 1, 6, 40, 30]);
     expect([...t.order]).toEqual([1, 0, 2, 4, 3]);
+    expect([...t.xAt]).toEqual([1, 5, 6, 30, 40]);
   });
   it('a row stamped after its receipt is processed at its receipt (plus the feed offset)', () => {
-    const t = venueTimeline([100, 3], [4, 5], 2, 1, 50);
-    expect([...t.xT]).toEqual([5, 3]);
-    expect([...t.lT]).toEqual([5, 6]);
+    const t = venueTimeline(Float64Array.from([100, 3]), Float64Array.from([4, 5]), 2, 1, 50);
     expect([...t.order]).toEqual([1, 0]);
+    expect([...t.xAt]).toEqual([3, 5]);
+    expect([...t.lT]).toEqual([5, 6]);
   });
 });
 
