@@ -150,7 +150,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
     seed: settings.seed,
-    nettingWindowMs: settings.nettingWindowMs,
+    // An order-level recording with order ids is one message stream (LOBSTER: the execution comes
+    // before its book row), so no frame shows a print early; a window would only take an execution
+    // soon after a cancel ahead for the cancel's volume. Same instant only there.
+    nettingWindowMs: fifo && col.orderId ? 0 : settings.nettingWindowMs,
     onOrderEvent: (ev) => orders$.next(ev),
     onSettled: () => {
       settlePending = true;

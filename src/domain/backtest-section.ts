@@ -88,7 +88,7 @@ export const backtestSectionSchema = z.strictObject({
         .nonnegative()
         .max(1_000)
         .default(3)
-        .describe('A print at a level within this many ms after a book frame that moved our order there up is taken to be that frame\'s volume, not a new trade; 0 = the same instant only. Default 3: on the BTCUSDT capture depth drops at a print\'s level are stamped 0–3 ms before it about 1.5–2 times as often per ms as at larger gaps (one trade stamped apart by two streams); longer nets real trades against cancels.'),
+        .describe('A print at a level within this many ms after a book frame that moved our order there up is taken to be that frame\'s volume, not a new trade; 0 = the same instant only (always so on an order-level recording with order ids, one message stream). Default 3: on the BTCUSDT capture depth drops at a print\'s level are stamped 0–3 ms before it about 1.5–2 times as often per ms as at larger gaps (one trade stamped apart by two streams); longer nets real trades against cancels.'),
     })
     .prefault({})
     .describe('How recorded rows are ordered and matched on the exchange side (src/backtest/README.md, venue time).'),

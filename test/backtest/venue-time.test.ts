@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { asSymbol } from '../../src/core/ids.ts';
 import type { BookUpdated, TradePrinted } from '../../src/domain/events.ts';
 import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
-import { loadColumnar, recordingHeader, toColumnar, type RecordedEvent } from '../../src/record/index.ts';
+import { createRecordingWriter, loadColumnar, recordingHeader, toColumnar, type RecordedEvent } from '../../src/record/index.ts';
+import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues } from '../../src/record/import/index.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings, type BacktestSettings } from '../../src/backtest/settings.ts';
 import { venueTimeline } from '../../src/backtest/venue-time.ts';
@@ -128,3 +129,42 @@ describe('late prints on real data', () => {
 
 /** The fixture's figures with the old monotone clamp (a drift guard; 0 late with the default window is the point). */
 const BTC_30S_WINDOW_0 = { rows: 1159, late: 6, maxLateMs: 6 };
+
+describe('an order-level recording with order ids nets at the same instant only', () => {
+  // LOBSTER (one message stream, each execution before its book row). Bids at 100.00: 11 (100) and
+  // 12 (100); our 50 joins behind them (sent on the first book, arriving 2 ms later); 13 (100) joins
+  // behind us. 12 is canceled at .300 (100 ahead left), 11 executes at .3005, then 80 of 13, behind
+  // us, at .301: we trade first, 50 filled (exact). A 3 ms netting window would take the execution
+  // of 11 for the cancel's volume, then the 80 for 11's: 0 filled.
+  it('a cancel ahead, then executions within 3 ms: 50 filled, as in the exact queue', async () => {
+    const def = loadInstrumentDef(resolve(import.meta.dirname, '../fixtures/lobster/aapl.yaml'));
+    const messages = [
+      '34200.100000000,1,11,100,1000000,1',
+      '34200.101000000,1,12,100,1000000,1',
+      '34200.101500000,1,21,500,1000500,-1',
+      '34200.200000000,1,13,100,1000000,1',
+      '34200.300000000,3,12,100,1000000,1',
+      '34200.300500000,4,11,100,1000000,1',
+      '34200.301000000,4,13,80,1000000,1',
+      '34200.400000000,1,22,100,1000500,-1',
+    ];
+    const book = ['9999999999,0,1000000,100', '9999999999,0,1000000,200', '1000500,500,1000000,200', '1000500,500,1000000,300', '1000500,500,1000000,200', '1000500,500,1000000,100', '1000500,500,1000000,20', '1000500,600,1000000,20'];
+    writeFileSync(join(dir, 'msg.csv'), `${messages.join('\n')}\n`);
+    writeFileSync(join(dir, 'book.csv'), `${book.join('\n')}\n`);
+    const out = join(dir, 'l3.jsonl.gz');
+    let w: ReturnType<typeof createRecordingWriter> | null = null;
+    await importLobster({
+      messages: openLines(join(dir, 'msg.csv')), orderbook: openLines(join(dir, 'book.csv')), def, midnightMs: midnightInZone('2012-06-21', 'America/New_York'), feedLatencyMs: 0, issues: new RowIssues(true),
+      openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: 'test', bookLevel: 3, orderIds: true })),
+    });
+    await (w as ReturnType<typeof createRecordingWriter> | null)!.close();
+    const col = await loadColumnar([out]);
+    const run = await runBacktest({
+      data: col, strategies: [], risk: DEFAULT_RISK_CONFIG, execution: DEFAULT_EXECUTION_CONFIG, orderManager: DEFAULT_ORDER_MANAGER_CONFIG,
+      settings: defaultSettings({ orderLatency: { entry: 2, response: 2 } }), createEngine: oneRestingOrder(def.instrument.symbol, 'buy', 10_000, 50),
+    });
+    expect(run.exchange.queueModelName).toBe('l3-fifo');
+    expect(run.fills.map((f) => [f.priceTicks, f.qty])).toEqual([[10_000, 50]]);
+    expect(run.exchange.nettingWindowMs).toBe(0);
+  });
+});
