@@ -54,6 +54,11 @@ export interface ReplayExchangeOptions {
    * `queue` is not used.
    */
   readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array; readonly orderId?: Float64Array };
+  /**
+   * A print at a level within this many ms after a book frame that moved our order there up is that
+   * frame's volume, not a new trade (depth-before-print.ts; default 0: the same instant only).
+   */
+  readonly nettingWindowMs?: number;
 }
 
 /**
@@ -93,6 +98,8 @@ export class ExchangeCore {
   protected readonly _o: ReplayExchangeOptions;
   /** Response leg of the request being processed (recorded latency), null = sample per delivery. */
   protected _replyMs: number | null = null;
+  /** See ReplayExchangeOptions.nettingWindowMs. */
+  readonly nettingWindowMs: number;
   /** Order-entry requests answered 429 by the emulated venue limit. */
   rateLimited = 0;
   #tokens = Infinity;
@@ -100,6 +107,7 @@ export class ExchangeCore {
 
   constructor(o: ReplayExchangeOptions) {
     this._o = o;
+    this.nettingWindowMs = o.nettingWindowMs ?? 0;
     this.books = o.instruments.map((_, s) => new DenseBook(o.minTick[s]!, o.maxTick[s]!, 64));
     const fees = o.fees;
     this.ledgers = o.instruments.map((i, s) => new SymbolLedger(i, isScheduleList(fees) ? fees[s]! : fees));

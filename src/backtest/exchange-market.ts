@@ -1,4 +1,5 @@
 import { truncate } from '../core/arrays.ts';
+import { MmError } from '../core/errors.ts';
 import { ASK, BID } from './dense-book.ts';
 import type { ConsumedLiquidity } from './consumed-liquidity.ts';
 import { ExchangeCore } from './exchange-core.ts';
@@ -94,17 +95,11 @@ export class ExchangeMarket extends ExchangeCore {
         if (!this.beyondDepth(s, x.sideIdx, x.priceTicks)) this._depth(x, gone[k + 1] as number, 0);
       }
       truncate(gone, 0);
-      // A frame observes every level it does not list as unchanged: trades counted at an untouched
-      // level since the last frame were replaced by orders joining (probabilistic models reset
-      // their counter in onDepth; a stale one would explain away the next cancel ahead).
-      if (!l3) {
-        for (let k = 0; k < no; k++) {
-          const x = orders[k]!;
-          if (x.queue.cumTrades === 0 || this.beyondDepth(s, x.sideIdx, x.priceTicks)) continue;
-          const q = this.othersQty(s, x.sideIdx, x.priceTicks);
-          this._depth(x, q, q);
-        }
-      }
+      // A frame that does not list our level says nothing about it: the level's own feed may not
+      // have shown the prints counted there yet, so the probabilistic models' trade count is reset
+      // only by frames that list the level (above, changed or not). Resetting here read the print's
+      // later depth drop as a cancel too: behind 100, print 50, unrelated frame, level 100 → 50,
+      // then a print of 40 filled 15 (power(2)), not 0.
     }
     // After the levels: whether an emptied level left the recorded depth needs the whole frame.
     if (l3) this.#applyL3(s, l3, snapshot, levels, start, nb, nb + na);
@@ -160,8 +155,11 @@ export class ExchangeMarket extends ExchangeCore {
    * fills never exceeds the print. `condition` (format.ts TRADE_CODE): a hidden print traded a
    * non-displayed order, so it advances no displayed queue and fills only our orders priced better
    * than it (displayed orders there had priority over it); an auction cross fills nothing.
+   * @throws MmError RECORDING_INVALID when the size is not a positive finite number or the price not a positive integer.
    */
   applyTrade(s: number, priceTicks: number, qty: number, takerBuy: boolean, condition: number = TRADE_CODE.regular): void {
+    // A print of 0 or less (or NaN) would book fills of that size against our orders.
+    if (!(qty > 0 && qty < Infinity) || !(priceTicks > 0 && Number.isSafeInteger(priceTicks))) this.#badPrint(s, priceTicks, qty);
     const orders = this.open[s]!;
     const no = orders.length;
     if (no === 0 || condition === TRADE_CODE.cross) return;
@@ -210,6 +208,13 @@ export class ExchangeMarket extends ExchangeCore {
     truncate(cand, 0);
   }
 
+  /** @throws MmError RECORDING_INVALID naming the print's symbol, price, size and exchange time. */
+  #badPrint(s: number, priceTicks: number, qty: number): never {
+    const symbol = this._o.instruments[s]?.symbol ?? `#${s}`;
+    const what = !(qty > 0 && qty < Infinity) ? `size ${qty} (expected a positive finite number of contracts)` : `price ${priceTicks} ticks (expected a positive integer)`;
+    throw new MmError('RECORDING_INVALID', `trade print on ${symbol} at exchange time ${this.now} ms has ${what}`, { symbol, priceTicks, qty, tsExchangeMs: this.now });
+  }
+
   /**
    * Our orders `cand[k..]` rest at the print's price (time order); `volume` of the print (of
    * `printQty` in all) reaches the level. L2: each order's queue advances by it; an order fills by
@@ -226,7 +231,7 @@ export class ExchangeMarket extends ExchangeCore {
     for (; k < cand.length; k++) {
       const x = cand[k]!;
       // Volume a book frame just before already took off the queue ahead is not traded again.
-      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now));
+      queue.onTrade(x.queue, volume - seenInDepth(x.queue, volume, this.now, this.nettingWindowMs));
       if (x.queue.front >= 0) {
         blocked = true;
         continue;
@@ -248,7 +253,7 @@ export class ExchangeMarket extends ExchangeCore {
   protected _depth(x: XOrder, prev: number, next: number): void {
     const before = x.queue.front;
     this._o.queue.onDepth(x.queue, prev, next);
-    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now);
+    if (Number.isFinite(before)) noteDepthAdvance(x.queue, before - Math.max(x.queue.front, 0), this.now, this.nettingWindowMs);
   }
 
   /**
@@ -262,8 +267,9 @@ export class ExchangeMarket extends ExchangeCore {
     let blocked = false;
     // Volume a book frame just before already took off the queue ahead is neither traded again in
     // the market's queue nor counted towards ours.
-    const seen = seenInDepth(cand[k]!.queue, printQty, this.now);
-    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now);
+    const w = this.nettingWindowMs;
+    const seen = seenInDepth(cand[k]!.queue, printQty, this.now, w);
+    for (let i = k + 1; i < cand.length; i++) seenInDepth(cand[i]!.queue, printQty, this.now, w);
     for (let i = k; i < cand.length && !blocked; i++) {
       const x = cand[i]!;
       const want = leaves(x);
@@ -367,7 +373,7 @@ export class ExchangeMarket extends ExchangeCore {
     const a = aheadAfter(map, x.queue.aheadOrders ?? 0);
     x.queue.aheadOrders = a;
     x.queue.front = sizeAhead(next, a);
-    noteDepthAdvance(x.queue, before - x.queue.front, this.now);
+    noteDepthAdvance(x.queue, before - x.queue.front, this.now, this.nettingWindowMs);
   }
 
   #takeAt(x: XOrder, s: number, consumed: ConsumedLiquidity, side: number, p: number, aggressor: boolean, midBefore: number): void {

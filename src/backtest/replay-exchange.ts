@@ -189,7 +189,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
    */
   #enter(x: XOrder, s: number): void {
     const buy = x.sideIdx === BID;
-    const opp = this.bestOther(s, buy ? ASK : BID);
+    const opp = this.#bestOpposite(s, x.sideIdx);
     const crosses = buy ? x.priceTicks >= opp : x.priceTicks <= opp;
     if (crosses && x.postOnly) {
       if (x.reprice === 'rej') return this.#reject(x, null, CROSS_TEXT);
@@ -213,8 +213,30 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
   /** The price a crossing post-only order moves to: the same side's best ('tbl'), else one tick off the opposite best `opp`. */
   #repriced(x: XOrder, s: number, opp: number): number {
     const buy = x.sideIdx === BID;
-    const same = this.bestOther(s, buy ? BID : ASK);
+    const same = this.#best(s, x.sideIdx, this.bestOther(s, x.sideIdx));
     return x.reprice === 'tbl' && Number.isFinite(same) ? same : buy ? opp - 1 : opp + 1;
+  }
+
+  /**
+   * The best price an incoming order on side `sideIdx` meets: the better of the market's (others')
+   * and our own resting orders' on the other side, as on the venue, whose book holds both: a
+   * post-only bid at or above our own resting ask crosses (NaN when the side is empty).
+   */
+  #bestOpposite(s: number, sideIdx: number): number {
+    const other = sideIdx === BID ? ASK : BID;
+    return this.#best(s, other, this.bestOther(s, other));
+  }
+
+  /** The better of `market` (NaN = none) and our resting orders' best price on `side`. */
+  #best(s: number, side: number, market: number): number {
+    let best = market;
+    const list = this.open[s]!;
+    for (let k = 0; k < list.length; k++) {
+      const o = list[k]!;
+      if (o.sideIdx !== side) continue;
+      if (!(side === BID ? o.priceTicks <= best : o.priceTicks >= best)) best = o.priceTicks;
+    }
+    return best;
   }
 
   #rest(x: XOrder, s: number): void {
@@ -265,21 +287,23 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     const s = x.sym;
     const inst = this._o.instruments[s]!;
     const newQty = intent.qty;
-    // The venue validates a replacement as a new order (instrument state, size, band).
+    // The venue validates a replacement as a new order (instrument state, size, price grid, band).
     const band = this._band[s]!;
     const reason = !statePermissions(this._state[s]!).canPlace
       ? 'EXCHANGE_CLOSED'
       : !Number.isSafeInteger(newQty) || newQty < inst.minOrderSize
         ? 'INCORRECT_QUANTITY'
-        : intent.priceTicks < band.lo || intent.priceTicks > band.hi
-          ? 'PRICE_OUT_OF_BOUNDS'
-          : null;
+        : !Number.isSafeInteger(intent.priceTicks) || intent.priceTicks <= 0
+          ? 'INVALID_PRICE_INCREMENT'
+          : intent.priceTicks < band.lo || intent.priceTicks > band.hi
+            ? 'PRICE_OUT_OF_BOUNDS'
+            : null;
     if (reason !== null) {
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${reason}`, { reason, orderId: intent.orderId })));
       return;
     }
     const buy = x.sideIdx === BID;
-    const opp = this.bestOther(s, buy ? ASK : BID);
+    const opp = this.#bestOpposite(s, x.sideIdx);
     const crosses = buy ? intent.priceTicks >= opp : intent.priceTicks <= opp;
     if (x.postOnly && x.reprice === 'rej' && crosses) {
       this._reply(() => reject(new MmError('ORDER_REJECTED', `replace of ${intent.orderId}: ${CROSS_TEXT}`, { reason: null, orderId: intent.orderId })));

@@ -14,6 +14,7 @@ export interface SettingsReport {
   readonly order_latency: { readonly entry: LatencyDist; readonly response: LatencyDist; readonly source: string; readonly entry_share: number | null };
   readonly rate_limit: { readonly burst: number; readonly per_second: number } | null;
   readonly feed: { readonly latency_offset_ms: number; readonly depth: number | 'auto'; readonly conflate_ms: number };
+  readonly venue_time: { readonly reorder_window_ms: number; readonly netting_window_ms: number };
   readonly fees: { readonly maker: number; readonly taker: number } | null;
   readonly funding: string;
   readonly own_orders: string;
@@ -33,6 +34,7 @@ export function settingsReport(s: BacktestSettings): SettingsReport {
     order_latency: { entry: s.orderLatency.entry, response: s.orderLatency.response, source: s.orderLatency.source ?? 'model', entry_share: s.orderLatency.entryShare ?? null },
     rate_limit: s.rateLimit ? { burst: s.rateLimit.burst, per_second: s.rateLimit.perSecond } : null,
     feed: { latency_offset_ms: s.feedLatencyOffsetMs, depth: s.feedDepth, conflate_ms: s.feedConflateMs },
+    venue_time: { reorder_window_ms: s.reorderWindowMs, netting_window_ms: s.nettingWindowMs },
     fees: s.fees ? { maker: s.fees.maker, taker: s.fees.taker } : null,
     funding: s.funding,
     own_orders: s.ownOrders,

@@ -26,6 +26,7 @@ import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
 import { resolveQueueModel } from './queue-model-module.ts';
 import { ReplayExchange } from './replay-exchange.ts';
+import { venueTimeline } from './venue-time.ts';
 import type { BacktestSettings } from './settings.ts';
 
 /** Everything one backtest run needs. Strategies are instances; configs are the engine's own. */
@@ -96,27 +97,14 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     for (const s of b.symbols ?? [b.symbol])
       if (!symbols.has(s)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${s}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
 
-  // Exchange and local times, clamped monotone, exchange never after local.
-  const xT = new Float64Array(n);
-  const lT = new Float64Array(n);
-  let px = -Infinity;
-  let pl = -Infinity;
-  // Columns and settings read into locals (this pass and the own-row collection run over the whole
-  // recording before every replay), own rows collected here instead of in a second pass.
-  const tsRecv = col.tsRecv;
+  // Exchange times (venue order within the reorder window, never after receipt) and local times.
+  const offsetMs = settings.feedLatencyOffsetMs;
+  const { lT, order: xOrder, xAt: xOrderAt } = venueTimeline(col.tsEvent, col.tsRecv, n, offsetMs, settings.reorderWindowMs);
   const tsEvent = col.tsEvent;
   const kind = col.kind;
-  const offsetMs = settings.feedLatencyOffsetMs;
   const ownKind = KIND.own;
   const ownRows: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const recv = tsRecv[i]! + offsetMs;
-    px = Math.max(px, Math.min(tsEvent[i]!, recv));
-    pl = Math.max(Math.max(pl, recv), px);
-    xT[i] = px;
-    lT[i] = pl;
-    if (kind[i] === ownKind) ownRows.push(i);
-  }
+  for (let i = 0; i < n; i++) if (kind[i] === ownKind) ownRows.push(i);
   let i0 = 0;
   if (settings.startMs !== null) while (i0 < n && col.tsRecv[i0]! < settings.startMs) i0++;
   let i1 = n;
@@ -162,6 +150,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
     seed: settings.seed,
+    // An order-level recording with order ids is one message stream (LOBSTER: the execution comes
+    // before its book row), so no frame shows a print early; a window would only take an execution
+    // soon after a cancel ahead for the cancel's volume. Same instant only there.
+    nettingWindowMs: fifo && col.orderId ? 0 : settings.nettingWindowMs,
     onOrderEvent: (ev) => orders$.next(ev),
     onSettled: () => {
       settlePending = true;
@@ -181,18 +173,33 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     funding$,
     forwardFunding: (s) => fundingMode[s] === 'recorded',
   }, false);
-  // Warm-up: events before the window build both books silently.
-  for (let i = 0; i < i0; i++) {
-    exchange.now = xT[i]!;
-    exchangeStep(i, false);
-    if (subtractOwn && col.kind[i] === KIND.own) {
-      exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
-      delivery.applyOwn(i);
+  // Warm-up: events before the window build both books silently, the exchange's in venue order.
+  // The window's exchange rows in processing order with their times (the timeline's own arrays
+  // when the window is the whole recording), which start no earlier than the warm-up ended.
+  const whole = i0 === 0 && i1 === n;
+  const xRow = whole ? xOrder : new Uint32Array(i1 - i0);
+  const xAt = whole ? xOrderAt : new Float64Array(i1 - i0);
+  let floor = -Infinity;
+  if (!whole) {
+    let m = 0;
+    for (let k = 0; k < n; k++) {
+      const i = xOrder[k]!;
+      if (i >= i0) {
+        if (i < i1) xRow[m++] = i;
+        continue;
+      }
+      exchange.now = floor = Math.max(floor, xOrderAt[k]!);
+      exchangeStep(i, false);
+      if (subtractOwn && kind[i] === ownKind) exchange.applyOwn(col.sym[i]!, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
     }
-    // The bot's book too, without delivering: the first change in the window sends it in full.
-    if (col.kind[i] === KIND.bookDelta || col.kind[i] === KIND.bookSnapshot) feed.apply(i);
+    for (let k = 0, j = 0; k < n && j < m; k++) if (xOrder[k]! >= i0 && xOrder[k]! < i1) xAt[j++] = Math.max(xOrderAt[k]!, floor);
   }
-  exchange.now = Math.max(exchange.now, i0 > 0 ? xT[i0 - 1]! : xT[0]!);
+  for (let i = 0; i < i0; i++) {
+    if (subtractOwn && kind[i] === ownKind) delivery.applyOwn(i);
+    // The bot's book too, without delivering: the first change in the window sends it in full.
+    if (kind[i] === KIND.bookDelta || kind[i] === KIND.bookSnapshot) feed.apply(i);
+  }
+  exchange.now = Math.max(exchange.now, i0 > 0 ? floor : xAt[0]!);
 
   const engine = input.createEngine({
     clock,
@@ -255,8 +262,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     for (let s = 0; s < col.instruments.length; s++) observer.refresh(s);
   }
 
-  scheduleFunding(col, fundingMode, xT[i0]!, xT[i1 - 1]!, actions, exchange, funding$);
-  scheduleRecordedFunding(col, fundingMode, i0, i1, xT[i0]!, actions, exchange);
+  const xStart = xAt[0]!;
+  scheduleFunding(col, fundingMode, xStart, xAt[i1 - i0 - 1]!, actions, exchange, funding$);
+  scheduleRecordedFunding(col, fundingMode, i0, i1, xStart, actions, exchange);
   // The recording bot's own orders change at their venue instant (the order event's time), which the
   // order stream may deliver after the book frame showing the change: schedule them at that instant.
   if (subtractOwn)
@@ -266,17 +274,18 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       const a = col.a[i]!;
       const nb = col.b[i]!;
       const na = col.c[i]!;
-      actions.push(Math.max(xT[i0]!, Math.min(col.tsEvent[i]!, lT[i]!)), () => exchange.applyOwn(s, col.levels, a, nb, na));
+      actions.push(Math.max(xStart, Math.min(col.tsEvent[i]!, lT[i]!)), () => exchange.applyOwn(s, col.levels, a, nb, na));
     }
 
   // Only a `feed_multiple` latency reads the feed latency of the last delivered row.
   const tracksFeedLatency = latency.readsFeedLatency;
-  let ex = i0;
+  let ex = 0;
+  const exEnd = i1 - i0;
   let lo = i0;
   let sameInstant = 0;
   for (;;) {
     const tA = actions.peekTime();
-    const tX = ex < i1 ? xT[ex]! : Infinity;
+    const tX = ex < exEnd ? xAt[ex]! : Infinity;
     const tL = lo < i1 ? lT[lo]! : Infinity;
     let t = tA < tX ? (tA < tL ? tA : tL) : tX < tL ? tX : tL;
     if (delivery.nextFlush < t) t = delivery.nextFlush;
@@ -310,8 +319,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
       do {
         observer.advance(tx);
         exchange.now = tx;
-        exchangeStep(ex++, true);
-      } while (ex < i1 && !settlePending && (tx = xT[ex]!) <= tL && tx < tStop && tx <= actions.peekTime());
+        exchangeStep(xRow[ex++]!, true);
+      } while (ex < exEnd && !settlePending && (tx = xAt[ex]!) <= tL && tx < tStop && tx <= actions.peekTime());
     } else if (tA === t) {
       actionStep(t);
     } else {

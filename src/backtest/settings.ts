@@ -23,6 +23,10 @@ export interface BacktestSettings {
   /** The venue's order-entry rate limit the replay exchange enforces (429 when spent); null = unlimited. */
   readonly rateLimit: { readonly burst: number; readonly perSecond: number } | null;
   readonly feedLatencyOffsetMs: number;
+  /** Exchange-side rows replay in venue-time order within this window (venue-time.ts); 0 = receive order, time clamped forward. */
+  readonly reorderWindowMs: number;
+  /** A print within this many ms after a frame that moved our order up nets against it (depth-before-print.ts). */
+  readonly nettingWindowMs: number;
   /** Book levels per side delivered to the engine; 'auto' = the deepest the strategies read. */
   readonly feedDepth: number | 'auto';
   readonly feedConflateMs: number;
@@ -73,6 +77,8 @@ export function toSettings(
       ? { burst: s.rate_limit.burst ?? venueRateLimit?.burst ?? VENUE_RATE_LIMIT.burst, perSecond: s.rate_limit.per_second ?? venueRateLimit?.perSecond ?? VENUE_RATE_LIMIT.perSecond }
       : null,
     feedLatencyOffsetMs: s.feed.latency_offset_ms,
+    reorderWindowMs: s.venue_time.reorder_window_ms,
+    nettingWindowMs: s.venue_time.netting_window_ms,
     feedDepth: s.feed.depth,
     feedConflateMs: s.feed.conflate_ms,
     fees: s.fees ?? fallbackFees ?? null,

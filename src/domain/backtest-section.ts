@@ -75,6 +75,23 @@ export const backtestSectionSchema = z.strictObject({
         .describe('0 = the engine sees every book change; > 0 = at most one book (and the last trade) per symbol per window, delivered at the window end. The exchange side always processes every event.'),
     })
     .prefault({}),
+  venue_time: z
+    .strictObject({
+      reorder_window_ms: z
+        .number()
+        .nonnegative()
+        .max(60_000)
+        .default(50)
+        .describe('The exchange side replays rows in venue-time order within this window: a row received after rows stamped later than it (a print behind a book frame) is processed at its own venue time, up to this far behind the latest one seen; 0 = receive order with time clamped forward. Default 50: the BTCUSDT capture\'s prints arrive up to 32 ms behind a later-stamped frame.'),
+      netting_window_ms: z
+        .number()
+        .nonnegative()
+        .max(1_000)
+        .default(3)
+        .describe('A print at a level within this many ms after a book frame that moved our order there up is taken to be that frame\'s volume, not a new trade; 0 = the same instant only (always so on an order-level recording with order ids, one message stream). Default 3: on the BTCUSDT capture depth drops at a print\'s level are stamped 0–3 ms before it about 1.5–2 times as often per ms as at larger gaps (one trade stamped apart by two streams); longer nets real trades against cancels.'),
+    })
+    .prefault({})
+    .describe('How recorded rows are ordered and matched on the exchange side (src/backtest/README.md, venue time).'),
   fees: z
     .strictObject({ maker: z.number().min(-0.01).max(0.01), taker: z.number().min(-0.01).max(0.01) })
     .optional()

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exchangeHarness } from './harness.ts';
+import { noteDepthAdvance, seenInDepth } from '../../src/backtest/depth-before-print.ts';
+import type { QueueState } from '../../src/backtest/queue-model.ts';
 
 /**
  * Trades and depth come from separate streams: the book frame showing a print's volume gone may
@@ -65,5 +67,22 @@ describe('a print the book frame already showed is not counted twice (L3)', () =
       h.trade(1000, 15, false);
       expect(h.filledQty()).toBe(15);
     }
+  });
+});
+
+describe('the netting window (backtest.venue_time.netting_window_ms)', () => {
+  it('frames within the window add up; a print within the window of the last one nets; a later frame or print starts afresh', () => {
+    const q: QueueState = { front: 0, cumTrades: 0 };
+    noteDepthAdvance(q, 30, 10, 3);
+    noteDepthAdvance(q, 20, 12, 3); // 2 ms later: 50 remembered, as of 12 (window 0: 20)
+    expect([q.depthAhead, q.depthAheadMs]).toEqual([50, 12]);
+    expect(seenInDepth(q, 40, 15, 3)).toBe(40); // 3 ms after the last frame: netted
+    expect(seenInDepth(q, 40, 15, 3)).toBe(10); // what is left of the 50
+    noteDepthAdvance(q, 25, 16, 3);
+    expect(seenInDepth(q, 40, 20, 3)).toBe(0); // 4 ms after: a new trade
+    noteDepthAdvance(q, 5, 30, 3); // 14 ms after the last: replaces the 25 left
+    expect(q.depthAhead).toBe(5);
+    expect(seenInDepth(q, 40, 31, 0)).toBe(0); // window 0: the same instant only
+    expect(seenInDepth(q, 40, 30, 0)).toBe(5);
   });
 });

@@ -112,11 +112,13 @@ describe('probabilistic queue models', () => {
   });
 });
 
-describe('probabilistic models: the trade counter is reset by every depth observation', () => {
+describe('probabilistic models: the trade counter is reset by frames that list the level', () => {
   // power(2), behind 300; a print of 100 (front 200, counted); then the level is seen unchanged
   // (100 joined behind us); then 100 cancel. The cancel is unexplained: front 200, back 100,
   // p = 100²/(100²+200²) = 0.2, front = 200 − 0.8·100 + min(100 − 20, 0) = 120. A counter left at
-  // 100 explained the cancel away as the print: front stayed 200.
+  // 100 explained the cancel away as the print: front stayed 200. A frame that does not list the
+  // level is no observation of it (its feed may not have shown the print yet): the counter stays,
+  // and the drop to 200 is the print's: front 200.
   const run = async (seen: 'listed' | 'not-listed'): Promise<number> => {
     const h = exchangeHarness({ kind: 'power', n: 2 });
     h.book([[1000, 300], [999, 10]], [[1001, 200]]);
@@ -133,8 +135,29 @@ describe('probabilistic models: the trade counter is reset by every depth observ
     expect(await run('listed')).toBe(120);
   });
   it('a frame that does not list the level', async () => {
-    expect(await run('not-listed')).toBe(120);
+    expect(await run('not-listed')).toBe(200);
   });
+
+  // Issue 32 item 5: behind 100; a print of 50; a frame that does not list our level; our level
+  // then shows 100 → 50 (the print, not a cancel); a print of 40. Resetting the counter on the
+  // unrelated frame read the drop as a cancel as well and filled 15 (power), 27 (power2), 15 (log).
+  for (const [kind, before] of [['power', 15], ['power2', 27], ['log', 15]] as const) {
+    it(`${kind}: the print is not counted twice (0 filled, was ${before})`, async () => {
+      const h = exchangeHarness({ kind, n: 2 });
+      h.book([[1000, 100], [999, 10]], [[1001, 200]]);
+      await h.place('buy', 1000, 50);
+      h.run(1);
+      h.trade(1000, 50, false);
+      h.run(2);
+      h.book([[999, 20]]); // does not list 1000
+      h.run(3);
+      h.book([[1000, 50]]);
+      h.run(4);
+      h.trade(1000, 40, false);
+      expect(h.filledQty()).toBe(0);
+      expect(h.ex.open[0]![0]!.queue.front).toBe(10);
+    });
+  }
 });
 
 describe('order entry', () => {
