@@ -5,6 +5,7 @@ import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
 import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
 import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
+import { depthLeftAt, inferredCondition } from './infer-hidden.ts';
 import { TRADE_CODE } from '../record/format.ts';
 
 /**
@@ -165,8 +166,9 @@ export class ExchangeMarket extends ExchangeCore {
     const orders = this.open[s]!;
     const no = orders.length;
     if (no === 0 || condition === TRADE_CODE.cross) return;
-    const hidden = condition === TRADE_CODE.hidden;
     const restingSide = takerBuy ? ASK : BID;
+    if (this._o.queue.inferHidden === true && condition === TRADE_CODE.regular && !this.l3[s]) condition = this.#inferCondition(s, restingSide, priceTicks, condition);
+    const hidden = condition === TRADE_CODE.hidden;
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
     let first: XOrder | null = null;
@@ -208,6 +210,17 @@ export class ExchangeMarket extends ExchangeCore {
     }
     if (k < cand.length) this._fillAtPrint(s, cand, k, rem, qty);
     truncate(cand, 0);
+  }
+
+  /** infer-hidden.ts: a regular print where no displayed volume of others stood is read as hidden. */
+  #inferCondition(s: number, side: number, priceTicks: number, condition: number): number {
+    let goneNow = false;
+    const orders = this.open[s]!;
+    for (let k = 0; k < orders.length && !goneNow; k++) {
+      const x = orders[k]!;
+      goneNow = x.sideIdx === side && x.priceTicks === priceTicks && depthLeftAt(x.queue, this.now);
+    }
+    return inferredCondition(condition, this.othersQty(s, side, priceTicks), this.beyondDepth(s, side, priceTicks), goneNow);
   }
 
   /**
