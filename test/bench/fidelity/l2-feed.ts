@@ -3,8 +3,20 @@ import { join } from 'node:path';
 import { createRecordingWriter, openRecording } from '../../../src/record/index.ts';
 import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../../src/record/import/index.ts';
 
-/** AMZN as the data README describes it: tick 0.01 USD, one share a contract, a 2012 maker rebate and taker fee. */
-const AMZN_YAML = 'symbol: AMZN\ntick_size: "0.01"\nlot_size: "1"\nmin_size: 1\nmultiplier: 1\nmaker_fee: "-0.00001"\ntaker_fee: "0.000013"\n';
+/**
+ * A 2012 NASDAQ stock as LOBSTER's sample days are: tick 0.01 USD, one share a contract, and the
+ * 2012 rebate (~0.25 cent a share added) and fee (~0.30 cent taken) as fractions of a notional at
+ * `refPriceUsd` (AMZN ~223 USD: −0.00001 / +0.000013; AAPL ~583 USD: −0.0000043 / +0.0000051).
+ */
+const FEES: Readonly<Record<string, { readonly maker: string; readonly taker: string }>> = {
+  AMZN: { maker: '-0.00001', taker: '0.000013' },
+  AAPL: { maker: '-0.0000043', taker: '0.0000051' },
+};
+const stockYaml = (symbol: string): string => {
+  const f = FEES[symbol];
+  if (!f) throw new Error(`${symbol}: no fee schedule in l2-feed.ts FEES (known: ${Object.keys(FEES).join(', ')})`);
+  return `symbol: ${symbol}\ntick_size: "0.01"\nlot_size: "1"\nmin_size: 1\nmultiplier: 1\nmaker_fee: "${f.maker}"\ntaker_fee: "${f.taker}"\n`;
+};
 
 /**
  * Imports the LOBSTER day in `dataDir` (one `*_message_N.csv[.gz]` and its `*_orderbook_N.csv[.gz]`)
@@ -16,13 +28,14 @@ export async function importLobsterDay(dataDir: string, out: string, work: strin
   const msg = files.find((f) => /_message_\d+\.csv(\.gz)?$/.test(f));
   const book = files.find((f) => /_orderbook_\d+\.csv(\.gz)?$/.test(f));
   if (!msg || !book) throw new Error(`${dataDir}: expected a LOBSTER *_message_N.csv(.gz) and *_orderbook_N.csv(.gz)`);
-  const date = /_(\d{4}-\d{2}-\d{2})_/.exec(msg)?.[1];
-  if (!date) throw new Error(`${msg}: no YYYY-MM-DD in the file name`);
+  const m = /^([A-Z]+)_(\d{4}-\d{2}-\d{2})_/.exec(msg);
+  if (!m) throw new Error(`${msg}: expected SYMBOL_YYYY-MM-DD_… as LOBSTER names its files`);
+  const [, symbol, date] = m as unknown as [string, string, string];
   const statsFile = `${out}.stats.json`;
   const inputsMs = Math.max(statSync(join(dataDir, msg)).mtimeMs, statSync(join(dataDir, book)).mtimeMs);
   if (!fresh && existsSync(out) && existsSync(statsFile) && statSync(out).mtimeMs >= inputsMs) return JSON.parse(readFileSync(statsFile, 'utf8')) as LobsterImportStats;
-  const yaml = join(work, 'amzn.yaml');
-  writeFileSync(yaml, AMZN_YAML);
+  const yaml = join(work, `${symbol.toLowerCase()}.yaml`);
+  writeFileSync(yaml, stockYaml(symbol));
   const def = loadInstrumentDef(yaml);
   let w: ReturnType<typeof createRecordingWriter> | null = null;
   const issues = new RowIssues(false);
