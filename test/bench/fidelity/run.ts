@@ -24,6 +24,7 @@ import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CO
 import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.ts';
 import type { LobsterImportStats } from '../../../src/record/import/index.ts';
 import { importLobsterDay, toL2Feed } from './l2-feed.ts';
+import { tallyRecording } from './undisplayed-prints.ts';
 import { fidelityVerdicts, type Figures, type FidelityRow } from './verdict.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -60,7 +61,8 @@ async function main(): Promise<void> {
   const sections: string[] = [];
   const rows: FidelityRow[] = [];
   for (const dir of days) {
-    const { stats, l3, vendor, marked, symbol } = await prepare(dir);
+    const { stats, l3, vendor, marked, symbol, markedPath } = await prepare(dir);
+    const tally = await tallyRecording(markedPath);
     process.stdout.write(`${symbol}: recordings ready (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
     const lines: string[] = [];
     for (const q of QUOTERS) {
@@ -82,7 +84,10 @@ async function main(): Promise<void> {
     }
     sections.push(
       [
-        `**${symbol} ${dayOf(dir)}** (LOBSTER, ${depthOf(dir)} level${depthOf(dir) === 1 ? '' : 's'}, 09:30–16:00, ${stats.trades.toLocaleString('en-US')} prints, ${stats.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${stats.hiddenContracts.toLocaleString('en-US')})`,
+        `**${symbol} ${dayOf(dir)}** (LOBSTER, ${depthOf(dir)} level${depthOf(dir) === 1 ? '' : 's'}, 09:30–16:00, ${stats.trades.toLocaleString('en-US')} prints, ${stats.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${stats.hiddenContracts.toLocaleString('en-US')}). `
+          + `Prints where the book showed nothing on the side they hit (what infer_hidden reads as hidden): ${tally.undisplayed.toLocaleString('en-US')} shares, `
+          + `${tally.undisplayedMarked.toLocaleString('en-US')} of them marked hidden by the source (${share(tally.undisplayedMarked, tally.markedHidden)} of the hidden volume; `
+          + `${(tally.undisplayed - tally.undisplayedMarked).toLocaleString('en-US')} visible shares misread).`,
         '',
         '| quoter | replay | queue model | fills | fill volume | Δ volume | net USD | Δ net (bps of notional) |',
         '|---|---|---|---:|---:|---:|---:|---:|',
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
 }
 
 /** Imports a LOBSTER day (cached) and builds its vendor and marked L2 feeds. */
-async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: ColumnarRecording; vendor: ColumnarRecording; marked: ColumnarRecording; symbol: string }> {
+async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: ColumnarRecording; vendor: ColumnarRecording; marked: ColumnarRecording; symbol: string; markedPath: string }> {
   const symbol = /^([A-Za-z]+)[-_]/.exec(basename(dir))?.[1]?.toUpperCase() ?? basename(dir);
   const name = symbol.toLowerCase();
   const l3Path = join(work, `${name}-l3.jsonl.gz`);
@@ -117,6 +122,7 @@ async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: Co
   return {
     stats,
     symbol,
+    markedPath,
     l3: await loadColumnar([l3Path], { cacheDir }),
     vendor: await loadColumnar([vendorPath], { cacheDir }),
     marked: await loadColumnar([markedPath], { cacheDir }),
@@ -152,6 +158,7 @@ async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueMo
 
 const label = (m: BacktestSettings['queueModel']): string =>
   (m.kind === 'log' || m.kind === 'log2' || m.kind === 'risk-averse' ? m.kind : `${m.kind}(${m.n})`) + (m.inferHidden === true ? '+infer-hidden' : '');
+const share = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 const bps = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
 const dayOf = (dir: string): string => /(\d{4}-\d{2}-\d{2})/.exec(basename(dir))?.[1] ?? '';
