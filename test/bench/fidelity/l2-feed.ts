@@ -5,18 +5,28 @@ import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues,
 
 /**
  * A 2012 NASDAQ stock as LOBSTER's sample days are: tick 0.01 USD, one share a contract, and the
- * 2012 rebate (~0.25 cent a share added) and fee (~0.30 cent taken) as fractions of a notional at
- * `refPriceUsd` (AMZN ~223 USD: −0.00001 / +0.000013; AAPL ~583 USD: −0.0000043 / +0.0000051).
+ * 2012 rebate (~0.25 cent a share added) and fee (~0.30 cent taken) as fractions of the notional:
+ * AMZN (~223 USD) −0.00001 / +0.000013, AAPL (~583 USD) −0.0000043 / +0.0000051; any other stock
+ * at its first mid.
  */
 const FEES: Readonly<Record<string, { readonly maker: string; readonly taker: string }>> = {
   AMZN: { maker: '-0.00001', taker: '0.000013' },
   AAPL: { maker: '-0.0000043', taker: '0.0000051' },
 };
-const stockYaml = (symbol: string): string => {
-  const f = FEES[symbol];
-  if (!f) throw new Error(`${symbol}: no fee schedule in l2-feed.ts FEES (known: ${Object.keys(FEES).join(', ')})`);
+const stockYaml = (symbol: string, firstMidUsd: number): string => {
+  const f = FEES[symbol] ?? { maker: (-0.0025 / firstMidUsd).toPrecision(2), taker: (0.003 / firstMidUsd).toPrecision(2) };
   return `symbol: ${symbol}\ntick_size: "0.01"\nlot_size: "1"\nmin_size: 1\nmultiplier: 1\nmaker_fee: "${f.maker}"\ntaker_fee: "${f.taker}"\n`;
 };
+
+/** The mid of a LOBSTER order-book file's first row (ask_price_1, ask_size_1, bid_price_1, …; prices in 1/10,000 USD). */
+export async function firstMidUsd(path: string): Promise<number> {
+  for await (const { text } of openLines(path)) {
+    const [ask, , bid] = text.split(',').map(Number);
+    if (!(ask! > 0 && bid! > 0 && ask! < 9e9)) throw new Error(`${path}:1: expected a first row with both best prices, got ${JSON.stringify(text.slice(0, 80))}`);
+    return (ask! + bid!) / 2 / 10_000;
+  }
+  throw new Error(`${path}: empty order-book file`);
+}
 
 /**
  * Imports the LOBSTER day in `dataDir` (one `*_message_N.csv[.gz]` and its `*_orderbook_N.csv[.gz]`)
@@ -35,7 +45,7 @@ export async function importLobsterDay(dataDir: string, out: string, work: strin
   const inputsMs = Math.max(statSync(join(dataDir, msg)).mtimeMs, statSync(join(dataDir, book)).mtimeMs);
   if (!fresh && existsSync(out) && existsSync(statsFile) && statSync(out).mtimeMs >= inputsMs) return JSON.parse(readFileSync(statsFile, 'utf8')) as LobsterImportStats;
   const yaml = join(work, `${symbol.toLowerCase()}.yaml`);
-  writeFileSync(yaml, stockYaml(symbol));
+  writeFileSync(yaml, stockYaml(symbol, FEES[symbol] ? NaN : await firstMidUsd(join(dataDir, book))));
   const def = loadInstrumentDef(yaml);
   let w: ReturnType<typeof createRecordingWriter> | null = null;
   const issues = new RowIssues(false);
