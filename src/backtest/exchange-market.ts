@@ -212,7 +212,7 @@ export class ExchangeMarket extends ExchangeCore {
     truncate(cand, 0);
   }
 
-  /** infer-hidden.ts: a regular print where no displayed volume of others stood is read as hidden. */
+  /** infer-hidden.ts: a regular print where no displayed volume stood is read as hidden. */
   #inferCondition(s: number, side: number, priceTicks: number, condition: number): number {
     let goneNow = false;
     const orders = this.open[s]!;
@@ -220,7 +220,9 @@ export class ExchangeMarket extends ExchangeCore {
       const x = orders[k]!;
       goneNow = x.sideIdx === side && x.priceTicks === priceTicks && depthLeftAt(x.queue, this.now);
     }
-    return inferredCondition(condition, this.othersQty(s, side, priceTicks), this.beyondDepth(s, side, priceTicks), goneNow);
+    // The displayed level, the recording bot's own orders included: a print where only its order
+    // stood was that bot's fill, a displayed execution.
+    return inferredCondition(condition, this.books[s]!.qty(side, priceTicks), this.beyondDepth(s, side, priceTicks), goneNow);
   }
 
   /**

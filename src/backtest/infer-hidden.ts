@@ -12,12 +12,13 @@ import type { QueueState } from './queue-model.ts';
  * traded there in the recording (a displayed order there would have had priority over them, but the
  * recording's aggressor came for the hidden liquidity, not for ours).
  *
- * Causal: it reads the book as it stood when the print arrived. A print whose level a book frame at
+ * Displayed includes the recording bot's own orders (`o` lines): a print where only its order stood
+ * was that bot's fill. Causal: it reads the book as it stood when the print arrived. A print whose level a book frame at
  * the same instant had just emptied (a feed whose frame came first) traded that displayed volume:
  * `depthGoneNow` says so, and the print stays regular.
  */
-export function inferredCondition(condition: number, othersQty: number, beyondDepth: boolean, depthGoneNow: boolean): number {
-  if (condition !== TRADE_CODE.regular || othersQty > 0 || beyondDepth || depthGoneNow) return condition;
+export function inferredCondition(condition: number, displayedQty: number, beyondDepth: boolean, depthGoneNow: boolean): number {
+  if (condition !== TRADE_CODE.regular || displayedQty > 0 || beyondDepth || depthGoneNow) return condition;
   return TRADE_CODE.hidden;
 }
 

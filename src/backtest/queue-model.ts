@@ -32,8 +32,8 @@ export interface QueueModel {
   /** The displayed quantity at the order's level changed from `prev` to `next`. */
   onDepth(q: QueueState, prev: number, next: number): void;
   /**
-   * Read an unmarked print at a price where no displayed volume (of others) stood on the side it
-   * hit, within the recorded depth, as a hidden execution (infer-hidden.ts). Absent: false.
+   * Read an unmarked print at a price where no displayed volume stood on the side it hit, within
+   * the recorded depth, as a hidden execution (infer-hidden.ts). Absent: false.
    */
   readonly inferHidden?: boolean;
 }

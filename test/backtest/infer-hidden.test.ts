@@ -49,6 +49,16 @@ describe('infer_hidden: prints on a tape without hidden marks', () => {
     expect(h.filledQty()).toBe(20);
   });
 
+  it("a print where only the recording bot's own order stood was its fill, a displayed execution: it fills our order there", async () => {
+    const h = exchangeHarness(inferring());
+    h.book([[998, 100]], [[1004, 100]], true);
+    h.ex.applyOwn(0, new Float64Array([1002, 30]), 0, 0, 1); // the live bot's ask, alone at 1002
+    h.book([], [[1002, 30]]);
+    await h.place('sell', 1002, 100); // nothing of others ahead
+    h.trade(1002, 30, true);
+    expect(h.filledQty()).toBe(30); // read as hidden (others showed nothing there): 0
+  });
+
   it('works with the probabilistic models too, and leaves marked prints as they are', async () => {
     const h = exchangeHarness(inferring(probQueue('power', 2)));
     h.book([[998, 100]], [[1004, 100]], true);
