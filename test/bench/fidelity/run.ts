@@ -5,8 +5,8 @@
  * ../shared/data/aapl-2012-06-21-lobster-L1, the hold-out) it imports the day order-level with
  * order ids, turns it into the L2 feed a vendor would sell (its books as diffs, and its prints
  * without the hidden/cross marks a vendor's tape does not carry; l2-feed.ts), and replays both with
- * the built-in `glft` at its defaults and `fixed-spread` at its defaults (size 100, maxPosition 500),
- * and the touch quoter (touch-quoter.ts) one tick inside each touch and at the touch: the
+ * the built-in `glft` at its defaults, `fixed-spread` at its defaults and 8 ticks from the mid (near
+ * the touch on these wide spreads; size 100, maxPosition 500), and the touch quoter (touch-quoter.ts) one tick inside each touch and at the touch: the
  * order-level recording with the exact FIFO by id (the reference), the vendor feed with each L2
  * queue model as is and with `infer_hidden` (infer-hidden.ts), and the feed with the prints marked
  * (risk-averse; to tell the queue model's error from the unmarked hidden volume's). It prints the
@@ -48,6 +48,7 @@ const TOUCH_QUOTER = join(import.meta.dirname, 'touch-quoter.ts');
 const QUOTERS = [
   { key: 'glft', name: 'glft (defaults)', strategy: 'glft', params: size },
   { key: 'fixed-spread', name: 'fixed-spread (defaults: 2 ticks from the mid)', strategy: 'fixed-spread', params: size },
+  { key: 'fixed-spread-8', name: 'fixed-spread, 8 ticks from the mid (near the touch)', strategy: 'fixed-spread', params: { halfSpreadTicks: 8, ...size } },
   { key: 'inside', name: 'touch quoter, 1 tick inside each touch', strategy: TOUCH_QUOTER, params: { offsetTicks: -1, ...size } },
   { key: 'touch', name: 'touch quoter, at the touch', strategy: TOUCH_QUOTER, params: { offsetTicks: 0, ...size } },
 ] as const;
