@@ -28,23 +28,44 @@ export async function firstMidUsd(path: string): Promise<number> {
   throw new Error(`${path}: empty order-book file`);
 }
 
+/** A LOBSTER day's files, named as LOBSTER names them (`SYMBOL_YYYY-MM-DD_…_message_N.csv[.gz]`). */
+export interface LobsterDay {
+  readonly dir: string;
+  readonly msg: string;
+  readonly book: string;
+  readonly symbol: string;
+  readonly date: string;
+  /** Book levels per side (N). */
+  readonly depth: number;
+  /** A cache name unique to the day: `amzn-2012-06-21-l5`. */
+  readonly key: string;
+}
+
 /**
- * Imports the LOBSTER day in `dataDir` (one `*_message_N.csv[.gz]` and its `*_orderbook_N.csv[.gz]`)
- * as an order-level recording with order ids at `out`, as `mmbot import lobster` does; reuses it
- * (and its stats, kept beside it) when it is newer than the inputs.
+ * Finds the LOBSTER day in `dir` (one `*_message_N.csv[.gz]` and its `*_orderbook_N.csv[.gz]`).
+ * @throws Error naming the folder or file that does not look like one.
  */
-export async function importLobsterDay(dataDir: string, out: string, work: string, fresh: boolean): Promise<LobsterImportStats> {
-  const files = readdirSync(dataDir);
+export function lobsterDay(dir: string): LobsterDay {
+  const files = readdirSync(dir);
   const msg = files.find((f) => /_message_\d+\.csv(\.gz)?$/.test(f));
   const book = files.find((f) => /_orderbook_\d+\.csv(\.gz)?$/.test(f));
-  if (!msg || !book) throw new Error(`${dataDir}: expected a LOBSTER *_message_N.csv(.gz) and *_orderbook_N.csv(.gz)`);
-  const m = /^([A-Z]+)_(\d{4}-\d{2}-\d{2})_/.exec(msg);
-  if (!m) throw new Error(`${msg}: expected SYMBOL_YYYY-MM-DD_… as LOBSTER names its files`);
-  const [, symbol, date] = m as unknown as [string, string, string];
+  if (!msg || !book) throw new Error(`${dir}: expected a LOBSTER *_message_N.csv(.gz) and *_orderbook_N.csv(.gz)`);
+  const m = /^([A-Z]+)_(\d{4}-\d{2}-\d{2})_.*_message_(\d+)\.csv/.exec(msg);
+  if (!m) throw new Error(`${join(dir, msg)}: expected SYMBOL_YYYY-MM-DD_…_message_N.csv as LOBSTER names its files`);
+  const [, symbol, date, depth] = m as unknown as [string, string, string, string];
+  return { dir, msg, book, symbol, date, depth: Number(depth), key: `${symbol.toLowerCase()}-${date}-l${depth}` };
+}
+
+/**
+ * Imports a LOBSTER day as an order-level recording with order ids at `out`, as `mmbot import
+ * lobster` does; reuses it (and its stats, kept beside it) when it is newer than the inputs.
+ */
+export async function importLobsterDay(day: LobsterDay, out: string, work: string, fresh: boolean): Promise<LobsterImportStats> {
+  const { dir: dataDir, msg, book, symbol, date } = day;
   const statsFile = `${out}.stats.json`;
   const inputsMs = Math.max(statSync(join(dataDir, msg)).mtimeMs, statSync(join(dataDir, book)).mtimeMs);
   if (!fresh && existsSync(out) && existsSync(statsFile) && statSync(out).mtimeMs >= inputsMs) return JSON.parse(readFileSync(statsFile, 'utf8')) as LobsterImportStats;
-  const yaml = join(work, `${symbol.toLowerCase()}.yaml`);
+  const yaml = join(work, `${day.key}.yaml`);
   writeFileSync(yaml, stockYaml(symbol, FEES[symbol] ? NaN : await firstMidUsd(join(dataDir, book))));
   const def = loadInstrumentDef(yaml);
   let w: ReturnType<typeof createRecordingWriter> | null = null;

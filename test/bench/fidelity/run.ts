@@ -15,7 +15,7 @@
  */
 import { withMarkedSection } from '../bench-kit.ts';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { executeRunSpec, type RunSpec } from '../../../src/backtest/run-spec.ts';
 import { buildReport } from '../../../src/backtest/report.ts';
 import { defaultSettings, type BacktestSettings } from '../../../src/backtest/settings.ts';
@@ -23,7 +23,7 @@ import { flagString, parseArgs } from '../../../src/cli/args.ts';
 import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../../src/engine/index.ts';
 import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.ts';
 import type { LobsterImportStats } from '../../../src/record/import/index.ts';
-import { importLobsterDay, toL2Feed } from './l2-feed.ts';
+import { importLobsterDay, lobsterDay, toL2Feed } from './l2-feed.ts';
 import { tallyRecording } from './undisplayed-prints.ts';
 import { fidelityVerdicts, type Figures, type FidelityRow } from './verdict.ts';
 
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const sections: string[] = [];
   const rows: FidelityRow[] = [];
   for (const dir of days) {
-    const { stats, l3, vendor, marked, symbol, markedPath } = await prepare(dir);
+    const { stats, l3, vendor, marked, symbol, date, depth, markedPath } = await prepare(dir);
     const tally = await tallyRecording(markedPath);
     process.stdout.write(`${symbol}: recordings ready (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
     const lines: string[] = [];
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     }
     sections.push(
       [
-        `**${symbol} ${dayOf(dir)}** (LOBSTER, ${depthOf(dir)} level${depthOf(dir) === 1 ? '' : 's'}, 09:30–16:00, ${stats.trades.toLocaleString('en-US')} prints, ${stats.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${stats.hiddenContracts.toLocaleString('en-US')}). `
+        `**${symbol} ${date}** (LOBSTER, ${depth} level${depth === 1 ? '' : 's'}, 09:30–16:00, ${stats.trades.toLocaleString('en-US')} prints, ${stats.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${stats.hiddenContracts.toLocaleString('en-US')}). `
           + `Prints where the book showed nothing on the side they hit (what infer_hidden reads as hidden): ${tally.undisplayed.toLocaleString('en-US')} shares, `
           + `${tally.undisplayedMarked.toLocaleString('en-US')} of them marked hidden by the source (${share(tally.undisplayedMarked, tally.markedHidden)} of the hidden volume; `
           + `${(tally.undisplayed - tally.undisplayedMarked).toLocaleString('en-US')} visible shares misread).`,
@@ -110,19 +110,20 @@ async function main(): Promise<void> {
 }
 
 /** Imports a LOBSTER day (cached) and builds its vendor and marked L2 feeds. */
-async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: ColumnarRecording; vendor: ColumnarRecording; marked: ColumnarRecording; symbol: string; markedPath: string }> {
-  const symbol = /^([A-Za-z]+)[-_]/.exec(basename(dir))?.[1]?.toUpperCase() ?? basename(dir);
-  const name = symbol.toLowerCase();
-  const l3Path = join(work, `${name}-l3.jsonl.gz`);
-  const stats = await importLobsterDay(dir, l3Path, work, fresh);
-  const vendorPath = join(work, `${name}-l2-vendor.jsonl.gz`);
-  const markedPath = join(work, `${name}-l2-marked.jsonl.gz`);
+async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: ColumnarRecording; vendor: ColumnarRecording; marked: ColumnarRecording; symbol: string; date: string; depth: number; markedPath: string }> {
+  const day = lobsterDay(dir);
+  const l3Path = join(work, `${day.key}-l3.jsonl.gz`);
+  const stats = await importLobsterDay(day, l3Path, work, fresh);
+  const vendorPath = join(work, `${day.key}-l2-vendor.jsonl.gz`);
+  const markedPath = join(work, `${day.key}-l2-marked.jsonl.gz`);
   if (fresh || !newer(vendorPath, l3Path)) await toL2Feed(l3Path, vendorPath, { keepConditions: false });
   if (fresh || !newer(markedPath, l3Path)) await toL2Feed(l3Path, markedPath, { keepConditions: true });
   const cacheDir = join(work, 'cache');
   return {
     stats,
-    symbol,
+    symbol: day.symbol,
+    date: day.date,
+    depth: day.depth,
     markedPath,
     l3: await loadColumnar([l3Path], { cacheDir }),
     vendor: await loadColumnar([vendorPath], { cacheDir }),
@@ -162,8 +163,6 @@ const label = (m: BacktestSettings['queueModel']): string =>
 const share = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 const bps = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-const dayOf = (dir: string): string => /(\d{4}-\d{2}-\d{2})/.exec(basename(dir))?.[1] ?? '';
-const depthOf = (dir: string): number => Number(/-L(\d+)$/.exec(basename(dir))?.[1] ?? 0);
 
 function row(quoter: string, replay: string, model: string, f: Figures, exact: Figures): string {
   const ref = f === exact;
