@@ -6,6 +6,7 @@ import { ExchangeCore } from './exchange-core.ts';
 import { byAskPriority, byBidPriority, leaves, type XOrder } from './exchange-order.ts';
 import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
 import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
+import { depthLeftAt, inferredCondition } from './infer-hidden.ts';
 import { TRADE_CODE } from '../record/format.ts';
 
 /**
@@ -163,8 +164,9 @@ export class ExchangeMarket extends ExchangeCore {
     const orders = this.open[s]!;
     const no = orders.length;
     if (no === 0 || condition === TRADE_CODE.cross) return;
-    const hidden = condition === TRADE_CODE.hidden;
     const restingSide = takerBuy ? ASK : BID;
+    if (this._o.queue.inferHidden === true && condition === TRADE_CODE.regular && !this.l3[s]) condition = this.#inferCondition(s, restingSide, priceTicks, condition);
+    const hidden = condition === TRADE_CODE.hidden;
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
     let first: XOrder | null = null;
@@ -213,6 +215,19 @@ export class ExchangeMarket extends ExchangeCore {
     const symbol = this._o.instruments[s]?.symbol ?? `#${s}`;
     const what = !(qty > 0 && qty < Infinity) ? `size ${qty} (expected a positive finite number of contracts)` : `price ${priceTicks} ticks (expected a positive integer)`;
     throw new MmError('RECORDING_INVALID', `trade print on ${symbol} at exchange time ${this.now} ms has ${what}`, { symbol, priceTicks, qty, tsExchangeMs: this.now });
+  }
+
+  /** infer-hidden.ts: a regular print where no displayed volume stood is read as hidden. */
+  #inferCondition(s: number, side: number, priceTicks: number, condition: number): number {
+    let goneNow = false;
+    const orders = this.open[s]!;
+    for (let k = 0; k < orders.length && !goneNow; k++) {
+      const x = orders[k]!;
+      goneNow = x.sideIdx === side && x.priceTicks === priceTicks && depthLeftAt(x.queue, this.now);
+    }
+    // The displayed level, the recording bot's own orders included: a print where only its order
+    // stood was that bot's fill, a displayed execution.
+    return inferredCondition(condition, this.books[s]!.qty(side, priceTicks), this.beyondDepth(s, side, priceTicks), goneNow);
   }
 
   /**

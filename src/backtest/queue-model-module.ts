@@ -62,6 +62,11 @@ export async function loadQueueModel(path: string, params: Readonly<Record<strin
  * @throws MmError CONFIG_INVALID when a module fails to load.
  */
 export async function resolveQueueModel(cfg: BacktestSettings['queueModel']): Promise<QueueModel> {
+  const model = await baseQueueModel(cfg);
+  return cfg.inferHidden === true ? { ...model, name: `${model.name}+infer-hidden`, inferHidden: true } : model;
+}
+
+async function baseQueueModel(cfg: BacktestSettings['queueModel']): Promise<QueueModel> {
   switch (cfg.kind) {
     case 'auto':
     case 'l3-fifo':

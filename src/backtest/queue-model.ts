@@ -31,6 +31,11 @@ export interface QueueModel {
   onTrade(q: QueueState, qty: number): void;
   /** The displayed quantity at the order's level changed from `prev` to `next`. */
   onDepth(q: QueueState, prev: number, next: number): void;
+  /**
+   * Read an unmarked print at a price where no displayed volume stood on the side it hit, within
+   * the recorded depth, as a hidden execution (infer-hidden.ts). Absent: false.
+   */
+  readonly inferHidden?: boolean;
 }
 
 /**

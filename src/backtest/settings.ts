@@ -8,7 +8,14 @@ export { backtestSectionSchema, type BacktestSection } from '../domain/backtest-
 export interface BacktestSettings {
   readonly seed: number;
   /** `module`: an absolute path (toSettings resolves it against the config's folder); `params` go to its create(). */
-  readonly queueModel: { readonly kind: (typeof QUEUE_MODEL_KINDS)[number]; readonly n: number; readonly module?: string; readonly params?: Readonly<Record<string, unknown>> };
+  readonly queueModel: {
+    readonly kind: (typeof QUEUE_MODEL_KINDS)[number];
+    readonly n: number;
+    readonly module?: string;
+    readonly params?: Readonly<Record<string, unknown>>;
+    /** L2 models: read a plain print where no displayed volume stood as hidden (infer-hidden.ts). */
+    readonly inferHidden?: boolean;
+  };
   /**
    * Order latency: `source` 'model' (or absent) = the entry/response distributions; 'recorded' = the
    * recording's round trips split `entryShare` / rest; 'auto' = recorded when the recording has round
@@ -71,7 +78,7 @@ export function toSettings(
   const enabled = s.rate_limit.enabled && venueRateLimit?.enabled !== false;
   return {
     seed: s.seed,
-    queueModel: { kind: qm.kind, n: qm.n, ...(qm.module !== undefined ? { module: resolve(baseDir, qm.module) } : {}), ...(qm.params !== undefined ? { params: qm.params } : {}) },
+    queueModel: { kind: qm.kind, n: qm.n, ...(qm.module !== undefined ? { module: resolve(baseDir, qm.module) } : {}), ...(qm.params !== undefined ? { params: qm.params } : {}), ...(qm.infer_hidden ? { inferHidden: true } : {}) },
     orderLatency: { entry: ol.entry ?? 5, response: ol.response ?? 5, source, entryShare: ol.entry_share },
     rateLimit: enabled
       ? { burst: s.rate_limit.burst ?? venueRateLimit?.burst ?? VENUE_RATE_LIMIT.burst, perSecond: s.rate_limit.per_second ?? venueRateLimit?.perSecond ?? VENUE_RATE_LIMIT.perSecond }

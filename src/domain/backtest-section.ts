@@ -37,6 +37,10 @@ export const backtestSectionSchema = z.strictObject({
       n: z.number().positive().max(10).default(2),
       module: z.string().min(1).optional().describe('kind module: the model\'s module path (relative to the config file); its default export is { name, create(params) } (src/backtest/README.md).'),
       params: z.record(z.string(), z.unknown()).optional().describe('kind module: passed to the module\'s create().'),
+      infer_hidden: z
+        .boolean()
+        .default(false)
+        .describe('L2 models: read a print without a hidden mark at a price where the book showed no volume on the side it hit (inside the spread, within the recorded depth) as a hidden execution: it fills only our orders priced better than it. For tapes that do not mark hidden executions (src/backtest/README.md).'),
     })
     .refine((q) => (q.kind === 'module') === (q.module !== undefined), { message: 'kind module needs module: <path>, and module is only read with kind module', path: ['module'] })
     .prefault({})

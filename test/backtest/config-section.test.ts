@@ -100,6 +100,6 @@ describe('the backtest: section in the bot config', () => {
     };
     const bt = schema.properties.backtest.properties;
     expect(Object.keys(bt)).toEqual(expect.arrayContaining(['data', 'queue_model', 'order_latency', 'feed', 'fees', 'funding', 'rewards']));
-    expect(Object.keys(bt['queue_model']!.properties ?? {})).toEqual(['kind', 'n', 'module', 'params']);
+    expect(Object.keys(bt['queue_model']!.properties ?? {})).toEqual(['kind', 'n', 'module', 'params', 'infer_hidden']);
   });
 });

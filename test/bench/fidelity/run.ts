@@ -1,13 +1,16 @@
 /**
- * `npm run bench:fidelity [-- --data <folder with the LOBSTER AMZN files>] [--no-readme] [--fresh]`:
- * how far the L2 queue models are from the exact queue on a real day. It imports the LOBSTER AMZN
- * day (default ../shared/data/amzn-2012-06-21-lobster-L5, beside the repo) order-level with order
- * ids, turns it into the L2 feed a vendor would sell (its depth-5 books as diffs, and its prints
+ * `npm run bench:fidelity [-- --data <LOBSTER folder> …] [--quoters glft,…] [--models risk-averse,…] [--no-readme] [--fresh]`:
+ * how far the L2 queue models are from the exact queue on real days. For each LOBSTER day (default
+ * ../shared/data/amzn-2012-06-21-lobster-L5, the development day, then
+ * ../shared/data/aapl-2012-06-21-lobster-L1, the hold-out) it imports the day order-level with
+ * order ids, turns it into the L2 feed a vendor would sell (its books as diffs, and its prints
  * without the hidden/cross marks a vendor's tape does not carry; l2-feed.ts), and replays both with
- * two quoters (touch-quoter.ts: one tick inside the spread, and at the touch): the order-level
- * recording with the exact FIFO by id (the reference), the L2 feed with each L2 queue model, and
- * the L2 feed with the prints marked (to tell the queue model's error from the unmarked hidden
- * volume's). It prints the table and writes it between the FIDELITY markers of
+ * the built-in `glft` at its defaults, `fixed-spread` at its defaults and 8 ticks from the mid (near
+ * the touch on these wide spreads; size 100, maxPosition 500), and the touch quoter (touch-quoter.ts) one tick inside each touch and at the touch: the
+ * order-level recording with the exact FIFO by id (the reference), the vendor feed with each L2
+ * queue model as is and with `infer_hidden` (infer-hidden.ts), and the feed with the prints marked
+ * (risk-averse; to tell the queue model's error from the unmarked hidden volume's). It prints the
+ * table and, when nothing is filtered out, writes it between the FIDELITY markers of
  * src/backtest/README.md. Recordings are cached under .tmp/fidelity/ (--fresh rebuilds them).
  */
 import { withMarkedSection } from '../bench-kit.ts';
@@ -19,11 +22,15 @@ import { defaultSettings, type BacktestSettings } from '../../../src/backtest/se
 import { flagString, parseArgs } from '../../../src/cli/args.ts';
 import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../../src/engine/index.ts';
 import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.ts';
-import { importLobsterDay, toL2Feed } from './l2-feed.ts';
+import type { LobsterImportStats } from '../../../src/record/import/index.ts';
+import { importLobsterDay, lobsterDay, toL2Feed } from './l2-feed.ts';
+import { tallyRecording } from './undisplayed-prints.ts';
+import { fidelityVerdicts, type Figures, type FidelityRow } from './verdict.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const args = parseArgs(process.argv.slice(2), { valued: ['data'], boolean: ['no-readme', 'fresh'] });
-const data = resolve(flagString(args, 'data') ?? join(ROOT, '../shared/data/amzn-2012-06-21-lobster-L5'));
+const args = parseArgs(process.argv.slice(2), { repeated: ['data', 'quoters', 'models'], boolean: ['no-readme', 'fresh'] });
+const DEFAULT_DAYS = ['amzn-2012-06-21-lobster-L5', 'aapl-2012-06-21-lobster-L1'].map((d) => join(ROOT, '../shared/data', d));
+const days = (args.lists.get('data') ?? DEFAULT_DAYS).map((d) => resolve(d));
 const work = join(ROOT, '.tmp/fidelity');
 mkdirSync(work, { recursive: true });
 const fresh = args.flags.has('fresh');
@@ -36,73 +43,101 @@ const L2_MODELS: readonly BacktestSettings['queueModel'][] = [
   { kind: 'log', n: 2 },
   { kind: 'log2', n: 2 },
 ];
+const size = { size: 100, maxPosition: 500 } as const;
+const TOUCH_QUOTER = join(import.meta.dirname, 'touch-quoter.ts');
 const QUOTERS = [
-  { name: 'inside (1 tick inside each touch)', params: { offsetTicks: -1, size: 100, maxPosition: 500 } },
-  { name: 'at the touch', params: { offsetTicks: 0, size: 100, maxPosition: 500 } },
+  { key: 'glft', name: 'glft (defaults)', strategy: 'glft', params: size },
+  { key: 'fixed-spread', name: 'fixed-spread (defaults: 2 ticks from the mid)', strategy: 'fixed-spread', params: size },
+  { key: 'fixed-spread-8', name: 'fixed-spread, 8 ticks from the mid (near the touch)', strategy: 'fixed-spread', params: { halfSpreadTicks: 8, ...size } },
+  { key: 'inside', name: 'touch quoter, 1 tick inside each touch', strategy: TOUCH_QUOTER, params: { offsetTicks: -1, ...size } },
+  { key: 'touch', name: 'touch quoter, at the touch', strategy: TOUCH_QUOTER, params: { offsetTicks: 0, ...size } },
 ] as const;
-/** Within this of the exact replay, the recommended model passes (issue 21). */
-const VOLUME_TOLERANCE = 0.05;
-const NET_TOLERANCE_BPS = 0.2;
-/** The model the docs recommend (src/backtest/README.md): the conservative default. */
-const RECOMMENDED = 'risk-averse';
-
-interface Figures {
-  readonly fills: number;
-  readonly volume: number;
-  readonly notionalUsd: number;
-  readonly netUsd: number;
-}
+const onlyQuoters = args.lists.get('quoters');
+const onlyModels = args.lists.get('models');
+const filtered = onlyQuoters !== undefined || onlyModels !== undefined || args.lists.has('data');
+const wanted = (m: BacktestSettings['queueModel']): boolean => onlyModels === undefined || onlyModels.includes(label(m));
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const l3Path = join(work, 'amzn-l3.jsonl.gz');
-  const imported = await importLobsterDay(data, l3Path, work, fresh);
-  const vendorPath = join(work, 'amzn-l2-vendor.jsonl.gz');
-  const markedPath = join(work, 'amzn-l2-marked.jsonl.gz');
-  if (fresh || !newer(vendorPath, l3Path)) await toL2Feed(l3Path, vendorPath, { keepConditions: false });
-  if (fresh || !newer(markedPath, l3Path)) await toL2Feed(l3Path, markedPath, { keepConditions: true });
-  const cacheDir = join(work, 'cache');
-  const l3 = await loadColumnar([l3Path], { cacheDir });
-  const vendor = await loadColumnar([vendorPath], { cacheDir });
-  const marked = await loadColumnar([markedPath], { cacheDir });
-  process.stdout.write(`recordings ready in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-
-  const lines: string[] = [];
-  const verdicts: string[] = [];
-  for (const q of QUOTERS) {
-    const exact = await run(l3, { kind: 'auto', n: 2 }, q.params);
-    lines.push(row(q.name, 'order-level, exact FIFO by id', 'l3-fifo', exact, exact));
-    for (const m of L2_MODELS) {
-      const v = await run(vendor, m, q.params);
-      lines.push(row(q.name, 'L2 vendor feed', label(m), v, exact));
-      if (m.kind === RECOMMENDED) verdicts.push(verdict(q.name, v, exact));
+  const sections: string[] = [];
+  const rows: FidelityRow[] = [];
+  for (const dir of days) {
+    const { stats, l3, vendor, marked, symbol, date, depth, markedPath } = await prepare(dir);
+    const tally = await tallyRecording(markedPath);
+    process.stdout.write(`${symbol}: recordings ready (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    const lines: string[] = [];
+    for (const q of QUOTERS) {
+      if (onlyQuoters !== undefined && !onlyQuoters.includes(q.key)) continue;
+      const exact = await run(l3, { kind: 'auto', n: 2 }, q);
+      lines.push(row(q.name, 'order-level, exact FIFO by id', 'l3-fifo', exact, exact));
+      for (const infer of [false, true]) {
+        for (const m0 of L2_MODELS) {
+          const m = infer ? { ...m0, inferHidden: true } : m0;
+          if (!wanted(m)) continue;
+          const v = await run(vendor, m, q);
+          lines.push(row(q.name, 'L2 vendor feed', label(m), v, exact));
+          rows.push({ day: symbol, quoter: q.key, model: label(m), figures: v, exact });
+        }
+      }
+      const ra = L2_MODELS[0]!;
+      if (wanted(ra)) lines.push(row(q.name, 'L2, prints marked', label(ra), await run(marked, ra, q), exact));
+      process.stdout.write(`${symbol} ${q.name}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
     }
-    for (const m of L2_MODELS) lines.push(row(q.name, 'L2, prints marked', label(m), await run(marked, m, q.params), exact));
-    process.stdout.write(`${q.name}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    sections.push(
+      [
+        `**${symbol} ${date}** (LOBSTER, ${depth} level${depth === 1 ? '' : 's'}, 09:30–16:00, ${stats.trades.toLocaleString('en-US')} prints, ${stats.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${stats.hiddenContracts.toLocaleString('en-US')}). `
+          + `Prints where the book showed nothing on the side they hit (what infer_hidden reads as hidden): ${tally.undisplayed.toLocaleString('en-US')} shares, `
+          + `${tally.undisplayedMarked.toLocaleString('en-US')} of them marked hidden by the source (${share(tally.undisplayedMarked, tally.markedHidden)} of the hidden volume; `
+          + `${(tally.undisplayed - tally.undisplayedMarked).toLocaleString('en-US')} visible shares misread).`,
+        '',
+        '| quoter | replay | queue model | fills | fill volume | Δ volume | net USD | Δ net (bps of notional) |',
+        '|---|---|---|---:|---:|---:|---:|---:|',
+        ...lines,
+      ].join('\n'),
+    );
   }
   const table = [
-    `AMZN 2012-06-21 (LOBSTER, 09:30–16:00, ${imported.trades.toLocaleString('en-US')} prints, ${imported.tradedContracts.toLocaleString('en-US')} shares, of which hidden ${imported.hiddenContracts.toLocaleString('en-US')}); `
-      + 'quoters: one order of 100 a side, |position| ≤ 500, order latency 5 + 5 ms; net = trading PnL − fees (maker rebate 0.001 %). '
-      + 'Δ against the exact replay: fill volume in %, net in bps of the exact replay\'s traded notional.',
+    'Quoters: size 100 a side, |position| ≤ 500, order latency 5 + 5 ms; net = trading PnL − fees (2012 NASDAQ maker rebate and taker fee). '
+      + 'Δ against the exact replay of the same quoter on the same day: fill volume in %, net in bps of the exact replay\'s traded notional. '
+      + 'Targets: |Δ volume| ≤ 5 %, |Δ net| ≤ 0.2 bps. `+infer-hidden`: the model with `queue_model.infer_hidden: true`.',
     '',
-    '| quoter | replay | queue model | fills | fill volume | Δ volume | net USD | Δ net (bps of notional) |',
-    '|---|---|---|---:|---:|---:|---:|---:|',
-    ...lines,
-    '',
-    ...verdicts,
+    ...sections.flatMap((s) => [s, '']),
+    ...fidelityVerdicts(rows),
   ].join('\n');
   process.stdout.write(`${table}\n`);
-  if (!args.flags.has('no-readme')) writeReadme('FIDELITY', table);
+  if (!args.flags.has('no-readme') && !filtered) writeReadme('FIDELITY', table);
   process.stdout.write(`total ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
-async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], params: Readonly<Record<string, unknown>>): Promise<Figures> {
+/** Imports a LOBSTER day (cached) and builds its vendor and marked L2 feeds. */
+async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: ColumnarRecording; vendor: ColumnarRecording; marked: ColumnarRecording; symbol: string; date: string; depth: number; markedPath: string }> {
+  const day = lobsterDay(dir);
+  const l3Path = join(work, `${day.key}-l3.jsonl.gz`);
+  const stats = await importLobsterDay(day, l3Path, work, fresh);
+  const vendorPath = join(work, `${day.key}-l2-vendor.jsonl.gz`);
+  const markedPath = join(work, `${day.key}-l2-marked.jsonl.gz`);
+  if (fresh || !newer(vendorPath, l3Path)) await toL2Feed(l3Path, vendorPath, { keepConditions: false });
+  if (fresh || !newer(markedPath, l3Path)) await toL2Feed(l3Path, markedPath, { keepConditions: true });
+  const cacheDir = join(work, 'cache');
+  return {
+    stats,
+    symbol: day.symbol,
+    date: day.date,
+    depth: day.depth,
+    markedPath,
+    l3: await loadColumnar([l3Path], { cacheDir }),
+    vendor: await loadColumnar([vendorPath], { cacheDir }),
+    marked: await loadColumnar([markedPath], { cacheDir }),
+  };
+}
+
+async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], q: (typeof QUOTERS)[number]): Promise<Figures> {
   const symbol = col.instruments[0]!.symbol;
   const spec: RunSpec = {
-    strategies: [{ id: 'q', symbol, strategy: join(import.meta.dirname, 'touch-quoter.ts'), params }],
+    strategies: [{ id: 'q', symbol, strategy: q.strategy, params: q.params }],
     risk: {
       ...DEFAULT_RISK_CONFIG,
-      defaults: { ...DEFAULT_RISK_CONFIG.defaults, maxPosition: 1_000, maxOrderQty: 500, maxOrderNotionalUsd: 1_000_000 },
+      defaults: { ...DEFAULT_RISK_CONFIG.defaults, maxPosition: 1_000, maxOrderQty: 1_000, maxOrderNotionalUsd: 1_000_000 },
       killSwitch: { ...DEFAULT_RISK_CONFIG.killSwitch, maxDrawdownUsd: 1e9, maxDailyLossUsd: 1e9, staleMarketDataMs: 1e9 },
     },
     execution: DEFAULT_EXECUTION_CONFIG,
@@ -123,23 +158,17 @@ async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueMo
   return { fills: r.fills.length, volume, notionalUsd: notional, netUsd: Number(report.total.pnl.net) };
 }
 
-const label = (m: BacktestSettings['queueModel']): string => (m.kind === 'log' || m.kind === 'log2' || m.kind === 'risk-averse' ? m.kind : `${m.kind}(${m.n})`);
+const label = (m: BacktestSettings['queueModel']): string =>
+  (m.kind === 'log' || m.kind === 'log2' || m.kind === 'risk-averse' ? m.kind : `${m.kind}(${m.n})`) + (m.inferHidden === true ? '+infer-hidden' : '');
+const share = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 const bps = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-const netBps = (f: Figures, exact: Figures): number => (exact.notionalUsd > 0 ? ((f.netUsd - exact.netUsd) / exact.notionalUsd) * 1e4 : 0);
 
 function row(quoter: string, replay: string, model: string, f: Figures, exact: Figures): string {
   const ref = f === exact;
   const dv = exact.volume > 0 ? f.volume / exact.volume - 1 : 0;
-  return `| ${quoter} | ${replay} | ${model} | ${f.fills.toLocaleString('en-US')} | ${f.volume.toLocaleString('en-US')} | ${ref ? '—' : pct(dv)} | ${f.netUsd.toFixed(2)} | ${ref ? '—' : bps(netBps(f, exact))} |`;
-}
-
-function verdict(quoter: string, f: Figures, exact: Figures): string {
-  const dv = exact.volume > 0 ? f.volume / exact.volume - 1 : 0;
-  const dn = netBps(f, exact);
-  const okV = Math.abs(dv) <= VOLUME_TOLERANCE;
-  const okN = Math.abs(dn) <= NET_TOLERANCE_BPS;
-  return `- ${quoter}: ${RECOMMENDED} on the vendor feed is ${okV ? 'within' : 'outside'} 5 % on fill volume (${pct(dv)}) and ${okN ? 'within' : 'outside'} 0.2 bps of traded notional on net (${bps(dn)} bps).`;
+  const dn = exact.notionalUsd > 0 ? ((f.netUsd - exact.netUsd) / exact.notionalUsd) * 1e4 : 0;
+  return `| ${quoter} | ${replay} | ${model} | ${f.fills.toLocaleString('en-US')} | ${f.volume.toLocaleString('en-US')} | ${ref ? '—' : pct(dv)} | ${f.netUsd.toFixed(2)} | ${ref ? '—' : bps(dn)} |`;
 }
 
 /** True when `a` exists and is newer than `b`. */
