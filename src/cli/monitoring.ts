@@ -20,6 +20,7 @@ import { engineEventToMetrics, frameDeltas, snapshotToMetrics } from './monitori
 import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
 import { startMarkoutMonitoring, type MarkoutMonitoring } from './monitoring-markouts.ts';
 import { bearerReadGuard, readsNeedToken } from './control/auth.ts';
+import { NoQuoteWatch } from './no-quote-watch.ts';
 
 /** A stream connection as the clients publish it. */
 interface ConnectionLike {
@@ -101,7 +102,7 @@ export interface MonitoringDeps {
   readonly instruments?: InstrumentCatalog;
   readonly rewardModel?: RewardModel;
   /** Extra routes on the same server (the operator console), built once the registry exists. */
-  readonly routes?: (ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null }) => HttpRoutes;
+  readonly routes?: (ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null; readonly noQuotes: NoQuoteWatch }) => HttpRoutes;
 }
 
 /** Running monitoring: metrics registry, health server, reward tracker and estimator. */
@@ -224,6 +225,8 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     : null;
   if (ownTracker) tracker!.start();
 
+  // One watch for the metric and the console (routes ctx): both show the same "no quotes since".
+  const noQuotes = new NoQuoteWatch();
   const orderFrames = frameDeltas('orders', metrics);
   const mdFrames = frameDeltas('market-data', metrics);
   let rolloversSeen = 0;
@@ -234,7 +237,10 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   };
   const sync = (): Readiness => {
     later.flushNow();
-    snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
+    const snap = engine.snapshot();
+    snapshotToMetrics(snap, metrics, readiness, catalog());
+    noQuotes.observe(snap);
+    for (const s of snap.symbols) metrics.noQuotes(s.symbol, noQuotes.forMs(s.symbol, snap.nowMs) / 1000);
     markouts?.advance(clock.nowMs());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
@@ -260,7 +266,7 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     // Without the console, /metrics still follows the read rule (reads_require_token, or off loopback).
     const ctl = config.monitoring.control ?? { token: '', reads_require_token: false };
     const routes: HttpRoutes | undefined =
-      deps.routes?.({ registry, markouts }) ??
+      deps.routes?.({ registry, markouts, noQuotes }) ??
       (readsNeedToken(ctl.reads_require_token, config.monitoring.host) ? { handle: () => Promise.resolve(false), authorizeRead: bearerReadGuard(ctl.token) } : undefined);
     const { host, allowed_hosts: allowedHosts = [] } = config.monitoring;
     if (!isLoopbackHost(host))
