@@ -2,7 +2,7 @@
  * Upper bounds of the built-in strategies' numeric parameters, by unit. Each is far past any value
  * that makes sense, but finite: `ctl set halfSpreadBps=1e300` is refused with its path instead of
  * being accepted and leaving an ACTIVE bot that sends no quotes (issue 35 #8). A test checks that
- * every numeric parameter of every built-in strategy has a lower and an upper bound.
+ * every numeric parameter of every built-in strategy and overlay has a lower and an upper bound.
  */
 export const PARAM_RANGES = {
   /** Contracts (sizes, caps, inventory ranges): 10⁹, past any venue's order or position limit. */
@@ -17,4 +17,8 @@ export const PARAM_RANGES = {
   intervalMs: 3_600_000,
   /** Multipliers, risk aversions and other dimensionless weights: 1,000. */
   factor: 1_000,
+  /** Counts of events (fills in a window): 10,000. */
+  count: 10_000,
+  /** Amounts in USD (a reward pool per day): 10⁹. */
+  usd: 1_000_000_000,
 } as const;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { builtinDefinitions } from '../../src/cli/live/strategies.ts';
+import { overlayKinds } from '../../src/strategy/overlays/config.ts';
 import { PARAM_RANGES } from '../../src/strategy/param-ranges.ts';
 
 type Json = { readonly [k: string]: unknown };
@@ -36,6 +37,21 @@ describe('strategy parameter ranges (issue 35 #8)', () => {
     }
     expect(unbounded).toEqual([]);
     expect(checked).toBe(70); // the walker does see them all (a broken walker would pass on nothing)
+  });
+
+  it('so is every numeric parameter of every overlay', () => {
+    const unbounded: string[] = [];
+    let checked = 0;
+    for (const o of overlayKinds) {
+      const leaves: { path: string; min: number | undefined; max: number | undefined }[] = [];
+      numericLeaves(z.toJSONSchema(o.params, { target: 'draft-7', io: 'input', unrepresentable: 'any' }), '', leaves);
+      for (const l of leaves) {
+        checked++;
+        if (l.min === undefined || l.max === undefined || Math.abs(l.min) > 1e9 || Math.abs(l.max) > 1e9) unbounded.push(`${o.kind}.${l.path} [${l.min}, ${l.max}]`);
+      }
+    }
+    expect(unbounded).toEqual([]);
+    expect(checked).toBe(18);
   });
 
   it('ctl set halfSpreadBps=1e300 (what the schema sees) is refused naming the path and the bound', async () => {
