@@ -39,7 +39,7 @@ export interface StreamLimits {
 /** 32 streams, 1 MiB unsent each (some 50 states), a state a second. */
 export const STREAM_DEFAULTS: StreamLimits = { maxClients: 32, maxBufferBytes: 1024 * 1024, intervalMs: 1_000 };
 
-/** Streams without a valid token at most: a quarter of `maxClients`, at least one. */
+/** Streams without a valid token at most (when a token is configured): a quarter of `maxClients`, at least one. */
 export const anonymousStreamCap = (maxClients: number): number => Math.max(1, Math.floor(maxClients / 4));
 
 /** Console responses may not be framed by any page (clickjacking of the action buttons). */
@@ -128,7 +128,8 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
       return;
     }
     const withToken = deps.token !== '' && checkBearer(req, deps.token) === null;
-    const anonymousCap = anonymousStreamCap(limits.maxClients);
+    // No token configured: nobody can prove to be the operator, so there is nothing to reserve.
+    const anonymousCap = deps.token === '' ? limits.maxClients : anonymousStreamCap(limits.maxClients);
     if (streams >= limits.maxClients || (!withToken && anonymous >= anonymousCap)) {
       const full = streams >= limits.maxClients;
       deps.log?.warn(

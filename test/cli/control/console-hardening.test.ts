@@ -126,6 +126,12 @@ describe('event stream slots (issue 35 #9)', () => {
     expect((await openStream(h.port, bearer)).status).toBe(503);
   });
 
+  it('without a configured token there is no one to reserve for: every slot is open to every stream', async () => {
+    const h = await start({ token: '', stream: { maxClients: 4 } });
+    const open = await Promise.all(Array.from({ length: 5 }, () => openStream(h.port)));
+    expect(open.map((s) => s.status).sort()).toEqual([200, 200, 200, 200, 503]);
+  });
+
   it('HEAD /api/v1/events answers at once and holds no slot', async () => {
     const h = await start({ stream: { maxClients: 1 } });
     for (let i = 0; i < 5; i++) {
