@@ -19,6 +19,8 @@ import { RewardTracker } from '../rewards/tracker.ts';
 import { engineEventToMetrics, frameDeltas, snapshotToMetrics } from './monitoring-engine.ts';
 import { startRewardMonitoring, type RewardMonitoring } from './monitoring-rewards.ts';
 import { startMarkoutMonitoring, type MarkoutMonitoring } from './monitoring-markouts.ts';
+import { bearerReadGuard, readsNeedToken } from './control/auth.ts';
+import { NoQuoteWatch } from './no-quote-watch.ts';
 
 /** A stream connection as the clients publish it. */
 interface ConnectionLike {
@@ -53,7 +55,14 @@ export interface MonitoredRestClient extends RewardRestPort {
 
 /** The config sections monitoring reads (BotConfig fits). */
 export interface MonitoringConfig {
-  readonly monitoring: { readonly enabled: boolean; readonly host: string; readonly port: number; readonly allowed_hosts?: readonly string[] };
+  readonly monitoring: {
+    readonly enabled: boolean;
+    readonly host: string;
+    readonly port: number;
+    readonly allowed_hosts?: readonly string[];
+    /** The read rule for /metrics when no console routes are given (absent: open on loopback). */
+    readonly control?: { readonly token: string; readonly reads_require_token: boolean };
+  };
   readonly rewards: { readonly enabled: boolean; readonly poll_interval_ms: number };
   readonly bot: { readonly strategies: readonly { readonly symbol: string; readonly symbols?: readonly string[] }[] };
 }
@@ -93,7 +102,7 @@ export interface MonitoringDeps {
   readonly instruments?: InstrumentCatalog;
   readonly rewardModel?: RewardModel;
   /** Extra routes on the same server (the operator console), built once the registry exists. */
-  readonly routes?: (ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null }) => HttpRoutes;
+  readonly routes?: (ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null; readonly noQuotes: NoQuoteWatch }) => HttpRoutes;
 }
 
 /** Running monitoring: metrics registry, health server, reward tracker and estimator. */
@@ -216,6 +225,8 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
     : null;
   if (ownTracker) tracker!.start();
 
+  // One watch for the metric and the console (routes ctx): both show the same "no quotes since".
+  const noQuotes = new NoQuoteWatch();
   const orderFrames = frameDeltas('orders', metrics);
   const mdFrames = frameDeltas('market-data', metrics);
   let rolloversSeen = 0;
@@ -226,7 +237,10 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
   };
   const sync = (): Readiness => {
     later.flushNow();
-    snapshotToMetrics(engine.snapshot(), metrics, readiness, catalog());
+    const snap = engine.snapshot();
+    snapshotToMetrics(snap, metrics, readiness, catalog());
+    noQuotes.observe(snap);
+    for (const s of snap.symbols) metrics.noQuotes(s.symbol, noQuotes.forMs(s.symbol, snap.nowMs) / 1000);
     markouts?.advance(clock.nowMs());
     const o = clients.orders?.stats;
     if (o) orderFrames(o.framesIn, o.malformed);
@@ -249,12 +263,16 @@ export async function startMonitoring(deps: MonitoringDeps): Promise<Monitoring>
 
   let server: HealthServer | null = null;
   if (config.monitoring.enabled) {
-    const routes = deps.routes?.({ registry, markouts });
+    // Without the console, /metrics still follows the read rule (reads_require_token, or off loopback).
+    const ctl = config.monitoring.control ?? { token: '', reads_require_token: false };
+    const routes: HttpRoutes | undefined =
+      deps.routes?.({ registry, markouts, noQuotes }) ??
+      (readsNeedToken(ctl.reads_require_token, config.monitoring.host) ? { handle: () => Promise.resolve(false), authorizeRead: bearerReadGuard(ctl.token) } : undefined);
     const { host, allowed_hosts: allowedHosts = [] } = config.monitoring;
     if (!isLoopbackHost(host))
       log.warn(
         { host },
-        `monitoring.host ${host} is not a loopback address: /metrics and the console are reachable from the network (console reads need the control token; put a TLS proxy or firewall in front, see docs/security.md)`,
+        `monitoring.host ${host} is not a loopback address: /metrics and the console are reachable from the network (console reads and /metrics need the control token; put a TLS proxy or firewall in front, see docs/security.md)`,
       );
     server = await startHealthServer({ host, port: config.monitoring.port, registry, readiness: check, beforeMetrics: () => void sync(), allowedHosts, ...(routes ? { routes } : {}) });
     log.info({ url: server.url }, 'metrics and health endpoints up');

@@ -17,8 +17,12 @@ export function substituteEnv(tree: unknown, env: ConfigEnv, file: string): unkn
     if (typeof node === 'string') return substituteString(node, env, file, path);
     if (Array.isArray(node)) return node.map((v, i) => walk(v, [...path, i]));
     if (node !== null && typeof node === 'object') {
+      // defineProperty, not `out[k] =`: a key `__proto__` stays an own (unknown, refused) key
+      // instead of becoming the object's prototype, whose members the schema would then read as
+      // if they were written there (venue: { __proto__: { api_secret } } slipped past the
+      // plain-text secrets check).
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(node)) out[k] = walk(v, [...path, k]);
+      for (const [k, v] of Object.entries(node)) Object.defineProperty(out, k, { value: walk(v, [...path, k]), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return node;
@@ -41,5 +45,19 @@ function substituteString(s: string, env: ConfigEnv, file: string, path: ConfigP
       path: formatPath(path),
       variable: name,
     });
+  });
+}
+
+/**
+ * The part of a config string that the file itself supplies once loaded: its literal text, `$${`
+ * escapes and the `:-` fallbacks that were used; only values read from `env` are left out. Empty
+ * when the loaded value comes wholly from the environment (`${AX_API_SECRET}`), not empty for
+ * `s3cret${X:-}` or `${X:-s3cret}` with X unset.
+ */
+export function fileSuppliedText(s: string, env: ConfigEnv): string {
+  return s.replace(REF, (whole, name: string | undefined, fallback: string | undefined) => {
+    if (whole === '$${') return '${';
+    const value = env[name!];
+    return value !== undefined && value !== '' ? '' : (fallback ?? '');
   });
 }

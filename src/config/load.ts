@@ -6,6 +6,7 @@ import { substituteEnv, type ConfigEnv } from './env.ts';
 import { deepFreeze, type DeepReadonly } from './freeze.ts';
 import { configInvalid, problemsFromZod, type ConfigProblem } from './issues.ts';
 import { formatPath } from './path.ts';
+import { reservedKeyProblems } from './reserved-keys.ts';
 import { literalSecretPaths, weakTokenReason } from './secrets.ts';
 import { botConfigSchema, type BotConfigParsed, type EmbeddedVenueConfig, type RemoteVenueConfig, type StrategyEntryConfig } from './schema.ts';
 import { isStrategyPath, rawStrategyParamProblems, strategyParamsResult, type StrategyLookup } from './strategy-params.ts';
@@ -74,12 +75,17 @@ export function parseConfig(text: string, file: string, options: LoadConfigOptio
   } catch (e) {
     throw configInvalid(file, [{ path: '(yaml)', message: `cannot expand the YAML: ${e instanceof Error ? e.message : String(e)} (at most ${MAX_YAML_ALIAS_COUNT} alias expansions)`, value: undefined }]);
   }
-  const literalSecrets = literalSecretPaths(tree);
+  const literalSecrets = literalSecretPaths(tree, options.env ?? {});
   const raw = substituteEnv(tree, options.env ?? {}, file);
   const lookup = options.strategies ?? (() => undefined);
   const r = botConfigSchema.safeParse(raw);
+  // `__proto__` keys are refused wherever they are: in an open record (strategy params) zod would
+  // drop them without a word, elsewhere they are reported once here rather than as unknown keys.
+  const reserved = reservedKeyProblems(tree);
+  const reservedPaths = new Set(reserved.map((p) => p.path));
   // Schema problems and strategy-parameter problems in one report, not one fix-and-rerun each.
-  if (!r.success) throw configInvalid(file, [...problemsFromZod(r.error.issues, raw, [], botConfigSchema), ...rawStrategyParamProblems(raw, lookup)]);
+  if (!r.success || reserved.length > 0)
+    throw configInvalid(file, [...reserved, ...(r.success ? [] : problemsFromZod(r.error.issues, raw, [], botConfigSchema)), ...rawStrategyParamProblems(raw, lookup)].filter((p, i) => i < reserved.length || !reservedPaths.has(p.path)));
   const parsed = r.data;
 
   const problems: ConfigProblem[] = [];

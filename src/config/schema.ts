@@ -197,9 +197,9 @@ const controlSchema = z
       .string()
       .default('')
       .describe('Bearer token that actions (pause, set, flatten, cancel-all, reload...) need; use ${MMBOT_CONTROL_TOKEN:-}, never a literal. Empty = acting disabled (every action answers 401).'),
-    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data) need the token too; default open on loopback, always required when monitoring.host is not a loopback address.'),
+    reads_require_token: z.boolean().default(false).describe('Reads (state, events, the page\'s data, and /metrics) need the token too; default open on loopback, always required when monitoring.host is not a loopback address.'),
     history_ms: z.number().int().min(60_000).max(86_400_000).default(3_600_000).describe('How far back the page\'s position/PnL chart goes (ms).'),
-    max_stream_clients: z.number().int().min(1).max(1000).default(32).describe('Open live-page event streams (/api/v1/events) at most; more are answered 503. A stream that stops reading is dropped once 1 MiB is unsent.'),
+    max_stream_clients: z.number().int().min(1).max(1000).default(32).describe('Open live-page event streams (/api/v1/events) at most; more are answered 503. With a token configured, streams without it get a quarter of them (the rest is kept for the token). A stream that stops reading is dropped once 1 MiB is unsent.'),
   })
   .describe('The operator console: `mmbot status`, `mmbot ctl` and the live page.');
 

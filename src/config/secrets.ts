@@ -1,3 +1,4 @@
+import { fileSuppliedText, type ConfigEnv } from './env.ts';
 import { formatPath } from './path.ts';
 
 /** Where a config file may hold a secret: the venue's API credentials and the control token. */
@@ -13,15 +14,16 @@ export const MIN_CONTROL_TOKEN_CHARS = 32;
 export const MIN_CONTROL_TOKEN_DISTINCT = 8;
 
 /**
- * Paths of secrets written in the file as literals (not `${ENV}` references), from the parsed
- * YAML before substitution: the README's rule is that secrets come from the environment.
+ * Paths of secrets whose loaded value the file itself supplies (any character of it: literal text,
+ * a used `:-` fallback), from the parsed YAML and the env it is loaded with: the README's rule is
+ * that secrets come from the environment. Own keys only: an inherited value is no config value.
  */
-export function literalSecretPaths(raw: unknown): string[] {
+export function literalSecretPaths(raw: unknown, env: ConfigEnv): string[] {
   const out: string[] = [];
   for (const path of SECRET_PATHS) {
     let node: unknown = raw;
-    for (const k of path) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[k] : undefined;
-    if (typeof node === 'string' && node !== '' && !node.includes('${')) out.push(formatPath([...path]));
+    for (const k of path) node = node !== null && typeof node === 'object' && Object.hasOwn(node, k) ? (node as Record<string, unknown>)[k] : undefined;
+    if (typeof node === 'string' && fileSuppliedText(node, env) !== '') out.push(formatPath([...path]));
   }
   return out;
 }

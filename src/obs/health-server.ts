@@ -28,11 +28,30 @@ export interface HealthServerOptions {
    * but /healthz and /readyz: the DNS-rebinding guard.
    */
   readonly allowedHosts?: readonly string[];
+  /** Open connections at most; more are closed on accept (default MAX_CONNECTIONS). */
+  readonly maxConnections?: number;
+  /** A connection with no traffic either way for this long is closed (default IDLE_TIMEOUT_MS). */
+  readonly idleTimeoutMs?: number;
 }
+
+/**
+ * Connections at most: a local process opening thousands of idle sockets would otherwise hold as
+ * many descriptors (and the ones /readyz, Prometheus and the operator's page need).
+ */
+export const MAX_CONNECTIONS = 256;
+/** Idle connections (nothing sent or received; an event stream writes every second) close after 15 s. */
+export const IDLE_TIMEOUT_MS = 15_000;
+/** Headers must arrive within 10 s of the first byte (slow-header clients), checked every second. */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /** Extra routes served beside the health endpoints (the operator console); answers true when it handled the request. */
 export interface HttpRoutes {
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /**
+   * Asked before `/metrics` is served (it shows positions, PnL and open orders, like the console's
+   * state): false when it refused and answered the request itself (401). Absent = open.
+   */
+  authorizeRead?(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /** A running health server. */
@@ -45,8 +64,9 @@ export interface HealthServer {
 }
 
 /**
- * Serves `/metrics` (Prometheus text format from `registry`), `/healthz` (200 while the process
- * runs) and `/readyz` (200 when ready, 503 with `{ ready, reasons }` JSON otherwise).
+ * Serves `/metrics` (Prometheus text format from `registry`, behind `routes.authorizeRead` when
+ * given), `/healthz` (200 while the process runs) and `/readyz` (200 when ready, 503 with
+ * `{ ready, reasons }` JSON otherwise); probes are never behind a token.
  * @throws the listen error (e.g. EADDRINUSE) through the returned promise.
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
@@ -69,6 +89,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     }
     switch (path) {
       case '/metrics':
+        if (options.routes?.authorizeRead && !options.routes.authorizeRead(req, res)) return;
         // A frame read in the same poll as this request goes first; the render then yields (see renderMetricsYielding).
         await new Promise((resolve) => setImmediate(resolve));
         await options.beforeMetrics?.();
@@ -87,14 +108,19 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     }
   };
 
-  const server = createServer((req, res) => {
+  const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: 2 * HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       // A failing collector must not take the endpoint down: answer 500 with the message.
       if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = Math.min(5_000, idleTimeoutMs);
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  // headersTimeout only starts at a request's first byte: a socket that never sends one is closed
+  // by this inactivity timer instead of being held until the peer gives up.
+  server.on('connection', (socket) => socket.setTimeout(idleTimeoutMs, () => socket.destroy()));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

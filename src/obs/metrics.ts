@@ -81,6 +81,8 @@ export interface BotMetrics {
    * wants quotes after the risk gate; 0 otherwise): `MmbotNotQuoting` fires when it is 1 with none open.
    */
   quoteExpected(symbol: string, expected: boolean): void;
+  /** Seconds the symbol should have quoted (ACTIVE, two-sided market) with none of our orders at the venue; 0 otherwise. */
+  noQuotes(symbol: string, seconds: number): void;
   /** Counts one throttling answer from the venue (`RATE_LIMITED` = 429, `VENUE_UNAVAILABLE` = 503...) on any request. */
   venueBackoff(code: string): void;
   /** Sets the orders (places + replaces) counted in a budget window (`minute`: last 60 s, `day`: UTC day) and its budget (0 = none). */
@@ -154,6 +156,12 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const positionLimit = new Gauge({ name: `${p}position_limit_contracts`, help: 'Position cap per symbol (risk max_position, contracts)', labelNames: ['symbol'], registers });
   const mismatches = new Counter({ name: `${p}position_mismatches_total`, help: 'Periodic position checks that found our position different from the venue\'s, per symbol', labelNames: ['symbol'], registers });
   const quoteExpected = new Gauge({ name: `${p}quote_expected`, help: 'Symbol should have working orders now (1: ready, ACTIVE, the strategy wants quotes) or not (0)', labelNames: ['symbol'], registers });
+  const noQuotes = new Gauge({
+    name: `${p}no_quotes_seconds`,
+    help: 'Seconds the symbol should have quoted (running, ACTIVE, two-sided market, strategy not isolated) with none of our orders resting at the venue, whatever the strategy wants; 0 otherwise',
+    labelNames: ['symbol'],
+    registers,
+  });
   const backoffs = new Counter({ name: `${p}venue_backoffs_total`, help: 'Throttling answers from the venue (RATE_LIMITED = 429, VENUE_UNAVAILABLE = 503, GATEWAY_TIMEOUT = 504), any request', labelNames: ['code'], registers });
   backoffs.inc({ code: 'RATE_LIMITED' }, 0); // the 429 series exists from the start: increase() sees the first one
   const ordersCounted = new Gauge({ name: `${p}orders_counted`, help: 'Orders (places + replaces) sent in the budget window: minute = last 60 s, day = UTC day', labelNames: ['window'], registers });
@@ -218,6 +226,7 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
     },
     positionMismatch: (symbol) => mismatches.inc({ symbol }),
     quoteExpected: (symbol, expected) => quoteExpected.set({ symbol }, expected ? 1 : 0),
+    noQuotes: (symbol, seconds) => noQuotes.set({ symbol }, seconds),
     venueBackoff: (code) => backoffs.inc({ code }),
     orderBudget(window, counted, limit) {
       ordersCounted.set({ window }, counted);

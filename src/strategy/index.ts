@@ -12,5 +12,6 @@ export * from './queue-aware.ts';
 export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';
+export * from './param-ranges.ts';
 export * from './model-toxicity.ts';
 export * from './taker-unwind.ts';

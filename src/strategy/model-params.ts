@@ -1,22 +1,25 @@
 import { z } from 'zod';
+import { PARAM_RANGES } from './param-ranges.ts';
 
 /** Parameters every model quoter (avellaneda-stoikov, glft) shares; only size and maxPosition are required. */
 export const modelBaseShape = {
-  size: z.number().int().positive().describe('Contracts per level; also the model\'s lot (q = position / size). Required.'),
-  maxPosition: z.number().int().positive().describe('Hard cap in contracts: a side is trimmed so |position + in-flight + new| ≤ this. Required.'),
+  size: z.number().int().positive().max(PARAM_RANGES.contracts).describe('Contracts per level; also the model\'s lot (q = position / size). Required.'),
+  maxPosition: z.number().int().positive().max(PARAM_RANGES.contracts).describe('Hard cap in contracts: a side is trimmed so |position + in-flight + new| ≤ this. Required.'),
   levels: z.number().int().min(1).max(20).default(1).describe('Levels per side, laid outward from the model quotes.'),
-  spacingTicks: z.number().int().positive().default(1).describe('Ticks between levels.'),
+  spacingTicks: z.number().int().positive().max(PARAM_RANGES.ticks).default(1).describe('Ticks between levels.'),
   riskAversion: z
     .number()
     .positive()
+    .max(PARAM_RANGES.factor)
     .default(1)
     .describe('γ from a risk budget: γ = riskAversion / (qMax·σ·√H), qMax = maxPosition/size lots, σ the long-run σ, H the holding horizon; 1 = a risk tolerance of the loss a full inventory takes on a one-σ move over H (the A–S reservation price then moves one σ√H at maxPosition). Larger = more averse: stronger skew.'),
   holdingHorizonS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .optional()
     .describe('H, seconds: the horizon of the risk budget (and the A–S horizon unless horizonS is set). Default: calibrated, qMax lots ÷ A (the time the one-side flow reaching the mid takes to turn a full inventory over), clamped to [1 s, 1 day].'),
-  gamma: z.number().positive().optional().describe('Risk aversion γ in 1/(tick·lot); overrides riskAversion.'),
+  gamma: z.number().positive().max(PARAM_RANGES.factor).optional().describe('Risk aversion γ in 1/(tick·lot); overrides riskAversion.'),
   fairValue: z
     .enum(['mid', 'weighted-mid', 'microprice'])
     .default('mid')
@@ -24,14 +27,16 @@ export const modelBaseShape = {
   sizeDecay: z
     .number()
     .nonnegative()
+    .max(PARAM_RANGES.factor)
     .default(1)
     .describe('η: the side that grows |q| quotes size·e^(−η·|q|/maxPosition), rounded, at least the minimum order (Fushimi et al.; 1: 37 % of size at maxPosition, 61 % at half of it; 0 = off).'),
-  volHalfLifeS: z.number().positive().default(300).describe('Half-life of the σ estimate, seconds (mid sampled every second).'),
-  intensityHalfLifeS: z.number().positive().default(1800).describe('Half-life of the trade-intensity (A, k) estimate, seconds.'),
-  refitIntervalMs: z.number().int().positive().default(1000).describe('Engine ms between refits of σ, A, k and γ.'),
+  volHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(300).describe('Half-life of the σ estimate, seconds (mid sampled every second).'),
+  intensityHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(1800).describe('Half-life of the trade-intensity (A, k) estimate, seconds.'),
+  refitIntervalMs: z.number().int().positive().max(PARAM_RANGES.intervalMs).default(1000).describe('Engine ms between refits of σ, A, k and γ.'),
   fallbackWidth: z
     .number()
     .positive()
+    .max(PARAM_RANGES.factor)
     .default(1)
     .describe('Until σ, A and k are calibrated: half-spread = fallbackWidth × half the observed touch spread (1 = join the touch, 2 = one full spread from the fair value), with the same fee and adverse-selection floor and a linear inventory skew.'),
   minSpreadShare: z
@@ -43,6 +48,7 @@ export const modelBaseShape = {
   adverseHorizonS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .default(10)
     .describe('Horizon of the markouts of our own maker fills, seconds: the half-spread is floored at the maker fee plus the mean adverse mid move this long after our recent fills. Also the horizon the trade-flow signal predicts over.'),
   adverseSelection: z
@@ -66,6 +72,7 @@ export const modelBaseShape = {
   flowStateHalfLifeS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .default(5)
     .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (5: the burst a print belongs to; on the AMZN day its five states ordered the prints from losing to earning in both halves, −3.9 … +4.3 cents a share at 10 s in the morning, −0.26 … +0.26 in the afternoon).'),
   leadingFair: z
@@ -83,11 +90,13 @@ export const modelBaseShape = {
   fastVolHalfLifeS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .default(30)
     .describe('Half-life of the fast σ estimate, seconds: the models price with max(fast σ, σ), so a jump widens within seconds and the widening decays with volHalfLifeS; γ is set against the long-run σ (intensityHalfLifeS).'),
   unwindAfterS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .optional()
     .describe('Cost-aware taker unwind: after this many seconds at |position| ≥ maxPosition, send an IOC for one lot at the opposite touch when crossing (half-spread from the fair value + taker fee) costs less than the marginal risk premium of the last lot, γσ²H·(|q| − ½) ticks. Unset (default) = off.'),
 } as const;

@@ -4,6 +4,7 @@ import {
   createModelQuoter,
   withModelToxicityGuard,
   modelBaseShape,
+  PARAM_RANGES,
   z,
   type ModelCalibration,
   type QuoteModel,
@@ -22,9 +23,10 @@ export const avellanedaStoikovParams = z
     horizonS: z
       .number()
       .positive()
+      .max(PARAM_RANGES.seconds)
       .optional()
       .describe('Horizon T − t in seconds. Default: the holding horizon H of the risk budget (holdingHorizonS, else maxPosition/size lots ÷ A per side, clamped to [1 s, 1 day]).'),
-    driftTicksPerS: z.number().default(0).describe('Known drift μ of the fair value in ticks/s: r = s + μ(T−t) − qγσ²(T−t).'),
+    driftTicksPerS: z.number().min(-PARAM_RANGES.ticks).max(PARAM_RANGES.ticks).default(0).describe('Known drift μ of the fair value in ticks/s: r = s + μ(T−t) − qγσ²(T−t).'),
   })
   .strict();
 

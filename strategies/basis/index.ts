@@ -4,6 +4,7 @@ import {
   Ewma,
   EwmaVolatility,
   SideLossDepth,
+  PARAM_RANGES,
   z,
   type DesiredQuotes,
   type HedgeOrder,
@@ -20,28 +21,30 @@ import { netDelta, planHedge, type HedgeBudget, HedgeCostWindow } from './hedge.
 export const basisParams = z
   .object({
     /** Contracts per quote on the quoted (first) symbol. */
-    size: z.number().int().positive().default(1).describe('contracts per quote on the quoted leg'),
+    size: z.number().int().positive().max(PARAM_RANGES.contracts).default(1).describe('contracts per quote on the quoted leg'),
     /** Cap on |position| of the quoted leg, counting working orders (contracts). Default 10 × size. */
-    maxPosition: z.number().int().positive().optional().describe('cap on |quoted-leg position| counting working orders, contracts (default 10 × size)'),
+    maxPosition: z.number().int().positive().max(PARAM_RANGES.contracts).optional().describe('cap on |quoted-leg position| counting working orders, contracts (default 10 × size)'),
     /** Half-life of the basis estimate (mid of quoted − mid of hedge leg), seconds. */
-    basisHalfLifeS: z.number().positive().default(120).describe('half-life of the online basis estimate, s'),
+    basisHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(120).describe('half-life of the online basis estimate, s'),
     /** Half-spread in ticks; unset = calibrated: max(1 tick, volMultiplier × σ_b × √horizonS, ½ of the leg’s own spread EWMA × marketSpreadShare). */
-    halfSpreadTicks: z.number().positive().optional().describe('half-spread, ticks (default: calibrated online from the basis volatility)'),
+    halfSpreadTicks: z.number().positive().max(PARAM_RANGES.ticks).optional().describe('half-spread, ticks (default: calibrated online from the basis volatility)'),
     /** Multiplier on the basis volatility over the horizon in the calibrated half-spread. */
-    volMultiplier: z.number().nonnegative().default(2).describe('multiplier on σ_basis·√horizon in the calibrated half-spread'),
+    volMultiplier: z.number().nonnegative().max(PARAM_RANGES.factor).default(2).describe('multiplier on σ_basis·√horizon in the calibrated half-spread'),
     /** Horizon over which the basis may move against a quote, seconds. */
-    horizonS: z.number().positive().default(10).describe('holding horizon for the basis-volatility widening, s'),
+    horizonS: z.number().positive().max(PARAM_RANGES.seconds).default(10).describe('holding horizon for the basis-volatility widening, s'),
     /** Share of the quoted leg's own market half-spread to quote at (0..1): 1 = at the other makers' touch. */
     marketSpreadShare: z.number().min(0).max(2).default(0.5).describe('fraction of the quoted leg’s observed half-spread used as a floor'),
     /** Risk aversion on the quoted leg's basis risk (its position even when hedged). */
     basisRiskAversion: z
       .number()
       .nonnegative()
+      .max(PARAM_RANGES.factor)
       .default(1)
       .describe('γ_b of the basis-leg inventory skew q·γ_b·σ_b²·H, from a risk budget: γ_b = basisRiskAversion / (qMax·σ_b·√H), so at |quoted-leg position| = maxPosition the reservation price moves basisRiskAversion × σ_b√H ticks toward unloading, hedged or not (0 = off)'),
     holdingS: z
       .number()
       .positive()
+      .max(PARAM_RANGES.seconds)
       .optional()
       .describe('H, seconds a quoted-leg position is expected to be held (the horizon of its basis risk); default basisHalfLifeS (a position held longer than the basis estimate remembers bears the basis moving)'),
     carry: z
@@ -49,15 +52,15 @@ export const basisParams = z
       .default('funding')
       .describe('funding: the fair basis includes the carry to the quoted leg’s expiry implied by the hedge leg’s estimated funding, P·f̂·(settlements left), and the EWMA tracks only the residual (no lag when f̂ or the time to expiry changes); none: the EWMA of the basis alone'),
     /** Reservation shift at |net delta| = maxPosition, in half-spreads. */
-    skew: z.number().nonnegative().default(1).describe('reservation-price shift at |net delta| = maxPosition, in half-spreads'),
+    skew: z.number().nonnegative().max(PARAM_RANGES.factor).default(1).describe('reservation-price shift at |net delta| = maxPosition, in half-spreads'),
     /** Hedge band on |net delta| in hedge-leg contracts (default: max(1 min size, maxPosition / 3 in delta terms)). */
-    hedgeBandContracts: z.number().positive().optional().describe('|net delta| band before hedging, in hedge-leg contracts'),
+    hedgeBandContracts: z.number().positive().max(PARAM_RANGES.contracts).optional().describe('|net delta| band before hedging, in hedge-leg contracts'),
     /** How far through the hedge leg's touch the IOC may trade, ticks. */
-    hedgeSlippageTicks: z.number().int().nonnegative().optional().describe('IOC limit beyond the hedge leg’s touch, ticks (default: the leg’s current spread, at least 2)'),
+    hedgeSlippageTicks: z.number().int().nonnegative().max(PARAM_RANGES.ticks).optional().describe('IOC limit beyond the hedge leg’s touch, ticks (default: the leg’s current spread, at least 2)'),
     /** Hedge-cost budget per rolling hour, bps of the max position's notional (crossed half-spread + taker fee). */
-    hedgeBudgetBpsPerHour: z.number().positive().default(50).describe('hedge cost budget per rolling hour, bps of maxPosition notional'),
+    hedgeBudgetBpsPerHour: z.number().positive().max(PARAM_RANGES.bps).default(50).describe('hedge cost budget per rolling hour, bps of maxPosition notional'),
     /** Seconds to wait for a hedge's fill before another may be sent. */
-    hedgeCooldownS: z.number().positive().default(2).describe('minimum time between hedges, s'),
+    hedgeCooldownS: z.number().positive().max(PARAM_RANGES.seconds).default(2).describe('minimum time between hedges, s'),
     /** Bps of extra depth per bps lost by a quoted-leg fill horizonS later (0 = off). */
     lossFeedback: z
       .number()

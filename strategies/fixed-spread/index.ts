@@ -4,6 +4,7 @@ import {
   inventorySizeMultipliers,
   ladder,
   microprice,
+  PARAM_RANGES,
   sideCapacity,
   z,
   type DesiredQuotes,
@@ -18,23 +19,23 @@ export const fixedSpreadParams = z
     /** Levels per side (1..20). */
     levels: z.number().int().min(1).max(20).default(1).describe('Levels per side (1..20).'),
     /** Distance from fair value to the first bid/ask, in ticks... */
-    halfSpreadTicks: z.number().positive().optional().describe('Distance from fair value to the first bid/ask, ticks (default 2 when neither this nor halfSpreadBps is set).'),
+    halfSpreadTicks: z.number().positive().max(PARAM_RANGES.ticks).optional().describe('Distance from fair value to the first bid/ask, ticks (default 2 when neither this nor halfSpreadBps is set).'),
     /** ...or in basis points of fair value. Default 2 ticks when neither is set. */
-    halfSpreadBps: z.number().positive().optional().describe('Distance from fair value to the first bid/ask, bps of fair value.'),
+    halfSpreadBps: z.number().positive().max(PARAM_RANGES.bps).optional().describe('Distance from fair value to the first bid/ask, bps of fair value.'),
     /** Distance between levels in ticks (integer ≥ 1)... */
-    spacingTicks: z.number().int().positive().optional().describe('Ticks between levels (default 1).'),
+    spacingTicks: z.number().int().positive().max(PARAM_RANGES.ticks).optional().describe('Ticks between levels (default 1).'),
     /** ...or in basis points of fair value (rounded to ≥ 1 tick). Default 1 tick. */
-    spacingBps: z.number().positive().optional().describe('Distance between levels in bps of fair value (rounded to ≥ 1 tick).'),
+    spacingBps: z.number().positive().max(PARAM_RANGES.bps).optional().describe('Distance between levels in bps of fair value (rounded to ≥ 1 tick).'),
     /** Contracts per level. */
-    size: z.number().int().positive().default(1).describe('Contracts per level.'),
+    size: z.number().int().positive().max(PARAM_RANGES.contracts).default(1).describe('Contracts per level.'),
     /** Contracts per level, best first (overrides `size`; missing levels use `size`). */
-    sizes: z.array(z.number().int().nonnegative()).max(20).optional().describe('Contracts per level, best first (overrides size; missing levels use size).'),
+    sizes: z.array(z.number().int().nonnegative().max(PARAM_RANGES.contracts)).max(20).optional().describe('Contracts per level, best first (overrides size; missing levels use size).'),
     /** Inventory size skew: range in contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short). */
-    skewRangeContracts: z.number().positive().optional().describe('Inventory size skew: contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short); off when unset.'),
+    skewRangeContracts: z.number().positive().max(PARAM_RANGES.contracts).optional().describe('Inventory size skew: contracts over which the bid multiplier moves 1 → 0 (long) or 1 → 2 (short); off when unset.'),
     /** Target position for the skew, contracts. */
-    targetPosition: z.number().int().default(0).describe('Target position of both skews, contracts.'),
+    targetPosition: z.number().int().min(-PARAM_RANGES.contracts).max(PARAM_RANGES.contracts).default(0).describe('Target position of both skews, contracts.'),
     /** Hard cap: the side that would push |position| past this is trimmed (contracts). */
-    maxPosition: z.number().int().positive().optional().describe('Hard cap, contracts: a side is trimmed so |position + in-flight + new| ≤ this; off when unset.'),
+    maxPosition: z.number().int().positive().max(PARAM_RANGES.contracts).optional().describe('Hard cap, contracts: a side is trimmed so |position + in-flight + new| ≤ this; off when unset.'),
     /** Fair value: the mid, or the size-weighted mid of the best levels. */
     fairValue: z.enum(['mid', 'microprice']).default('mid').describe('Fair value: the mid, or the size-weighted mid of the best levels.'),
     /**
@@ -44,7 +45,7 @@ export const fixedSpreadParams = z
      */
     priceSkew: z.number().nonnegative().max(4).default(0).describe('Price skew: quotes shift by −priceSkew·half-spread·(q − target)/range (clamped to ±1); 0 = off.'),
     /** Inventory range of the price skew in contracts (default maxPosition). */
-    priceSkewRangeContracts: z.number().positive().optional().describe('Inventory at full price skew, contracts (default maxPosition).'),
+    priceSkewRangeContracts: z.number().positive().max(PARAM_RANGES.contracts).optional().describe('Inventory at full price skew, contracts (default maxPosition).'),
   })
   .strict()
   .refine((p) => p.priceSkew === 0 || p.priceSkewRangeContracts !== undefined || p.maxPosition !== undefined, {

@@ -6,6 +6,7 @@ import {
   glftCoefficients,
   glftDepths,
   modelBaseShape,
+  PARAM_RANGES,
   z,
   type GlftCoefficients,
   type ModelCalibration,
@@ -18,15 +19,15 @@ import {
 export const glftParams = z
   .object({
     ...modelBaseShape,
-    adj1: z.number().positive().default(1).describe('Multiplier on the GLFT half-spread (hftbacktest adj₁).'),
-    adj2: z.number().nonnegative().default(1).describe('Multiplier on the GLFT inventory skew (hftbacktest adj₂; raw GLFT skew is often strong).'),
-    xi: z.number().nonnegative().optional().describe('ξ in 1/(tick·lot): ξ = γ (default) is the CARA objective, 0 the risk-neutral one with a running inventory penalty.'),
-    driftTicksPerS: z.number().default(0).describe('Known drift μ of the fair value in ticks/s (GLFT trend term: shifts the inventory by −μ/(γσ²)).'),
+    adj1: z.number().positive().max(PARAM_RANGES.factor).default(1).describe('Multiplier on the GLFT half-spread (hftbacktest adj₁).'),
+    adj2: z.number().nonnegative().max(PARAM_RANGES.factor).default(1).describe('Multiplier on the GLFT inventory skew (hftbacktest adj₂; raw GLFT skew is often strong).'),
+    xi: z.number().nonnegative().max(PARAM_RANGES.factor).optional().describe('ξ in 1/(tick·lot): ξ = γ (default) is the CARA objective, 0 the risk-neutral one with a running inventory penalty.'),
+    driftTicksPerS: z.number().min(-PARAM_RANGES.ticks).max(PARAM_RANGES.ticks).default(0).describe('Known drift μ of the fair value in ticks/s (GLFT trend term: shifts the inventory by −μ/(γσ²)).'),
     inventoryModel: z
       .enum(['bounded', 'closed-form'])
       .default('closed-form')
       .describe('bounded: the exact asymptotic GLFT quotes for inventory in [−maxPosition, maxPosition] (ground state of the GLFT matrix: skew steepening toward the bound, the growing side unquoted where a fill would pass it); closed-form: the c₁/c₂ approximation (linear skew).'),
-    trendHalfLifeS: z.number().positive().optional().describe('Also estimate the drift online: EWMA of the mid\'s velocity with this half-life, seconds (unset = off).'),
+    trendHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).optional().describe('Also estimate the drift online: EWMA of the mid\'s velocity with this half-life, seconds (unset = off).'),
   })
   .strict();
 

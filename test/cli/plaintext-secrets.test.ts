@@ -81,6 +81,23 @@ describe('secrets in config files (issue 24 #4)', () => {
     expect(r.stderr).toBe('');
   }, 60_000);
 
+  it('issue 35 #6: secrets under __proto__ or behind an empty ${X:-} are refused by config check in a 0644 file (exit 2)', async () => {
+    const hidden = join(dir, 'hidden.yaml');
+    writeFileSync(hidden, LITERAL.replace('  api_key: ak-literal-0001\n  api_secret: the-literal-secret-value\n', '  __proto__: { api_key: ak-literal-0001, api_secret: the-literal-secret-value }\n'));
+    chmodSync(hidden, 0o644);
+    const h = await mmbot(['config', 'check', hidden]);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toContain(`${hidden}: venue.__proto__: "__proto__" is not a config key`);
+    expect(h.stderr).not.toContain('the-literal-secret-value');
+    const suffixed = join(dir, 'suffixed.yaml');
+    writeFileSync(suffixed, LITERAL.replace('the-literal-secret-value', '"s3cret${X:-}"'));
+    chmodSync(suffixed, 0o644);
+    const s = await mmbot(['config', 'check', suffixed]);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain(`${suffixed}: venue.api_secret: a secret written in a file others can read (mode 0644)`);
+    expect(s.stderr).not.toContain('s3cret');
+  }, 60_000);
+
   it('weak control tokens are refused with a clear error naming the rule, not the token', async () => {
     const lookup = (await import('../../src/app/live/strategies.ts')).builtinLookup;
     const strategies = await lookup();

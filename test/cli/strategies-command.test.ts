@@ -24,8 +24,8 @@ describe('mmbot strategies', () => {
     expect(l.overlays.map((o: { kind: string }) => o.kind)).toEqual(['funding-carry', 'reward-aware', 'volatility', 'toxicity']);
     const glft = l.strategies.find((s: { name: string }) => s.name === 'glft');
     const p = (name: string) => glft.params.find((x: { name: string }) => x.name === name);
-    expect(p('size')).toMatchObject({ type: 'integer', required: true, constraints: ['> 0'] });
-    expect(p('riskAversion')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0'] });
+    expect(p('size')).toMatchObject({ type: 'integer', required: true, constraints: ['> 0', '≤ 1000000000'] });
+    expect(p('riskAversion')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0', '≤ 1000'] });
     expect(p('lossFeedback')).toMatchObject({ default: 0 });
     expect(p('minSpreadShare')).toMatchObject({ default: 0.5 });
     expect(p('fairValue')).toMatchObject({ type: 'mid|weighted-mid|microprice', default: 'mid' });
@@ -40,7 +40,7 @@ describe('mmbot strategies', () => {
   it('prints a table by default and rejects stray arguments', async () => {
     const { out } = await run([]);
     expect(out).toMatch(/^ {2}glft: /m);
-    expect(out).toMatch(/^ {4}maxPosition +integer > 0 +required/m);
+    expect(out).toMatch(/^ {4}maxPosition +integer > 0 ≤ 1000000000 +required/m);
     expect(out).toMatch(/^ {2}funding-carry: /m);
     await expect(command.run(['x'])).rejects.toThrow(/unexpected argument/);
   });

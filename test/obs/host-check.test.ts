@@ -82,7 +82,7 @@ describe('DNS-rebinding guard on the metrics/console server (issue 24 #2)', () =
       await mon.stop();
     }
     expect(warnings).toEqual([
-      'monitoring.host 0.0.0.0 is not a loopback address: /metrics and the console are reachable from the network (console reads need the control token; put a TLS proxy or firewall in front, see docs/security.md)',
+      'monitoring.host 0.0.0.0 is not a loopback address: /metrics and the console are reachable from the network (console reads and /metrics need the control token; put a TLS proxy or firewall in front, see docs/security.md)',
     ]);
   });
 });

@@ -49,6 +49,29 @@ describe('authentication', () => {
     expect((await h.rest('GET', '/api/whoami', undefined, t1)).status).toBe(401);
     expect((await h.rest('GET', '/api/whoami', undefined, t2)).status).toBe(200);
   });
+
+  it('issue 35 #10: a token in the logout cookie is revoked only when the caller owns it (same user and key)', async () => {
+    const victim = h.v.venue.accounts.createUser('victim', [{ name: 'victim-main', balanceUsd: '1000' }]);
+    const vk = h.v.venue.auth.createKey(victim.id);
+    const victimToken = await h.login(vk.apiKey, vk.apiSecret);
+    const readOnly = await h.rest('POST', '/api/api-keys', { permissions: { can_read: true, can_trade: false } }, h.token, decodeCreateApiKeyResponse);
+    const readOnlyToken = await h.login(readOnly.body.api_key, readOnly.body.api_secret);
+    const trading = await h.login(h.v.credentials.api_key, h.v.credentials.api_secret);
+    const logoutWithCookie = (caller: string, cookieToken: string): Promise<Response> =>
+      fetch(`${h.v.baseUrl}/api/logout`, { method: 'POST', headers: { authorization: `Bearer ${caller}`, cookie: `token=${encodeURIComponent(cookieToken)}`, 'content-type': 'application/json' }, body: '{}' });
+    // Another user's token, and the same user's trading token from a read-only key: untouched.
+    const attacker = await h.login(h.v.credentials.api_key, h.v.credentials.api_secret);
+    expect((await logoutWithCookie(attacker, victimToken)).status).toBe(200);
+    expect((await h.rest('GET', '/api/whoami', undefined, victimToken)).status).toBe(200);
+    expect((await logoutWithCookie(readOnlyToken, trading)).status).toBe(200);
+    expect((await h.rest('GET', '/api/whoami', undefined, trading)).status).toBe(200);
+    // The caller's own second token in the cookie is revoked with the bearer one.
+    const own2 = await h.login(h.v.credentials.api_key, h.v.credentials.api_secret);
+    const own1 = await h.login(h.v.credentials.api_key, h.v.credentials.api_secret);
+    expect((await logoutWithCookie(own1, own2)).status).toBe(200);
+    expect((await h.rest('GET', '/api/whoami', undefined, own1)).status).toBe(401);
+    expect((await h.rest('GET', '/api/whoami', undefined, own2)).status).toBe(401);
+  });
 });
 
 describe('API keys', () => {

@@ -96,8 +96,14 @@ describe('mmbot sim', () => {
     expect(Object.keys(creds).sort()).toEqual(['account_id', 'api_key', 'api_secret', 'base_url', 'ws_url']);
     expect(statSync(credsPath).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir).filter((f) => f.includes('existing.json'))).toEqual(['existing.json']);
+    const stdoutEnd = new Promise((r) => run.child.stdout!.on('end', r));
     run.child.kill('SIGTERM');
     expect(await run.exit).toEqual({ code: 0, signal: null });
+    await stdoutEnd;
+    // Issue 35 #10: with --credentials-out stdout names the file, never the secret (nor the key).
+    expect(run.out()).toContain(`credentials (api_key, api_secret, account_id) written to ${credsPath} (mode 0600)`);
+    expect(run.out()).not.toContain(creds.api_secret!);
+    expect(run.out()).not.toContain('api_secret:');
   }, 40_000);
 
   it('exits 2 naming the flag for a bad --port', async () => {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../../obs/host-check.ts';
 
 /** Why a request may not act (or read). */
@@ -45,4 +45,19 @@ export function actorOf(req: IncomingMessage): string {
  */
 export function readsNeedToken(readsRequireToken: boolean, bindHost: string): boolean {
   return readsRequireToken || !isLoopbackHost(bindHost);
+}
+
+/**
+ * The read guard of a server without the console (monitoring.control.enabled false): when reads
+ * need the token, `/metrics` answers 401 without it; the console's routes count and log theirs.
+ */
+export function bearerReadGuard(token: string): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const f = checkBearer(req, token);
+    if (f === null) return true;
+    const body = JSON.stringify({ ok: false, message: authMessage(f === 'acting-disabled' ? 'missing-token' : f) });
+    res.writeHead(401, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body), 'www-authenticate': 'Bearer' });
+    res.end(body);
+    return false;
+  };
 }

@@ -24,7 +24,11 @@ export interface ConsoleRoutesDeps {
 
 /** Bounds of `/api/v1/events`. */
 export interface StreamLimits {
-  /** Open streams at most; the next one is answered 503 (monitoring.control.max_stream_clients). */
+  /**
+   * Open streams at most; the next one is answered 503 (monitoring.control.max_stream_clients).
+   * Streams without the token share a quarter of them (`anonymousStreamCap`), so the rest stays
+   * for the operator: 32 anonymous `curl -N` cannot lock the token holder's page out.
+   */
   readonly maxClients: number;
   /** A client whose unsent data passes this is dropped: it stopped reading (a stalled tab, a flood). */
   readonly maxBufferBytes: number;
@@ -35,6 +39,12 @@ export interface StreamLimits {
 /** 32 streams, 1 MiB unsent each (some 50 states), a state a second. */
 export const STREAM_DEFAULTS: StreamLimits = { maxClients: 32, maxBufferBytes: 1024 * 1024, intervalMs: 1_000 };
 
+/** Streams without a valid token at most (when a token is configured): a quarter of `maxClients`, at least one. */
+export const anonymousStreamCap = (maxClients: number): number => Math.max(1, Math.floor(maxClients / 4));
+
+/** Console responses may not be framed by any page (clickjacking of the action buttons). */
+const NO_FRAMING = { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' } as const;
+
 /** Changes (a fill, an action) are pushed after this much quiet, coalescing bursts. */
 const STREAM_DEBOUNCE_MS = 100;
 const MAX_BODY_BYTES = 64 * 1024;
@@ -44,22 +54,36 @@ const pageHtml = (): string => (page ??= readFileSync(new URL('./page.html', imp
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...NO_FRAMING, ...headers });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
 }
+
+/** A body refused for its size: answered 413, not a reset connection. */
+class BodyTooLarge extends Error {}
 
 function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      reject(new BodyTooLarge(`body of ${declared} bytes is over the ${MAX_BODY_BYTES}-byte limit`));
+      return;
+    }
     let size = 0;
+    let over = false;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => {
+      if (over) return;
       size += c.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error(`body over ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+        // Answered at once (413); the rest is read and discarded so the client sees the answer
+        // rather than a reset, and the connection closes after it.
+        over = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge(`body over the ${MAX_BODY_BYTES}-byte limit`));
       } else chunks.push(c);
     });
     req.on('end', () => {
+      if (over) return;
       const text = Buffer.concat(chunks).toString('utf8').trim();
       if (text === '') return resolve({});
       try {
@@ -85,6 +109,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   const { controller } = deps;
   const limits: StreamLimits = { ...STREAM_DEFAULTS, ...deps.stream };
   let streams = 0;
+  let anonymous = 0;
   const readAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!deps.readsRequireToken) return true;
     const f = checkBearer(req, deps.token);
@@ -95,13 +120,31 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   };
 
   const stream = (req: IncomingMessage, res: ServerResponse): void => {
-    if (streams >= limits.maxClients) {
-      deps.log?.warn({ actor: actorOf(req), streams }, `console: event stream refused (503): ${streams} open, the most monitoring.control.max_stream_clients allows`);
-      json(res, 503, { ok: false, message: `too many event streams open (${streams}); try again later` }, { 'retry-after': '5' });
+    const head = { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...NO_FRAMING };
+    // HEAD learns the headers and holds nothing: no slot, no timers.
+    if (req.method === 'HEAD') {
+      res.writeHead(200, head);
+      res.end();
+      return;
+    }
+    const withToken = deps.token !== '' && checkBearer(req, deps.token) === null;
+    // No token configured: nobody can prove to be the operator, so there is nothing to reserve.
+    const anonymousCap = deps.token === '' ? limits.maxClients : anonymousStreamCap(limits.maxClients);
+    if (streams >= limits.maxClients || (!withToken && anonymous >= anonymousCap)) {
+      const full = streams >= limits.maxClients;
+      deps.log?.warn(
+        { actor: actorOf(req), streams, anonymous },
+        full
+          ? `console: event stream refused (503): ${streams} open, the most monitoring.control.max_stream_clients allows`
+          : `console: event stream without the token refused (503): ${anonymous} open, the most for streams without the token (a quarter of monitoring.control.max_stream_clients; the rest is kept for the token)`,
+      );
+      const message = full ? `too many event streams open (${streams}); try again later` : `too many event streams without the token open (${anonymous}); send the control token or try again later`;
+      json(res, 503, { ok: false, message }, { 'retry-after': '5' });
       return;
     }
     streams++;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    if (!withToken) anonymous++;
+    res.writeHead(200, { ...head, connection: 'keep-alive' });
     let dropped = false;
     const send = (event: string, data: unknown): void => {
       if (dropped) return;
@@ -130,6 +173,7 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
     const off = deps.onChange(push);
     res.on('close', () => {
       streams--;
+      if (!withToken) anonymous--;
       clearInterval(timer);
       clearInterval(sampleTimer);
       clearTimeout(pending);
@@ -157,7 +201,12 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
     try {
       body = await readBody(req);
     } catch (e) {
-      json(res, 400, { ok: false, message: e instanceof Error ? e.message : String(e) });
+      const message = e instanceof Error ? e.message : String(e);
+      if (e instanceof BodyTooLarge) {
+        controller.rejected(actor, 413, message);
+        req.resume();
+        json(res, 413, { ok: false, message }, { connection: 'close' });
+      } else json(res, 400, { ok: false, message });
       return;
     }
     const r = await controller.act(route.action, route.target, body, actor);
@@ -165,13 +214,15 @@ export function consoleRoutes(deps: ConsoleRoutesDeps): HttpRoutes {
   };
 
   return {
+    // /metrics shows what state shows (position, PnL, open orders): the same rule guards it.
+    authorizeRead: readAllowed,
     async handle(req, res) {
       const path = (req.url ?? '/').split('?')[0]!;
       const method = req.method ?? 'GET';
       if (method === 'GET' || method === 'HEAD') {
         if (path === '/' || path === '/index.html') {
           const html = pageHtml();
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(html), 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:" });
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(html), 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'" });
           res.end(method === 'HEAD' ? undefined : html);
           return true;
         }

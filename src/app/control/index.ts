@@ -6,6 +6,7 @@ import type { OperableEngine, RewardUpdate } from '../../engine/index.ts';
 import type { HttpRoutes } from '../../obs/health-server.ts';
 import type { Logger } from '../../obs/logger.ts';
 import type { MarkoutMonitoring } from '../monitoring-markouts.ts';
+import type { NoQuoteWatch } from '../no-quote-watch.ts';
 import { LIVE_MARKOUT_HORIZONS } from '../monitoring-markouts.ts';
 import { AUTH_FAILURE_LOG_INTERVAL_MS } from './auth-failures.ts';
 import { readsNeedToken } from './auth.ts';
@@ -35,7 +36,7 @@ export interface ConsoleDeps {
 /** A running console: its routes for the metrics server, the reload entry (SIGHUP) and close. */
 export interface OperatorConsole {
   /** The route factory monitoring calls once its registry exists. */
-  routes(ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null }): HttpRoutes;
+  routes(ctx: { readonly registry: Registry; readonly markouts: MarkoutMonitoring | null; readonly noQuotes?: NoQuoteWatch }): HttpRoutes;
   /** Re-reads the config file (SIGHUP, `mmbot ctl reload`), logged and counted like any action. */
   reload(actor: string): Promise<ActionResult>;
   close(): void;
@@ -63,6 +64,9 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
   if (deps.feeds.tickers$) subs.push(deps.feeds.tickers$.subscribe((t) => t.funding?.rate && fundingRate.set(t.symbol, t.funding.rate.toNumber())));
   if (deps.feeds.rewards$) subs.push(deps.feeds.rewards$.subscribe((r) => r.view && rewardShare.set(r.symbol, r.view.estimatedShare)));
   let markouts: MarkoutMonitoring | null = null;
+  // The monitoring server's watch (routes ctx), fed here too: the page's "no quotes for" and
+  // mmbot_no_quotes_seconds are one figure.
+  let noQuotes: NoQuoteWatch | null = null;
   const feeds: LiveFeeds = {
     connections,
     fundingRate,
@@ -72,8 +76,18 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
       if (!t) return null;
       return Object.fromEntries(LIVE_MARKOUT_HORIZONS.map((h, i) => [h.label, Number.isFinite(t.recentMeanBps(i)) ? Number(t.recentMeanBps(i).toFixed(3)) : null]));
     },
+    observeNoQuotes: (snap) => {
+      const w = noQuotes;
+      if (!w) return () => null;
+      w.observe(snap);
+      return (symbol) => w.forMs(symbol, snap.nowMs);
+    },
   };
-  const sample = (): void => history.sample(engine.snapshot());
+  const sample = (): void => {
+    const snap = engine.snapshot();
+    history.sample(snap);
+    noQuotes?.observe(snap);
+  };
   history.watch(engine.events$, () => {
     sample();
     changed();
@@ -90,6 +104,7 @@ export async function startConsole(deps: ConsoleDeps): Promise<OperatorConsole> 
     routes(ctx) {
       controller.register(ctx.registry);
       markouts = ctx.markouts;
+      noQuotes = ctx.noQuotes ?? null;
       return consoleRoutes({
         controller: {
           act: async (...args: Parameters<ConsoleController['act']>) => {

@@ -1,5 +1,5 @@
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
-import type { OperableEngine, PnlBreakdown } from '../../engine/index.ts';
+import type { EngineSnapshot, OperableEngine, PnlBreakdown } from '../../engine/index.ts';
 import type { ConsoleHistory } from './history.ts';
 
 /** A strategy's configured identity and its current (live) params. */
@@ -19,6 +19,8 @@ export interface LiveFeeds {
   readonly rewardShare: Map<string, number>;
   /** Recent mean markout in bps per symbol and horizon label (1s, 10s, 60s). */
   markouts(symbol: string): Record<string, number | null> | null;
+  /** Feeds the snapshot to the no-quote watch; returns ms each symbol went without a quote it should have (null: no watch yet). */
+  observeNoQuotes(snap: EngineSnapshot): (symbol: string) => number | null;
 }
 
 const money = (p: PnlBreakdown): Record<string, string> => ({
@@ -40,6 +42,7 @@ const money = (p: PnlBreakdown): Record<string, string> => ({
  */
 export function buildState(engine: OperableEngine, catalog: InstrumentCatalog, strategies: readonly StrategyInfo[], feeds: LiveFeeds, history: ConsoleHistory, control: { readonly acting: boolean; readonly readsRequireToken: boolean }): unknown {
   const snap = engine.snapshot();
+  const noQuotesMs = feeds.observeNoQuotes(snap);
   const ops = new Map(engine.operatorStates().map((o) => [o.id, o]));
   return {
     nowMs: snap.nowMs,
@@ -77,6 +80,8 @@ export function buildState(engine: OperableEngine, catalog: InstrumentCatalog, s
         pnl: money(s.pnl),
         tradingState: s.tradingState,
         tradingReason: s.tradingReason,
+        // Seconds ACTIVE on a two-sided market with none of our orders at the venue (see no-quote-watch.ts).
+        noQuotesForS: ((ms) => (ms === null ? null : Math.floor(ms / 1000)))(noQuotesMs(s.symbol)),
         instrumentState: s.instrumentState,
         strategyError: s.strategyError,
         lastMarketDataMs: s.lastMarketDataMs,

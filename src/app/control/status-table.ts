@@ -15,12 +15,17 @@ export interface StatusState {
     readonly pnl: { readonly total: string; readonly fees: string; readonly funding: string };
     readonly tradingState: string;
     readonly tradingReason: string;
+    /** Whole seconds the symbol should have quoted with no order at the venue (0: quoting or not expected to); absent from older daemons. */
+    readonly noQuotesForS?: number | null;
   }[];
   readonly pnl: { readonly total: string; readonly fees: string; readonly funding: string; readonly rewards: string };
   readonly counters: { readonly fills: number };
   readonly execution: { readonly budgets: readonly { readonly name: string; readonly available: number; readonly ratePerSec: number; readonly configuredPerSec: number }[] };
   readonly alerts?: readonly { readonly tsMs: number; readonly level: string; readonly text: string }[];
 }
+
+/** A gap shorter than this is a requote or a reconnect, not worth a word in the table. */
+const NO_QUOTES_SHOWN_AFTER_S = 10;
 
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
@@ -36,7 +41,10 @@ export function formatStatusTable(s: StatusState, url: string): string {
   const rows: string[][] = [['STRATEGY', 'SYMBOL', 'STATE', 'BOOK', 'QUOTES (best bid / ask)', 'ORDERS', 'POSITION', 'PNL USD']];
   for (const sym of s.symbols) {
     const st = s.strategies.find((x) => x.id === sym.strategyId);
-    const state = st?.error ? 'ERROR' : sym.tradingState === 'ACTIVE' ? 'active' : `${sym.tradingState.toLowerCase()}${sym.tradingReason ? ` (${sym.tradingReason})` : ''}`;
+    // ACTIVE with nothing at the venue for a while is not "active": say so (issue 35 #8).
+    const silent = sym.noQuotesForS ?? 0;
+    const active = silent >= NO_QUOTES_SHOWN_AFTER_S ? `ACTIVE, NO QUOTES for ${silent} s` : 'active';
+    const state = st?.error ? 'ERROR' : sym.tradingState === 'ACTIVE' ? active : `${sym.tradingState.toLowerCase()}${sym.tradingReason ? ` (${sym.tradingReason})` : ''}`;
     const b = sym.quotes.bids[0];
     const a = sym.quotes.asks[0];
     const quotes = b || a ? `${b ? `${b.qty}@${b.price}` : '-'} / ${a ? `${a.qty}@${a.price}` : '-'}` : '-';

@@ -27,11 +27,23 @@ Values in set are JSON when they parse (2, 0.5, true, "x"), else strings.
 Exit codes: 0 done, 1 refused (401 without the token, 400 bad value, 404 unknown id), 2 usage.`;
 
 const WITH_ID = new Set(['pause', 'resume', 'set', 'flatten']);
-const GLOBAL: Record<string, string> = { 'cancel-all': '/api/v1/cancel-all', kill: '/api/v1/kill-switch/trip', 'reset-kill': '/api/v1/kill-switch/reset', reload: '/api/v1/reload' };
+// A Map, not an object literal: `ctl __proto__` or `ctl toString` must be an unknown action (usage,
+// exit 2), not an inherited member that reaches the network as a path.
+const GLOBAL: ReadonlyMap<string, string> = new Map([
+  ['cancel-all', '/api/v1/cancel-all'],
+  ['kill', '/api/v1/kill-switch/trip'],
+  ['reset-kill', '/api/v1/kill-switch/reset'],
+  ['reload', '/api/v1/reload'],
+]);
 
-/** Parses `name=value` pairs (values as JSON when they parse). */
+/**
+ * Parses `name=value` pairs (values as JSON when they parse).
+ * @throws MmError USAGE for a pair without a name.
+ */
 export function parseAssignments(xs: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: `__proto__=...` is then a plain (unknown) parameter the schema refuses by name,
+  // not a prototype swap that silently drops the value.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const x of xs) {
     const eq = x.indexOf('=');
     if (eq <= 0) throw new MmError('USAGE', `expected <name>=<value>, got "${x}"`);
@@ -60,7 +72,7 @@ export const command: Command = {
     let path: string;
     let body: unknown = {};
     if (action === 'resume' && rest.length === 0) {
-      path = GLOBAL['reset-kill']!;
+      path = GLOBAL.get('reset-kill')!;
     } else if (WITH_ID.has(action)) {
       const id = rest[0];
       if (!id) throw new MmError('USAGE', `ctl ${action} needs a strategy id`);
@@ -75,11 +87,11 @@ export const command: Command = {
         if (action === 'flatten' && rest[1]) body = { symbol: rest[1] };
       }
     } else if (action === 'kill') {
-      path = GLOBAL[action]!;
+      path = GLOBAL.get(action)!;
       if (rest.length > 0) body = { detail: rest.join(' ') };
-    } else if (GLOBAL[action]) {
+    } else if (GLOBAL.has(action)) {
       if (rest.length > 0) throw new MmError('USAGE', `ctl ${action} takes no argument, got "${rest[0]!}"`);
-      path = GLOBAL[action]!;
+      path = GLOBAL.get(action)!;
     } else throw new MmError('USAGE', `unknown action "${action}" (pause, resume, set, flatten, cancel-all, kill, reset-kill, reload)`);
     if (!token) process.stderr.write(`mmbot ctl: ${TOKEN_ENV} is not set: the daemon will refuse (401)\n`);
     const r = await callApi(url, 'POST', path, token, body);

@@ -12,7 +12,8 @@ const USAGE = `usage: mmbot sim [--config venue.yaml] [--preset <name>] [--port 
        mmbot sim --preset-report [--presets calm,normal,...] [--symbols A,B] [--minutes N] [--seed N] [--maker-fee 0.0002] [--json]
 
 Starts the local venue (REST + order WS + market data) on loopback. Prints its address and a
-ready-to-use API key and secret; --credentials-out writes them as JSON
+ready-to-use API key and secret; --credentials-out writes them instead (stdout then names the
+file, never the secret) as JSON
 { "base_url", "ws_url", "api_key", "api_secret", "account_id" } for scripts, mode 0600 (an existing
 file is replaced, never left readable by others).
 Port 0 (the default) picks any free port. Stops cleanly on SIGINT/SIGTERM.
@@ -71,13 +72,12 @@ export const command: Command = {
         throw new MmError('FILE_NOT_FOUND', `cannot write credentials to ${out}: ${(e as Error).message}`, { path: out });
       }
     }
+    // With --credentials-out the secret stays in that 0600 file: stdout ends up in terminals,
+    // CI logs and journald, readable by more people than the file.
     process.stdout.write(
       [
         `local venue listening on ${running.baseUrl} (ws ${running.wsUrl})`,
-        `api_key:    ${creds.api_key}`,
-        `api_secret: ${creds.api_secret}`,
-        `account_id: ${creds.account_id}`,
-        ...(out ? [`credentials written to ${out}`] : []),
+        ...(out ? [`credentials (api_key, api_secret, account_id) written to ${out} (mode 0600)`] : [`api_key:    ${creds.api_key}`, `api_secret: ${creds.api_secret}`, `account_id: ${creds.account_id}`]),
         'press Ctrl-C to stop',
         '',
       ].join('\n'),

@@ -18,8 +18,9 @@ export function strategySource(name: string): string {
   return `import { z, type StrategyDefinition } from 'mmbot';
 
 const params = z.strictObject({
-  halfSpreadTicks: z.number().int().min(1).default(2).describe('distance of each quote from the mid, in ticks'),
-  size: z.number().int().min(1).describe('contracts per quote'),
+  // Every number bounded both ways: \`mmbot ctl set halfSpreadTicks=1e300\` is then refused, not obeyed.
+  halfSpreadTicks: z.number().int().min(1).max(100_000).default(2).describe('distance of each quote from the mid, in ticks'),
+  size: z.number().int().min(1).max(1_000_000_000).describe('contracts per quote'),
 });
 
 export const strategy: StrategyDefinition<typeof params> = {

@@ -111,13 +111,14 @@ export class AuthService {
 
   /** Exchanges key + secret for a bearer token valid `expirationSeconds` (venue time). */
   authenticate(apiKey: string, apiSecret: string, expirationSeconds: number | undefined, ip: string): Outcome<Session> {
-    const wait = this.#logins.admit(ip, apiKey);
-    if (wait !== null) return { ok: false, error: { status: 429, message: `too many logins from ${ip} or for this api_key; retry in ${wait} s` } };
     const k = this.#keys.get(apiKey);
-    if (!k || k.revoked || !sameSecret(k.apiSecret, apiSecret)) {
-      this.#logins.failed(ip, apiKey);
-      return fail(401, 'invalid api_key or api_secret');
+    const valid = !!k && !k.revoked && sameSecret(k.apiSecret, apiSecret);
+    const refused = this.#logins.admit(ip, apiKey, valid);
+    if (refused !== null) {
+      const what = refused.by === 'key' ? 'too many logins for this api_key' : `too many failed logins from ${ip}`;
+      return { ok: false, error: { status: 429, message: `${what}; retry in ${refused.waitS} s` } };
     }
+    if (!k || !valid) return fail(401, 'invalid api_key or api_secret');
     if (!ipAllowed(k.allowedIps, ip)) return fail(403, `IP address ${ip} is not allowed for this API key`);
     const secs = expirationSeconds ?? this.#limits.defaultExpirationSeconds;
     if (!Number.isInteger(secs) || secs <= 0 || secs > this.#limits.maxExpirationSeconds) {
@@ -221,10 +222,15 @@ export class AuthService {
     for (const [k, t] of this.#tokens) if (now >= t.expiresMs + TOKEN_GRACE_MS) this.#tokens.delete(k);
   }
 
-  /** Revokes one token (logout). */
-  revokeToken(token: string): void {
+  /**
+   * Revokes one token (logout) when it was issued to the caller's own user and key; false (nothing
+   * changed) otherwise: a read-only key must not end another user's, or its trading key's, session.
+   */
+  revokeToken(token: string, caller: Pick<Session, 'userId' | 'apiKey'>): boolean {
     const t = this.#tokens.get(token);
-    if (t) t.revoked = true;
+    if (!t || t.userId !== caller.userId || t.apiKey !== caller.apiKey) return false;
+    t.revoked = true;
+    return true;
   }
 
   /** True while the token is live (WS sessions check it on each request). */

@@ -2,9 +2,14 @@ import type { Clock } from '../../core/clock.ts';
 
 /** Budgets of `/api/authenticate` (venue config `auth`). */
 export interface LoginLimits {
-  /** Failed logins allowed per client IP and per API key in one window; beyond, every login from that IP / for that key is refused 429 until the window ends. */
+  /**
+   * Failed logins allowed per API key in one window; beyond, every login for that key (the right
+   * secret too) is refused 429 until the window ends. Per client IP the same count of failures
+   * refuses only further failing logins from it: a valid login is never held up by another
+   * process's mistakes on the same host.
+   */
   readonly maxFailuresPerWindow: number;
-  /** Logins (any outcome) allowed per client IP and per API key in one window. */
+  /** Logins allowed per API key (any outcome) and failing logins per client IP in one window. */
   readonly maxAttemptsPerWindow: number;
   /** Window length, venue ms. */
   readonly windowMs: number;
@@ -18,10 +23,18 @@ interface Window {
   failures: number;
 }
 
+/** A refused login: the seconds to wait and which budget refused it. */
+export interface LoginRefusal {
+  readonly waitS: number;
+  readonly by: 'key' | 'ip';
+}
+
 /**
- * Fixed-window counters of login attempts and failures per IP and per key: brute force on a
- * secret, or a flood of valid logins, is answered 429 with the seconds left instead of being
- * served without bound. Pure apart from the injected clock.
+ * Fixed-window counters of login attempts and failures per key and per IP: brute force on a key's
+ * secret, or a flood of logins, is answered 429 with the seconds left instead of being served
+ * without bound. The lockout is per key: on loopback every daemon shares one IP, so 11 bad logins
+ * from any local process must not stall the others' token renewals; the per-IP budget only
+ * refuses failing logins (a spray over many keys). Pure apart from the injected clock.
  */
 export class LoginLimiter {
   readonly #windows = new Map<string, Window>();
@@ -34,21 +47,32 @@ export class LoginLimiter {
     this.#maxTracked = limits.maxTracked ?? 10_000;
   }
 
-  /** Seconds to wait when `ip` or `apiKey` is over a budget (this attempt is then not counted), else null (counted). */
-  admit(ip: string, apiKey: string): number | null {
+  /**
+   * Admits one login whose credentials are `valid` (checked by the caller) or not: the refusal when
+   * `apiKey` is over its budget, or when it fails and `ip` is over its failure budget (this attempt
+   * is then not counted), else null (counted, and a failure counted against both).
+   */
+  admit(ip: string, apiKey: string, valid: boolean): LoginRefusal | null {
     const now = this.clock.nowMs();
-    const w = [this.#window(`ip:${ip}`, now), this.#window(`key:${apiKey}`, now)];
-    const over = w.filter((x) => x.failures >= this.limits.maxFailuresPerWindow || x.attempts >= this.limits.maxAttemptsPerWindow);
-    if (over.length > 0) return Math.max(1, Math.ceil(Math.max(...over.map((x) => x.startMs + this.limits.windowMs - now)) / 1000));
-    for (const x of w) x.attempts++;
+    const key = this.#window(`key:${apiKey}`, now);
+    if (this.#over(key)) return { waitS: this.#waitS(key, now), by: 'key' };
+    if (!valid) {
+      const byIp = this.#window(`ip:${ip}`, now);
+      if (this.#over(byIp)) return { waitS: this.#waitS(byIp, now), by: 'ip' };
+      byIp.attempts++;
+      byIp.failures++;
+      key.failures++;
+    }
+    key.attempts++;
     return null;
   }
 
-  /** Counts a failed login (wrong key or secret) against the IP and the key. */
-  failed(ip: string, apiKey: string): void {
-    const now = this.clock.nowMs();
-    this.#window(`ip:${ip}`, now).failures++;
-    this.#window(`key:${apiKey}`, now).failures++;
+  #over(w: Window): boolean {
+    return w.failures >= this.limits.maxFailuresPerWindow || w.attempts >= this.limits.maxAttemptsPerWindow;
+  }
+
+  #waitS(w: Window, now: number): number {
+    return Math.max(1, Math.ceil((w.startMs + this.limits.windowMs - now) / 1000));
   }
 
   /** Tracked windows (bounded by `maxTracked`). */

@@ -47,9 +47,9 @@ const schema = z.strictObject({
       close_order_ws_on_expiry: z.boolean().default(true),
       /** Unrevoked tokens kept per API key; a login beyond drops the oldest (bounded session storage). */
       max_live_per_key: z.number().int().positive().default(100),
-      /** Failed logins per client IP and per API key a minute (venue time); beyond, logins are answered 429 until the minute ends. */
+      /** Failed logins per API key a minute (venue time); beyond, logins for that key are answered 429 until the minute ends. Per client IP the same count refuses only further failing logins. */
       login_failures_per_minute: z.number().int().positive().default(10),
-      /** Logins of any outcome per client IP and per API key a minute (venue time); beyond, 429. */
+      /** Logins of any outcome per API key (failing logins per client IP) a minute (venue time); beyond, 429. */
       logins_per_minute: z.number().int().positive().default(600),
     })
     .prefault({}),

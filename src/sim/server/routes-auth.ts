@@ -13,6 +13,15 @@ function ipList(v: unknown, name: string): string[] {
   return v as string[];
 }
 
+/** A cookie value percent-decoded, or as sent when its escapes are malformed (it then matches no token). */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
 function keyOf(ctx: RouteContext): string {
   const fromQuery = ctx.query.get('api_key');
   const body = ctx.body === undefined ? {} : asObject(ctx.body);
@@ -88,9 +97,12 @@ export function registerAuthRoutes({ router, venue }: VenuePluginContext): void 
   });
 
   router.post('/api/logout', (ctx) => {
-    venue.auth.revokeToken(ctx.session!.token);
+    const s = ctx.session!;
+    venue.auth.revokeToken(s.token, s);
+    // A cookie token is revoked only when the caller's own user and key got it: logout must not be
+    // a way to end someone else's session by naming its token.
     const cookie = /(?:^|;\s*)token=([^;]+)/.exec(String(ctx.req.headers.cookie ?? ''))?.[1];
-    if (cookie) venue.auth.revokeToken(decodeURIComponent(cookie));
+    if (cookie) venue.auth.revokeToken(safeDecode(cookie), s);
     return ok({});
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARAM_RANGES } from '../param-ranges.ts';
 import { nextSettlement } from '../../domain/funding-schedule.ts';
 import type { DesiredQuotes } from '../../domain/intents.ts';
 import type { StrategyContext } from '../contract.ts';
@@ -12,10 +13,11 @@ export const fundingCarrySchema = z.strictObject({
   holdingTimeS: z
     .number()
     .positive()
+    .max(PARAM_RANGES.seconds)
     .optional()
     .describe('H, expected time a contract stays in inventory, seconds. Default: calibrated from our fills by Little\'s law (average |position| ÷ contracts per second that open or grow |position|); the time to settlement until then.'),
-  maxShiftSpreads: z.number().positive().default(1).describe('Cap on |shift|, in half-spreads of the inner quotes.'),
-  guardWindowS: z.number().nonnegative().default(300).describe('Within this many seconds of a settlement with |f̂·P| above a half-spread, the paying side\'s size is scaled by guardSizeMult.'),
+  maxShiftSpreads: z.number().positive().max(PARAM_RANGES.factor).default(1).describe('Cap on |shift|, in half-spreads of the inner quotes.'),
+  guardWindowS: z.number().nonnegative().max(PARAM_RANGES.seconds).default(300).describe('Within this many seconds of a settlement with |f̂·P| above a half-spread, the paying side\'s size is scaled by guardSizeMult.'),
   guardSizeMult: z.number().min(0).max(1).default(0.5).describe('Size multiplier on the paying side inside the guard window (0 pulls it).'),
 });
 

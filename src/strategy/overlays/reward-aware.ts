@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARAM_RANGES } from '../param-ranges.ts';
 import type { DesiredQuotes, QuoteLevel } from '../../domain/intents.ts';
 import type { StrategyContext } from '../contract.ts';
 import { Ewma } from '../estimators/ewma.ts';
@@ -9,10 +10,10 @@ import type { Overlay } from './overlay.ts';
 /** Parameters of the reward-aware overlay. */
 export const rewardAwareSchema = z.strictObject({
   kind: z.literal('reward-aware'),
-  poolUsdPerDay: z.number().positive().describe('The program\'s reward pool for this symbol, USD per day (the venue does not publish it). Required.'),
-  minRestMs: z.number().int().nonnegative().default(3000).describe('Minimum resting time for a quote to score, engine ms: a qualifying best quote is not moved before it.'),
+  poolUsdPerDay: z.number().positive().max(PARAM_RANGES.usd).describe('The program\'s reward pool for this symbol, USD per day (the venue does not publish it). Required.'),
+  minRestMs: z.number().int().nonnegative().max(PARAM_RANGES.intervalMs).default(3000).describe('Minimum resting time for a quote to score, engine ms: a qualifying best quote is not moved before it.'),
   pullIn: z.boolean().default(false).describe('Also pull a best quote the inner strategy placed outside the spread limit to the limit (not only keep qualifying ones there).'),
-  markoutHorizonMs: z.number().int().positive().default(5000).describe('Horizon of the markouts that estimate adverse selection, engine ms.'),
+  markoutHorizonMs: z.number().int().positive().max(PARAM_RANGES.intervalMs).default(5000).describe('Horizon of the markouts that estimate adverse selection, engine ms.'),
 });
 
 /** Parsed parameters. */

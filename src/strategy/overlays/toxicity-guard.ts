@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARAM_RANGES } from '../param-ranges.ts';
 import type { DesiredQuotes } from '../../domain/intents.ts';
 import type { StrategyContext } from '../contract.ts';
 import { MarkoutTracker } from '../estimators/markout-tracker.ts';
@@ -8,12 +9,12 @@ import type { Overlay } from './overlay.ts';
 /** Parameters of the toxicity guard. */
 export const toxicityGuardSchema = z.strictObject({
   kind: z.literal('toxicity'),
-  horizonMs: z.number().int().positive().default(5000).describe('Markout horizon of our fills, engine ms.'),
-  window: z.number().int().min(1).default(20).describe('Recent fills per side in the mean markout.'),
-  minFills: z.number().int().min(1).default(5).describe('Matured markouts of a side needed before the guard acts on it.'),
-  sensitivity: z.number().positive().default(1).describe('Extra half-spread per adverse move: widen = sensitivity × |mean markout| (converted to ticks).'),
-  maxWidenSpreads: z.number().positive().default(3).describe('Cap on the widening, in half-spreads of the inner quotes.'),
-  stepBackSpreads: z.number().positive().default(2).describe('When the adverse move exceeds this many half-spreads, also scale sizes by stepBackSizeMult.'),
+  horizonMs: z.number().int().positive().max(PARAM_RANGES.intervalMs).default(5000).describe('Markout horizon of our fills, engine ms.'),
+  window: z.number().int().min(1).max(PARAM_RANGES.count).default(20).describe('Recent fills per side in the mean markout.'),
+  minFills: z.number().int().min(1).max(PARAM_RANGES.count).default(5).describe('Matured markouts of a side needed before the guard acts on it.'),
+  sensitivity: z.number().positive().max(PARAM_RANGES.factor).default(1).describe('Extra half-spread per adverse move: widen = sensitivity × |mean markout| (converted to ticks).'),
+  maxWidenSpreads: z.number().positive().max(PARAM_RANGES.factor).default(3).describe('Cap on the widening, in half-spreads of the inner quotes.'),
+  stepBackSpreads: z.number().positive().max(PARAM_RANGES.factor).default(2).describe('When the adverse move exceeds this many half-spreads, also scale sizes by stepBackSizeMult.'),
   stepBackSizeMult: z.number().min(0).max(1).default(0.5).describe('Size multiplier while stepping back (0 pulls the quotes).'),
 });
 

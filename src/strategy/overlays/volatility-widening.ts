@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PARAM_RANGES } from '../param-ranges.ts';
 import type { DesiredQuotes } from '../../domain/intents.ts';
 import type { Strategy, StrategyContext } from '../contract.ts';
 import { EwmaVolatility } from '../estimators/volatility.ts';
@@ -8,10 +9,10 @@ import type { Overlay } from './overlay.ts';
 /** Parameters of the volatility-widening overlay. */
 export const volatilityWideningSchema = z.strictObject({
   kind: z.literal('volatility'),
-  fastHalfLifeS: z.number().positive().default(30).describe('Half-life of the fast σ estimate, seconds.'),
-  slowHalfLifeS: z.number().positive().default(900).describe('Half-life of the slow (baseline) σ estimate, seconds.'),
-  sensitivity: z.number().positive().default(1).describe('Extra half-spread per unit of excess volatility: widen = sensitivity·(σ_fast/σ_slow − 1)·half-spread.'),
-  maxWidenSpreads: z.number().positive().default(2).describe('Cap on the widening, in half-spreads of the inner quotes.'),
+  fastHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(30).describe('Half-life of the fast σ estimate, seconds.'),
+  slowHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(900).describe('Half-life of the slow (baseline) σ estimate, seconds.'),
+  sensitivity: z.number().positive().max(PARAM_RANGES.factor).default(1).describe('Extra half-spread per unit of excess volatility: widen = sensitivity·(σ_fast/σ_slow − 1)·half-spread.'),
+  maxWidenSpreads: z.number().positive().max(PARAM_RANGES.factor).default(2).describe('Cap on the widening, in half-spreads of the inner quotes.'),
   sizeCut: z.boolean().default(false).describe('Also scale sizes by σ_slow/σ_fast when volatility is above baseline.'),
 });
 

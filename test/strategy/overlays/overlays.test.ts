@@ -297,9 +297,11 @@ describe('withOverlays', () => {
     expect(withOverlays(inner, [])).toBe(inner);
     let n = 0;
     const lazy: Strategy = { quote: () => (n++ === 0 ? { symbol: SYM, bids: [{ priceTicks: 9_990, qty: 1 }], asks: [{ priceTicks: 10_010, qty: 1 }] } : null) };
-    const s = withOverlays(lazy, [overlay({ kind: 'funding-carry', holdingTimeS: 1e9, maxShiftSpreads: 100 })]);
+    // H at its bound (one week; it was 1e9 before parameters had ranges, issue 35 #8): the 3-tick
+    // carry decays a little to the settlement, so the re-adjusted bid is 9,987 (9,986 undecayed).
+    const s = withOverlays(lazy, [overlay({ kind: 'funding-carry', holdingTimeS: 604_800, maxShiftSpreads: 100 })]);
     expect(quotesOf(s.quote(ctx({ nowMs: T0 + 1000 }))).bids[0]!.priceTicks).toBe(9_990);
-    expect(quotesOf(s.quote(ctx({ nowMs: T0 + 2000, funding: funding(0.0003) }))).bids[0]!.priceTicks).toBe(9_986);
+    expect(quotesOf(s.quote(ctx({ nowMs: T0 + 2000, funding: funding(0.0003) }))).bids[0]!.priceTicks).toBe(9_987);
     const raw: Strategy = { quote: () => ({ intents: [] }) };
     expect(withOverlays(raw, [overlay({ kind: 'toxicity' })]).quote(ctx({ nowMs: 0 }))).toEqual({ intents: [] });
   });
