@@ -76,6 +76,8 @@ export interface BotMetrics {
   positionLimit(symbol: string, maxContracts: number): void;
   /** Counts one disagreement of the periodic position check (our position vs the venue's) for a symbol. */
   positionMismatch(symbol: string): void;
+  /** Counts one fill on the order stream that was not ours (`unknown-order`, `other-account`): not booked. */
+  unknownFill(kind: 'unknown-order' | 'other-account'): void;
   /**
    * Sets whether a symbol should have working orders now (1: ready, trading state ACTIVE, the strategy
    * wants quotes after the risk gate; 0 otherwise): `MmbotNotQuoting` fires when it is 1 with none open.
@@ -153,6 +155,10 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const funding = new Gauge({ name: `${p}funding_rate_estimated_ratio`, help: 'Venue estimated funding rate (positive: longs pay)', labelNames: ['symbol'], registers });
   const positionLimit = new Gauge({ name: `${p}position_limit_contracts`, help: 'Position cap per symbol (risk max_position, contracts)', labelNames: ['symbol'], registers });
   const mismatches = new Counter({ name: `${p}position_mismatches_total`, help: 'Periodic position checks that found our position different from the venue\'s, per symbol', labelNames: ['symbol'], registers });
+  const unknownFills = new Counter({ name: `${p}unknown_fills_total`, help: 'Fills on the order stream for an order we never placed (unknown-order) or another account (other-account): not booked', labelNames: ['kind'], registers });
+  // Both series exist from the start, so increase() sees the first one.
+  unknownFills.inc({ kind: 'unknown-order' }, 0);
+  unknownFills.inc({ kind: 'other-account' }, 0);
   const quoteExpected = new Gauge({ name: `${p}quote_expected`, help: 'Symbol should have working orders now (1: ready, ACTIVE, the strategy wants quotes) or not (0)', labelNames: ['symbol'], registers });
   const backoffs = new Counter({ name: `${p}venue_backoffs_total`, help: 'Throttling answers from the venue (RATE_LIMITED = 429, VENUE_UNAVAILABLE = 503, GATEWAY_TIMEOUT = 504), any request', labelNames: ['code'], registers });
   backoffs.inc({ code: 'RATE_LIMITED' }, 0); // the 429 series exists from the start: increase() sees the first one
@@ -217,6 +223,7 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       mismatches.inc({ symbol }, 0); // export the symbol's series at 0, so increase() sees the first mismatch
     },
     positionMismatch: (symbol) => mismatches.inc({ symbol }),
+    unknownFill: (kind) => unknownFills.inc({ kind }),
     quoteExpected: (symbol, expected) => quoteExpected.set({ symbol }, expected ? 1 : 0),
     venueBackoff: (code) => backoffs.inc({ code }),
     orderBudget(window, counted, limit) {

@@ -43,6 +43,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'MmbotNotQuoting',
       'MmbotPositionNearLimit',
       'MmbotPositionMismatch',
+      'MmbotUnknownFills',
       'MmbotMemoryGrowth',
       'MmbotOrderBudgetNearLimit',
       'MmbotTargetDown',
@@ -79,6 +80,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'mmbot_process_memory_bytes',
       'mmbot_process_uptime_seconds',
       'mmbot_quote_expected',
+      'mmbot_unknown_fills_total',
       'mmbot_venue_backoffs_total',
     ]);
     expect([...used].filter((m) => !exported.has(m))).toEqual([]);
@@ -96,7 +98,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
 
   it.skipIf(!needs('prometheus'))('promtool check rules passes', async () => {
     const r = await promtool(['check', 'rules', RULES]);
-    expect(r.output).toContain('SUCCESS: 10 rules found');
+    expect(r.output).toContain('SUCCESS: 11 rules found');
     expect(r.code).toBe(0);
   });
 
