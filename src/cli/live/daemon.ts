@@ -102,6 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       tokenLifetimeS: venue.tokenLifetimeS,
       ...(venue.accountId !== undefined ? { accountId: venue.accountId } : {}),
       ...(venue.requestTimeoutMs !== undefined ? { requestTimeoutMs: venue.requestTimeoutMs } : {}),
+      ...(venue.maxResponseBytes !== undefined ? { maxResponseBytes: venue.maxResponseBytes } : {}),
     });
     closer.add('rest client', () => rest.close());
     const instruments = await rest.loadInstruments();
