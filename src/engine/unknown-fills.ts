@@ -15,8 +15,6 @@ import type { UnknownFillEvent } from './events.ts';
 export class UnknownFills {
   #running = false;
   #again = false;
-  /** Unknown fills seen, by kind. */
-  readonly seen = { 'unknown-order': 0, 'other-account': 0 };
 
   constructor(
     private readonly clock: Clock,
@@ -40,7 +38,6 @@ export class UnknownFills {
   }
 
   #report(ev: OrderFilled, kind: UnknownFillEvent['kind']): void {
-    this.seen[kind]++;
     const o = ev.order;
     this.emit({
       type: 'unknown-fill',

@@ -83,6 +83,17 @@ describe('fills that are not ours (issue 35, item 1)', () => {
     expect(position(h)).toBe(-300);
   });
 
+  it('a burst of ghost fills is reconciled twice (the one running, then one more), not once per fill', async () => {
+    const { h, reads } = await shortThreeHundred();
+    const before = { ...reads };
+    for (let i = 0; i < 3; i++) h.gw.events$.next(fillEvent(h, { orderId: `O-GHOST-${i}`, cid: null, account: 'ACC-1', side: 'sell', qty: 100, priceTicks: 11005, tradeId: `T-GHOST-${i}` }));
+    await h.advance(100, 10);
+    expect(h.of('unknown-fill')).toHaveLength(3);
+    expect(reads.fills - before.fills).toBe(2);
+    expect(reads.positions - before.positions).toBe(2);
+    expect(position(h)).toBe(-300);
+  });
+
   it('a fill for another account is dropped, even when it names one of our orders', async () => {
     const { h } = await shortThreeHundred();
     const ours = h.gw.open().find((o) => o.side === 'buy')!;
