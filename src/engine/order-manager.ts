@@ -22,7 +22,7 @@ export interface ManagerEnv extends RequestEnv {
    * order it names. Null: not checked.
    */
   readonly accountId: string | null;
-  /** A fill of one of our orders (tracked, or closed lately); the engine dedupes by trade id. */
+  /** A fill of one of our orders (tracked, or carrying a client id we issued); the engine dedupes by trade id. */
   onFill(ev: OrderFilled, cid: ClientOrderId | null): void;
   /** A fill that is not ours (see `UnknownFillEvent`): never booked from the stream. */
   onUnknownFill(ev: OrderFilled, kind: 'unknown-order' | 'other-account'): void;
@@ -265,7 +265,7 @@ export class OrderManager {
         // A fill moves the position, which every risk limit reads: only our own orders' fills
         // count. Anything else (a venue glitch, a hostile peer) is reported and checked over REST.
         if (env.accountId !== null && order.accountId !== env.accountId) return env.onUnknownFill(ev, 'other-account');
-        if (!o && !env.store.wasOurs(order.clientOrderId, order.orderId)) return env.onUnknownFill(ev, 'unknown-order');
+        if (!o && !env.cids.issued(order.clientOrderId)) return env.onUnknownFill(ev, 'unknown-order');
         env.onFill(ev, o?.clientOrderId ?? order.clientOrderId);
         if (!o || !current) return;
         env.store.setOrderId(o, order.orderId);

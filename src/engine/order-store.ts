@@ -4,7 +4,6 @@ import type { QuoteLevel } from '../domain/intents.ts';
 import type { OwnRestingOrder } from '../domain/others-book.ts';
 import type { Exposure } from '../risk/intent-check.ts';
 import type { WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
-import { RecentIds } from './recent-ids.ts';
 
 /**
  * One order the engine tracks from intent to terminal state. Mutable inside the engine; strategies
@@ -88,8 +87,6 @@ export class OrderStore {
    */
   keepGhosts = false;
   readonly #ghosts = new Map<string, readonly OwnRestingOrder[]>();
-  /** Ids of orders that left the store lately: a late fill of one is still ours (`wasOurs`). */
-  readonly #retired = new RecentIds();
 
   /** Number of tracked orders. */
   get size(): number {
@@ -143,9 +140,6 @@ export class OrderStore {
     if (this.#byCid.get(o.clientOrderId) !== o) return;
     o.dispose();
     this.#byCid.delete(o.clientOrderId);
-    this.#retired.add(o.clientOrderId);
-    this.#retired.add(o.orderId);
-    for (const id of o.oldIds) this.#retired.add(id);
     for (const id of o.oldIds) if (this.#byOid.get(id) === o) this.#byOid.delete(id);
     if (o.orderId !== null && this.#byOid.get(o.orderId) === o) this.#byOid.delete(o.orderId);
     const list = this.#bySymbol.get(o.symbol);
@@ -199,11 +193,6 @@ export class OrderStore {
 
   byOrderId(id: string | null): LocalOrder | undefined {
     return id === null ? undefined : this.#byOid.get(id);
-  }
-
-  /** True when an order with this client id or venue id was tracked and has left the store lately. */
-  wasOurs(cid: string | null, orderId: string | null): boolean {
-    return this.#retired.has(cid) || this.#retired.has(orderId);
   }
 
   /** Finds by client id first, then by any venue id. */

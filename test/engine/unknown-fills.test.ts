@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { asAccountId, asClientOrderId, asExecutionId, asVenueOrderId } from '../../src/core/ids.ts';
 import type { Order, OrderFilled, VenuePosition } from '../../src/domain/index.ts';
 import type { AccountReader } from '../../src/engine/index.ts';
+import { CidFactory } from '../../src/engine/cid.ts';
 import { EURUSD, ScriptedStrategy, bookEv, harness, quotes, type Harness } from './harness.ts';
 
 /*
@@ -126,5 +127,16 @@ describe('fills that are not ours (issue 35, item 1)', () => {
     await h.advance(100, 10);
     expect(h.of('unknown-fill')).toEqual([]);
     expect(h.of('fill')).toEqual([expect.objectContaining({ tradeId: 'T-LATE', qty: 3, recovered: false, position: -297 })]);
+  });
+
+  it('CidFactory.issued names exactly the client ids this session handed out (consecutive, so a range)', () => {
+    const f = new CidFactory(1_700_000_000_000);
+    expect(f.issued(String(1_700_000_000_000n << 20n))).toBe(false); // nothing issued yet
+    const a = f.next();
+    const b = f.next();
+    expect([f.issued(a), f.issued(b)]).toEqual([true, true]);
+    expect(f.issued(String(BigInt(b) + 1n))).toBe(false);
+    expect(f.issued(String(BigInt(a) - 1n))).toBe(false);
+    expect([f.issued(null), f.issued('999'), f.issued('12x'), f.issued('')]).toEqual([false, false, false, false]);
   });
 });
