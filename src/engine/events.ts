@@ -189,8 +189,8 @@ export interface PositionMismatchEvent extends At {
 }
 
 /**
- * A fill on the order stream the engine did not book: `unknown-order` names an order (client and
- * venue id) it never placed nor recently closed, `other-account` another account than ours. Such a
+ * A fill on the order stream the engine did not book: `unknown-order` names an order it does not
+ * track, with a client id it never issued; `other-account` another account than ours. Such a
  * fill does not move the position; the engine reconciles at once with the venue's REST fills and
  * position, which book it if the venue really holds it.
  */
