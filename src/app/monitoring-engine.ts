@@ -91,6 +91,9 @@ export function engineEventToMetrics(e: EngineEvent, metrics: BotMetrics, readin
     case 'position-mismatch':
       metrics.positionMismatch(e.symbol);
       return;
+    case 'unknown-fill':
+      metrics.unknownFill(e.kind);
+      return;
     case 'kill-switch-tripped':
       metrics.killSwitchTrip(e.reason);
       metrics.killSwitch(true);

@@ -62,3 +62,13 @@ export function decodeError(ctx: RequestContext, e: { path: string; message: str
     jsonPath: e.path,
   });
 }
+
+/** Maps a response body over the cap to RESPONSE_TOO_LARGE naming the request, the cap and the size. */
+export function tooLargeError(e: { limitBytes: number; bytes: number; announced: boolean }, ctx: RequestContext): MmError {
+  const size = e.announced ? `its content-length is ${e.bytes} bytes` : `more than ${e.limitBytes} bytes arrived (${e.bytes} read, reading stopped)`;
+  return new MmError(
+    'RESPONSE_TOO_LARGE',
+    `${ctx.method} ${ctx.path}: response body over the ${e.limitBytes}-byte cap (venue.max_response_bytes): ${size}`,
+    { method: ctx.method, path: ctx.path, limitBytes: e.limitBytes, bytes: e.bytes, announced: e.announced },
+  );
+}

@@ -26,6 +26,29 @@ export class RequestTimedOut extends Error {
   }
 }
 
+/**
+ * Thrown by a transport when a response body is over its cap: announced by `content-length`
+ * (nothing of it read) or found while reading (reading stopped there, the connection dropped).
+ */
+export class ResponseTooLarge extends Error {
+  constructor(
+    readonly limitBytes: number,
+    /** The announced length, or the bytes read when the cap was crossed. */
+    readonly bytes: number,
+    readonly announced: boolean,
+  ) {
+    super(`response body ${announced ? `announced as ${bytes} bytes` : `over ${limitBytes} bytes (${bytes} read)`}, cap ${limitBytes}`);
+    this.name = 'ResponseTooLarge';
+  }
+}
+
+/**
+ * Default cap of one REST response body: the largest real answers (an instrument list, a page of
+ * fills or orders) are well under 1 MiB; 16 MiB, the WS frame bound (wire/frame-limits.ts), leaves a
+ * wide margin. Uncapped, a 400 MB answer to /api/instruments took the daemon to 1.39 GB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 /** The I/O edge of the REST client: swap in a fake for unit tests. */
 export interface HttpTransport {
   /** Performs the request; rejects with RequestTimedOut on deadline, or the transport error. */
@@ -41,14 +64,18 @@ export interface UndiciTransportOptions {
   readonly connections?: number;
   /** Idle keep-alive time before a pooled socket is closed, ms (default 30 s). */
   readonly keepAliveMs?: number;
+  /** Largest response body read, bytes (default DEFAULT_MAX_RESPONSE_BYTES); over it: ResponseTooLarge. */
+  readonly maxResponseBytes?: number;
 }
 
 /**
  * A keep-alive connection pool (undici Pool) to one origin. The request deadline runs on the
- * injected clock and aborts the request; undici's own socket timers are only a backstop.
+ * injected clock and aborts the request; undici's own socket timers are only a backstop. Bodies
+ * are read up to `maxResponseBytes` and no further (ResponseTooLarge).
  */
 export function undiciTransport(baseUrl: string, opts: UndiciTransportOptions): HttpTransport {
   const origin = new URL(baseUrl).origin;
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const pool = new Pool(origin, {
     connections: opts.connections ?? 8,
     keepAliveTimeout: opts.keepAliveMs ?? 30_000,
@@ -71,7 +98,7 @@ export function undiciTransport(baseUrl: string, opts: UndiciTransportOptions): 
           ...(req.body !== undefined ? { body: req.body } : {}),
           signal: ac.signal,
         });
-        const text = await res.body.text();
+        const text = await readCapped(res.body, res.headers['content-length'], maxBytes, ac);
         return { status: res.statusCode, headers: res.headers, text };
       } catch (e) {
         if (timedOut) throw new RequestTimedOut(req.timeoutMs);
@@ -82,4 +109,33 @@ export function undiciTransport(baseUrl: string, opts: UndiciTransportOptions): 
     },
     close: () => pool.close(),
   };
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `maxBytes`: a larger `content-length` is refused before
+ * reading, and a body that grows past the cap (chunked, or lying about its length) stops being read
+ * at the chunk that crosses it; the request is aborted so the socket is not reused.
+ * @throws ResponseTooLarge
+ */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, contentLength: string | string[] | undefined, maxBytes: number, ac: AbortController): Promise<string> {
+  const announced = typeof contentLength === 'string' ? Number(contentLength) : NaN;
+  if (announced > maxBytes) {
+    const err = new ResponseTooLarge(maxBytes, announced, true);
+    ac.abort(err);
+    body.destroy(err);
+    throw err;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      const err = new ResponseTooLarge(maxBytes, total, false);
+      ac.abort(err);
+      body.destroy(err);
+      throw err;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
 }

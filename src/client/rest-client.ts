@@ -41,6 +41,8 @@ export interface RestClientOptions {
   readonly retry?: BackoffPolicy;
   readonly maxRetries?: number;
   readonly requestTimeoutMs?: number;
+  /** Largest response body read, bytes (default 16 MiB); a larger one fails with RESPONSE_TOO_LARGE. Ignored with `transport`. */
+  readonly maxResponseBytes?: number;
   readonly transport?: HttpTransport;
   readonly random?: () => number;
 }
@@ -65,7 +67,7 @@ export class RestClient {
   constructor(opts: RestClientOptions) {
     this.#o = opts;
     this.#catalog = opts.instruments;
-    this.#transport = opts.transport ?? undiciTransport(opts.baseUrl, { clock: opts.clock });
+    this.#transport = opts.transport ?? undiciTransport(opts.baseUrl, { clock: opts.clock, ...(opts.maxResponseBytes !== undefined ? { maxResponseBytes: opts.maxResponseBytes } : {}) });
     const creds = opts.credentials;
     this.tokens = creds
       ? new TokenManager({

@@ -2,8 +2,8 @@ import type { Clock } from '../core/clock.ts';
 import { MmError } from '../core/errors.ts';
 import type { Result } from '../core/result.ts';
 import { backoffDelayMs, DEFAULT_RETRY_BACKOFF, parseRateLimitHints, sleepOn, type BackoffPolicy } from './backoff.ts';
-import { decodeError, httpError, transportError, type RequestContext } from './http-errors.ts';
-import { RequestTimedOut, type HttpResponse, type HttpTransport } from './http-transport.ts';
+import { decodeError, httpError, tooLargeError, transportError, type RequestContext } from './http-errors.ts';
+import { RequestTimedOut, ResponseTooLarge, type HttpResponse, type HttpTransport } from './http-transport.ts';
 import type { TokenManager } from './token-manager.ts';
 import { encodeQuery, parseJson } from './wire-port.ts';
 
@@ -116,6 +116,11 @@ export class RestCore {
           timeoutMs: this.#o.requestTimeoutMs ?? 10_000,
         });
       } catch (e) {
+        if (e instanceof ResponseTooLarge) {
+          // The same request would bring the same answer: no retry.
+          this.stats.failures++;
+          throw tooLargeError(e, ctx);
+        }
         failure = transportError(e, ctx, e instanceof RequestTimedOut);
         if (attempt < maxRetries) {
           await this.#wait(attempt++, undefined);

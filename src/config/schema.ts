@@ -51,6 +51,9 @@ const remoteVenue = z
     account_id: z.string().min(1).optional().describe('Account to trade; defaults to the key\'s only account.'),
     token_ttl_s: positiveInt.max(86_400).default(3600).describe('Session token lifetime requested at login (seconds).'),
     request_timeout_ms: positiveInt.default(5000).describe('Deadline of one REST or WS request.'),
+    max_response_bytes: positiveInt
+      .default(16 * 1024 * 1024)
+      .describe('Largest REST response body read (bytes, default 16 MiB); a larger one fails that request with RESPONSE_TOO_LARGE instead of filling memory.'),
   })
   .describe('Trade against a venue over the network (the real sandbox, or a local venue started elsewhere).');
 

@@ -26,6 +26,7 @@ export const ERROR_CATALOG = {
   RISK_REJECTED: { kind: 'reject', summary: 'our pre-trade risk checks refused an intent' },
   JOB_REFUSED: { kind: 'reject', summary: 'a research worker refused a job planned by other code, for other data or another strategy module file' },
   DECODE_FAILED: { kind: 'reject', summary: 'a message did not match the wire protocol; the JSON path is named' },
+  RESPONSE_TOO_LARGE: { kind: 'reject', summary: 'a REST response body is over the configured cap; the request and the cap are named' },
   CONFIG_INVALID: { kind: 'config', summary: 'a config file failed validation; file, path and value are named' },
   CONFIG_ENV_MISSING: { kind: 'config', summary: 'a ${ENV_VAR} reference in a config is not set' },
   FILE_NOT_FOUND: { kind: 'config', summary: 'a file named by the user does not exist or cannot be read (or, for an output, written)' },

@@ -96,6 +96,25 @@ export class Accounting {
     this.#book(slot, key, ev.tradeId, ev.order.orderId, cid, ev.fillSide, ev.fillPriceTicks, ev.fillQty, ev.aggressor, fee, true, slot.market.mid(), ev.tsEvent, false);
   }
 
+  /**
+   * Runs `fn` once the start-up seed is done (now when it is): what to make of a fill the stream
+   * brought before it depends on the seeded positions.
+   */
+  afterSeed(fn: () => void): void {
+    if (this.#held !== null) this.#held.push(fn);
+    else fn();
+  }
+
+  /**
+   * True (and counted in `fillsInSeededPosition`) when the seeded position already includes a
+   * stream fill: a replay of an earlier session's fill, nothing to book or report.
+   */
+  inSeededPosition(ev: OrderFilled): boolean {
+    if (!this.#seeded.includes(ev.order.symbol, ev.tsEvent)) return false;
+    this.fillsInSeededPosition++;
+    return true;
+  }
+
   /** Applies REST fills: settles estimated fees, books fills the stream missed. Returns how many were new. */
   applyRestFills(rest: readonly FeeFill[]): number {
     if (this.#held !== null) {

@@ -13,6 +13,7 @@ import type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import { strictestState, type StateVerdict } from './effective-state.ts';
 import { isDesiredQuotes, isStrategyPlan, type StrategyOutput } from '../strategy/contract.ts';
 import { Accounting } from './accounting.ts';
+import { UnknownFills } from './unknown-fills.ts';
 import { KillSwitchInputsReader } from './kill-switch-inputs.ts';
 import { CidFactory } from './cid.ts';
 import { DEFAULT_FEE_RATES } from './config.ts';
@@ -55,6 +56,7 @@ export class EngineCore {
   readonly accounting: Accounting;
   readonly killSwitch: KillSwitch;
   readonly positionCheck: PositionCheck;
+  readonly unknownFills: UnknownFills;
   globalState: TradingState = 'ACTIVE';
   globalReason = '';
   /** Quoting is allowed (start-up reconciliation done, not stopping). */
@@ -132,7 +134,9 @@ export class EngineCore {
       cids: new CidFactory(clock.nowMs()),
       requests: this.requests,
       symbols: new Set(this.slots.keys()),
+      accountId: deps.accountId ?? null,
       onFill: (ev, cid) => this.accounting.onStreamFill(ev, cid),
+      onUnknownFill: (ev, kind) => this.unknownFills.onFill(ev, kind),
       onRejectEvent: (symbol, cid, reason, text) =>
         this.#onReject(symbol, 'place', cid, { kind: 'rejected', code: 'ORDER_REJECTED', reason, text }, false),
     });
@@ -157,6 +161,7 @@ export class EngineCore {
         this.flush();
       },
     );
+    this.unknownFills = new UnknownFills(clock, (ev) => this.emit(ev), this.accounting, () => this.recoverFills(), () => this.positionCheck.runNow());
   }
 
   /** Publishes an event and counts it. */

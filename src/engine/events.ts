@@ -189,6 +189,25 @@ export interface PositionMismatchEvent extends At {
 }
 
 /**
+ * A fill on the order stream the engine did not book: `unknown-order` names an order it does not
+ * track, with a client id it never issued; `other-account` another account than ours. Such a
+ * fill does not move the position; the engine reconciles at once with the venue's REST fills and
+ * position, which book it if the venue really holds it.
+ */
+export interface UnknownFillEvent extends At {
+  readonly type: 'unknown-fill';
+  readonly kind: 'unknown-order' | 'other-account';
+  readonly symbol: Symbol;
+  readonly orderId: VenueOrderId;
+  readonly clientOrderId: ClientOrderId | null;
+  readonly accountId: string;
+  readonly tradeId: string;
+  readonly side: Side;
+  readonly qty: number;
+  readonly priceTicks: number;
+}
+
+/**
  * A strategy asked for a marketable hedge order (IOC, not post-only). `sent` false: refused before
  * sending (`reason` names the risk rule); its fills are `fill` events with the same client order id.
  */
@@ -231,6 +250,7 @@ export type EngineEvent =
   | ReconciledEvent
   | OrderResolvedEvent
   | PositionMismatchEvent
+  | UnknownFillEvent
   | HedgeEvent
   | TickToIntentEvent;
 

@@ -58,7 +58,9 @@ export function sendFlattenOrder(core: FlattenHost, slot: SymbolSlot): FlattenRe
     else sell += o.qty - o.filledQty;
   }
   const pending = side === 'sell' ? sell : buy;
-  const qty = Math.min(Math.abs(positionQty) - pending, slot.limits.maxOrderQty);
+  // A reducing side never works more than max position (risk/position-room.ts): a position over
+  // the cap is flattened max position at a time.
+  const qty = Math.min(Math.abs(positionQty) - pending, slot.limits.maxOrderQty, slot.limits.maxPosition - pending);
   if (qty <= 0) return { sent: false, reason: 'already-reducing', positionQty };
   const intent: PlaceOrder = {
     kind: 'place',

@@ -17,8 +17,15 @@ export interface ManagerEnv extends RequestEnv {
   readonly requests: OrderRequests;
   /** Symbols the engine quotes (adoption applies only to these). */
   readonly symbols: ReadonlySet<string>;
-  /** A fill of one of our orders (or any fill on a quoted symbol); the engine dedupes by trade id. */
+  /**
+   * Our trading account's id, when known: a fill naming another account is not ours whatever
+   * order it names. Null: not checked.
+   */
+  readonly accountId: string | null;
+  /** A fill of one of our orders (tracked, or carrying a client id we issued); the engine dedupes by trade id. */
   onFill(ev: OrderFilled, cid: ClientOrderId | null): void;
+  /** A fill that is not ours (see `UnknownFillEvent`): never booked from the stream. */
+  onUnknownFill(ev: OrderFilled, kind: 'unknown-order' | 'other-account'): void;
   /** A venue reject event for one of our orders. */
   onRejectEvent(symbol: Symbol, cid: ClientOrderId | null, reason: string, text: string): void;
 }
@@ -255,6 +262,10 @@ export class OrderManager {
         req.afterAck(o);
         return;
       case 'filled':
+        // A fill moves the position, which every risk limit reads: only our own orders' fills
+        // count. Anything else (a venue glitch, a hostile peer) is reported and checked over REST.
+        if (env.accountId !== null && order.accountId !== env.accountId) return env.onUnknownFill(ev, 'other-account');
+        if (!o && !env.cids.issued(order.clientOrderId)) return env.onUnknownFill(ev, 'unknown-order');
         env.onFill(ev, o?.clientOrderId ?? order.clientOrderId);
         if (!o || !current) return;
         env.store.setOrderId(o, order.orderId);

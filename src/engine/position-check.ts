@@ -50,6 +50,19 @@ export class PositionCheck {
     void this.#run(reader).finally(() => (this.#busy = false));
   }
 
+  /**
+   * Runs a check now, whatever the interval and the settling time (a fill that is not ours was
+   * seen: the position must be confirmed at once). Resolves when done; a check already running
+   * answers for this one.
+   */
+  runNow(): Promise<void> {
+    const reader = this.accounts;
+    if (!reader || this.#busy) return Promise.resolve();
+    this.#busy = true;
+    this.#lastMs = this.clock.nowMs();
+    return this.#run(reader).finally(() => (this.#busy = false));
+  }
+
   async #run(reader: AccountReader): Promise<void> {
     const first = await this.#read(reader);
     if (first === null || this.#disagreeing(first).length === 0) return;

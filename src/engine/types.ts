@@ -59,6 +59,11 @@ export interface EngineDeps {
   /** Per-symbol rates where they differ (a backtest's recording states them per symbol); others use `fees`. */
   readonly feesBySymbol?: Readonly<Record<string, FeeRates>>;
   readonly log?: EngineLog;
+  /**
+   * Our trading account's id: a fill on the order stream naming another account is dropped (an
+   * `unknown-fill` event) instead of booked. Omitted: not checked (a backtest has one account).
+   */
+  readonly accountId?: string;
 }
 
 /** Options for `Engine.stop`. */

@@ -76,6 +76,8 @@ export interface BotMetrics {
   positionLimit(symbol: string, maxContracts: number): void;
   /** Counts one disagreement of the periodic position check (our position vs the venue's) for a symbol. */
   positionMismatch(symbol: string): void;
+  /** Counts one fill on the order stream that was not ours (`unknown-order`, `other-account`): not booked. */
+  unknownFill(kind: 'unknown-order' | 'other-account'): void;
   /**
    * Sets whether a symbol should have working orders now (1: ready, trading state ACTIVE, the strategy
    * wants quotes after the risk gate; 0 otherwise): `MmbotNotQuoting` fires when it is 1 with none open.
@@ -155,6 +157,10 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   const funding = new Gauge({ name: `${p}funding_rate_estimated_ratio`, help: 'Venue estimated funding rate (positive: longs pay)', labelNames: ['symbol'], registers });
   const positionLimit = new Gauge({ name: `${p}position_limit_contracts`, help: 'Position cap per symbol (risk max_position, contracts)', labelNames: ['symbol'], registers });
   const mismatches = new Counter({ name: `${p}position_mismatches_total`, help: 'Periodic position checks that found our position different from the venue\'s, per symbol', labelNames: ['symbol'], registers });
+  const unknownFills = new Counter({ name: `${p}unknown_fills_total`, help: 'Fills on the order stream for an order we never placed (unknown-order) or another account (other-account): not booked', labelNames: ['kind'], registers });
+  // Both series exist from the start, so increase() sees the first one.
+  unknownFills.inc({ kind: 'unknown-order' }, 0);
+  unknownFills.inc({ kind: 'other-account' }, 0);
   const quoteExpected = new Gauge({ name: `${p}quote_expected`, help: 'Symbol should have working orders now (1: ready, ACTIVE, the strategy wants quotes) or not (0)', labelNames: ['symbol'], registers });
   const noQuotes = new Gauge({
     name: `${p}no_quotes_seconds`,
@@ -225,6 +231,7 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       mismatches.inc({ symbol }, 0); // export the symbol's series at 0, so increase() sees the first mismatch
     },
     positionMismatch: (symbol) => mismatches.inc({ symbol }),
+    unknownFill: (kind) => unknownFills.inc({ kind }),
     quoteExpected: (symbol, expected) => quoteExpected.set({ symbol }, expected ? 1 : 0),
     noQuotes: (symbol, seconds) => noQuotes.set({ symbol }, seconds),
     venueBackoff: (code) => backoffs.inc({ code }),

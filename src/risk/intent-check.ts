@@ -1,5 +1,6 @@
 import type { PlaceOrder, ReplaceOrder } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from './config.ts';
+import { positionRoom } from './position-room.ts';
 import type { RiskView } from './quote-gate.ts';
 
 /** Working exposure on the symbol, in-flight included, for checking one raw intent. */
@@ -30,14 +31,13 @@ export function checkIntent(
   if (v.bandUpperTicks !== null && intent.priceTicks > v.bandUpperTicks - limits.bandMarginTicks) return 'price-band';
   if (intent.kind === 'place' && exposure.orders + 1 > limits.maxOpenOrders) return 'max-open-orders';
   const extra = intent.qty - replacedQty;
-  if (side === 'buy') {
-    const after = v.position + exposure.buyQty + extra;
-    if (v.tradingState === 'REDUCING' && after > 0 && extra > 0) return 'reducing';
-    if (after > limits.maxPosition && extra > 0) return 'max-position';
-  } else {
-    const after = v.position - exposure.sellQty - extra;
-    if (v.tradingState === 'REDUCING' && after < 0 && extra > 0) return 'reducing';
-    if (after < -limits.maxPosition && extra > 0) return 'max-position';
+  if (extra <= 0) return null;
+  // The same room as the ladder's (position-room.ts): REDUCING never works more than max position.
+  const working = side === 'buy' ? exposure.buyQty : exposure.sellQty;
+  if (v.tradingState === 'REDUCING') {
+    if (working + extra > (side === 'buy' ? -v.position : v.position)) return 'reducing';
+    if (working + extra > limits.maxPosition) return 'max-position';
+    return null;
   }
-  return null;
+  return working + extra > positionRoom(side, v.position, limits.maxPosition, 0, false) ? 'max-position' : null;
 }

@@ -1,6 +1,7 @@
 import { truncate } from '../core/arrays.ts';
 import type { QuoteLevel } from '../domain/intents.ts';
 import type { SymbolRiskLimits } from './config.ts';
+import { positionRoom } from './position-room.ts';
 import type { TradingState } from './trading-state.ts';
 
 /**
@@ -38,7 +39,7 @@ const scratch: string[] = [];
 
 /**
  * Applies the pre-trade limits to a desired ladder: trading state (HALTED drops all, REDUCING keeps
- * only the side that shrinks |position|, capped at the position), price band, max order size and
+ * only the side that shrinks |position|, capped at the position and at max position), price band, max order size and
  * notional (clipped), max position counting lingering in-flight orders (levels clipped best-first),
  * and max open orders (worst levels dropped, alternating sides). Pure. With `out` the result is
  * written there and returned (the engine's hot path reuses one), else a new object.
@@ -49,16 +50,10 @@ export function gateQuotes(bids: readonly QuoteLevel[], asks: readonly QuoteLeve
   if (v.tradingState === 'HALTED') {
     return result(out, EMPTY, EMPTY, bids.length > 0 || asks.length > 0 ? ['halted'] : NO_REASONS);
   }
-  let buyRoom: number;
-  let sellRoom: number;
-  if (v.tradingState === 'REDUCING') {
-    buyRoom = Math.max(0, -v.position - v.lingeringBuyQty);
-    sellRoom = Math.max(0, v.position - v.lingeringSellQty);
-    if ((buyRoom === 0 && bids.length > 0) || (sellRoom === 0 && asks.length > 0)) reasons.push('reducing');
-  } else {
-    buyRoom = Math.max(0, limits.maxPosition - v.position - v.lingeringBuyQty);
-    sellRoom = Math.max(0, limits.maxPosition + v.position - v.lingeringSellQty);
-  }
+  const reducing = v.tradingState === 'REDUCING';
+  const buyRoom = positionRoom('buy', v.position, limits.maxPosition, v.lingeringBuyQty, reducing);
+  const sellRoom = positionRoom('sell', v.position, limits.maxPosition, v.lingeringSellQty, reducing);
+  if (reducing && ((buyRoom === 0 && bids.length > 0) || (sellRoom === 0 && asks.length > 0))) reasons.push('reducing');
   const b = gateSide(bids, buyRoom, v, limits, reasons);
   const a = gateSide(asks, sellRoom, v, limits, reasons);
   const room = Math.max(0, limits.maxOpenOrders - v.lingeringOrders);

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { engineEventToMetrics, quoteExpected, snapshotToMetrics } from '../../src/app/monitoring-engine.ts';
 import { Decimal } from '../../src/core/decimal.ts';
-import { asSymbol } from '../../src/core/ids.ts';
+import { asSymbol, asVenueOrderId } from '../../src/core/ids.ts';
 import type { EngineSnapshot, SymbolSnapshot, WorkingOrderView } from '../../src/engine/index.ts';
 import { createBotMetrics } from '../../src/obs/metrics.ts';
 import { ReadinessTracker } from '../../src/obs/readiness.ts';
@@ -87,6 +87,21 @@ describe('alert inputs (issue 23)', () => {
     engineEventToMetrics({ type: 'position-mismatch', symbol: sym, engine: -42, venue: -40, corrected: -40, tsMs: 1 }, metrics, readiness);
     engineEventToMetrics({ type: 'position-mismatch', symbol: sym, engine: -42, venue: -41, corrected: -41, tsMs: 2 }, metrics, readiness);
     expect(await gauge(reg, 'mmbot_position_mismatches_total', { symbol: 'EURUSD-PERP' })).toBe(2);
+  });
+
+  it('fills that are not ours are counted by kind (mmbot_unknown_fills_total, issue 35)', async () => {
+    const reg = new Registry();
+    const metrics = createBotMetrics(reg);
+    const readiness = new ReadinessTracker();
+    // Both series exist at 0 from the start.
+    expect(await gauge(reg, 'mmbot_unknown_fills_total', { kind: 'unknown-order' })).toBe(0);
+    expect(await gauge(reg, 'mmbot_unknown_fills_total', { kind: 'other-account' })).toBe(0);
+    const ghost = { type: 'unknown-fill', symbol: sym, orderId: asVenueOrderId('O-GHOST'), clientOrderId: null, accountId: 'ACC-1', tradeId: 'T-1', side: 'buy', qty: 5000, priceTicks: 11005, tsMs: 1 } as const;
+    engineEventToMetrics({ ...ghost, kind: 'unknown-order' }, metrics, readiness);
+    engineEventToMetrics({ ...ghost, kind: 'unknown-order', tradeId: 'T-2' }, metrics, readiness);
+    engineEventToMetrics({ ...ghost, kind: 'other-account', accountId: 'ACC-2' }, metrics, readiness);
+    expect(await gauge(reg, 'mmbot_unknown_fills_total', { kind: 'unknown-order' })).toBe(2);
+    expect(await gauge(reg, 'mmbot_unknown_fills_total', { kind: 'other-account' })).toBe(1);
   });
 
   it('429s and 503s are counted by code', async () => {

@@ -14,7 +14,9 @@ export interface VenueRest {
   positionRows(): Promise<Record<string, VenuePositionRow>>;
   /** How many fills the venue holds for the account in the last day (`total_count`). */
   fillCount(): Promise<number>;
-  openOrders(): Promise<readonly { oid: string; s: string; aid: string }[]>;
+  openOrders(): Promise<readonly { oid: string; s: string; aid: string; p: string; d: string }[]>;
+  /** The venue's own best bid and ask for `symbol` (its ticker), null when a side is empty. */
+  touch(symbol: string): Promise<{ bid: number | null; ask: number | null }>;
 }
 
 const DAY_NS = 86_400_000_000_000n;
@@ -48,8 +50,12 @@ export async function venueRest(baseUrl: string, creds: { api_key: string; api_s
       return body.total_count;
     },
     async openOrders() {
-      const body = await get<{ orders: { oid: string; s: string; aid: string }[] }>('/orders/open-orders?limit=100');
+      const body = await get<{ orders: { oid: string; s: string; aid: string; p: string; d: string }[] }>('/orders/open-orders?limit=100');
       return body.orders;
+    },
+    async touch(symbol) {
+      const { ticker } = await get<{ ticker: { bp?: string | null; ap?: string | null } }>(`/api/ticker?symbol=${encodeURIComponent(symbol)}`);
+      return { bid: ticker.bp == null ? null : Number(ticker.bp), ask: ticker.ap == null ? null : Number(ticker.ap) };
     },
   };
 }

@@ -44,6 +44,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'MmbotQuotesNothing',
       'MmbotPositionNearLimit',
       'MmbotPositionMismatch',
+      'MmbotUnknownFills',
       'MmbotMemoryGrowth',
       'MmbotOrderBudgetNearLimit',
       'MmbotTargetDown',
@@ -81,6 +82,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'mmbot_process_memory_bytes',
       'mmbot_process_uptime_seconds',
       'mmbot_quote_expected',
+      'mmbot_unknown_fills_total',
       'mmbot_venue_backoffs_total',
     ]);
     expect([...used].filter((m) => !exported.has(m))).toEqual([]);

@@ -56,6 +56,20 @@ describe('gateQuotes', () => {
     expect(g.asks).toEqual([L(102, 5), L(103, 2)]);
   });
 
+  it('REDUCING never works more than max position on its side, whatever the position (issue 35, item 2)', () => {
+    // A position of 4,700 against a cap of 3,000 (e.g. booked from a fill the venue never made):
+    // the old room was the whole position, 2,000 + 2,000 + 700 = 4,700 to sell.
+    const asks = [L(102, 2000), L(103, 2000), L(104, 2000)];
+    const g = gateQuotes([], asks, view({ position: 4700, tradingState: 'REDUCING' }), limits({ maxPosition: 3000, maxOrderQty: 5000 }));
+    expect(g.asks).toEqual([L(102, 2000), L(103, 1000)]);
+    expect(g.reasons).toEqual(['max-position']);
+    // Orders already lingering on the side count against the same 3,000; short, the buy side alike.
+    expect(gateQuotes([], asks, view({ position: 4700, tradingState: 'REDUCING', lingeringSellQty: 2500 }), limits({ maxPosition: 3000, maxOrderQty: 5000 })).asks).toEqual([L(102, 500)]);
+    expect(gateQuotes([L(100, 2000), L(99, 2000)], [], view({ position: -3500, tradingState: 'REDUCING' }), limits({ maxPosition: 3000, maxOrderQty: 5000 })).bids).toEqual([L(100, 2000), L(99, 1000)]);
+    // Within the cap, the position still bounds the room (unchanged).
+    expect(gateQuotes([], asks, view({ position: 2500, tradingState: 'REDUCING' }), limits({ maxPosition: 3000, maxOrderQty: 5000 })).asks).toEqual([L(102, 2000), L(103, 500)]);
+  });
+
   it('HALTED quotes nothing; max open orders keeps the best levels on both sides', () => {
     expect(gateQuotes([L(1, 1)], [L(2, 1)], view({ tradingState: 'HALTED' }), limits())).toMatchObject({ bids: [], asks: [], reasons: ['halted'] });
     const g = gateQuotes([L(100, 1), L(99, 1), L(98, 1)], [L(102, 1), L(103, 1), L(104, 1)], view({ lingeringOrders: 1 }), limits({ maxOpenOrders: 4 }));
@@ -91,6 +105,19 @@ describe('checkIntent', () => {
     expect(checkIntent(place(1), 'buy', view({ position: 0, tradingState: 'REDUCING' }), ex, limits(), 0)).toBe('reducing');
     expect(checkIntent(place(2, 'sell'), 'sell', view({ position: 2, tradingState: 'REDUCING' }), { buyQty: 0, sellQty: 0, orders: 0 }, limits(), 0)).toBeNull();
     expect(checkIntent(place(1), 'buy', view(), { buyQty: 0, sellQty: 0, orders: 20 }, limits({ maxOpenOrders: 20 }), 0)).toBe('max-open-orders');
+  });
+
+  it('REDUCING refuses an intent that would work more than max position on its side (issue 35, item 2)', () => {
+    const big = limits({ maxPosition: 3000, maxOrderQty: 5000, maxOrderNotionalUsd: 1e9 });
+    const long = view({ position: 4700, tradingState: 'REDUCING' });
+    // Old code: null (the room was the whole 4,700).
+    expect(checkIntent(place(3001, 'sell'), 'sell', long, { buyQty: 0, sellQty: 0, orders: 0 }, big, 0)).toBe('max-position');
+    expect(checkIntent(place(3000, 'sell'), 'sell', long, { buyQty: 0, sellQty: 0, orders: 0 }, big, 0)).toBeNull();
+    expect(checkIntent(place(1000, 'sell'), 'sell', long, { buyQty: 0, sellQty: 2500, orders: 1 }, big, 0)).toBe('max-position');
+    expect(checkIntent(place(1, 'buy'), 'buy', long, { buyQty: 0, sellQty: 0, orders: 0 }, big, 0)).toBe('reducing');
+    // ACTIVE is unchanged: the distance from the position to the cap.
+    expect(checkIntent(place(3000, 'sell'), 'sell', view({ position: 2900 }), { buyQty: 0, sellQty: 2900, orders: 1 }, big, 0)).toBeNull();
+    expect(checkIntent(place(3001, 'sell'), 'sell', view({ position: 2900 }), { buyQty: 0, sellQty: 2900, orders: 1 }, big, 0)).toBe('max-position');
   });
 });
 

@@ -2,7 +2,9 @@
  * A loopback proxy between a client and a venue for fault-injection tests. HTTP requests are
  * forwarded (or answered with injected faults such as 429/503); WebSocket upgrades are proxied
  * frame by frame so a test can drop connections, refuse reconnects, delay frames, inject malformed
- * frames and withhold acks. Test-only: it owns real timers.
+ * frames and withhold acks; forwarded REST answers can have their bodies replaced. Frames a venue
+ * could send (a ghost fill, a crossed book...) are built by `venue-faults.ts`. Test-only: it owns
+ * real timers.
  */
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -15,12 +17,21 @@ export interface CannedResponse {
   readonly body?: string;
 }
 
+/** Rewrites a forwarded REST answer's body (the venue's status and headers are kept, its length fixed). */
+export type BodyRewrite = (body: string, status: number) => string;
+
 /** Predicate over a frame: its text and the WS path (`/orders/ws`, `/md/ws`). */
 export type FramePredicate = (text: string, path: string) => boolean;
 
 interface HttpFault {
   readonly match: (method: string, path: string) => boolean;
   readonly response: CannedResponse;
+  remaining: number;
+}
+
+interface HttpRewrite {
+  readonly match: (method: string, path: string) => boolean;
+  readonly rewrite: BodyRewrite;
   remaining: number;
 }
 
@@ -61,6 +72,8 @@ export interface FaultProxy {
   dropUpstream(pred: FramePredicate): () => void;
   /** Answers the next `times` matching HTTP requests with `response` instead of forwarding. */
   httpFault(match: (method: string, path: string) => boolean, response: CannedResponse, times?: number): void;
+  /** Forwards the next `times` matching HTTP requests and replaces the venue's answer body with `rewrite`'s. */
+  rewriteHttp(match: (method: string, path: string) => boolean, rewrite: BodyRewrite, times?: number): void;
   /** Live proxied WebSocket count per path. */
   openSockets(path?: string): number;
   readonly stats: { wsAccepted: number; httpForwarded: number; httpFaulted: number; framesDown: number; framesUp: number };
@@ -74,6 +87,7 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
   let refusingHttp = false;
   const pairs = new Set<Pair>();
   const faults: HttpFault[] = [];
+  const rewrites: HttpRewrite[] = [];
   const withholds = new Set<{ pred: FramePredicate; held: string[] }>();
   const upDrops = new Set<FramePredicate>();
   const sockets = new Set<Socket>();
@@ -103,8 +117,21 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
     const fwd = httpRequest(
       { host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host }, agent },
       (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
+        const rw = rewrites.find((r) => r.remaining > 0 && r.match(method, path));
+        if (!rw) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          return;
+        }
+        rw.remaining--;
+        const parts: Buffer[] = [];
+        up.on('data', (d: Buffer) => parts.push(d));
+        up.on('end', () => {
+          const body = rw.rewrite(Buffer.concat(parts).toString('utf8'), up.statusCode ?? 502);
+          const { 'content-length': _len, 'transfer-encoding': _te, ...headers } = up.headers;
+          res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        });
       },
     );
     fwd.on('error', () => {
@@ -242,6 +269,9 @@ export async function startFaultProxy(upstreamBaseUrl: string): Promise<FaultPro
     },
     httpFault(match, response, times = 1) {
       faults.push({ match, response, remaining: times });
+    },
+    rewriteHttp(match, rewrite, times = 1) {
+      rewrites.push({ match, rewrite, remaining: times });
     },
     openSockets(path) {
       return [...pairs].filter((p) => path === undefined || p.path === path).length;

@@ -100,6 +100,14 @@ describe('venue fixtures', () => {
     expect(ev.tsRecv).toBe(42);
   });
 
+  it('a fill whose execution names another account or symbol than its order is refused, naming the path (issue 35)', () => {
+    const w = orderEvent('ws-orders-filled-b.json') as Extract<WireOrderWsEvent, { t: 'p' | 'f' }>;
+    const other = toOrderEvent({ ...w, xs: { ...w.xs, aid: 'someone-else' } }, catalog, 0);
+    expect(other.ok ? 'mapped' : other.error.message).toBe(`$.xs.aid: expected the account of its order ($.o.aid ${JSON.stringify(w.o.aid)}), got "someone-else"`);
+    const sym = toOrderEvent({ ...w, xs: { ...w.xs, s: 'XAU-PERP' } }, catalog, 0);
+    expect(sym.ok ? 'mapped' : sym.error.message).toMatch(/^\$\.xs\.s: expected the symbol of its order/);
+  });
+
   it('ack, cancel (empty xr/txt) and replace (ro/noid/no, no o) map to domain events', () => {
     const n = unwrap(toOrderEvent(orderEvent('ws-orders-acknowledged.json'), catalog, 0));
     expect(n).toMatchObject({ type: 'accepted', order: { priceTicks: 11283, qty: 200, remainingQty: 200, state: 'ACCEPTED', postOnly: true, reprice: 'rej' } });

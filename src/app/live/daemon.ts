@@ -102,6 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       tokenLifetimeS: venue.tokenLifetimeS,
       ...(venue.accountId !== undefined ? { accountId: venue.accountId } : {}),
       ...(venue.requestTimeoutMs !== undefined ? { requestTimeoutMs: venue.requestTimeoutMs } : {}),
+      ...(venue.maxResponseBytes !== undefined ? { maxResponseBytes: venue.maxResponseBytes } : {}),
     });
     closer.add('rest client', () => rest.close());
     const instruments = await rest.loadInstruments();
@@ -125,7 +126,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const engineLog = log.child({ component: 'engine' });
     const cfg = engineConfigs(config);
     // Fee rates from one place (domain/fee-rates.ts): bot.fee_rates, else the account's (whoami), else the venue default.
-    const account = await accountFees(rest, venue.accountId, log);
+    const trading = await tradingAccount(rest, venue.accountId, log);
+    const account = trading.fees;
     const fees = resolveFeeRates(cfg.explicitFees, statedFeeRates(account));
     log.info({ fees }, `fee rates: maker ${fees.maker}, taker ${fees.taker} (${fees.source})`);
     const tap = new RoundTripTap(clock);
@@ -141,6 +143,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       orderManager: cfg.orderManager,
       fees,
       log: engineLog,
+      // A fill naming another account is dropped, not booked (issue 35).
+      ...(trading.id !== undefined ? { accountId: trading.id } : {}),
     });
     const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments), tap.watch(engine.events$)];
     closer.add('subscriptions', () => subs.forEach((s) => s.unsubscribe()));
@@ -289,18 +293,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
 }
 
-/** The trading account's fee rates from whoami (decimal strings); null (with a warning) when unavailable. */
-async function accountFees(rest: RestClient, accountId: string | undefined, log: Logger): Promise<{ maker: string; taker: string } | null> {
+/**
+ * The trading account from whoami: its fee rates (decimal strings; null, with a warning, when
+ * unavailable) and its id: the configured one, else the account whoami lists when it lists only
+ * one (with several, which one the venue trades on is its choice: undefined, fills are not checked).
+ */
+async function tradingAccount(rest: RestClient, accountId: string | undefined, log: Logger): Promise<{ fees: { maker: string; taker: string } | null; id: string | undefined }> {
   try {
     const who = await rest.whoami();
     const acct = who.accounts.find((a) => a.id === accountId) ?? (accountId === undefined ? who.accounts[0] : undefined);
-    if (acct) return { maker: acct.maker_fee, taker: acct.taker_fee };
-    if (who.maker_fee !== undefined && who.taker_fee !== undefined) return { maker: who.maker_fee, taker: who.taker_fee };
+    const id = accountId ?? (who.accounts.length === 1 ? acct?.id : undefined);
+    if (acct) return { fees: { maker: acct.maker_fee, taker: acct.taker_fee }, id };
+    if (who.maker_fee !== undefined && who.taker_fee !== undefined) return { fees: { maker: who.maker_fee, taker: who.taker_fee }, id };
     log.warn({ accountId }, 'whoami lists no matching account: fee rates fall back to the venue default');
   } catch (e) {
     log.warn({ err: e instanceof Error ? e.message : String(e) }, 'whoami failed: fee rates fall back to the venue default');
   }
-  return null;
+  return { fees: null, id: accountId };
 }
 
 /** One structured line with the final positions and PnL (scripts and the e2e test read it). */

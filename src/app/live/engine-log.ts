@@ -34,6 +34,14 @@ export function logEngineEvents(events$: Observable<EngineEvent>, log: Logger, c
           `position mismatch on ${e.symbol}: daemon ${e.engine}, venue ${e.venue} (as of the venue's last fill); corrected to the venue's figure → position ${e.corrected}`,
         );
         return;
+      case 'unknown-fill': {
+        const whose = e.kind === 'other-account' ? `for another account (${e.accountId})` : `for an order we never placed (order ${e.orderId}, client id ${e.clientOrderId ?? 'none'})`;
+        log.error(
+          { ...e, price: px(e.symbol, e.priceTicks) },
+          `UNKNOWN FILL ${whose}: ${e.side} ${e.qty} ${e.symbol} @ ${px(e.symbol, e.priceTicks)} (trade ${e.tradeId}) not booked; reconciling with the venue's REST fills and position now`,
+        );
+        return;
+      }
       case 'kill-switch-tripped':
         log.error(
           { reason: e.reason, detail: e.detail, action: e.action },

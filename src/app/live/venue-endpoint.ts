@@ -13,6 +13,8 @@ export interface VenueEndpoint {
   readonly accountId: string | undefined;
   readonly tokenLifetimeS: number;
   readonly requestTimeoutMs: number | undefined;
+  /** Cap of one REST response body, bytes (undefined: the client's default). */
+  readonly maxResponseBytes: number | undefined;
   /** The local venue started for us (embedded mode), null when remote. */
   readonly embedded: RunningVenue | null;
   /** Stops the embedded venue (no-op when remote). */
@@ -73,6 +75,7 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
       accountId: v.account_id,
       tokenLifetimeS: v.token_ttl_s,
       requestTimeoutMs: v.request_timeout_ms,
+      maxResponseBytes: v.max_response_bytes,
       embedded: null,
       close: async () => {},
     };
@@ -95,6 +98,7 @@ export async function openVenue(config: BotConfig, log: Logger): Promise<VenueEn
     accountId: v.account_id ?? running.credentials.account_id,
     tokenLifetimeS: 3600,
     requestTimeoutMs: undefined,
+    maxResponseBytes: undefined,
     embedded: running,
     async close() {
       if (closed) return;

@@ -5,7 +5,7 @@ import type { OrderEvent } from '../../domain/events.ts';
 import type { InstrumentCatalog } from '../../domain/instrument.ts';
 import type { DecodeError } from '../decode/kit.ts';
 import type { WireOrderWsEvent } from '../types/order-ws.ts';
-import { cidOrNull, mapping, msToTsTn, rawOrNull, sideOf, ticks, tsTnToMs, wireSide } from './kit.ts';
+import { cidOrNull, mapFail, mapping, msToTsTn, rawOrNull, sideOf, ticks, tsTnToMs, wireSide } from './kit.ts';
 import { gridFor, orderAt, toWireOrder, wireReason } from './order.ts';
 
 /**
@@ -27,6 +27,10 @@ export function toOrderEvent(e: WireOrderWsEvent, catalog: InstrumentCatalog, ts
         return { type: 'done-for-day', executionId: asExecutionId(e.eid), order: orderAt(e.o, catalog, '$.o'), tsEvent, tsRecv };
       case 'p':
       case 'f':
+        // A fill naming another account or symbol than its own order contradicts itself: not a
+        // fill of ours to book (issue 35), so the frame is refused like any malformed one.
+        if (e.xs.aid !== e.o.aid) mapFail('$.xs.aid', `the account of its order ($.o.aid ${JSON.stringify(e.o.aid)})`, e.xs.aid);
+        if (e.xs.s !== e.o.s) mapFail('$.xs.s', `the symbol of its order ($.o.s ${JSON.stringify(e.o.s)})`, e.xs.s);
         return {
           type: 'filled',
           executionId: asExecutionId(e.eid),
