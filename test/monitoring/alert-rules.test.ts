@@ -100,7 +100,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
 
   it.skipIf(!needs('prometheus'))('promtool check rules passes', async () => {
     const r = await promtool(['check', 'rules', RULES]);
-    expect(r.output).toContain('SUCCESS: 11 rules found');
+    expect(r.output).toContain('SUCCESS: 12 rules found');
     expect(r.code).toBe(0);
   });
 
