@@ -15,12 +15,13 @@ const SCOPE = ['README.md', 'docs', 'src', 'strategies', 'config', 'examples'];
 
 /** Each pattern names a design note that is not in the repo; the label is what a failure shows. */
 const CITATIONS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['interface-spec', /interface-spec/],
-  ['protocol.md', /(?<![-\w])protocol\.md/],
-  ['rules.md', /(?<![-\w])rules\.md/],
-  ['strategy-math', /strategy-math/],
-  ['backtest-models', /backtest-models/],
-  ['../shared', /\.\.\/shared/],
+  ['interface-spec', /interface[- ]spec/gi],
+  ['seed spec', /\bseed spec/gi],
+  ['protocol.md', /(?<![-\w/])protocol\.md|(?<![-\w/.])protocol\s+(?:(?:\/\/|\*)\s+)?§/g],
+  ['rules.md', /(?<![-\w/])rules\.md|(?<![-\w/.])rules\s+(?:(?:\/\/|\*)\s+)?§/g],
+  ['strategy-math', /strategy[- ]math/gi],
+  ['backtest-models', /backtest-models/g],
+  ['../shared', /\.\.\/shared/g],
 ];
 
 /** Tracked files under the scope (untracked scratch does not ship). */
@@ -29,15 +30,16 @@ function trackedFiles(): string[] {
   return out.split('\0').filter((f) => f !== '' && !/\.(png|jpe?g|gif|gz|zip)$/.test(f));
 }
 
-/** `file:line: label` for every citation of a design note outside the repo. */
+/** `file:line: label` for every citation of a design note outside the repo (a citation may wrap a line). */
 function citations(files: readonly string[], read: (f: string) => string): string[] {
   const hits: string[] = [];
   for (const file of files) {
-    read(file).split('\n').forEach((line, i) => {
-      for (const [label, re] of CITATIONS) if (re.test(line)) hits.push(`${file}:${i + 1}: ${label}`);
-    });
+    const text = read(file);
+    for (const [label, re] of CITATIONS) {
+      for (const m of text.matchAll(re)) hits.push(`${file}:${text.slice(0, m.index).split('\n').length}: ${label}`);
+    }
   }
-  return hits;
+  return hits.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 describe('docs that stand alone', () => {
@@ -49,17 +51,21 @@ describe('docs that stand alone', () => {
 
   it('the patterns catch the old citation forms and pass the repo’s own doc names', () => {
     const text: Record<string, string> = {
-      'a.ts': '// fee (rules.md §7)\n// see docs/venue-rules.md §7 and docs/venue-protocol.md §5',
+      'a.ts': '// fee (rules.md §7)\n// see docs/venue-rules.md §7 and docs/venue-protocol.md §5, rules §12.3 wrapped: rules\n// §9',
       'b.md': 'after strategy-math §4.3; data in ../shared/data; interface-spec "Reward payout status"',
-      'c.md': 'protocol.md §2.2 and docs/backtest-models.md',
+      'c.md': 'protocol.md §2.2 and docs/backtest-models.md; per the seed spec; the venue interface specification',
     };
     expect(citations(Object.keys(text), (f) => text[f]!)).toEqual([
       'a.ts:1: rules.md',
+      'a.ts:2: rules.md',
+      'a.ts:2: rules.md',
+      'b.md:1: ../shared',
       'b.md:1: interface-spec',
       'b.md:1: strategy-math',
-      'b.md:1: ../shared',
-      'c.md:1: protocol.md',
       'c.md:1: backtest-models',
+      'c.md:1: interface-spec',
+      'c.md:1: protocol.md',
+      'c.md:1: seed spec',
     ]);
   });
 });

@@ -53,7 +53,8 @@ let sessionSeq = 0;
  * cancel-on-disconnect.
  *
  * Cancel-on-disconnect is per connection (docs/venue-protocol.md §3.1: the orders placed on that
- * connection are canceled when it drops; orders from other connections or from REST stay). The spec is silent on a session moving to a new connection; our reading, which the
+ * connection are canceled when it drops; orders from other connections or from REST stay). The
+ * venue says nothing of a session moving to a new connection; our reading, which the
  * client's make-before-break token rollover relies on: when the client closes a connection cleanly
  * (close code 1000) while a newer cod connection of the same user and account is logged in, the
  * session moves to that connection and its orders stay (they are cancelled if *that* one drops).
