@@ -36,7 +36,7 @@ export interface ReplayExchangeOptions {
   readonly fees: FeeSchedule | readonly FeeSchedule[];
   readonly seed: number;
   /**
-   * The venue's order-entry rate limit (per user, place/replace/cancel/cancel-all; rules.md §10):
+   * The venue's order-entry rate limit (per user, place/replace/cancel/cancel-all; docs/venue-rules.md §10):
    * a token bucket on exchange time; a request finding it empty is answered 429. null = unlimited.
    */
   readonly rateLimit?: { readonly burst: number; readonly perSecond: number } | null;

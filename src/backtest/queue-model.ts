@@ -1,5 +1,5 @@
 /**
- * Queue-position models for L2 data (docs/backtest-models.md, after hftbacktest). An order joins at
+ * Queue-position models for L2 data (docs/fill-models.md, after hftbacktest). An order joins at
  * the back of its level: `front` = the displayed quantity ahead of it. Trades at the level reduce
  * `front`; when it goes below zero the excess traded volume fills the order. Depth decreases are
  * attributed to cancellations ahead of or behind the order depending on the model.

@@ -55,10 +55,10 @@ export interface BacktestSettings {
   readonly endMs: number | null;
 }
 
-/** Sandbox fee rates (rules.md §7): maker 0, taker 2 bps. */
+/** Sandbox fee rates (docs/venue-rules.md §7): maker 0, taker 2 bps. */
 export const SANDBOX_FEES = Object.freeze({ maker: 0, taker: 0.0002 });
 
-/** The venue's documented order-entry limit (rules.md §10 and the local venue's default): 100 burst, 10/s per user. */
+/** The venue's documented order-entry limit (docs/venue-rules.md §10 and the local venue's default): 100 burst, 10/s per user. */
 export const VENUE_RATE_LIMIT = Object.freeze({ burst: 100, perSecond: 10 });
 
 /**

@@ -7,7 +7,7 @@ export interface RequestContext {
 }
 
 /**
- * The venue's error body: `{"error": "..."}` per the spec; order endpoints may add
+ * The venue's error body: `{"error": "..."}` (docs/venue-protocol.md §2.1); order endpoints may add
  * `reject_reason`/`reject_message`. Anything else is kept verbatim (truncated) as the message.
  */
 function venueMessage(bodyText: string): { message: string; rejectReason?: string } {

@@ -116,7 +116,7 @@ export function mapInstrument(w: W.WireInstrument): Instrument | MmError {
 
 /**
  * For responses the venue documents no body for (logout, DELETE /api/api-keys, PATCH
- * /api/api-keys/allowed-ips: "not shown" in the spec): the action succeeded when the status did, so
+ * /api/api-keys/allowed-ips: the venue documents no response): the action succeeded when the status did, so
  * the body is handed back as `unknown` rather than checked against a guessed shape.
  */
 const undocumented = (v: unknown): Result<unknown, DecodeError> => ok(v);

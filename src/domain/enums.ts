@@ -7,7 +7,7 @@ export type RepriceBehavior = 'rej' | 'bo' | 'tbl';
 /** Self-trade prevention. */
 export type SelfTradePrevention = 'CancelIncoming' | 'CancelResting' | 'CancelBoth';
 
-/** The venue's order-reject reasons (rules.md §8, protocol.md §5). */
+/** The venue's order-reject reasons (docs/venue-rules.md §8, docs/venue-protocol.md §5). */
 export const REJECT_REASONS = [
   'CLOSE_ONLY',
   'INSUFFICIENT_MARGIN',
@@ -27,7 +27,7 @@ export const REJECT_REASONS = [
 /** A reject reason the venue documents. */
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
-/** Instrument trading states (ticker `i`), rules.md §9. */
+/** Instrument trading states (ticker `i`), docs/venue-rules.md §9. */
 export const INSTRUMENT_STATES = [
   'PRE_OPEN',
   'OPEN',
@@ -40,7 +40,7 @@ export const INSTRUMENT_STATES = [
 ] as const;
 export type InstrumentState = (typeof INSTRUMENT_STATES)[number];
 
-/** What an instrument state allows (rules.md §9). */
+/** What an instrument state allows (docs/venue-rules.md §9). */
 export interface StatePermissions {
   readonly canPlace: boolean;
   readonly canCancel: boolean;

@@ -1,5 +1,5 @@
 /**
- * Fee rates, from one place for the live engine and the backtest (rules.md §7): the venue charges
+ * Fee rates, from one place for the live engine and the backtest (docs/venue-rules.md §7): the venue charges
  * per account (`whoami` → `maker_fee` / `taker_fee`); instruments carry no fee fields. Precedence:
  * an explicit config value, else the account's rates (asked live, or stored in a recording's header),
  * else the venue's published tier-1 schedule.
@@ -19,7 +19,7 @@ export interface ResolvedFeeRates extends FeeRates {
   readonly source: FeeRatesSource;
 }
 
-/** The venue's tier-1 schedule (rules.md §7: maker 0.02%, taker 0.25%): the default when nothing better is known. */
+/** The venue's tier-1 schedule (docs/venue-rules.md §7: maker 0.02%, taker 0.25%): the default when nothing better is known. */
 export const VENUE_DEFAULT_FEE_RATES: FeeRates = Object.freeze({ maker: 0.0002, taker: 0.0025 });
 
 /** Fee rates as the venue or a recording states them (decimal strings: whoami, a recording header) → numbers; null when absent or malformed. */

@@ -1,7 +1,7 @@
 import type { FundingSchedule } from './instrument.ts';
 
 /**
- * Settlement instants from an instrument's funding schedule (protocol.md §2.2): times of day in an
+ * Settlement instants from an instrument's funding schedule (docs/venue-protocol.md §2.2): times of day in an
  * IANA timezone on ISO weekdays (1 = Monday), with dated exceptions that replace a day's times (an
  * empty list means no funding). Pure; timezone maths through Intl only.
  */

@@ -2,6 +2,7 @@ export * from './enums.ts';
 export * from './order-state.ts';
 export * from './tick-grid.ts';
 export * from './instrument.ts';
+export * from './instrument-spec.ts';
 export * from './order.ts';
 export * from './position.ts';
 export * from './book.ts';

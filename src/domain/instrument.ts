@@ -18,7 +18,7 @@ export interface FundingException {
   readonly reason: string;
 }
 
-/** When an instrument settles funding (protocol.md §2.2). */
+/** When an instrument settles funding (docs/venue-protocol.md §2.2). */
 export interface FundingSchedule {
   readonly timezone: string;
   readonly times: readonly FundingTime[];
@@ -62,7 +62,7 @@ export interface PriceBand {
 
 /**
  * Price bands from the last settlement price: lsp × (1 ∓ pct/100), each rounded inward to the tick
- * (rules.md §3). Negative deviations in some feeds are treated by magnitude.
+ * (docs/venue-rules.md §3). Negative deviations in some feeds are treated by magnitude.
  */
 export function priceBand(instrument: Instrument, lastSettlement: Decimal): PriceBand {
   const lo = lastSettlement.mul(new Decimal(1).minus(instrument.bandLowerPct.abs().div(100)));
@@ -78,7 +78,7 @@ export const inBand = (band: PriceBand, priceTicks: number): boolean =>
 export const notional = (instrument: Instrument, priceTicks: number, qty: number): Decimal =>
   instrument.grid.toDecimal(priceTicks).mul(qty).mul(instrument.multiplier);
 
-/** Initial margin for `qty` contracts at `priceTicks`: notional × IM% (rules.md §6). */
+/** Initial margin for `qty` contracts at `priceTicks`: notional × IM% (docs/venue-rules.md §6). */
 export const initialMargin = (instrument: Instrument, priceTicks: number, qty: number): Decimal =>
   notional(instrument, priceTicks, Math.abs(qty)).mul(instrument.initialMarginPct).div(100);
 

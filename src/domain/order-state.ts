@@ -15,7 +15,7 @@ export type OrderState = (typeof ORDER_STATES)[number];
 
 const TERMINAL: ReadonlySet<OrderState> = new Set(['FILLED', 'CANCELED', 'REJECTED', 'EXPIRED', 'REPLACED', 'DONE_FOR_DAY']);
 
-/** The venue's transition table (rules.md §8, from the SDK's `can_transition_to`). */
+/** The venue's transition table (docs/venue-rules.md §8, from the SDK's `can_transition_to`). */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
   PENDING: ['ACCEPTED', 'REJECTED', 'CANCELED', 'EXPIRED', 'REPLACED', 'DONE_FOR_DAY'],
   ACCEPTED: ['PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REPLACED', 'DONE_FOR_DAY'],

@@ -2,7 +2,7 @@ import { Decimal } from '../core/decimal.ts';
 import type { Side } from './enums.ts';
 
 /**
- * The market-maker liquidity program's scoring model (rules.md §12.3, an inferred model with every
+ * The market-maker liquidity program's scoring model (docs/venue-rules.md §12.3, an inferred model with every
  * parameter configurable). Pure: the venue simulator scores every account with it, and the bot's
  * reward tracker estimates its own share with the same functions.
  *
@@ -32,7 +32,7 @@ export interface RewardScoreParams {
   readonly uptimeExponent: number;
 }
 
-/** Defaults of rules.md §12.3. */
+/** Defaults of docs/venue-rules.md §12.3. */
 export const DEFAULT_REWARD_SCORE_PARAMS: RewardScoreParams = Object.freeze({
   maxSpreadBps: 50,
   minNotionalUsd: 100,
@@ -101,7 +101,7 @@ export function combineSides(qBid: number, qAsk: number, p: RewardScoreParams): 
 }
 
 /**
- * Scores one minute sample for every account that has orders (rules.md §12.3). Accounts absent
+ * Scores one minute sample for every account that has orders (docs/venue-rules.md §12.3). Accounts absent
  * from the result scored nothing. Returns an empty map when there is no mid.
  */
 export function scoreMinute(

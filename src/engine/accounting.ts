@@ -216,7 +216,7 @@ export class Accounting {
     // venue at clock_speed > 1) would leave the newest fills outside the range and their fees
     // estimated forever (and every fill remembered). Reach at least a second past the newest fill.
     toMs = Math.max(toMs, (this.fills.lastFillMs ?? -Infinity) + 1_000);
-    // The venue serves fill ranges of at most 7 days (rules.md §8): clamp, keeping a margin.
+    // The venue serves fill ranges of at most 7 days (docs/venue-rules.md §8): clamp, keeping a margin.
     fromMs = Math.max(fromMs, toMs - MAX_FILL_RANGE_MS);
     return new Promise((resolve) => {
       this.executor.submit({

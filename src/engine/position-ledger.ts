@@ -216,7 +216,7 @@ export function sumBreakdowns(xs: readonly PnlBreakdown[]): PnlBreakdown {
   return s;
 }
 
-/** Fee for a fill: qty × price × multiplier × rate (rules.md §7). */
+/** Fee for a fill: qty × price × multiplier × rate (docs/venue-rules.md §7). */
 export const feeFor = (instrument: Instrument, priceTicks: number, qty: number, rate: Decimal.Value): Decimal =>
   notional(instrument, priceTicks, qty).mul(rate);
 

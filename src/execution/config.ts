@@ -1,7 +1,7 @@
 /**
  * Execution budgets as data (style.md §12). Every request the engine makes to the venue is an
  * "endpoint" with a cost in one or more token buckets; buckets refill on the injected clock.
- * Defaults stay under the venue's per-user bucket (rules.md §10: burst 100, 10/s shared across REST
+ * Defaults stay under the venue's per-user bucket (docs/venue-rules.md §10: burst 100, 10/s shared across REST
  * and WS order requests) so a reconnect storm or a second process never trips a 429.
  */
 import { DEFAULT_ADAPTIVE_RATE_CONFIG, type AdaptiveRateConfig } from './adaptive-rate.ts';

@@ -5,7 +5,7 @@ type SideMap = Map<number, BookLevel>;
 
 /**
  * The last book seen for one symbol, so the writer can store compact deltas: the venue sends full
- * snapshots on every change (protocol.md §4.3), but consecutive snapshots differ in a level or two.
+ * snapshots on every change (docs/venue-protocol.md §4.3), but consecutive snapshots differ in a level or two.
  */
 export class TrackedBook {
   readonly #bids: SideMap = new Map();

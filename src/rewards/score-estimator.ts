@@ -80,7 +80,7 @@ const OTHERS = 'others';
 
 /**
  * Estimates our per-minute maker score and epoch share with the venue's model
- * (domain/reward-score.ts, rules.md §12.3), from the public book and our own working orders.
+ * (domain/reward-score.ts, docs/venue-rules.md §12.3), from the public book and our own working orders.
  * Other makers' orders are the book minus ours, taken as one competing account: exact when one
  * background maker quotes symmetric ladders, an upper bound on their combined score otherwise.
  * Their rest times come from when we first saw each order in the book (QueueAgeTracker).

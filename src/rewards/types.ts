@@ -1,6 +1,6 @@
 import type { Decimal } from '../core/decimal.ts';
 
-/** Payout statuses of a reward accrual (interface-spec "Reward payout status"); the domain twin of wire's WIRE_PAYOUT_STATUSES. */
+/** Payout statuses of a reward accrual (docs/venue-protocol.md §5, "reward payout status"); the domain twin of wire's WIRE_PAYOUT_STATUSES. */
 export const PAYOUT_STATUSES = ['accrued', 'awaiting', 'approved', 'paid', 'retained'] as const;
 /** One payout status. */
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

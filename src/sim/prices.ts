@@ -39,7 +39,7 @@ export function newInstrumentMarket(instrument: Instrument, settlement: Decimal,
 }
 
 /**
- * The live mark (rules.md §5 [I]): a plugin's mark when set, else the last trade if more recent
+ * The live mark (docs/venue-rules.md §5 [I]): a plugin's mark when set, else the last trade if more recent
  * than `staleMs`, else the last settlement price.
  */
 export function markPrice(m: InstrumentMarket, nowMs: number, staleMs: number): Decimal {

@@ -214,7 +214,7 @@ export class Venue {
 
   /**
    * Moves an instrument to a new trading state. Entering OPEN from any other state, or leaving a
-   * MATCH_AND_CLOSE_AUCTION, runs the single-price auction on the book (rules.md §9).
+   * MATCH_AND_CLOSE_AUCTION, runs the single-price auction on the book (docs/venue-rules.md §9).
    */
   setInstrumentState(symbol: string, state: InstrumentState): void {
     const m = this.markets.get(symbol);

@@ -26,7 +26,7 @@ export function microprice(book: Pick<Book, 'bids' | 'asks'> | null): number | n
 }
 
 /**
- * Hummingbot-style inventory size multipliers (strategy-math.md §4.3): with q the position minus
+ * Hummingbot-style inventory size multipliers (docs/strategy-models.md §4.3): with q the position minus
  * target and R the range in contracts, bid = clamp(1 − q/R, 0, 2), ask = 2 − bid. Flat → 1 and 1;
  * long R or more → bids 0, asks 2.
  */

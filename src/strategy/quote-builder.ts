@@ -4,7 +4,7 @@ import { isLadder, ladder } from './helpers.ts';
 
 /**
  * Contracts on one side that may still fill whatever the new ladder says: orders being cancelled
- * or replaced, or whose last request's outcome is unknown. The hard cap (strategy-math §4.3)
+ * or replaced, or whose last request's outcome is unknown. The hard cap (docs/strategy-models.md §4.3)
  * counts them as exposure, as NautilusTrader counts in-flight orders.
  */
 export function inFlightQty(orders: readonly WorkingOrder[], side: 'buy' | 'sell'): number {

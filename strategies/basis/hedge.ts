@@ -1,6 +1,6 @@
 import { bookMid, type HedgeOrder, type SymbolView } from '../../src/index.ts';
 
-/** Net delta of the pair in units of the underlying: q_F·m_F + q_P·m_P (strategy-math.md §4.6). */
+/** Net delta of the pair in units of the underlying: q_F·m_F + q_P·m_P (docs/strategy-models.md §4.6). */
 export function netDelta(quoted: SymbolView, hedge: SymbolView): number {
   return quoted.position.qty * quoted.instrument.multiplier.toNumber() + hedge.position.qty * hedge.instrument.multiplier.toNumber();
 }

@@ -76,7 +76,7 @@ export type BasisParams = z.infer<typeof basisParams>;
 
 const MIN_BASIS_WEIGHT = 3;
 
-/** The built-in `basis` strategy (strategy-math.md §4.6). */
+/** The built-in `basis` strategy (docs/strategy-models.md §4.6). */
 export function createBasis(p: BasisParams): Strategy {
   const maxPosition = p.maxPosition ?? p.size * 10;
   const basis = new Ewma(p.basisHalfLifeS * 1000);

@@ -1,6 +1,6 @@
 /**
  * The replay exchange as a venue: its order-entry rate limit (429 past the budget, as the local
- * venue and rules.md §10), queries paying a round trip, and the engine's back-off meeting those 429s
+ * venue and docs/venue-rules.md §10), queries paying a round trip, and the engine's back-off meeting those 429s
  * exactly as live (the executor is the live one).
  */
 import { describe, expect, it } from 'vitest';

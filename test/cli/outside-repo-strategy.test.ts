@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,18 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const npm = (cwd: string, ...args: string[]) => run('npm', [...args], { cwd, timeout: 120_000 });
 const install = (cwd: string) => npm(cwd, 'install', '--offline', '--no-audit', '--no-fund', '--loglevel=error');
+
+/**
+ * Puts `name` (and what it depends on) from mmbot's own install into the project's node_modules, as
+ * npm would fetch it: the tests run offline, and the scaffold's dev tools are not in npm's cache. npm
+ * then finds them installed at a version that satisfies the spec and leaves them.
+ */
+function seedFromMmbot(dir: string, name: string): void {
+  const from = join(ROOT, 'node_modules', name);
+  cpSync(from, join(dir, 'node_modules', name), { recursive: true, dereference: true });
+  const deps = (JSON.parse(readFileSync(join(from, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  for (const d of Object.keys(deps)) seedFromMmbot(dir, d);
+}
 
 /** The strategies guide's "Writing a strategy" example, exactly as a user copies it. */
 function readmeStrategy(): string {
@@ -58,13 +70,25 @@ describe('a strategy written outside the repo', () => {
     expect(fillsOf(stdout)).toBeGreaterThan(100);
   }, 180_000);
 
-  it('`mmbot new strategy` scaffolds a project whose test and backtest pass out of the box', async () => {
+  it('`mmbot new strategy` scaffolds a project whose typecheck, test and backtest pass out of the box', async () => {
     const parent = tempDir();
     const created = await run(process.execPath, [MMBOT, 'new', 'strategy', 'edge-quoter'], { cwd: parent });
     const dir = join(parent, 'edge-quoter');
     expect(created.stdout).toContain(`created ${dir}`);
-    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies).toEqual({ mmbot: `file:${ROOT}` });
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({ mmbot: `file:${ROOT}` });
+    // The project compiles with the tools mmbot is checked with (mmbot lists typescript 5.9, @types/node ^20.19.43).
+    const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies;
+    expect(pkg.devDependencies).toEqual({ typescript: own.typescript, '@types/node': own['@types/node'] });
+    expect(pkg.scripts.typecheck).toBe('tsc -p tsconfig.json');
+    // The test builds its instrument with the exported helper, not a cast that hides missing fields.
+    const testText = readFileSync(join(dir, 'test/edge-quoter.test.ts'), 'utf8');
+    expect(testText).toContain("makeInstrument({ symbol: 'EURUSD-PERP', tickSize: '0.0001' })");
+    expect(testText).not.toContain('as unknown as');
+    for (const d of Object.keys(pkg.devDependencies)) seedFromMmbot(dir, d);
     await install(dir);
+    const checked = await npm(dir, 'run', 'typecheck'); // rejects (exit 2) on any type error
+    expect(checked.stderr).toBe('');
     const tested = await npm(dir, 'test');
     expect(tested.stdout).toMatch(/# pass 2\n# fail 0/);
     const bt = await npm(dir, 'run', 'backtest');

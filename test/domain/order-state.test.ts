@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ORDER_STATES, canTransition, isOpenState, isTerminal, type OrderState } from '../../src/domain/order-state.ts';
 
 describe('order state machine', () => {
-  it('matches the venue table (rules.md §8)', () => {
+  it('matches the venue table (docs/venue-rules.md §8)', () => {
     expect(canTransition('PENDING', 'ACCEPTED')).toBe(true);
     expect(canTransition('PENDING', 'FILLED')).toBe(false);
     expect(canTransition('ACCEPTED', 'REJECTED')).toBe(false);

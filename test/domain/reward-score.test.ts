@@ -21,7 +21,7 @@ const o = (accountId: string, side: 'buy' | 'sell', price: number, qty: number, 
   restedMs,
 });
 
-describe('reward score model (rules.md §12.3)', () => {
+describe('reward score model (docs/venue-rules.md §12.3)', () => {
   it('quadratic weighting: half the max spread scores a quarter', () => {
     const mid = 100;
     const at0 = orderScore(o('a', 'buy', 100, 10), mid, P);

@@ -1,5 +1,5 @@
 /**
- * A tiny market-data server speaking protocol.md §4 exactly (replies `result`/`error`, frames with
+ * A tiny market-data server speaking docs/venue-protocol.md §4 exactly (replies `result`/`error`, frames with
  * `t` first), for MD client tests when no full venue feed is needed. Test-only.
  */
 import { createServer, type Server } from 'node:http';

@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { MmError } from '../../core/errors.ts';
 import { flagString, parseArgs } from '../args.ts';
 import type { Command } from '../main.ts';
-import { SAMPLE_RECORDING, strategyProjectFiles } from '../scaffold/strategy-files.ts';
+import { DEV_DEPENDENCIES, SAMPLE_RECORDING, strategyProjectFiles } from '../scaffold/strategy-files.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
 
 const usage = `usage: mmbot new strategy <name> [--dir <folder>] [--mmbot <dependency>]
 
 Creates a project of its own for a strategy, outside mmbot's repository: package.json depending on
 mmbot, tsconfig.json, src/<name>.ts (one level each side of the mid), test/<name>.test.ts and
-backtest.yaml over a copy of the sample recording. Then: cd <name> && npm install && npm test &&
-npm run backtest.
+backtest.yaml over a copy of the sample recording. Then: cd <name> && npm install && npm run
+typecheck && npm test && npm run backtest.
 
   --dir     the folder to create (default ./<name>); it must not exist or be empty
   --mmbot   the package.json dependency on mmbot (default: file:<this mmbot> when it runs from a
@@ -30,6 +30,18 @@ function defaultDependency(): string {
   return `file:${PACKAGE_ROOT}`;
 }
 
+/** The scaffold's dev tools at the versions mmbot's own package.json lists. */
+function devDependencies(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+  const out: Record<string, string> = {};
+  for (const d of DEV_DEPENDENCIES) {
+    const spec = pkg.devDependencies?.[d];
+    if (spec === undefined) throw new MmError('INVARIANT_BROKEN', `${join(PACKAGE_ROOT, 'package.json')}: devDependencies.${d}: missing (the scaffold lists it)`);
+    out[d] = spec;
+  }
+  return out;
+}
+
 /** `mmbot new strategy <name>`: scaffolds a strategy project that backtests out of the box. */
 export const command: Command = {
   summary: COMMAND_SUMMARIES.new,
@@ -43,7 +55,7 @@ export const command: Command = {
     if (!NAME.test(name)) throw new MmError('USAGE', `strategy name "${name}": use lower-case letters, digits and dashes, starting with a letter`);
     const dir = resolve(flagString(p, 'dir') ?? name);
     if (existsSync(dir) && readdirSync(dir).length > 0) throw new MmError('USAGE', `${dir} exists and is not empty`);
-    for (const f of strategyProjectFiles(name, flagString(p, 'mmbot') ?? defaultDependency())) {
+    for (const f of strategyProjectFiles(name, flagString(p, 'mmbot') ?? defaultDependency(), devDependencies())) {
       const path = join(dir, f.path);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, f.contents);

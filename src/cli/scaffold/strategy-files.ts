@@ -49,11 +49,11 @@ export default strategy;
 function testSource(name: string): string {
   return `import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asSymbol, buildContext, Decimal, parseStrategyParams, TickGrid, type Instrument } from 'mmbot';
+import { buildContext, makeInstrument, parseStrategyParams } from 'mmbot';
 import { strategy } from '../src/${name}.ts';
 
-const symbol = asSymbol('EURUSD-PERP');
-const instrument = { symbol, grid: new TickGrid('0.0001'), multiplier: new Decimal(1), minOrderSize: 1 } as unknown as Instrument;
+const instrument = makeInstrument({ symbol: 'EURUSD-PERP', tickSize: '0.0001' });
+const symbol = instrument.symbol;
 
 test('quotes halfSpreadTicks either side of the mid', () => {
   const quoter = strategy.create(parseStrategyParams(strategy, { halfSpreadTicks: 2, size: 100 }));
@@ -101,8 +101,14 @@ backtest:
 `;
 }
 
-/** Every file of the new project but the copied sample recording. */
-export function strategyProjectFiles(name: string, mmbotDependency: string): ScaffoldFile[] {
+/** The dev tools a new project type-checks with, by the versions mmbot itself is checked with. */
+export const DEV_DEPENDENCIES = ['typescript', '@types/node'] as const;
+
+/**
+ * Every file of the new project but the copied sample recording. `devDependencies` maps each of
+ * DEV_DEPENDENCIES to its version spec (mmbot's own, so the project compiles as mmbot does).
+ */
+export function strategyProjectFiles(name: string, mmbotDependency: string, devDependencies: Readonly<Record<string, string>>): ScaffoldFile[] {
   const pkg = {
     name,
     private: true,
@@ -110,8 +116,10 @@ export function strategyProjectFiles(name: string, mmbotDependency: string): Sca
     scripts: {
       backtest: 'mmbot backtest --config backtest.yaml',
       test: `node --import mmbot/register --test test/${name}.test.ts`,
+      typecheck: 'tsc -p tsconfig.json',
     },
     dependencies: { mmbot: mmbotDependency },
+    devDependencies: { ...devDependencies },
   };
   const tsconfig = {
     compilerOptions: {
@@ -131,6 +139,7 @@ A market-making strategy for mmbot.
 
 \`\`\`sh
 npm install          # mmbot and its dependencies
+npm run typecheck    # the strategy and its test against mmbot's types
 npm test             # the strategy's unit test
 npm run backtest     # backtest it on the sample recording; the report lands in backtests/
 \`\`\`

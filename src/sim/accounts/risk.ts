@@ -28,7 +28,7 @@ export interface SymbolRisk {
   readonly unrealized: Decimal;
 }
 
-/** An account's risk snapshot (rules.md §6). */
+/** An account's risk snapshot (docs/venue-rules.md §6). */
 export interface RiskSnapshot {
   readonly balance: Decimal;
   readonly equity: Decimal;

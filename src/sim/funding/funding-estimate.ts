@@ -14,7 +14,7 @@ type Estimate =
   | { status: 'settlement_pending' | 'unavailable'; reason: string };
 
 /**
- * The estimate of the next funding for `ins` at `nowMs` (rules.md §4.3): settlement_pending right
+ * The estimate of the next funding for `ins` at `nowMs` (docs/venue-rules.md §4.3): settlement_pending right
  * after a settlement, unavailable when the underlying is stale or the mark window is too short,
  * else ready. daily_close uses the mark TWAP since the last settlement; intraday the current slot.
  */
@@ -53,7 +53,7 @@ export function wireEstimate(svc: FundingService, ins: Instrument, nowMs: number
 }
 
 /**
- * The funding-slots report for a local date (protocol.md §6.3): realized and skipped slots from
+ * The funding-slots report for a local date (docs/venue-protocol.md §6.3): realized and skipped slots from
  * the store, pending for elapsed-but-unrecorded ones, projected from the live estimate otherwise.
  */
 export function fundingSlotsReport(svc: FundingService, ins: Instrument, date: string, nowMs: number): WireFundingSlotsReport {

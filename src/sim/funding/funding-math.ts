@@ -2,7 +2,7 @@ import { Decimal } from '../../core/decimal.ts';
 import type { Instrument } from '../../domain/instrument.ts';
 
 /**
- * Funding arithmetic (rules.md §4): pure functions on Decimals. Positive amounts and rates mean
+ * Funding arithmetic (docs/venue-rules.md §4): pure functions on Decimals. Positive amounts and rates mean
  * longs pay shorts; cash per account is −signed_qty × amount × multiplier (domain `fundingCash`).
  */
 
@@ -40,7 +40,7 @@ export interface IntradaySlotFunding {
 }
 
 /**
- * intraday_twap (rules.md §4.2, [I]): premium = (mark_twap − underlying_twap)/underlying_twap in bps;
+ * intraday_twap (docs/venue-rules.md §4.2, [I]): premium = (mark_twap − underlying_twap)/underlying_twap in bps;
  * rate = clamp(premium / N (when `divideByCount`), ±capBps); amount = rate/1e4 × underlying_twap.
  */
 export function intradaySlotFunding(

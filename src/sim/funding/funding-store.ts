@@ -11,7 +11,7 @@ export interface FundingRateRecord {
   readonly settlementPrice: Decimal;
 }
 
-/** Funding-transaction kinds (protocol.md §5). */
+/** Funding-transaction kinds (docs/venue-protocol.md §5). */
 export type FundingTxnType = 'funding' | 'mark_to_market' | 'final_settlement';
 
 /** One per-account funding/settlement cash row (`/api/funding-transactions`). */

@@ -19,7 +19,7 @@ export interface LiquidationRecord {
 }
 
 /**
- * Liquidation (rules.md §6 [I]): every check interval, each non-internal account whose equity is
+ * Liquidation (docs/venue-rules.md §6 [I]): every check interval, each non-internal account whose equity is
  * below its maintenance margin has its open orders cancelled, then each position is closed with an
  * IOC `L-` order through the book, limit = mark ∓ slippage. Runs on the venue clock.
  */

@@ -1,7 +1,7 @@
 import type { Side } from '../../domain/enums.ts';
 import { RingBuffer } from '../history/ring-buffer.ts';
 
-/** Candle widths the venue serves (protocol.md §5). */
+/** Candle widths the venue serves (docs/venue-protocol.md §5). */
 export const CANDLE_WIDTHS = ['1s', '5s', '1m', '5m', '15m', '1h', '1d'] as const;
 /** One candle width. */
 export type CandleWidth = (typeof CANDLE_WIDTHS)[number];

@@ -5,7 +5,7 @@ import type { MarketDataService } from './md-service.ts';
 import { tsTn, wireCandle, wireLevels } from './md-frames.ts';
 import { cursorPage, intParam, rangeParams, requireParam } from './paging.ts';
 
-/** Registers the market-data REST endpoints (protocol.md §2.2–2.3). */
+/** Registers the market-data REST endpoints (docs/venue-protocol.md §2.2–2.3). */
 export function registerMarketDataRoutes(router: Router, md: MarketDataService): void {
   const venue = md.venue;
   const symbolOf = (ctx: RouteContext): string => {

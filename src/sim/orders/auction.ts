@@ -14,7 +14,7 @@ export interface AuctionPrice {
 }
 
 /**
- * The single-price (Dutch) auction price of a crossed book (rules.md §9) [I]: the price that
+ * The single-price (Dutch) auction price of a crossed book (docs/venue-rules.md §9) [I]: the price that
  * maximises the executed volume min(demand, supply); ties go to the smaller imbalance
  * |demand − supply|, then to the price nearest `refTicks` (the last settlement), then to the lower
  * price. Every tick in the crossed range is considered: demand and supply only change at order

@@ -22,7 +22,7 @@ export interface ValidateEnv {
 }
 
 /**
- * Pre-trade checks in the venue's order (rules.md §8–9, §3, §6). On success `order.priceTicks`
+ * Pre-trade checks in the venue's order (docs/venue-rules.md §8–9, §3, §6). On success `order.priceTicks`
  * is set from the price text. `replacing` is the original of a replace, whose place the order
  * takes. Returns the first reject, or null.
  */

@@ -4,7 +4,7 @@ import { err, ok } from '../../core/result.ts';
 import { PAYOUT_STATUSES, epochDay, type PayoutStatus, type RewardAccrual } from './ledger.ts';
 
 /**
- * GET /api/mmlp/v2/reward-accruals semantics (interface-spec "Market-maker rewards"):
+ * GET /api/mmlp/v2/reward-accruals semantics (docs/venue-protocol.md §6.4):
  * - the base set is the caller account's whole ledger; `symbols` and `window` come from it;
  * - filters (symbol, payout_status, start_date..end_date inclusive on the epoch day) give the
  *   filtered set; `total_count`, `summary` and `trend` cover all of it;

@@ -1,7 +1,7 @@
 import type { Decimal } from '../../core/decimal.ts';
 import { RingBuffer } from '../history/ring-buffer.ts';
 
-/** Reward payout statuses (interface-spec "Reward payout status"). */
+/** Reward payout statuses (docs/venue-protocol.md §5, "reward payout status"). */
 export const PAYOUT_STATUSES = ['accrued', 'awaiting', 'approved', 'paid', 'retained'] as const;
 /** One payout status. */
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

@@ -16,7 +16,7 @@ export interface BonusWindow {
   readonly weight: number;
 }
 
-/** Every knob of the liquidity program (rules.md §12.3). */
+/** Every knob of the liquidity program (docs/venue-rules.md §12.3). */
 export interface RewardProgramConfig {
   /** Epoch length in ms (default one day; minutes for demos). Epochs align to multiples since 1970. */
   readonly epochMs: number;

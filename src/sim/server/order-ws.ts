@@ -52,9 +52,9 @@ let sessionSeq = 0;
  * One order-WS connection: login reply, request dispatch, event stream, heartbeats, token expiry,
  * cancel-on-disconnect.
  *
- * Cancel-on-disconnect is per connection (interface-spec: "all orders placed on that specific
- * connection are cancelled when the connection drops; orders from other connections or REST are
- * unaffected"). The spec is silent on a session moving to a new connection; our reading, which the
+ * Cancel-on-disconnect is per connection (docs/venue-protocol.md §3.1: the orders placed on that
+ * connection are canceled when it drops; orders from other connections or from REST stay). The
+ * venue says nothing of a session moving to a new connection; our reading, which the
  * client's make-before-break token rollover relies on: when the client closes a connection cleanly
  * (close code 1000) while a newer cod connection of the same user and account is logged in, the
  * session moves to that connection and its orders stay (they are cancelled if *that* one drops).

@@ -28,7 +28,7 @@ export interface TradeIntensityOptions {
 const RESCALE_AT = 1e150;
 
 /**
- * Online estimate of λ(δ) = A·e^(−k·δ) (strategy-math §4.1): each public trade is binned by how far
+ * Online estimate of λ(δ) = A·e^(−k·δ) (docs/strategy-models.md §4.1): each public trade is binned by how far
  * from the mid it printed (δ = price − mid for buys, mid − price for sells, in ticks; a quote at
  * distance δ' ≤ δ would have been reached). λ̂(δ) = (decayed count of trades with distance ≥ δ) /
  * (decayed exposure time), and A, k come from the count-weighted least-squares line of ln λ̂(δ)

@@ -1,5 +1,5 @@
 /**
- * Avellaneda–Stoikov (2008) closed forms (strategy-math §4.1), in engine units: prices in ticks,
+ * Avellaneda–Stoikov (2008) closed forms (docs/strategy-models.md §4.1), in engine units: prices in ticks,
  * inventory q in lots (contracts / order size), σ in ticks/√s, τ = T − t in seconds, γ in
  * 1/(tick·lot), k in 1/tick, drift μ in ticks/s. Pure functions, no allocation.
  */

@@ -1,7 +1,7 @@
 import { solveIncreasing } from './avellaneda-stoikov.ts';
 
 /**
- * Guéant–Lehalle–Fernandez-Tapia (2013) asymptotic quotes (strategy-math §4.2), in engine units:
+ * Guéant–Lehalle–Fernandez-Tapia (2013) asymptotic quotes (docs/strategy-models.md §4.2), in engine units:
  * prices in ticks, inventory q in lots of Δ = 1 order size, σ in ticks/√s, A in 1/s, k in 1/tick,
  * γ and ξ in 1/(tick·lot), drift μ in ticks/s. Pure functions, no allocation in `glftDepths`.
  */

@@ -20,7 +20,7 @@ export interface OverlayKind {
 
 /** Every overlay kind, in the order `mmbot strategies` lists them. */
 export const overlayKinds: readonly OverlayKind[] = [
-  { kind: 'funding-carry', description: 'Shift the fair value by the expected funding carry −f̂·P·e^(−Δt/H) toward the side that gets paid (strategy-math §4.4), capped; shrink the paying side near settlement', params: fundingCarrySchema },
+  { kind: 'funding-carry', description: 'Shift the fair value by the expected funding carry −f̂·P·e^(−Δt/H) toward the side that gets paid (docs/strategy-models.md §4.4), capped; shrink the paying side near settlement', params: fundingCarrySchema },
   { kind: 'reward-aware', description: 'Keep qualifying quotes inside the liquidity program\'s spread limit and minimum notional, resting at least minRestMs, while the expected reward beats the expected adverse selection', params: rewardAwareSchema },
   { kind: 'volatility', description: 'Widen both sides when the fast σ of the mid runs above its slow baseline (optionally cut sizes)', params: volatilityWideningSchema },
   { kind: 'toxicity', description: 'Widen, then step back, when the recent markouts of our fills turn negative', params: toxicityGuardSchema },

@@ -25,7 +25,7 @@ export const fundingCarrySchema = z.strictObject({
 export type FundingCarryConfig = z.infer<typeof fundingCarrySchema>;
 
 /**
- * Funding carry (strategy-math §4.4, discrete version): with f̂ the venue's estimated next funding
+ * Funding carry (docs/strategy-models.md §4.4, discrete version): with f̂ the venue's estimated next funding
  * rate (positive: longs pay), P the mark (or mid) in ticks, Δt the time to the next settlement of
  * the instrument's schedule and H the expected holding time, the fair value shifts by
  * −f̂·P·e^(−Δt/H) ticks (capped at maxShiftSpreads half-spreads): quotes lean toward the side that

@@ -53,7 +53,7 @@ export interface WireTrade {
 
 /**
  * A trade candle. `ts` is the bucket start: integer epoch seconds on the real venue, an RFC 3339
- * string per the seed spec; both decode.
+ * string per the venue's interface description (docs/venue-protocol.md §2.1); both decode.
  */
 export interface WireCandle {
   readonly symbol: string;

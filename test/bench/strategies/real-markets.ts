@@ -92,6 +92,6 @@ export const REAL_MARKETS: readonly RealMarket[] = [
 export const AX_TIER1_FEES = { maker: 0.0002, taker: 0.0025 } as const;
 /**
  * The reward pool the AX rows assume (USD per symbol and day): AX does not publish its pools
- * (shared venue rules §12); this is the local venue's default pool, an assumption stated as such.
+ * (docs/venue-rules.md §12); this is the local venue's default pool, an assumption stated as such.
  */
 export const AX_ASSUMED_POOL_USD_PER_DAY = 1000;

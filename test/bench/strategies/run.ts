@@ -88,7 +88,7 @@ function configFor(leg: Leg): string {
     // Generous engine limits: the strategy's own maxPosition is what is being measured.
     risk: { max_position: leg.maxPosition * 2, max_order_qty: leg.size * 10, max_order_notional_usd: 10_000_000, max_open_orders: 40 },
     monitoring: { enabled: false },
-    // The local venue's default account (the venue sandbox's rates, rules.md §7): maker 0, taker 2 bps.
+    // The local venue's default account (the venue sandbox's rates, docs/venue-rules.md §7): maker 0, taker 2 bps.
     // A recording of a real market (--real) carries its source's rates, which then apply instead.
     backtest: { seed: 1, ...(leg.venueFees ? { fees: { maker: 0, taker: 0.0002 } } : {}) },
   });

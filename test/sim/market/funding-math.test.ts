@@ -7,7 +7,7 @@ import { markPrice, newInstrumentMarket, type InstrumentMarket } from '../../../
 
 const D = (s: string | number): Decimal => new Decimal(s);
 
-describe('funding maths (rules.md §4)', () => {
+describe('funding maths (docs/venue-rules.md §4)', () => {
   it('daily_close reproduces the captured EURUSD record', () => {
     const f = dailyCloseFunding(D('1.1404'), D('1.14015'), D('-1.0'), D('1.0'));
     expect(f.amount.toFixed(12)).toBe('0.000250000000');
@@ -56,7 +56,7 @@ describe('price series', () => {
   });
 });
 
-describe('mark price (rules.md §5)', () => {
+describe('mark price (docs/venue-rules.md §5)', () => {
   const ins = defaultCatalog().get('EURUSD-PERP')!;
   const px = (ticks: number): string => ins.grid.toDecimal(ticks).toFixed();
   const market = (lastTradeTicks: number | null, lastTradeMs: number): InstrumentMarket => ({ ...newInstrumentMarket(ins, ins.grid.toDecimal(100), 0, 'OPEN'), lastTradeTicks, lastTradeMs });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { solveIncreasing, asGammaForSkew, asOptimalSpread, asReservationPrice, glftCoefficients, glftDepths, glftGammaForSkew } from '../../../src/strategy/models/index.ts';
 
-// Expected values are written out from the papers' forms (strategy-math §4.1–4.2), not from the code.
+// Expected values are written out from the papers' forms (docs/strategy-models.md §4.1–4.2), not from the code.
 const close = (x: number, y: number): void => expect(Math.abs(x - y)).toBeLessThan(1e-9 * Math.max(1, Math.abs(y)));
 
 describe('Avellaneda–Stoikov closed forms', () => {
