@@ -45,6 +45,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'MmbotPositionMismatch',
       'MmbotMemoryGrowth',
       'MmbotOrderBudgetNearLimit',
+      'MmbotMarketDataSuspect',
       'MmbotTargetDown',
     ]);
     for (const r of rs) {
@@ -70,6 +71,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'mmbot_connection_up',
       'mmbot_kill_switch_engaged',
       'mmbot_market_data_staleness_seconds',
+      'mmbot_md_suspect',
       'mmbot_open_orders',
       'mmbot_order_budget_limit',
       'mmbot_orders_counted',
@@ -96,7 +98,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
 
   it.skipIf(!needs('prometheus'))('promtool check rules passes', async () => {
     const r = await promtool(['check', 'rules', RULES]);
-    expect(r.output).toContain('SUCCESS: 10 rules found');
+    expect(r.output).toContain('SUCCESS: 11 rules found');
     expect(r.code).toBe(0);
   });
 

@@ -77,6 +77,7 @@ export function buildState(engine: OperableEngine, catalog: InstrumentCatalog, s
         pnl: money(s.pnl),
         tradingState: s.tradingState,
         tradingReason: s.tradingReason,
+        marketDataSuspect: s.marketDataSuspect,
         instrumentState: s.instrumentState,
         strategyError: s.strategyError,
         lastMarketDataMs: s.lastMarketDataMs,
