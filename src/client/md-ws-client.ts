@@ -254,6 +254,7 @@ export class MarketDataWsClient {
     if (!decoded.ok) {
       this.stats.decodeErrors++;
       this.#errors.next(frameSkipped('market-data frame', decoded.error, text));
+      this.#resyncAfterBadBook(text, decoded.error.path);
       return;
     }
     const frame = decoded.value;
@@ -302,6 +303,23 @@ export class MarketDataWsClient {
       default:
         return;
     }
+  }
+
+  /**
+   * A skipped book frame (a level the decoder refused, e.g. a negative price) leaves our book short
+   * of what the venue applied: the symbol's subscription is renewed for a fresh snapshot rather
+   * than applying later deltas to a book that no longer matches the venue's.
+   */
+  #resyncAfterBadBook(text: string, path: string): void {
+    if (!path.startsWith('$.b') && !path.startsWith('$.a')) return;
+    let symbol: unknown;
+    try {
+      symbol = (JSON.parse(text) as { s?: unknown }).s;
+    } catch {
+      return;
+    }
+    const sub = typeof symbol === 'string' ? this.#subs.book(symbol) : undefined;
+    if (sub && sub.level !== 'TRADES') this.#subs.recover(sub, `book frame skipped (${path})`);
   }
 
   #onReply(rid: number, error: { readonly message: string; readonly code: number } | undefined): void {

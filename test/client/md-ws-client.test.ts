@@ -133,6 +133,25 @@ describe('MarketDataWsClient', () => {
     await md.stop();
   });
 
+  it('a book frame with a negative price is skipped with its JSON path and the book re-synced from a fresh snapshot (issue 35)', async () => {
+    const { md, fake, books, errors } = setup();
+    md.subscribeBook('EURUSD-PERP');
+    md.start();
+    const s = await open(fake);
+    s.receive(snap('EURUSD-PERP', [['1.1380', 100]], [['1.1388', 300]]));
+    s.receive(snap('EURUSD-PERP', [['-1.1411', 5]], [], false));
+    expect(books).toHaveLength(1);
+    expect(md.stats.decodeErrors).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toContain('$.b[0].p: expected positive price, got "-1.1411"');
+    expect(md.stats.recoveries).toBe(1);
+    expect(sent(s).slice(-2).map((m) => [m['type'], m['symbol']])).toEqual([
+      ['unsubscribe', 'EURUSD-PERP'],
+      ['subscribe', 'EURUSD-PERP'],
+    ]);
+    await md.stop();
+  });
+
   it('a delta before any snapshot triggers recovery instead of a wrong book', async () => {
     const { md, fake, books } = setup();
     md.subscribeBook('EURUSD-PERP');
