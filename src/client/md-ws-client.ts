@@ -179,6 +179,18 @@ export class MarketDataWsClient {
     this.#subs.addBook(asSymbol(symbol), name, opts.trades ?? true, opts.ticker ?? true, this.#open);
   }
 
+  /**
+   * Renews `symbol`'s book subscription for a fresh snapshot (unsubscribe + subscribe): the daemon
+   * asks when the engine finds the book suspect, in case the glitch is in our copy. Returns false
+   * when there is no book subscription or the socket is down (the reconnect re-subscribes anyway).
+   */
+  resyncBook(symbol: string, reason = 'resync asked'): boolean {
+    const sub = this.#subs.book(symbol);
+    if (sub === undefined || sub.level === 'TRADES' || !this.#open) return false;
+    this.#subs.recover(sub, reason);
+    return true;
+  }
+
   /** Subscribes trade prints only (level TRADES, no book). */
   subscribeTrades(symbol: string): void {
     this.#subs.addBook(asSymbol(symbol), 'TRADES', true, false, this.#open);
@@ -318,8 +330,7 @@ export class MarketDataWsClient {
     } catch {
       return;
     }
-    const sub = typeof symbol === 'string' ? this.#subs.book(symbol) : undefined;
-    if (sub && sub.level !== 'TRADES') this.#subs.recover(sub, `book frame skipped (${path})`);
+    if (typeof symbol === 'string') this.resyncBook(symbol, `book frame skipped (${path})`);
   }
 
   #onReply(rid: number, error: { readonly message: string; readonly code: number } | undefined): void {

@@ -10,6 +10,7 @@ import { venueGateway } from '../../src/client/venue-gateway.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG, type EngineLog, type OperableEngine } from '../../src/engine/index.ts';
 import type { RunningVenue } from '../../src/sim/index.ts';
 import type { Strategy, StrategyContext } from '../../src/strategy/contract.ts';
+import { resyncSuspectBooks } from '../../src/cli/live/md-resync.ts';
 import { l2Snapshot, startFakeMdServer, type FakeMdServer } from '../support/fake-md-server.ts';
 import { testOrderWs, testRest, testVenue, until } from '../support/venue-harness.ts';
 
@@ -71,6 +72,8 @@ describe('market-data sanity: engine + local venue over real sockets', () => {
       orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 0 },
       log,
     });
+    // As the daemon does: each episode asks for a fresh snapshot, in case the glitch is in our copy.
+    resyncSuspectBooks(engine.events$, md);
     engine.start({ market$: md.market$, orders$: orders.events$, resync$: orders.resync$, connection$: merge(orders.connection$, md.connection$) });
     md.subscribeBook(EUR, 2, { trades: false, ticker: false });
     orders.start();
@@ -101,21 +104,27 @@ describe('market-data sanity: engine + local venue over real sockets', () => {
     await until(() => engine.snapshot().symbols[0]!.working.filter((o) => o.status === 'open').length === 2, 10_000, 'quotes at the real touch');
     expect(await venuePrices()).toEqual(['buy 11398', 'sell 11402']);
 
-    // A venue failover: the book crossed (1.15 / 1.13) for well over crossed_book_ms (300).
+    // A venue failover: the book crossed (1.15 / 1.13) for well over crossed_book_ms (300); the
+    // venue's fresh snapshot says the same.
+    mdServer.snapshotFor = (sym) => l2Snapshot(sym, '1.1500', '1.1300');
     mdServer.publish(delta('1.1500', '1.1300'), 'EURUSD-PERP');
     await until(() => engine.snapshot().symbols[0]!.tradingState === 'HALTED', 5_000, 'crossed book suspect');
     await until(() => engine.snapshot().symbols[0]!.working.length === 0, 5_000, 'quotes pulled');
     expect(await venuePrices()).toEqual([]);
     expect(engine.snapshot().symbols[0]!.tradingReason).toMatch(/^market data suspect: crossed book: bid 1\.15 ≥ ask 1\.13 for \d+ ms$/);
 
+    expect(md.stats.recoveries).toBe(1);
     // Back to sane: quoting resumes at the real touch.
+    mdServer.snapshotFor = (sym) => l2Snapshot(sym, '1.1398', '1.1402');
     mdServer.publish(delta('1.1398', '1.1402'), 'EURUSD-PERP');
     await until(() => engine.snapshot().symbols[0]!.working.filter((o) => o.status === 'open').length === 2, 5_000, 'quotes back');
 
     // An absurd book for a pair trading at 1.14: 0.0001 / 0.0002 (the last sane mid is the anchor here).
+    mdServer.snapshotFor = (sym) => l2Snapshot(sym, '0.0001', '0.0002');
     mdServer.publish(delta('0.0001', '0.0002'), 'EURUSD-PERP');
     await until(() => engine.snapshot().symbols[0]!.working.length === 0, 5_000, 'quotes pulled on the absurd book');
     expect(engine.snapshot().symbols[0]!.tradingReason).toBe('market data suspect: mid 0.00015 is 9999 bps from the last sane mid 1.14');
+    mdServer.snapshotFor = (sym) => l2Snapshot(sym, '1.1398', '1.1402');
     mdServer.publish(delta('1.1398', '1.1402'), 'EURUSD-PERP');
     await until(() => engine.snapshot().symbols[0]!.working.filter((o) => o.status === 'open').length === 2, 5_000, 'quotes back again');
 
@@ -127,9 +136,18 @@ describe('market-data sanity: engine + local venue over real sockets', () => {
     await sleep(200);
     expect(await venuePrices()).toEqual(['buy 11398', 'sell 11402']);
 
+    // A glitch only in our copy (one mangled frame, the venue's book is fine): the episode's fresh
+    // snapshot ends it and quoting resumes without any sane frame from the test.
+    const before = md.stats.recoveries;
+    mdServer.publish(delta('1.1500', '1.1300'), 'EURUSD-PERP');
+    await until(() => md.stats.recoveries === before + 1, 5_000, 'resync on the crossed copy');
+    await until(() => engine.snapshot().symbols[0]!.tradingState === 'ACTIVE' && engine.snapshot().symbols[0]!.working.filter((o) => o.status === 'open').length === 2, 5_000, 'healed');
+    expect(await venuePrices()).toEqual(['buy 11398', 'sell 11402']);
+
     expect(warns).toEqual([
       expect.stringMatching(/^market data suspect on EURUSD-PERP: crossed book: bid 1\.15 ≥ ask 1\.13 for \d+ ms; quotes pulled until it is sane again$/),
       'market data suspect on EURUSD-PERP: mid 0.00015 is 9999 bps from the last sane mid 1.14; quotes pulled until it is sane again',
+      expect.stringMatching(/^market data suspect on EURUSD-PERP: crossed book: bid 1\.15 ≥ ask 1\.13 for \d+ ms; quotes pulled until it is sane again$/),
     ]);
     // 1 % of 11400 ticks is 114: the post-only clamp alone would have rested 1.1299 / 1.1501 (101 ticks)
     // during the crossed book's first 300 ms, and the old engine 0.0001 (11399 ticks) on the absurd one.

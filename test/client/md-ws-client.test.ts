@@ -152,6 +152,21 @@ describe('MarketDataWsClient', () => {
     await md.stop();
   });
 
+  it('resyncBook renews a followed book for a fresh snapshot; false for a symbol not followed or while down', async () => {
+    const { md, fake } = setup();
+    md.subscribeBook('EURUSD-PERP');
+    expect(md.resyncBook('EURUSD-PERP')).toBe(false); // not connected yet: the connect subscribes anyway
+    md.start();
+    const s = await open(fake);
+    s.receive(snap('EURUSD-PERP', [['1.1380', 100]], [['1.1388', 300]]));
+    expect(md.resyncBook('GBPUSD-PERP')).toBe(false);
+    expect(md.resyncBook('EURUSD-PERP')).toBe(true);
+    expect(md.stats.recoveries).toBe(1);
+    expect(md.isLive('EURUSD-PERP')).toBe(false);
+    expect(sent(s).slice(-2).map((m) => m['type'])).toEqual(['unsubscribe', 'subscribe']);
+    await md.stop();
+  });
+
   it('a delta before any snapshot triggers recovery instead of a wrong book', async () => {
     const { md, fake, books } = setup();
     md.subscribeBook('EURUSD-PERP');
