@@ -39,12 +39,29 @@ export class MdSanity {
   lastSaneMidTicks: number | null = null;
   /** When the book was first seen crossed or locked in the current run of such checks, null when it is not. */
   #crossedSinceMs: number | null = null;
+  /** The inputs of the last check: the same again (most evaluations) give the same verdict. */
+  #bid: number | null = NaN;
+  #ask: number | null = NaN;
+  #mark: number | null = NaN;
+  #index: number | null = NaN;
+  #config: MdSanityConfig;
 
   constructor(
-    /** Replaced by a live risk reload (`replaceRisk`). */
-    public config: MdSanityConfig,
+    config: MdSanityConfig,
     readonly grid: TickGrid,
-  ) {}
+  ) {
+    this.#config = config;
+  }
+
+  /** The thresholds; replaced by a live risk reload (`replaceRisk`), which re-checks at the next update. */
+  get config(): MdSanityConfig {
+    return this.#config;
+  }
+
+  set config(c: MdSanityConfig) {
+    this.#config = c;
+    this.#bid = NaN;
+  }
 
   /**
    * The price quotes are kept near (ticks): the venue's mark, else its index, else the last sane mid;
@@ -59,6 +76,13 @@ export class MdSanity {
    * market). Returns the transition when the verdict changed, else null.
    */
   update(bidTicks: number | null, askTicks: number | null, markTicks: number | null, indexTicks: number | null, nowMs: number): MdSanityTransition | null {
+    // The hot path: this runs before every evaluation. Only a crossed book waiting out its
+    // persistence depends on the time; anything else gives the verdict of the same inputs.
+    if (bidTicks === this.#bid && askTicks === this.#ask && markTicks === this.#mark && indexTicks === this.#index && this.#crossedSinceMs === null) return null;
+    this.#bid = bidTicks;
+    this.#ask = askTicks;
+    this.#mark = markTicks;
+    this.#index = indexTicks;
     const was = this.kind;
     const why = this.#check(bidTicks, askTicks, markTicks, indexTicks, nowMs);
     if (why === null) {
@@ -81,10 +105,10 @@ export class MdSanity {
     }
     if (bid >= ask) {
       const since = (this.#crossedSinceMs ??= now);
-      const ms = this.config.crossedBookMs;
+      const ms = this.#config.crossedBookMs;
       if (ms > 0 && now - since >= ms) return this.#say('crossed-book', `${bid === ask ? 'locked' : 'crossed'} book: bid ${this.#px(bid)} ≥ ask ${this.#px(ask)} for ${now - since} ms`);
     } else this.#crossedSinceMs = null;
-    const bps = this.config.maxMidDeviationBps;
+    const bps = this.#config.maxMidDeviationBps;
     if (bps === 0) return null;
     const mid = (bid + ask) / 2;
     // The venue's own prices anchor the band; the last sane mid only when it sends neither, since a
