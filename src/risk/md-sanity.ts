@@ -111,13 +111,13 @@ export class MdSanity {
     const bps = this.#config.maxMidDeviationBps;
     if (bps === 0) return null;
     const mid = (bid + ask) / 2;
-    // The venue's own prices anchor the band; the last sane mid only when it sends neither, since a
-    // genuine move the mark follows would otherwise be suspect for ever.
-    const hasVenueRef = usable(mark) || usable(index);
-    if (usable(mark) && far(mid, mark, bps)) return this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, mark)} bps from the mark ${this.#px(mark)}`);
-    if (usable(index) && far(mid, index, bps)) return this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, index)} bps from the index ${this.#px(index)}`);
+    // The venue's own price anchors the band: its mark, else its index (a dated future's mark holds
+    // the basis to the index, which can be percents). The last sane mid only when it sends neither,
+    // since a genuine move the mark follows would otherwise be suspect for ever.
+    if (usable(mark)) return far(mid, mark, bps) ? this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, mark)} bps from the mark ${this.#px(mark)}`) : null;
+    if (usable(index)) return far(mid, index, bps) ? this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, index)} bps from the index ${this.#px(index)}`) : null;
     const last = this.lastSaneMidTicks;
-    if (!hasVenueRef && last !== null && far(mid, last, bps)) return this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, last)} bps from the last sane mid ${this.#px(last)}`);
+    if (last !== null && far(mid, last, bps)) return this.#say('mid-jump', `mid ${this.#px(mid)} is ${this.#bpsText(mid, last)} bps from the last sane mid ${this.#px(last)}`);
     return null;
   }
 

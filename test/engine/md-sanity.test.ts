@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredQuotes } from '../../src/domain/index.ts';
-import type { EngineLog } from '../../src/engine/index.ts';
+import { DEFAULT_RISK_CONFIG, type EngineLog } from '../../src/engine/index.ts';
 import type { Strategy, StrategyContext } from '../../src/strategy/contract.ts';
-import { EURUSD, bookEv, harness, tickerEv } from './harness.ts';
+import { EURUSD, ScriptedStrategy, bookEv, harness, tickerEv } from './harness.ts';
 
 /** Joins the touch with one contract a side: it quotes whatever book it sees, as the bot did. */
 class TouchJoiner implements Strategy {
@@ -77,5 +77,28 @@ describe('market-data sanity in the engine (tick 0.0001: 1.14 = 11400 ticks)', (
     await h.settle();
     expect(h.gw.open()).toEqual([]);
     expect(h.engine.snapshot().symbols[0]!.tradingReason).toBe('market data suspect: best bid -1.1411 is not a positive price');
+  });
+
+  it('a quote beyond the fat-finger band of the mark is trimmed on a sane book (500 bps of 1.14: 10830..11970)', async () => {
+    const a = new ScriptedStrategy();
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: a }]);
+    a.next = { symbol: EURUSD, bids: [{ priceTicks: 11_390, qty: 1 }, { priceTicks: 10_829, qty: 1 }], asks: [{ priceTicks: 11_971, qty: 1 }] };
+    h.market$.next(tickerEv(EURUSD, h.clock.nowMs(), { markTicks: 11_400 }));
+    h.market$.next(bookEv(EURUSD, 11_399, 11_401, h.clock.nowMs()));
+    await h.settle();
+    expect(prices(h)).toEqual(['buy 11390']);
+    expect(h.of('quotes-trimmed').map((e) => e.reasons)).toEqual([['fat-finger']]);
+    expect(h.engine.snapshot().symbols[0]!.tradingState).toBe('ACTIVE');
+  });
+
+  it('replaceRisk applies new market-data thresholds live (crossed_book_ms 0: a crossed book is no longer suspect)', async () => {
+    const h = await harness([{ id: 's', symbol: EURUSD, strategy: new TouchJoiner() }]);
+    h.market$.next(bookEv(EURUSD, 11_500, 11_300, h.clock.nowMs()));
+    await h.advance(1_000, 250);
+    expect(h.engine.snapshot().symbols[0]!.marketDataSuspect).toBe('crossed-book');
+    h.engine.replaceRisk({ ...DEFAULT_RISK_CONFIG, marketData: { crossedBookMs: 0, maxMidDeviationBps: 300 } });
+    await h.advance(250, 250);
+    expect(h.engine.snapshot().symbols[0]!.marketDataSuspect).toBeNull();
+    expect(prices(h)).toEqual(['buy 11299', 'sell 11501']);
   });
 });

@@ -48,6 +48,8 @@ describe('MdSanity', () => {
     const byIndex = fresh();
     expect(byIndex.update(12_000, 12_002, null, 11_400, 0)).toBe('suspect');
     expect(byIndex.detail).toBe('mid 1.2001 is 527 bps from the index 1.14');
+    // With a mark, the mark alone anchors: a dated future trades at its basis to the index.
+    expect(byIndex.update(12_000, 12_002, 12_001, 11_400, 1)).toBe('sane');
     const byLast = fresh();
     expect(byLast.update(11_399, 11_401, null, null, 0)).toBeNull();
     expect(byLast.update(12_000, 12_002, null, null, 1)).toBe('suspect');
