@@ -12,9 +12,9 @@ export interface StateVerdict {
 /**
  * The strictest of the states that apply to a symbol now: the engine's, the kill switch
  * (`killReason` non-null when tripped), the operator's, the instrument's, suspect market data
- * (HALTED, the reason names the value), close-only and a position
- * over its limit. Each candidate replaces the state only when strictly stricter, so the first reason
- * of the strictest state wins. Writes into `out` (no allocation: this runs on every evaluation).
+ * (HALTED, the reason names the values), close-only and a position over its limit. Each candidate
+ * replaces the state only when strictly stricter, so the first reason of the strictest state wins.
+ * Writes into `out` (no allocation while the data is sane: this runs on every evaluation).
  */
 export function strictestState(out: StateVerdict, engineState: TradingState, engineReason: string, killReason: string | null, slot: SymbolSlot, now: number): StateVerdict {
   let st = engineState;

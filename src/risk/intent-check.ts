@@ -13,8 +13,8 @@ export interface Exposure {
  * Checks one raw place/replace intent (strategies that bypass the ladder). `replacedQty` is the
  * remaining size of the order a replace supersedes (0 for a place). A malformed price or size
  * (`invalid-level`) and a price beyond the fat-finger band around the reference (`fat-finger`) are
- * refused like the quote gate does. Returns the violated rule's
- * name, or null when the intent may go. Pure.
+ * refused as the quote gate refuses them. Returns the violated rule's name, or null when the intent
+ * may go. Pure.
  */
 export function checkIntent(
   intent: PlaceOrder | ReplaceOrder,
