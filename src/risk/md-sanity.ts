@@ -64,6 +64,15 @@ export class MdSanity {
   }
 
   /**
+   * The book is crossed or locked but not yet for `crossedBookMs`: the engine keeps the working
+   * orders as they are rather than derive prices from it (the post-only clamp would put them
+   * beyond the crossed touch, far from the market). False with the check off.
+   */
+  get crossedPending(): boolean {
+    return this.#crossedSinceMs !== null && this.kind === null && this.#config.crossedBookMs > 0;
+  }
+
+  /**
    * The price quotes are kept near (ticks): the venue's mark, else its index, else the last sane mid;
    * null before any is known.
    */

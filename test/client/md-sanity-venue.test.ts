@@ -70,6 +70,8 @@ describe('market-data sanity: engine + local venue over real sockets', () => {
       risk: { ...DEFAULT_RISK_CONFIG, defaults: { ...DEFAULT_RISK_CONFIG.defaults, maxOrderQty: 1_000, maxPosition: 10_000 }, marketData: { crossedBookMs: 300, maxMidDeviationBps: 300 } },
       execution: DEFAULT_EXECUTION_CONFIG,
       orderManager: { ...DEFAULT_ORDER_MANAGER_CONFIG, minOrderLifetimeMs: 0 },
+      // The scripted feed never shows our orders (a venue's would): nothing to take out of it.
+      marketDataShowsOwnOrders: false,
       log,
     });
     // As the daemon does: each episode asks for a fresh snapshot, in case the glitch is in our copy.
@@ -149,9 +151,11 @@ describe('market-data sanity: engine + local venue over real sockets', () => {
       'market data suspect on EURUSD-PERP: mid 0.00015 is 9999 bps from the last sane mid 1.14; quotes pulled until it is sane again',
       expect.stringMatching(/^market data suspect on EURUSD-PERP: crossed book: bid 1\.15 ≥ ask 1\.13 for \d+ ms; quotes pulled until it is sane again$/),
     ]);
-    // 1 % of 11400 ticks is 114: the post-only clamp alone would have rested 1.1299 / 1.1501 (101 ticks)
-    // during the crossed book's first 300 ms, and the old engine 0.0001 (11399 ticks) on the absurd one.
+    // 1 % of 11400 ticks is 114. Our orders only ever rested at the real touch (2 ticks from the mid):
+    // while the book was crossed but not suspect yet they were held, not moved to the clamp's
+    // 1.1299 / 1.1501 (101 ticks); the old engine also sent 0.0001 (11399 ticks) on the absurd book.
     expect(polls).toBeGreaterThan(20);
     expect(worstTicks).toBeLessThanOrEqual(114);
+    expect(worstTicks).toBe(2);
   }, 40_000);
 });

@@ -30,11 +30,14 @@ describe('market-data sanity in the engine (tick 0.0001: 1.14 = 11400 ticks)', (
     h.market$.next(bookEv(EURUSD, 11_399, 11_401, h.clock.nowMs()));
     await h.settle();
     expect(prices(h)).toEqual(['buy 11399', 'sell 11401']);
-    // Crossed 1.15 / 1.13: the post-only clamp alone quoted 1.1299 / 1.1501 for as long as it lasted.
+    // Crossed 1.15 / 1.13: the old engine's post-only clamp moved the quotes to 1.1299 / 1.1501 for as
+    // long as it lasted; until it is suspect the working orders are now held where they were.
     h.market$.next(bookEv(EURUSD, 11_500, 11_300, h.clock.nowMs()));
     await h.settle();
-    expect(prices(h)).toEqual(['buy 11299', 'sell 11501']);
-    await h.advance(1_000, 250);
+    expect(prices(h)).toEqual(['buy 11399', 'sell 11401']);
+    await h.advance(750, 250);
+    expect(prices(h)).toEqual(['buy 11399', 'sell 11401']);
+    await h.advance(250, 250);
     expect(h.gw.open()).toEqual([]);
     const sym = h.engine.snapshot().symbols[0]!;
     expect(sym.tradingState).toBe('HALTED');

@@ -23,9 +23,11 @@ describe('MdSanity', () => {
     expect(s.update(11_399, 11_401, 11_400, null, 0)).toBeNull();
     expect(s.update(11_500, 11_300, 11_400, null, 5_000)).toBeNull();
     expect(s.update(11_500, 11_300, 11_400, null, 5_999)).toBeNull();
+    expect(s.crossedPending).toBe(true); // the engine holds its orders meanwhile
     expect(s.update(11_500, 11_300, 11_400, null, 6_000)).toBe('suspect');
     expect(s.kind).toBe('crossed-book');
     expect(s.detail).toBe('crossed book: bid 1.15 ≥ ask 1.13 for 1000 ms');
+    expect(s.crossedPending).toBe(false);
     expect(s.update(11_399, 11_401, 11_400, null, 6_100)).toBe('sane');
     // Un-crossing restarts the count; a locked book (bid = ask) counts the same.
     expect(s.update(11_400, 11_400, 11_400, null, 7_000)).toBeNull();
@@ -72,6 +74,7 @@ describe('MdSanity', () => {
   it('0 turns a check off', () => {
     const s = fresh({ crossedBookMs: 0, maxMidDeviationBps: 0 });
     expect(s.update(11_500, 11_300, 11_400, null, 0)).toBeNull();
+    expect(s.crossedPending).toBe(false);
     expect(s.update(11_500, 11_300, 11_400, null, 60_000)).toBeNull();
     expect(s.update(1, 2, 11_400, null, 60_001)).toBeNull();
     expect(s.update(0, 2, 11_400, null, 60_002)).toBe('suspect');
