@@ -297,7 +297,7 @@ export class EngineCore {
     const d = slot.lastDesired;
     if (d === null && slot.effective === 'ACTIVE') return;
     // A crossed book not suspect yet: the working orders stay as they are, no price comes from it.
-    if (slot.sanity.crossedPending && slot.effective !== 'HALTED') return;
+    if (slot.sanity.crossedPending && slot.effective === 'ACTIVE') return;
     const bestBid = slot.market.bestBid();
     const bestAsk = slot.market.bestAsk();
     const t = slot.market.ticker;
