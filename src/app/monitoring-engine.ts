@@ -38,6 +38,7 @@ export function snapshotToMetrics(snap: EngineSnapshot, metrics: BotMetrics, rea
     metrics.position(s.symbol, s.position.qty, inst && mark !== null ? notional(inst, mark, Math.abs(s.position.qty)).toNumber() : 0);
     metrics.positionLimit(s.symbol, s.maxPosition);
     metrics.quoteExpected(s.symbol, quoteExpected(snap, s));
+    metrics.marketDataSuspect(s.symbol, s.marketDataSuspect);
     // Only what the venue holds: queued, unacknowledged and unresolved orders have their own gauge.
     const resting = s.working.filter(isResting);
     metrics.openOrders(s.symbol, 'buy', resting.filter((w) => w.side === 'buy').length);
@@ -111,6 +112,10 @@ export function engineEventToMetrics(e: EngineEvent, metrics: BotMetrics, readin
       return;
     case 'fill':
       metrics.fill(e.symbol, e.liquidity, e.qty);
+      return;
+    case 'market-data-suspect':
+      metrics.marketDataSuspect(e.symbol, e.kind);
+      if (e.kind !== null) metrics.marketDataSuspectEpisode(e.symbol, e.kind);
       return;
     default:
       return;

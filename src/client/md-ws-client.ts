@@ -179,6 +179,18 @@ export class MarketDataWsClient {
     this.#subs.addBook(asSymbol(symbol), name, opts.trades ?? true, opts.ticker ?? true, this.#open);
   }
 
+  /**
+   * Renews `symbol`'s book subscription for a fresh snapshot (unsubscribe + subscribe): the daemon
+   * asks when the engine finds the book suspect, in case the glitch is in our copy. Returns false
+   * when there is no book subscription or the socket is down (the reconnect re-subscribes anyway).
+   */
+  resyncBook(symbol: string, reason = 'resync asked'): boolean {
+    const sub = this.#subs.book(symbol);
+    if (sub === undefined || sub.level === 'TRADES' || !this.#open) return false;
+    this.#subs.recover(sub, reason);
+    return true;
+  }
+
   /** Subscribes trade prints only (level TRADES, no book). */
   subscribeTrades(symbol: string): void {
     this.#subs.addBook(asSymbol(symbol), 'TRADES', true, false, this.#open);
@@ -254,6 +266,7 @@ export class MarketDataWsClient {
     if (!decoded.ok) {
       this.stats.decodeErrors++;
       this.#errors.next(frameSkipped('market-data frame', decoded.error, text));
+      this.#resyncAfterBadBook(text, decoded.error.path);
       return;
     }
     const frame = decoded.value;
@@ -302,6 +315,22 @@ export class MarketDataWsClient {
       default:
         return;
     }
+  }
+
+  /**
+   * A skipped book frame (a level the decoder refused, e.g. a negative price) leaves our book short
+   * of what the venue applied: the symbol's subscription is renewed for a fresh snapshot rather
+   * than applying later deltas to a book that no longer matches the venue's.
+   */
+  #resyncAfterBadBook(text: string, path: string): void {
+    if (!path.startsWith('$.b') && !path.startsWith('$.a')) return;
+    let symbol: unknown;
+    try {
+      symbol = (JSON.parse(text) as { s?: unknown }).s;
+    } catch {
+      return;
+    }
+    if (typeof symbol === 'string') this.resyncBook(symbol, `book frame skipped (${path})`);
   }
 
   #onReply(rid: number, error: { readonly message: string; readonly code: number } | undefined): void {

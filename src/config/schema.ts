@@ -107,6 +107,22 @@ const symbolRisk = z.strictObject({
   max_order_notional_usd: z.number().positive().optional().describe('Max USD notional of one order (engine default 250000).'),
   max_open_orders: positiveInt.max(100).optional().describe('Max working orders on the symbol, both sides (engine default 20; the venue allows 100).'),
   band_margin_ticks: nonNegativeInt.optional().describe('Extra inward margin from the venue\'s price band, in ticks (engine default 0).'),
+  max_quote_deviation_bps: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('Fat-finger guard: no quote further than this many bps from the reference price (the venue\'s mark, else its index, else the last sane mid); 0 = off (engine default 500).'),
+});
+
+const marketData = z.strictObject({
+  crossed_book_ms: durationMs
+    .optional()
+    .describe('A crossed or locked book (best bid >= best ask) that lasts this long makes the symbol\'s data suspect: quotes pulled, state HALTED with the reason; 0 = off (engine default 1000).'),
+  max_mid_deviation_bps: z
+    .number()
+    .nonnegative()
+    .optional()
+    .describe('A mid further than this many bps from the venue\'s mark (else index, else the last sane mid) makes the data suspect at once; 0 = off (engine default 300).'),
 });
 
 const killSwitch = z.strictObject({
@@ -136,6 +152,9 @@ const riskSchema = symbolRisk.extend({
   max_orders_per_day: nonNegativeInt.optional().describe('At most this many places + replaces per UTC day (as max_orders_per_minute); 0 = off (engine default).'),
   symbols: z.record(z.string(), symbolRisk).optional().describe('Per-symbol overrides of the limits above, field by field.'),
   kill_switch: killSwitch.optional(),
+  market_data: marketData
+    .optional()
+    .describe('Market-data sanity per symbol: a non-positive best price, a crossed book that persists or a mid far from the mark pulls the symbol\'s quotes (one WARN per episode) until the data is sane again.'),
 });
 
 /** Endpoint names of the execution adapter (test/config checks they match src/execution). */

@@ -249,6 +249,7 @@ export function createEngine(deps: EngineDeps): OperableEngine {
         pnl: s.ledger.breakdown(mark),
         tradingState: s.effective,
         tradingReason: s.effectiveReason,
+        marketDataSuspect: s.sanity.kind,
         instrumentState: s.market.ticker?.state ?? null,
         strategyError: s.failed,
         lastMarketDataMs: s.market.lastEventMs,

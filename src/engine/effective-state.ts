@@ -1,5 +1,6 @@
 import { statePermissions } from '../domain/enums.ts';
 import { stricterState, type TradingState } from '../risk/trading-state.ts';
+import { DATA_SUSPECT_REASON } from './md-watch.ts';
 import type { SymbolSlot } from './symbol-slot.ts';
 
 /** A symbol's effective trading state and the reason for it (reused between calls: read, do not keep). */
@@ -10,9 +11,10 @@ export interface StateVerdict {
 
 /**
  * The strictest of the states that apply to a symbol now: the engine's, the kill switch
- * (`killReason` non-null when tripped), the operator's, the instrument's, close-only and a position
- * over its limit. Each candidate replaces the state only when strictly stricter, so the first reason
- * of the strictest state wins. Writes into `out` (no allocation: this runs on every evaluation).
+ * (`killReason` non-null when tripped), the operator's, the instrument's, suspect market data
+ * (HALTED, the reason names the values), close-only and a position over its limit. Each candidate
+ * replaces the state only when strictly stricter, so the first reason of the strictest state wins.
+ * Writes into `out` (no allocation while the data is sane: this runs on every evaluation).
  */
 export function strictestState(out: StateVerdict, engineState: TradingState, engineReason: string, killReason: string | null, slot: SymbolSlot, now: number): StateVerdict {
   let st = engineState;
@@ -29,6 +31,10 @@ export function strictestState(out: StateVerdict, engineState: TradingState, eng
   if (inst !== undefined && !statePermissions(inst).canPlace && stricterState(st, 'HALTED') !== st) {
     st = 'HALTED';
     why = `instrument ${inst}`;
+  }
+  if (slot.sanity.kind !== null && stricterState(st, 'HALTED') !== st) {
+    st = 'HALTED';
+    why = `${DATA_SUSPECT_REASON}: ${slot.sanity.detail}`;
   }
   if (slot.closeOnlyUntilMs > now && stricterState(st, 'REDUCING') !== st) {
     st = 'REDUCING';

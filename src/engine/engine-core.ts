@@ -20,6 +20,7 @@ import { DEFAULT_FEE_RATES } from './config.ts';
 import { Counters } from './counters.ts';
 import type { EngineEvent, HedgeEvent, IntentKind } from './events.ts';
 import { continueFlatten } from './flatten.ts';
+import { watchMarketData } from './md-watch.ts';
 import { OrderManager, type Lingering } from './order-manager.ts';
 import { OrderRequests, type RequestEnv } from './order-requests.ts';
 import { OrderStore } from './order-store.ts';
@@ -81,6 +82,7 @@ export class EngineCore {
     tradingState: 'ACTIVE',
     bandLowerTicks: null,
     bandUpperTicks: null,
+    referenceTicks: null,
     lingeringBuyQty: 0,
     lingeringSellQty: 0,
     lingeringOrders: 0,
@@ -101,7 +103,8 @@ export class EngineCore {
         if (!inst) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: unknown symbol ${symbol} (not in the instrument catalog)`, { strategy: b.id, symbol });
         const owner = this.slots.get(symbol);
         if (owner) throw new MmError('CONFIG_INVALID', `strategy ${b.id}: symbol ${symbol} already belongs to strategy ${owner.id} (one strategy per symbol)`, { strategy: b.id, symbol });
-        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES, feedShowsOwnOrders);
+        const fees = deps.feesBySymbol?.[symbol] ?? deps.fees ?? DEFAULT_FEE_RATES;
+        const slot = new SymbolSlot(b.id, symbol, b.strategy, inst, limitsFor(deps.risk, symbol), fees, feedShowsOwnOrders, deps.risk.marketData);
         this.slots.set(symbol, slot);
         return slot;
       });
@@ -303,14 +306,17 @@ export class EngineCore {
   #settle(slot: SymbolSlot, now: number): void {
     const d = slot.lastDesired;
     if (d === null && slot.effective === 'ACTIVE') return;
+    // A crossed book not suspect yet: the working orders stay as they are, no price comes from it.
+    if (slot.sanity.crossedPending && slot.effective === 'ACTIVE') return;
     const bestBid = slot.market.bestBid();
     const bestAsk = slot.market.bestAsk();
     const t = slot.market.ticker;
     const bandLower = t === null ? null : t.bandLowerTicks;
     const bandUpper = t === null ? null : t.bandUpperTicks;
+    const ref = slot.sanity.referenceTicks(t === null ? null : t.markTicks, slot.market.indexTicks);
     const memo = slot.settled;
     if (
-      memo.matches(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper) &&
+      memo.matches(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper, ref) &&
       (memo.lockSentMs === Infinity || this.om.deferredHolds(memo.lockSentMs))
     )
       return;
@@ -346,7 +352,7 @@ export class EngineCore {
     }
     // Read after applyQuotes: a gateway that answers synchronously (a replay exchange) may have
     // moved the store, the position or the state meanwhile.
-    memo.remember(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper);
+    memo.remember(this.store.version, d, bestBid, bestAsk, slot.ledger.qty, slot.effective, bandLower, bandUpper, ref);
   }
 
   /** Marks a strategy for re-evaluation at the next flush (its wake-up timer fired). */
@@ -428,6 +434,7 @@ export class EngineCore {
   }
 
   #updateState(slot: SymbolSlot, now: number): void {
+    watchMarketData(slot, now, this, this.deps.log);
     const killReason = this.killSwitch.tripped ? String(this.killSwitch.state().reason) : null;
     const { state: st, reason: why } = strictestState(this.#verdict, this.globalState, this.globalReason, killReason, slot, now);
     if (st !== slot.effective) {
@@ -449,6 +456,7 @@ export class EngineCore {
     v.tradingState = slot.effective;
     v.bandLowerTicks = t?.bandLowerTicks ?? null;
     v.bandUpperTicks = t?.bandUpperTicks ?? null;
+    v.referenceTicks = slot.sanity.referenceTicks(t === null ? null : t.markTicks, slot.market.indexTicks);
     v.lingeringBuyQty = l.buyQty;
     v.lingeringSellQty = l.sellQty;
     v.lingeringOrders = l.orders;

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../core/errors.ts';
 import type { ClientOrderId, Symbol, VenueOrderId } from '../core/ids.ts';
 import type { Side } from '../domain/enums.ts';
 import type { Endpoint } from '../execution/config.ts';
+import type { MdSuspectKind } from '../risk/md-sanity.ts';
 import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 
 /** What kind of request an intent event is about. */
@@ -100,6 +101,18 @@ export interface TradingStateChangedEvent extends At {
   readonly from: TradingState;
   readonly to: TradingState;
   readonly reason: string;
+}
+
+/**
+ * A symbol's market data became suspect (`kind` set: its quotes are pulled and its state is HALTED
+ * with `detail` as the reason) or sane again (`kind` null). One per episode edge, never per event.
+ */
+export interface MarketDataSuspectEvent extends At {
+  readonly type: 'market-data-suspect';
+  readonly symbol: Symbol;
+  readonly kind: MdSuspectKind | null;
+  /** What was wrong, with the values as prices; on the sane edge, what it was. */
+  readonly detail: string;
 }
 
 /** One of our orders traded. Fee is estimated from the liquidity flag until the venue's fill supplies it. */
@@ -242,6 +255,7 @@ export type EngineEvent =
   | KillSwitchTrippedEvent
   | KillSwitchClearedEvent
   | TradingStateChangedEvent
+  | MarketDataSuspectEvent
   | FillEvent
   | FeeSettledEvent
   | FundingEvent

@@ -56,5 +56,7 @@ export {
   type SymbolRiskLimits,
 } from '../risk/config.ts';
 export type { KillSwitchReason, TradingState } from '../risk/trading-state.ts';
+export { DEFAULT_MD_SANITY_CONFIG, MD_SUSPECT_KINDS, type MdSanityConfig, type MdSuspectKind } from '../risk/md-sanity.ts';
+export { DATA_SUSPECT_REASON } from './md-watch.ts';
 export { CidFactory } from './cid.ts';
 export { FLATTEN_MAX_ORDERS, FLATTEN_REASON, FLATTEN_RETRY_MS, PAUSED_REASON } from './operator.ts';

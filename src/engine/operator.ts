@@ -1,5 +1,6 @@
 import type { Symbol } from '../core/ids.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
+import { DEFAULT_MD_SANITY_CONFIG } from '../risk/md-sanity.ts';
 import type { Strategy } from '../strategy/contract.ts';
 import type { EngineCore } from './engine-core.ts';
 import { FLATTEN_MAX_ORDERS, FLATTEN_REASON, sendFlattenOrder } from './flatten.ts';
@@ -60,6 +61,7 @@ export function replaceStrategy(core: EngineCore, id: string, strategy: Strategy
 export function replaceRisk(core: EngineCore, risk: RiskConfig): void {
   for (const s of core.slots.values()) {
     s.limits = limitsFor(risk, s.symbol);
+    s.sanity.config = risk.marketData ?? DEFAULT_MD_SANITY_CONFIG;
     s.settled.forget();
   }
   core.killSwitch.reconfigure(risk.killSwitch);

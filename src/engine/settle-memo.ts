@@ -16,11 +16,12 @@ export class SettleMemo {
   #state: TradingState = 'ACTIVE';
   #bandLower: number | null = null;
   #bandUpper: number | null = null;
+  #reference: number | null = null;
   /** When the remembered answer was a deferred one: OrderManager.deferredLockSentMs (Infinity otherwise). */
   lockSentMs = Infinity;
 
   /** True when these are the remembered inputs. */
-  matches(version: number, desired: DesiredQuotes | null, bestBid: number | null, bestAsk: number | null, position: number, state: TradingState, bandLower: number | null, bandUpper: number | null): boolean {
+  matches(version: number, desired: DesiredQuotes | null, bestBid: number | null, bestAsk: number | null, position: number, state: TradingState, bandLower: number | null, bandUpper: number | null, reference: number | null): boolean {
     return (
       this.#version === version &&
       this.#desired === desired &&
@@ -29,11 +30,12 @@ export class SettleMemo {
       this.#position === position &&
       this.#state === state &&
       this.#bandLower === bandLower &&
-      this.#bandUpper === bandUpper
+      this.#bandUpper === bandUpper &&
+      this.#reference === reference
     );
   }
 
-  remember(version: number, desired: DesiredQuotes | null, bestBid: number | null, bestAsk: number | null, position: number, state: TradingState, bandLower: number | null, bandUpper: number | null): void {
+  remember(version: number, desired: DesiredQuotes | null, bestBid: number | null, bestAsk: number | null, position: number, state: TradingState, bandLower: number | null, bandUpper: number | null, reference: number | null): void {
     this.#version = version;
     this.#desired = desired;
     this.#bestBid = bestBid;
@@ -42,6 +44,7 @@ export class SettleMemo {
     this.#state = state;
     this.#bandLower = bandLower;
     this.#bandUpper = bandUpper;
+    this.#reference = reference;
   }
 
   /** Forgets the inputs: the next settle gates and diffs again (a new strategy, new limits, an unsent answer). */

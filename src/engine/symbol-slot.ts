@@ -7,6 +7,7 @@ import type { Instrument } from '../domain/instrument.ts';
 import type { DesiredQuotes, QuoteLevel } from '../domain/intents.ts';
 import { othersBook, type OwnRestingOrder } from '../domain/others-book.ts';
 import type { SymbolRiskLimits } from '../risk/config.ts';
+import { DEFAULT_MD_SANITY_CONFIG, MdSanity, type MdSanityConfig } from '../risk/md-sanity.ts';
 import type { TradingState } from '../risk/trading-state.ts';
 import type { OwnFill, PositionView, RewardView, Strategy, StrategyContext, SymbolView, WorkingOrder } from '../strategy/contract.ts';
 import { MarketState } from './market-state.ts';
@@ -35,6 +36,8 @@ export type SlotGroup = StrategyGroup<SymbolSlot>;
 /** Everything the engine keeps for one quoted symbol. */
 export class SymbolSlot {
   readonly market: MarketState;
+  /** Whether the market data makes sense (a suspect symbol is HALTED); its reference price for the fat-finger band. */
+  readonly sanity: MdSanity;
   readonly ledger: PositionLedger;
   readonly usdPerTickContract: number;
   /** The strategy (and its other symbols) this symbol belongs to; set by the StrategyGroup. */
@@ -70,9 +73,11 @@ export class SymbolSlot {
     fees: FeeRates,
     /** The feed includes our own activity (live): strategies get our resting orders and our prints removed. */
     readonly feedShowsOwnOrders = true,
+    marketData: MdSanityConfig = DEFAULT_MD_SANITY_CONFIG,
   ) {
     this.bookDepth = checkedBookDepth(id, strategy);
     this.market = new MarketState(symbol, feedShowsOwnOrders);
+    this.sanity = new MdSanity(marketData, instrument.grid);
     this.ledger = new PositionLedger(instrument);
     this.usdPerTickContract = instrument.grid.tickSize.mul(instrument.multiplier).toNumber();
     const ledger = this.ledger;

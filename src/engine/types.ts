@@ -8,6 +8,7 @@ import type { DesiredQuotes } from '../domain/intents.ts';
 import type { Strategy, WorkingOrder, WorkingOrderStatus } from '../strategy/contract.ts';
 import type { ExecutionConfig, ReadEndpoint } from '../execution/config.ts';
 import type { BudgetState } from '../execution/executor.ts';
+import type { MdSuspectKind } from '../risk/md-sanity.ts';
 import type { RiskConfig } from '../risk/config.ts';
 import type { KillSwitchAction, KillSwitchReason, TradingState } from '../risk/trading-state.ts';
 import type { FeeRates, OrderManagerConfig } from './config.ts';
@@ -136,6 +137,8 @@ export interface SymbolSnapshot {
   /** Effective trading state and why. */
   readonly tradingState: TradingState;
   readonly tradingReason: string;
+  /** Why the symbol's market data is suspect now (its quotes are pulled, the reason says the value), null while sane. */
+  readonly marketDataSuspect: MdSuspectKind | null;
   readonly instrumentState: InstrumentState | null;
   /** The strategy's error message when it threw (it is then isolated). */
   readonly strategyError: string | null;

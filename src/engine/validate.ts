@@ -38,9 +38,14 @@ export function validateEngineDeps(deps: EngineDeps): void {
   if (!(ad.burstIncreaseMs > 0) || !(ad.unavailablePauseMs >= 0)) bad('execution.adaptive.burstIncreaseMs/unavailablePauseMs', [ad.burstIncreaseMs, ad.unavailablePauseMs], 'must be > 0 / ≥ 0');
   const lim = { defaults: deps.risk.defaults, ...deps.risk.perSymbol };
   for (const [k, l] of Object.entries(lim)) {
-    for (const f of ['maxPosition', 'maxOrderQty', 'maxOrderNotionalUsd', 'maxOpenOrders', 'bandMarginTicks'] as const) {
+    for (const f of ['maxPosition', 'maxOrderQty', 'maxOrderNotionalUsd', 'maxOpenOrders', 'bandMarginTicks', 'maxQuoteDeviationBps'] as const) {
       const v = l[f];
       if (v !== undefined && !(v >= 0)) bad(`risk.${k === 'defaults' ? 'defaults' : `perSymbol.${k}`}.${f}`, v, 'must be ≥ 0');
     }
+  }
+  const md = deps.risk.marketData;
+  if (md !== undefined) {
+    if (!(md.crossedBookMs >= 0)) bad('risk.marketData.crossedBookMs', md.crossedBookMs, 'must be ≥ 0 (0 = off)');
+    if (!(md.maxMidDeviationBps >= 0)) bad('risk.marketData.maxMidDeviationBps', md.maxMidDeviationBps, 'must be ≥ 0 (0 = off)');
   }
 }

@@ -89,6 +89,13 @@ export interface BotMetrics {
   venueBackoff(code: string): void;
   /** Sets the orders (places + replaces) counted in a budget window (`minute`: last 60 s, `day`: UTC day) and its budget (0 = none). */
   orderBudget(window: 'minute' | 'day', counted: number, limit: number): void;
+  /**
+   * Sets whether a symbol's market data is suspect now (`kind`: why, e.g. `crossed-book`; null =
+   * sane): its quotes are pulled while it is.
+   */
+  marketDataSuspect(symbol: string, kind: string | null): void;
+  /** Counts one episode of suspect market data on a symbol, by kind (`bad-price`, `crossed-book`, `mid-jump`). */
+  marketDataSuspectEpisode(symbol: string, kind: string): void;
   /** Sets the kill-switch state (engaged = trading halted). */
   killSwitch(engaged: boolean): void;
   /** Counts one kill-switch trip by reason. */
@@ -172,6 +179,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
   backoffs.inc({ code: 'RATE_LIMITED' }, 0); // the 429 series exists from the start: increase() sees the first one
   const ordersCounted = new Gauge({ name: `${p}orders_counted`, help: 'Orders (places + replaces) sent in the budget window: minute = last 60 s, day = UTC day', labelNames: ['window'], registers });
   const orderBudget = new Gauge({ name: `${p}order_budget_limit`, help: 'Order-count budget of the window (risk max_orders_per_minute / _per_day; 0 = none)', labelNames: ['window'], registers });
+  const mdSuspect = new Gauge({ name: `${p}md_suspect`, help: 'Market data of the symbol suspect now (1: non-positive price, persisting crossed book or mid far from the mark; quotes pulled) or sane (0)', labelNames: ['symbol'], registers });
+  const mdEpisodes = new Counter({ name: `${p}md_suspect_episodes_total`, help: 'Episodes of suspect market data per symbol and kind (bad-price, crossed-book, mid-jump)', labelNames: ['symbol', 'kind'], registers });
   const kill = new Gauge({ name: `${p}kill_switch_engaged`, help: 'Kill switch engaged (1) or not (0)', registers });
   const trips = new Counter({ name: `${p}kill_switch_trips_total`, help: 'Kill-switch trips by reason', labelNames: ['reason'], registers });
   const readyGauge = new Gauge({ name: `${p}ready`, help: 'Bot ready (1) as /readyz reports it', registers });
@@ -239,6 +248,8 @@ export function createBotMetrics(registry: Registry, options: BotMetricsOptions 
       ordersCounted.set({ window }, counted);
       orderBudget.set({ window }, limit);
     },
+    marketDataSuspect: (symbol, kind) => mdSuspect.set({ symbol }, kind === null ? 0 : 1),
+    marketDataSuspectEpisode: (symbol, kind) => mdEpisodes.inc({ symbol, kind }),
     killSwitch: (engaged) => kill.set(engaged ? 1 : 0),
     killSwitchTrip: (reason) => trips.inc({ reason }),
     ready: (isReady) => readyGauge.set(isReady ? 1 : 0),

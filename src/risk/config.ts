@@ -1,3 +1,4 @@
+import { DEFAULT_MD_SANITY_CONFIG, type MdSanityConfig } from './md-sanity.ts';
 import type { KillSwitchAction, KillSwitchReason } from './trading-state.ts';
 
 /**
@@ -21,6 +22,11 @@ export interface SymbolRiskLimits {
    * [lower + margin, upper − margin]. 0 = exactly the venue's band.
    */
   readonly bandMarginTicks: number;
+  /**
+   * Fat-finger guard: no quote further than this many bps from the reference price (the venue's
+   * mark, else its index, else the last sane mid). 0 = off.
+   */
+  readonly maxQuoteDeviationBps: number;
 }
 
 /** What one trigger does when it trips (see KillSwitchAction) and whether a pause lifts by itself. */
@@ -65,6 +71,8 @@ export interface RiskConfig {
   /** Overrides by symbol. */
   readonly perSymbol: Readonly<Record<string, Partial<SymbolRiskLimits>>>;
   readonly killSwitch: KillSwitchConfig;
+  /** Market-data sanity thresholds; absent = `DEFAULT_MD_SANITY_CONFIG`. */
+  readonly marketData?: MdSanityConfig;
 }
 
 /** Conservative per-symbol defaults (a demo account, small sizes). */
@@ -74,6 +82,7 @@ export const DEFAULT_SYMBOL_RISK_LIMITS: SymbolRiskLimits = Object.freeze({
   maxOrderNotionalUsd: 250_000,
   maxOpenOrders: 20,
   bandMarginTicks: 0,
+  maxQuoteDeviationBps: 500,
 });
 
 /** Default kill-switch thresholds. */
@@ -109,6 +118,7 @@ export const DEFAULT_RISK_CONFIG: RiskConfig = Object.freeze({
   defaults: DEFAULT_SYMBOL_RISK_LIMITS,
   perSymbol: Object.freeze({}),
   killSwitch: DEFAULT_KILL_SWITCH_CONFIG,
+  marketData: DEFAULT_MD_SANITY_CONFIG,
 });
 
 /** The effective limits for `symbol`: defaults overlaid with its overrides. */

@@ -2,6 +2,7 @@
 export * from './config.ts';
 export * from './trading-state.ts';
 export * from './quote-gate.ts';
+export * from './md-sanity.ts';
 export * from './intent-check.ts';
 export * from './kill-switch.ts';
 export * from './order-budget.ts';

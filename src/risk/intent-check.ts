@@ -12,8 +12,10 @@ export interface Exposure {
 
 /**
  * Checks one raw place/replace intent (strategies that bypass the ladder). `replacedQty` is the
- * remaining size of the order a replace supersedes (0 for a place). Returns the violated rule's
- * name, or null when the intent may go. Pure.
+ * remaining size of the order a replace supersedes (0 for a place). A malformed price or size
+ * (`invalid-level`) and a price beyond the fat-finger band around the reference (`fat-finger`) are
+ * refused as the quote gate refuses them. Returns the violated rule's name, or null when the intent
+ * may go. Pure.
  */
 export function checkIntent(
   intent: PlaceOrder | ReplaceOrder,
@@ -24,6 +26,10 @@ export function checkIntent(
   replacedQty: number,
 ): string | null {
   if (v.tradingState === 'HALTED') return 'halted';
+  const p = intent.priceTicks;
+  // NaN fails every comparison below, so it is refused here first.
+  if (!(p > 0 && p < Infinity && Number.isFinite(intent.qty))) return 'invalid-level';
+  if (v.referenceTicks !== null && limits.maxQuoteDeviationBps > 0 && Math.abs(p - v.referenceTicks) > (Math.abs(v.referenceTicks) * limits.maxQuoteDeviationBps) / 10_000) return 'fat-finger';
   if (intent.qty <= 0 || intent.qty < v.minOrderSize) return 'min-order-size';
   if (intent.qty > limits.maxOrderQty) return 'max-order-qty';
   if (intent.qty * Math.abs(intent.priceTicks) * v.usdPerTickContract > limits.maxOrderNotionalUsd) return 'max-order-notional';

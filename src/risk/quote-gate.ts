@@ -16,6 +16,11 @@ export interface RiskView {
   /** Inclusive band limits in ticks from the ticker, null when unknown. */
   readonly bandLowerTicks: number | null;
   readonly bandUpperTicks: number | null;
+  /**
+   * The price quotes must stay near, in (fractional) ticks: the venue's mark, else its index, else
+   * the last sane mid (`MdSanity.referenceTicks`); null before any price is known.
+   */
+  readonly referenceTicks: number | null;
   /** Exposure of orders that will stay out there whatever we quote (pending cancel, unknown outcome). */
   readonly lingeringBuyQty: number;
   readonly lingeringSellQty: number;
@@ -39,7 +44,9 @@ const scratch: string[] = [];
 
 /**
  * Applies the pre-trade limits to a desired ladder: trading state (HALTED drops all, REDUCING keeps
- * only the side that shrinks |position|, capped at the position and at max position), price band, max order size and
+ * only the side that shrinks |position|, capped at the position and at max position), malformed levels (a price that is
+ * not a positive finite number or a quantity that is not finite: dropped, `invalid-level`), the
+ * fat-finger band around the reference price (`fat-finger`), the venue's price band, max order size and
  * notional (clipped), max position counting lingering in-flight orders (levels clipped best-first),
  * and max open orders (worst levels dropped, alternating sides). Pure. With `out` the result is
  * written there and returned (the engine's hot path reuses one), else a new object.
@@ -88,11 +95,24 @@ function gateSide(levels: readonly QuoteLevel[], room: number, v: RiskView, limi
   let left = room;
   const lo = v.bandLowerTicks === null ? -Infinity : v.bandLowerTicks + limits.bandMarginTicks;
   const hi = v.bandUpperTicks === null ? Infinity : v.bandUpperTicks - limits.bandMarginTicks;
+  const ref = v.referenceTicks;
+  const dev = ref === null || limits.maxQuoteDeviationBps === 0 ? Infinity : (Math.abs(ref) * limits.maxQuoteDeviationBps) / 10_000;
+  const refLo = ref === null ? -Infinity : ref - dev;
+  const refHi = ref === null ? Infinity : ref + dev;
   for (let i = 0; i < levels.length; i++) {
     const l = levels[i]!;
     let qty = l.qty;
     let why: string | null = null;
-    if (l.priceTicks < lo || l.priceTicks > hi) {
+    const p = l.priceTicks;
+    // NaN fails every comparison: without this a NaN price passed every band, and a NaN quantity
+    // made `left` NaN, which switched the position cap off for the side's later levels.
+    if (!(p > 0 && p < Infinity && qty > -Infinity && qty < Infinity)) {
+      why = 'invalid-level';
+      qty = 0;
+    } else if (p < refLo || p > refHi) {
+      why = 'fat-finger';
+      qty = 0;
+    } else if (p < lo || p > hi) {
       why = 'price-band';
       qty = 0;
     }

@@ -104,6 +104,22 @@ describe('alert inputs (issue 23)', () => {
     expect(await gauge(reg, 'mmbot_unknown_fills_total', { kind: 'other-account' })).toBe(1);
   });
 
+  it('suspect market data: the gauge follows the snapshot and the events, episodes are counted by kind (issue 35)', async () => {
+    const reg = new Registry();
+    const metrics = createBotMetrics(reg);
+    const readiness = new ReadinessTracker();
+    snapshotToMetrics(snapshot([], { marketDataSuspect: null }), metrics, readiness, null);
+    expect(await gauge(reg, 'mmbot_md_suspect', { symbol: 'EURUSD-PERP' })).toBe(0);
+    engineEventToMetrics({ type: 'market-data-suspect', symbol: sym, kind: 'crossed-book', detail: 'crossed book: bid 1.15 ≥ ask 1.13 for 1000 ms', tsMs: 1 }, metrics, readiness);
+    expect(await gauge(reg, 'mmbot_md_suspect', { symbol: 'EURUSD-PERP' })).toBe(1);
+    expect(await gauge(reg, 'mmbot_md_suspect_episodes_total', { symbol: 'EURUSD-PERP', kind: 'crossed-book' })).toBe(1);
+    engineEventToMetrics({ type: 'market-data-suspect', symbol: sym, kind: null, detail: '', tsMs: 2 }, metrics, readiness);
+    expect(await gauge(reg, 'mmbot_md_suspect', { symbol: 'EURUSD-PERP' })).toBe(0);
+    snapshotToMetrics(snapshot([], { marketDataSuspect: 'mid-jump' }), metrics, readiness, null);
+    expect(await gauge(reg, 'mmbot_md_suspect', { symbol: 'EURUSD-PERP' })).toBe(1);
+    expect(await gauge(reg, 'mmbot_md_suspect_episodes_total', { symbol: 'EURUSD-PERP', kind: 'crossed-book' })).toBe(1);
+  });
+
   it('429s and 503s are counted by code', async () => {
     const reg = new Registry();
     const metrics = createBotMetrics(reg);

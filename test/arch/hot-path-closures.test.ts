@@ -29,6 +29,10 @@ const ALLOWED: Record<string, number> = {
   'src/engine/settle-memo.ts': 0,
   'src/engine/kill-switch-inputs.ts': 0,
   'src/engine/position-ledger.ts': 0,
+  'src/engine/md-watch.ts': 0,
+  'src/engine/effective-state.ts': 0,
+  'src/risk/md-sanity.ts': 0,
+  'src/risk/quote-gate.ts': 0,
   'src/execution/executor.ts': 1, // config validation, at construction
   'src/backtest/local-feed.ts': 0,
   'src/backtest/feed-delivery.ts': 0,

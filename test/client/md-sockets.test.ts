@@ -80,6 +80,8 @@ describe('MarketDataWsClient over real sockets (fake §4 server)', () => {
     md.start();
     await until(() => books.length >= 1, 5_000, 'snapshot');
     proxy.inject('{"t":"2","ts":1,"tn":0,"s":"EURUSD-PERP","b":[{"p":"x","q":1}],"a":[]}', '/md/ws');
+    // A skipped book frame re-syncs that book (a fresh snapshot), on the same connection.
+    await until(() => md.stats.recoveries === 1 && md.isLive('EURUSD-PERP'), 5_000, 're-synced');
     srv.publish(l2Snapshot('EURUSD-PERP', '1.1382', '1.1389'), 'EURUSD-PERP');
     await until(() => md.book('EURUSD-PERP')?.bids[0]?.priceTicks === 11382, 5_000, 'next update');
     expect(md.stats.decodeErrors).toBe(1);

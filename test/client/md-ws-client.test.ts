@@ -133,6 +133,40 @@ describe('MarketDataWsClient', () => {
     await md.stop();
   });
 
+  it('a book frame with a negative price is skipped with its JSON path and the book re-synced from a fresh snapshot (issue 35)', async () => {
+    const { md, fake, books, errors } = setup();
+    md.subscribeBook('EURUSD-PERP');
+    md.start();
+    const s = await open(fake);
+    s.receive(snap('EURUSD-PERP', [['1.1380', 100]], [['1.1388', 300]]));
+    s.receive(snap('EURUSD-PERP', [['-1.1411', 5]], [], false));
+    expect(books).toHaveLength(1);
+    expect(md.stats.decodeErrors).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toContain('$.b[0].p: expected positive price, got "-1.1411"');
+    expect(md.stats.recoveries).toBe(1);
+    expect(sent(s).slice(-2).map((m) => [m['type'], m['symbol']])).toEqual([
+      ['unsubscribe', 'EURUSD-PERP'],
+      ['subscribe', 'EURUSD-PERP'],
+    ]);
+    await md.stop();
+  });
+
+  it('resyncBook renews a followed book for a fresh snapshot; false for a symbol not followed or while down', async () => {
+    const { md, fake } = setup();
+    md.subscribeBook('EURUSD-PERP');
+    expect(md.resyncBook('EURUSD-PERP')).toBe(false); // not connected yet: the connect subscribes anyway
+    md.start();
+    const s = await open(fake);
+    s.receive(snap('EURUSD-PERP', [['1.1380', 100]], [['1.1388', 300]]));
+    expect(md.resyncBook('GBPUSD-PERP')).toBe(false);
+    expect(md.resyncBook('EURUSD-PERP')).toBe(true);
+    expect(md.stats.recoveries).toBe(1);
+    expect(md.isLive('EURUSD-PERP')).toBe(false);
+    expect(sent(s).slice(-2).map((m) => m['type'])).toEqual(['unsubscribe', 'subscribe']);
+    await md.stop();
+  });
+
   it('a delta before any snapshot triggers recovery instead of a wrong book', async () => {
     const { md, fake, books } = setup();
     md.subscribeBook('EURUSD-PERP');

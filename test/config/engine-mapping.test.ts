@@ -78,3 +78,23 @@ order_manager: { size_tolerance: 0.25, tag: null, reprice: rej, stop_timeout_ms:
     expect([...EXECUTION_ENDPOINTS].sort()).toEqual([...ENDPOINTS].sort());
   });
 });
+
+describe('engineConfigs: market-data sanity and the fat-finger guard (issue 35)', () => {
+  it('maps risk.market_data and max_quote_deviation_bps (per symbol too), defaults for the rest', () => {
+    const c = engineConfigs(
+      parse(`risk:
+  max_quote_deviation_bps: 200
+  symbols: { EURUSD-PERP: { max_quote_deviation_bps: 50 } }
+  market_data: { crossed_book_ms: 250 }
+`),
+    );
+    expect(c.risk.defaults.maxQuoteDeviationBps).toBe(200);
+    expect(c.risk.perSymbol).toEqual({ 'EURUSD-PERP': { maxQuoteDeviationBps: 50 } });
+    expect(c.risk.marketData).toEqual({ crossedBookMs: 250, maxMidDeviationBps: 300 });
+    expect(DEFAULT_RISK_CONFIG.defaults.maxQuoteDeviationBps).toBe(500);
+  });
+
+  it('a negative threshold is refused naming the path and the value', () => {
+    expect(() => parse('risk:\n  market_data: { max_mid_deviation_bps: -5 }\n')).toThrow(/risk\.market_data\.max_mid_deviation_bps[\s\S]*-5/);
+  });
+});

@@ -47,6 +47,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'MmbotUnknownFills',
       'MmbotMemoryGrowth',
       'MmbotOrderBudgetNearLimit',
+      'MmbotMarketDataSuspect',
       'MmbotTargetDown',
     ]);
     for (const r of rs) {
@@ -73,6 +74,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
       'mmbot_kill_switch_engaged',
       'mmbot_market_data_staleness_seconds',
       'mmbot_no_quotes_seconds',
+      'mmbot_md_suspect',
       'mmbot_open_orders',
       'mmbot_order_budget_limit',
       'mmbot_orders_counted',
@@ -100,7 +102,7 @@ describe('alert rules (deploy/prometheus/mmbot-alerts.yml)', () => {
 
   it.skipIf(!needs('prometheus'))('promtool check rules passes', async () => {
     const r = await promtool(['check', 'rules', RULES]);
-    expect(r.output).toContain('SUCCESS: 12 rules found');
+    expect(r.output).toContain('SUCCESS: 13 rules found');
     expect(r.code).toBe(0);
   });
 

@@ -90,7 +90,7 @@ describe.skipIf(!HAS_PROMETHEUS)('alert rules on a real Prometheus scraping the 
     // The rules are loaded (one group, every alert inactive) and the engaged gauge reads 0.
     const rules = (await (await fetch(`${p.url}/api/v1/rules?type=alert`)).json()) as { data: { groups: { name: string; rules: { name: string; health: string }[] }[] } };
     expect(rules.data.groups.map((g) => g.name)).toEqual(['mmbot']);
-    expect(rules.data.groups[0]!.rules).toHaveLength(12);
+    expect(rules.data.groups[0]!.rules).toHaveLength(13);
     await p.waitFor('mmbot_kill_switch_engaged', (r) => r.length === 1 && r[0]!.value[1] === '0');
     await p.waitFor('sum(mmbot_open_orders)', (r) => r.length === 1 && Number(r[0]!.value[1]) === 2);
     expect((await p.alerts()).filter((a) => a.labels.alertname === 'MmbotKillSwitchTripped')).toEqual([]);

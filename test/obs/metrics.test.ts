@@ -103,7 +103,7 @@ describe('bot metrics', () => {
   it('every metric name carries a unit or _total', async () => {
     const { reg } = await exposition();
     const names = reg.getMetricsAsArray().map((x) => x.name);
-    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_orders_pending', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down', 'mmbot_quote_expected', 'mmbot_orders_counted', 'mmbot_order_budget_limit'];
+    const unitless = ['mmbot_connection_up', 'mmbot_open_orders', 'mmbot_orders_pending', 'mmbot_kill_switch_engaged', 'mmbot_ready', 'mmbot_execution_slowed_down', 'mmbot_quote_expected', 'mmbot_orders_counted', 'mmbot_order_budget_limit', 'mmbot_md_suspect'];
     for (const n of names) {
       if (unitless.includes(n)) continue;
       expect(n, n).toMatch(/_(seconds|total|bytes|usd|contracts|ratio|requests|per_second|bps)$/);

@@ -7,6 +7,7 @@ const view = (over: Partial<RiskView> = {}): RiskView => ({
   tradingState: 'ACTIVE',
   bandLowerTicks: null,
   bandUpperTicks: null,
+  referenceTicks: null,
   lingeringBuyQty: 0,
   lingeringSellQty: 0,
   lingeringOrders: 0,

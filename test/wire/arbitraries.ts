@@ -33,7 +33,11 @@ function clean<T extends object>(o: T): T {
 export const decimalString = fc
   .tuple(fc.boolean(), fc.nat({ max: 10_000_000 }), fc.option(fc.stringMatching(/^[0-9]{1,12}$/), { nil: undefined }))
   .map(([neg, i, f]) => `${neg ? '-' : ''}${i}${f === undefined ? '' : `.${f}`}`);
-const price = fc.tuple(fc.nat({ max: 100_000 }), fc.stringMatching(/^[0-9]{1,6}$/)).map(([i, f]) => `${i}.${f}`);
+// Book prices are positive (the decoder refuses 0 and negatives).
+const price = fc
+  .tuple(fc.nat({ max: 100_000 }), fc.stringMatching(/^[0-9]{1,6}$/))
+  .map(([i, f]) => `${i}.${f}`)
+  .filter((p) => /[1-9]/.test(p));
 const qty = fc.nat({ max: 2 ** 31 });
 const text = fc.string({ maxLength: 20, unit: 'binary' });
 const id = fc.string({ minLength: 1, maxLength: 30 });

@@ -82,6 +82,7 @@ export function buildState(engine: OperableEngine, catalog: InstrumentCatalog, s
         tradingReason: s.tradingReason,
         // Seconds ACTIVE on a two-sided market with none of our orders at the venue (see no-quote-watch.ts).
         noQuotesForS: ((ms) => (ms === null ? null : Math.floor(ms / 1000)))(noQuotesMs(s.symbol)),
+        marketDataSuspect: s.marketDataSuspect,
         instrumentState: s.instrumentState,
         strategyError: s.strategyError,
         lastMarketDataMs: s.lastMarketDataMs,

@@ -15,6 +15,7 @@ import { logBadFrames, type BadFrameTally } from './bad-frames.ts';
 import { engineConfigs } from './engine-config.ts';
 import { RoundTripTap } from './round-trips.ts';
 import { logEngineEvents } from './engine-log.ts';
+import { resyncSuspectBooks } from './md-resync.ts';
 import { budgetedRest } from './budgeted-rest.ts';
 import { startOutsidePrices } from './outside-prices.ts';
 import { wasDroppedRead } from './dropped-read.ts';
@@ -146,7 +147,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       // A fill naming another account is dropped, not booked (issue 35).
       ...(trading.id !== undefined ? { accountId: trading.id } : {}),
     });
-    const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments), tap.watch(engine.events$)];
+    const subs: Subscription[] = [logEngineEvents(engine.events$, engineLog, instruments), tap.watch(engine.events$), resyncSuspectBooks(engine.events$, md)];
     closer.add('subscriptions', () => subs.forEach((s) => s.unsubscribe()));
 
     // The operator console (control API + page) rides on the monitoring server.

@@ -1,6 +1,7 @@
 import type { BotConfig } from '../../config/index.ts';
 import {
   DEFAULT_EXECUTION_CONFIG,
+  DEFAULT_MD_SANITY_CONFIG,
   DEFAULT_ORDER_MANAGER_CONFIG,
   DEFAULT_RISK_CONFIG,
   type ExecutionConfig,
@@ -35,6 +36,7 @@ function symbolLimits(r: SymbolRiskSection): Partial<SymbolRiskLimits> {
     maxOrderNotionalUsd: r.max_order_notional_usd,
     maxOpenOrders: r.max_open_orders,
     bandMarginTicks: r.band_margin_ticks,
+    maxQuoteDeviationBps: r.max_quote_deviation_bps,
   });
 }
 
@@ -73,6 +75,10 @@ export function engineConfigs(config: BotConfig): EngineConfigs {
         maxOrdersPerDay: r.max_orders_per_day,
       }),
       triggers: triggerPolicies(k.triggers ?? {}),
+    },
+    marketData: {
+      ...DEFAULT_MD_SANITY_CONFIG,
+      ...defined({ crossedBookMs: r.market_data?.crossed_book_ms, maxMidDeviationBps: r.market_data?.max_mid_deviation_bps }),
     },
   };
 

@@ -20,6 +20,9 @@ export function readLevels(v: unknown, parent: string, key: PathKey, requireOrde
     if (typeof l !== 'object' || l === null) return levelFail(l, parent, key, i, null, 'level object {p,q}');
     const p = (l as Rec).p;
     if (typeof p !== 'string' || !isDecimal(p)) return levelFail(p, parent, key, i, 'p', 'decimal string');
+    // A book price is never zero or negative; one that is comes from a venue glitch (a failover):
+    // refused here, naming the level, rather than handed on as a market to quote on.
+    if (!isPositiveDecimal(p)) return levelFail(p, parent, key, i, 'p', 'positive price');
     const q = (l as Rec).q;
     if (typeof q !== 'number' || !Number.isSafeInteger(q) || q < 0) return levelFail(q, parent, key, i, 'q', 'non-negative integer');
     const o = (l as Rec).o;
@@ -34,6 +37,16 @@ export function readLevels(v: unknown, parent: string, key: PathKey, requireOrde
     }
   }
   return v as readonly WireBookLevel[];
+}
+
+/** A decimal string (already checked) above zero: no minus sign and a digit other than 0. */
+function isPositiveDecimal(s: string): boolean {
+  if (s.charCodeAt(0) === 45 /* - */) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 48 && c <= 57) return true;
+  }
+  return false;
 }
 
 function levelFail<T>(got: unknown, parent: string, key: PathKey, i: number, field: string | null, expected: string): T {

@@ -31,6 +31,7 @@ function snapshot(s: Partial<SymbolSnapshot>, extra: Partial<EngineSnapshot> = {
     pnl: pnl('0'),
     tradingState: 'ACTIVE',
     tradingReason: '',
+    marketDataSuspect: null,
     instrumentState: 'OPEN',
     strategyError: null,
     lastMarketDataMs: null,
