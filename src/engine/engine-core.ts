@@ -93,9 +93,8 @@ export class EngineCore {
   constructor(readonly deps: EngineDeps) {
     validateEngineDeps(deps);
     const { clock } = deps;
-    // A live feed shows our own orders (a replay's never does): the strategies see the book without them.
-    const feedShowsOwnOrders = deps.marketDataShowsOwnOrders ?? true;
-    this.store.keepGhosts = feedShowsOwnOrders;
+    // A live feed shows our own orders and prints (a replay's never does): strategies see the market without them.
+    const feedShowsOwnOrders = (this.store.keepGhosts = deps.marketDataShowsOwnOrders ?? true);
     this.startMs = clock.nowMs();
     for (const b of deps.strategies) {
       const slots = declaredSymbols(b).map((symbol) => {
@@ -170,13 +169,8 @@ export class EngineCore {
   /** Publishes an event and counts it. */
   emit(ev: EngineEvent): void {
     this.counters.count(ev);
-    // Our fills reach the strategy at its next call (ctx.fills), from where they are booked; live,
-    // their prints come off the public trades it reads (a replay's never had them).
-    if (ev.type === 'fill') {
-      const slot = this.slots.get(ev.symbol);
-      slot?.group.addFill(ev);
-      if (!ev.recovered) slot?.market.ownFill(ev.priceTicks, ev.qty, ev.tsMs);
-    }
+    // Our fills reach the strategy at its next call (ctx.fills); live, their prints leave ctx.trades.
+    if (ev.type === 'fill') this.slots.get(ev.symbol)?.noteFill(ev);
     else if (ev.type === 'hedge' && this.hedges$.observed) this.hedges$.next(ev);
     if (this.events$.observed) this.events$.next(ev);
   }
@@ -253,11 +247,10 @@ export class EngineCore {
   }
 
   /**
-   * Runs a strategy and pushes its (risk-gated) wishes to the order manager: the ladder of each of
-   * its symbols, its hedges, its wake-up timer. `trigger` is the symbol whose event caused the call.
-   * With `skipIfQuiet` (the periodic tick; a trade for a strategy that reads none), a strategy that
-   * declares itself stable (`Strategy.stableUntilMs`) and whose inputs have not changed since its
-   * last call is not called: it would answer the same. Its ladder is still gated and diffed.
+   * Runs a strategy and pushes its (risk-gated) ladders, hedges and wake-up timer to the order
+   * manager; `trigger`: the symbol whose event caused the call. With `skipIfQuiet` (a tick; a trade
+   * for a strategy that reads none) a stable strategy (`stableUntilMs`) whose inputs have not changed
+   * is not called (it would answer the same); its ladder is still gated and diffed.
    */
   evaluate(g: SlotGroup, trigger: SymbolSlot | null = null, skipIfQuiet = false): void {
     if (!this.ready || this.stopping) return;
@@ -491,18 +484,17 @@ export class EngineCore {
   }
 
   #markDirty(symbol: Symbol): void {
-    // Also while the slot itself is being evaluated: a gateway that answers synchronously (a replay
-    // exchange) may change the position mid-evaluation; the flush afterwards re-quotes (2 passes max).
-    const slot = this.slots.get(symbol);
-    if (slot) this.#dirty.add(slot.group);
+    // Also while the slot is being evaluated: a gateway that answers synchronously (a replay) may
+    // change the position mid-evaluation; the flush afterwards re-quotes (2 passes max).
+    const g = this.slots.get(symbol)?.group;
+    if (g) this.#dirty.add(g);
   }
 
   #sampleLatency(): void {
     const t0 = this.#t0Ns;
     if (t0 === null) return;
     this.#t0Ns = null;
-    const slot = this.#evaluating;
     const clock = this.deps.clock;
-    this.emit({ type: 'tick-to-intent', symbol: slot ? slot.symbol : ('' as Symbol), us: Number(clock.nowNs() - t0) / 1000, tsMs: clock.nowMs() });
+    this.emit({ type: 'tick-to-intent', symbol: this.#evaluating?.symbol ?? ('' as Symbol), us: Number(clock.nowNs() - t0) / 1000, tsMs: clock.nowMs() });
   }
 }

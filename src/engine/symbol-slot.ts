@@ -16,6 +16,7 @@ import { PositionLedger } from './position-ledger.ts';
 import { SettleMemo } from './settle-memo.ts';
 import type { MutableContext } from './mutable-context.ts';
 import type { StrategyGroup } from './strategy-group.ts';
+import type { FillEvent } from './events.ts';
 
 const NO_FILLS: readonly OwnFill[] = Object.freeze([]);
 
@@ -160,6 +161,12 @@ export class SymbolSlot {
     this.#ownGhosts = ghosts;
     this.#ownOut = othersBook(book, ownOnVenue(book, working, ghosts));
     return this.#ownOut;
+  }
+
+  /** A fill of ours: to the strategy at its next call (ctx.fills); live, its print leaves ctx.trades. */
+  noteFill(ev: FillEvent): void {
+    this.group.addFill(ev);
+    if (!ev.recovered) this.market.ownFill(ev.priceTicks, ev.qty, ev.tsMs);
   }
 
   /** Refreshes the context for a call at `nowMs`. */
