@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
-import { injectAbsurdBook, injectCrossedBook, injectGhostFill } from '../support/venue-faults.ts';
+import { injectAbsurdBook, injectCrossedBook, injectGhostFill, MD_WS } from '../support/venue-faults.ts';
 import { spawnBot, type BotProcess, type LogLine } from './bot-process.ts';
 import { venueRest, type VenueRest } from './venue-rest.ts';
 
@@ -127,6 +127,16 @@ async function stopCleanly(bot: BotProcess): Promise<void> {
   expect(final!.positions[SYMBOL]).toBe((await rest.positions())[SYMBOL] ?? 0);
 }
 
+/** True for a market-data book frame (L1/L2/L3) of `symbol`. */
+function bookFrameOf(text: string, symbol: string): boolean {
+  try {
+    const f = JSON.parse(text) as { t?: unknown; s?: unknown };
+    return (f.t === '1' || f.t === '2' || f.t === '3') && f.s === symbol;
+  } catch {
+    return false;
+  }
+}
+
 describe('a broken or hostile venue cannot move the position (issue 35, e2e through a fault proxy)', () => {
   it('a ghost fill (5,000, an order nobody placed) and a fill for another account: daemon and venue agree within one lot, the venue position never passes max_position; SIGINT exits 0 with no order left', async () => {
     const bot = startBot();
@@ -174,8 +184,7 @@ describe('a broken or hostile venue cannot move the position (issue 35, e2e thro
     expect(await rest.openOrders()).toEqual([]);
   }, 60_000);
 
-  // enabled when the market-data sanity layer lands
-  it.skip('a crossed book and an absurd book: no order of ours rests more than 1 % from the venue mid, a WARN names the bad data; SIGINT exits 0 with no order left', async () => {
+  it('a crossed book and an absurd book: no order of ours rests more than 1 % from the venue mid, a WARN names the bad data; SIGINT exits 0 with no order left', async () => {
     const instruments = (await (await fetch(`${venue.baseUrl}/api/instruments`)).json()) as { instruments: { symbol: string; tick_size: string }[] };
     const tickSize = instruments.instruments.find((i) => i.symbol === SYMBOL)!.tick_size;
     const tick = Number(tickSize);
@@ -194,6 +203,10 @@ describe('a broken or hostile venue cannot move the position (issue 35, e2e thro
       await bot.waitFor((l) => l.msg === 'order stream connected', 15_000, 'the order stream to connect');
       await bot.waitFor(() => fillLines(bot).length >= 1, 30_000, 'a real fill');
 
+      // A failover's glitch that persists: the venue's own book frames for the symbol are held back
+      // while the forged one stands (a single forged frame is healed by the next real one at once,
+      // and the sanity layer flags only a crossed book that lasts risk.market_data.crossed_book_ms).
+      let release = proxy.withhold((text, path) => path === MD_WS && bookFrameOf(text, SYMBOL));
       injectCrossedBook(proxy, SYMBOL, await venueMid(), tick, decimals);
       const crossed = await bot.waitFor((l) => l.level === 'warn' && JSON.stringify(l).includes(SYMBOL) && /cross/i.test(String(l.msg)), 10_000, 'a WARN naming the crossed book');
       expect(crossed.msg).toContain(SYMBOL);
@@ -201,8 +214,12 @@ describe('a broken or hostile venue cannot move the position (issue 35, e2e thro
         await oursNearMid();
         await new Promise((r) => setTimeout(r, 300));
       }
+      release();
+      // The venue's next book frame is sane: the episode ends and quoting resumes.
+      await bot.waitFor((l) => String(l.msg).startsWith(`market data on ${SYMBOL} sane again`), 15_000, 'the market data to be sane again');
 
       const before = bot.lines.length;
+      release = proxy.withhold((text, path) => path === MD_WS && bookFrameOf(text, SYMBOL));
       injectAbsurdBook(proxy, SYMBOL, await venueMid(), tick, decimals);
       // The WARN's wording is the sanity layer's: any WARN after the injection naming the symbol and the bad price.
       const absurd = await bot.waitFor((l) => l.level === 'warn' && bot.lines.indexOf(l) >= before && JSON.stringify(l).includes(SYMBOL), 10_000, 'a WARN naming the absurd book');
@@ -211,6 +228,7 @@ describe('a broken or hostile venue cannot move the position (issue 35, e2e thro
         await oursNearMid();
         await new Promise((r) => setTimeout(r, 300));
       }
+      release();
     } catch (e) {
       bot.proc.kill('SIGKILL');
       throw e;
