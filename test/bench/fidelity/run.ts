@@ -1,5 +1,6 @@
 /**
- * `npm run bench:fidelity [-- --data <folder with the LOBSTER AMZN files>] [--no-readme] [--fresh]`:
+ * `npm run bench:fidelity [-- --data <folder with the LOBSTER AMZN files>] [--no-readme] [--fresh] [--check]`
+ * (`-- --fuzz N [--seed S]`: the reference fuzz instead, fuzz.ts):
  * how far the L2 queue models are from the exact queue on a real day. It imports the LOBSTER AMZN
  * day (default ../shared/data/amzn-2012-06-21-lobster-L5, beside the repo) order-level with order
  * ids, turns it into the L2 feed a vendor would sell (its depth-5 books as diffs, and its prints
@@ -9,6 +10,8 @@
  * the L2 feed with the prints marked (to tell the queue model's error from the unmarked hidden
  * volume's). It prints the table and writes it between the FIDELITY markers of
  * src/backtest/README.md. Recordings are cached under .tmp/fidelity/ (--fresh rebuilds them).
+ * `--check` holds every replay to the venue's invariants (src/backtest/check/) and prints each one's
+ * violation count (and the violations); it exits 1 on any.
  */
 import { withMarkedSection } from '../bench-kit.ts';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -20,9 +23,15 @@ import { flagString, parseArgs } from '../../../src/cli/args.ts';
 import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../../src/engine/index.ts';
 import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.ts';
 import { importLobsterDay, toL2Feed } from './l2-feed.ts';
+import { fuzzBench } from './fuzz.ts';
+import { checkLines, executeCheckedRun } from '../../../src/backtest/check/checked-run.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const args = parseArgs(process.argv.slice(2), { valued: ['data'], boolean: ['no-readme', 'fresh'] });
+const args = parseArgs(process.argv.slice(2), { valued: ['data', 'fuzz', 'seed'], boolean: ['no-readme', 'fresh', 'check'] });
+const check = args.flags.has('check');
+/** Violations --check found, per replay. */
+const checked: string[] = [];
+let violations = 0;
 const data = resolve(flagString(args, 'data') ?? join(ROOT, '../shared/data/amzn-2012-06-21-lobster-L5'));
 const work = join(ROOT, '.tmp/fidelity');
 mkdirSync(work, { recursive: true });
@@ -54,6 +63,15 @@ interface Figures {
 }
 
 async function main(): Promise<void> {
+  const fuzzCases = flagString(args, 'fuzz');
+  if (fuzzCases !== undefined) {
+    const n = Number(fuzzCases);
+    const seed = Number(flagString(args, 'seed') ?? 1);
+    if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--fuzz: expected a positive number of cases, got ${fuzzCases}`);
+    if (!Number.isSafeInteger(seed)) throw new Error(`--seed: expected an integer, got ${flagString(args, 'seed')}`);
+    process.exitCode = fuzzBench(n, seed) > 0 ? 1 : 0;
+    return;
+  }
   const t0 = Date.now();
   const l3Path = join(work, 'amzn-l3.jsonl.gz');
   const imported = await importLobsterDay(data, l3Path, work, fresh);
@@ -93,6 +111,10 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${table}\n`);
   if (!args.flags.has('no-readme')) writeReadme('FIDELITY', table);
+  if (check) {
+    process.stdout.write(`--check: ${violations} violations in ${checked.length} replays\n${checked.join('\n')}\n`);
+    if (violations > 0) process.exitCode = 1;
+  }
   process.stdout.write(`total ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
@@ -111,7 +133,13 @@ async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueMo
     settings: defaultSettings({ queueModel }),
     stopTimeoutMs: 5_000,
   };
-  const r = await executeRunSpec(spec, col);
+  let r;
+  if (check) {
+    const c = await executeCheckedRun(spec, col);
+    r = c.run;
+    violations += c.check.violations.length;
+    checked.push(`${col.instruments[0]!.symbol} ${r.exchange.queueModelName} ${JSON.stringify(params)}: ${checkLines(c.check).join('\n')}`);
+  } else r = await executeRunSpec(spec, col);
   const report = buildReport(r);
   const tick = col.instruments[0]!.grid.tickSize.toNumber();
   let volume = 0;
