@@ -14,7 +14,9 @@ import type { RefEvent, RefLevel, RefMarketOrder, RefQueueRule, RefSide } from '
  * once the fix lands, drop it from KNOWN_OPEN_PATHS and the fuzz covers it.
  *
  * - `late-print`: a print recorded after a frame with an earlier exchange time (the replay clamps it
- *   to the frame's instant instead of ordering by exchange time);
+ *   to the frame's instant instead of ordering by exchange time). The fix lives in the runner, which
+ *   replay-driver.ts stands in for: turning this off also needs the driver to order rows as the
+ *   runner then does;
  * - `own-cross`: our own orders crossing each other (post-only and self-trade checks look at the
  *   market only); while open our buys stay below `MID` and our sells above it;
  * - `prob-reset-unlisted`: probabilistic queue models reset their print count on frames that do not
