@@ -40,8 +40,8 @@ type LevelOp =
 /** One abstract step; the builder turns it into concrete events with the market's current state. */
 type Step = { readonly dtMs: number } & (
   | { readonly k: 'frame'; readonly ops: readonly LevelOp[] }
-  | { readonly k: 'exec'; readonly side: RefSide; readonly off: number; readonly qty: number; readonly frame: 'before' | 'same-after' | 'later' | 'deferred'; readonly late: boolean }
-  | { readonly k: 'print'; readonly off: number; readonly qty: number; readonly takerBuy: boolean; readonly hidden: boolean }
+  | { readonly k: 'exec'; readonly side: RefSide; readonly off: number; readonly at: number | null; readonly qty: number; readonly frame: 'before' | 'same-after' | 'later' | 'deferred'; readonly late: boolean }
+  | { readonly k: 'print'; readonly off: number; readonly at: number | null; readonly qty: number; readonly takerBuy: boolean; readonly hidden: boolean }
   | { readonly k: 'snapshot' }
   | { readonly k: 'place'; readonly side: 'buy' | 'sell'; readonly off: number; readonly qty: number; readonly type: 'post' | 'gtc' | 'ioc' }
   | { readonly k: 'cancel'; readonly which: number }
@@ -74,16 +74,18 @@ const levelOp: fc.Arbitrary<LevelOp> = fc.oneof(
   fc.record({ op: fc.constant('shrink' as const), side, off: marketOff, idx: fc.nat(5), by: fc.integer({ min: 1, max: 20 }) }),
 );
 const dtMs = fc.constantFrom(0, 0, 1, 1, 2, 5);
+/** Half the executions and prints go to the price of one of our orders (the n-th placed, modulo), where fills happen. */
+const at = fc.option(fc.nat(20), { freq: 2 });
 
 /** Steps, with the inputs of the open paths left out. */
 function stepArb(open: readonly KnownOpenPath[]): fc.Arbitrary<Step> {
   const ownOff = open.includes('own-cross') ? fc.integer({ min: 1, max: 5 }) : fc.integer({ min: -2, max: 5 });
-  const printQty = open.includes('nonpositive-print') ? fc.integer({ min: 1, max: 60 }) : fc.integer({ min: -3, max: 60 });
+  const printQty = open.includes('nonpositive-print') ? fc.integer({ min: 1, max: 150 }) : fc.integer({ min: -3, max: 150 });
   const replaceOff = open.includes('replace-bad-price') ? ownOff : fc.oneof(ownOff, fc.constantFrom(-MID, -MID - 1));
   return fc.oneof(
     { weight: 6, arbitrary: fc.record({ dtMs, k: fc.constant('frame' as const), ops: fc.array(levelOp, { minLength: 1, maxLength: 3 }) }) },
-    { weight: 3, arbitrary: fc.record({ dtMs, k: fc.constant('exec' as const), side, off: marketOff, qty: fc.integer({ min: 1, max: 60 }), frame: fc.constantFrom('before' as const, 'same-after' as const, 'later' as const, 'deferred' as const), late: open.includes('late-print') ? fc.constant(false) : fc.boolean() }) },
-    { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('print' as const), off: fc.integer({ min: -7, max: 7 }), qty: printQty, takerBuy: fc.boolean(), hidden: fc.boolean() }) },
+    { weight: 3, arbitrary: fc.record({ dtMs, k: fc.constant('exec' as const), side, off: marketOff, at, qty: fc.integer({ min: 1, max: 100 }), frame: fc.constantFrom('before' as const, 'same-after' as const, 'later' as const, 'deferred' as const), late: open.includes('late-print') ? fc.constant(false) : fc.boolean() }) },
+    { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('print' as const), off: fc.integer({ min: -7, max: 7 }), at, qty: printQty, takerBuy: fc.boolean(), hidden: fc.constantFrom(false, false, false, true) }) },
     { weight: 1, arbitrary: fc.record({ dtMs, k: fc.constant('snapshot' as const) }) },
     { weight: 4, arbitrary: fc.record({ dtMs, k: fc.constant('place' as const), side: fc.constantFrom('buy' as const, 'sell' as const), off: ownOff, qty: fc.integer({ min: 1, max: 30 }), type: fc.constantFrom('post' as const, 'post' as const, 'gtc' as const, 'ioc' as const) }) },
     { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('cancel' as const), which: fc.nat(20) }) },
@@ -92,13 +94,13 @@ function stepArb(open: readonly KnownOpenPath[]): fc.Arbitrary<Step> {
 }
 
 /** A random case; `open` lists the known open paths the generator keeps away from. */
-export function caseArb(open: readonly KnownOpenPath[] = KNOWN_OPEN_PATHS, maxSteps = 40): fc.Arbitrary<FuzzCase> {
+export function caseArb(open: readonly KnownOpenPath[] = KNOWN_OPEN_PATHS, maxSteps = 50): fc.Arbitrary<FuzzCase> {
   return fc.record({
     rule: fc.constantFrom(...RULES),
     entryMs: fc.constantFrom(0, 1, 3),
     // Initial order sizes of the levels 1..5 ticks from MID on each side (bids then asks).
     initial: fc.array(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 3 }), { minLength: 10, maxLength: 10 }),
-    steps: fc.array(stepArb(open), { minLength: 5, maxLength: maxSteps }),
+    steps: fc.array(stepArb(open), { minLength: 15, maxLength: maxSteps }),
     open: fc.constant(open),
   });
 }
@@ -193,6 +195,11 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
   };
   let t = 0;
   let ref = 0;
+  /** The n-th of our places (modulo), null before the first. */
+  const ours = (n: number): Extract<RefEvent, { kind: 'place' }> | null => {
+    const placed = out.filter((e): e is Extract<RefEvent, { kind: 'place' }> => e.kind === 'place');
+    return placed.length === 0 ? null : placed[n % placed.length]!;
+  };
   for (const st of c.steps) {
     t += st.dtMs;
     switch (st.k) {
@@ -200,37 +207,42 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
         frame(t, st.ops.map((o) => ({ side: o.side, p: m.apply(o) })));
         break;
       case 'exec': {
-        const p = m.price(st.side, st.off);
-        const takerBuy = st.side === 'ask';
+        const mine = st.at === null ? null : ours(st.at);
+        const p = mine ? mine.priceTicks : m.price(st.side, st.off);
+        const level: RefSide = mine ? (mine.side === 'buy' ? 'bid' : 'ask') : st.side;
+        const takerBuy = level === 'ask';
         if (st.frame === 'before') {
-          const traded = m.execute(st.side, p, st.qty);
+          const traded = m.execute(level, p, st.qty);
           if (traded === 0) break;
-          frame(t, [{ side: st.side, p }]);
+          frame(t, [{ side: level, p }]);
           print(t, p, traded, takerBuy);
         } else if (st.frame === 'deferred') {
-          const traded = m.execute(st.side, p, st.qty);
+          const traded = m.execute(level, p, st.qty);
           if (traded === 0) break;
           print(t, p, traded, takerBuy);
-          deferred.push({ side: st.side, p, frames: 2 });
+          deferred.push({ side: level, p, frames: 2 });
         } else if (st.late) {
           // Recorded late: the frame at t + 1 first, then the print whose exchange time is t.
-          const traded = m.execute(st.side, p, st.qty);
+          const traded = m.execute(level, p, st.qty);
           if (traded === 0) break;
-          frame(t + 1, [{ side: st.side, p }]);
+          frame(t + 1, [{ side: level, p }]);
           print(t, p, traded, takerBuy);
           t += 1;
         } else {
-          const traded = m.execute(st.side, p, st.qty);
+          const traded = m.execute(level, p, st.qty);
           if (traded === 0) break;
           print(t, p, traded, takerBuy);
           if (st.frame === 'later') t += 1;
-          frame(t, [{ side: st.side, p }]);
+          frame(t, [{ side: level, p }]);
         }
         break;
       }
-      case 'print':
-        print(t, MID + st.off, st.qty, st.takerBuy, st.hidden);
+      case 'print': {
+        const mine = st.at === null ? null : ours(st.at);
+        if (mine) print(t, mine.priceTicks + (mine.side === 'buy' ? 1 : -1) * Math.min(0, st.off % 2), st.qty, mine.side === 'sell', st.hidden);
+        else print(t, MID + st.off, st.qty, st.takerBuy, st.hidden);
         break;
+      }
       case 'snapshot':
         printed.clear();
         deferred = [];
