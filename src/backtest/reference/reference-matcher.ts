@@ -102,7 +102,7 @@ class ReferenceMatcher {
     return Number.isSafeInteger(x.qty) && x.qty >= this.o.minOrderSize && Number.isSafeInteger(x.priceTicks) && x.priceTicks > 0;
   }
 
-  /** The best price our order on `level` would trade with: the market's or one of our own opposite orders'. */
+  /** True when `priceTicks` on `level` reaches the opposite best: the market's, or one of our own opposite orders'. */
   #crosses(level: RefSide, priceTicks: number): boolean {
     const opp = opposite(level);
     const prices = [this.#book.best(opp), ...this.#ours.filter((o) => o.level === opp).map((o) => o.priceTicks)].filter((p) => !Number.isNaN(p));
