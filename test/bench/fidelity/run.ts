@@ -88,14 +88,14 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   const verdicts: string[] = [];
   for (const q of QUOTERS) {
-    const exact = await run(l3, { kind: 'auto', n: 2 }, q.params);
+    const exact = await run(l3, { kind: 'auto', n: 2 }, q.params, `order-level, ${q.name}`);
     lines.push(row(q.name, 'order-level, exact FIFO by id', 'l3-fifo', exact, exact));
     for (const m of L2_MODELS) {
-      const v = await run(vendor, m, q.params);
+      const v = await run(vendor, m, q.params, `L2 vendor feed, ${q.name}`);
       lines.push(row(q.name, 'L2 vendor feed', label(m), v, exact));
       if (m.kind === RECOMMENDED) verdicts.push(verdict(q.name, v, exact));
     }
-    for (const m of L2_MODELS) lines.push(row(q.name, 'L2, prints marked', label(m), await run(marked, m, q.params), exact));
+    for (const m of L2_MODELS) lines.push(row(q.name, 'L2, prints marked', label(m), await run(marked, m, q.params, `L2 prints marked, ${q.name}`), exact));
     process.stdout.write(`${q.name}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
   const table = [
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   process.stdout.write(`total ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
-async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], params: Readonly<Record<string, unknown>>): Promise<Figures> {
+async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], params: Readonly<Record<string, unknown>>, name: string): Promise<Figures> {
   const symbol = col.instruments[0]!.symbol;
   const spec: RunSpec = {
     strategies: [{ id: 'q', symbol, strategy: join(import.meta.dirname, 'touch-quoter.ts'), params }],
@@ -138,7 +138,7 @@ async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueMo
     const c = await executeCheckedRun(spec, col);
     r = c.run;
     violations += c.check.violations.length;
-    checked.push(`${col.instruments[0]!.symbol} ${r.exchange.queueModelName} ${JSON.stringify(params)}: ${checkLines(c.check).join('\n')}`);
+    checked.push(`${name}, ${r.exchange.queueModelName}: ${checkLines(c.check).join('\n')}`);
   } else r = await executeRunSpec(spec, col);
   const report = buildReport(r);
   const tick = col.instruments[0]!.grid.tickSize.toNumber();
