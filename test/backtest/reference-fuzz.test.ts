@@ -36,8 +36,9 @@ describe('the reference matcher states each rule', () => {
     expect(filled(s, FIFO)).toEqual([[3, 1, 10, 999, 'print']]); // 60 ahead (id 2), the 500 behind us
   });
 
-  it('a print fills our better-priced orders first, then the queue at its price; a hidden print only the better-priced ones', () => {
-    const s = [snap(0, bid(999, 5), ask(1001, 10), ask(1002, 10)), buy(1, 1, 998, 10), buy(1, 2, 999, 10), sellPrint(2, 998, 12), { kind: 'print', tMs: 3, priceTicks: 997, qty: 50, takerBuy: false, hidden: true } as RefEvent];
+  it('a print fills our better-priced orders first, then the queue at its price; a hidden print only the better-priced ones; an auction cross none', () => {
+    const auction: RefEvent = { kind: 'print', tMs: 2, priceTicks: 997, qty: 50, takerBuy: false, auction: true };
+    const s = [snap(0, bid(999, 5), ask(1001, 10), ask(1002, 10)), buy(1, 1, 998, 10), buy(1, 2, 999, 10), auction, sellPrint(2, 998, 12), { kind: 'print', tMs: 3, priceTicks: 997, qty: 50, takerBuy: false, hidden: true } as RefEvent];
     expect(filled(s, RA)).toEqual([[2, 2, 10, 999, 'print'], [2, 1, 2, 998, 'print'], [3, 1, 8, 998, 'print']]);
   });
 

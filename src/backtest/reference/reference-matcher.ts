@@ -76,7 +76,10 @@ class ReferenceMatcher {
 
   market(e: Market): void {
     this.#now = e.tMs;
-    if (e.kind === 'print') this.#print(e.priceTicks, e.qty, e.takerBuy, e.hidden === true);
+    if (e.kind === 'print') {
+      // An auction cross traded at the auction, not against the continuous book our orders rest in.
+      if (e.auction !== true) this.#print(e.priceTicks, e.qty, e.takerBuy, e.hidden === true);
+    }
     else this.#frame(e.snapshot, e.levels);
   }
 

@@ -25,7 +25,7 @@ export interface RefLevel {
 /** A market event or one of our requests. `tMs`: exchange time (market) or the bot's send time (ours). */
 export type RefEvent =
   | { readonly kind: 'book'; readonly tMs: number; readonly snapshot: boolean; readonly levels: readonly RefLevel[] }
-  | { readonly kind: 'print'; readonly tMs: number; readonly priceTicks: number; readonly qty: number; readonly takerBuy: boolean; readonly hidden?: boolean }
+  | { readonly kind: 'print'; readonly tMs: number; readonly priceTicks: number; readonly qty: number; readonly takerBuy: boolean; readonly hidden?: boolean; readonly auction?: boolean }
   | { readonly kind: 'place'; readonly tMs: number; readonly ref: number; readonly side: 'buy' | 'sell'; readonly priceTicks: number; readonly qty: number; readonly postOnly: boolean; readonly tif: 'GTC' | 'IOC' }
   | { readonly kind: 'cancel'; readonly tMs: number; readonly ref: number }
   | { readonly kind: 'replace'; readonly tMs: number; readonly ref: number; readonly priceTicks: number; readonly qty: number };

@@ -1,7 +1,8 @@
 /**
  * Random streams for the reference fuzz (reference-fuzz.test.ts, `npm run bench:fidelity -- --fuzz N`):
  * an order-level market (orders by id joining, canceled, shrunk, executed from the front, with the
- * frame showing an execution before, with or after its print), stray prints, snapshots, and our
+ * frame showing an execution before, with or after its print), stray prints (hidden ones, auction
+ * crosses), snapshots, and our
  * places, replaces and cancels sent with an entry latency. The same stream goes to the reference
  * matcher and to the production replay exchange (replay-driver.ts); they must agree fill for fill.
  */
@@ -41,7 +42,7 @@ type LevelOp =
 type Step = { readonly dtMs: number } & (
   | { readonly k: 'frame'; readonly ops: readonly LevelOp[] }
   | { readonly k: 'exec'; readonly side: RefSide; readonly off: number; readonly at: number | null; readonly qty: number; readonly frame: 'before' | 'same-after' | 'later' | 'deferred'; readonly late: boolean }
-  | { readonly k: 'print'; readonly off: number; readonly at: number | null; readonly qty: number; readonly takerBuy: boolean; readonly hidden: boolean }
+  | { readonly k: 'print'; readonly off: number; readonly at: number | null; readonly qty: number; readonly takerBuy: boolean; readonly hidden: boolean; readonly auction: boolean }
   | { readonly k: 'snapshot' }
   | { readonly k: 'place'; readonly side: 'buy' | 'sell'; readonly off: number; readonly qty: number; readonly type: 'post' | 'gtc' | 'ioc' }
   | { readonly k: 'cancel'; readonly which: number }
@@ -85,7 +86,7 @@ function stepArb(open: readonly KnownOpenPath[]): fc.Arbitrary<Step> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.record({ dtMs, k: fc.constant('frame' as const), ops: fc.array(levelOp, { minLength: 1, maxLength: 3 }) }) },
     { weight: 3, arbitrary: fc.record({ dtMs, k: fc.constant('exec' as const), side, off: marketOff, at, qty: fc.integer({ min: 1, max: 100 }), frame: fc.constantFrom('before' as const, 'same-after' as const, 'later' as const, 'deferred' as const), late: open.includes('late-print') ? fc.constant(false) : fc.boolean() }) },
-    { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('print' as const), off: fc.integer({ min: -7, max: 7 }), at, qty: printQty, takerBuy: fc.boolean(), hidden: fc.constantFrom(false, false, false, true) }) },
+    { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('print' as const), off: fc.integer({ min: -7, max: 7 }), at, qty: printQty, takerBuy: fc.boolean(), hidden: fc.constantFrom(false, false, false, true), auction: fc.constantFrom(false, false, false, false, false, false, false, true) }) },
     { weight: 1, arbitrary: fc.record({ dtMs, k: fc.constant('snapshot' as const) }) },
     { weight: 4, arbitrary: fc.record({ dtMs, k: fc.constant('place' as const), side: fc.constantFrom('buy' as const, 'sell' as const), off: ownOff, qty: fc.integer({ min: 1, max: 30 }), type: fc.constantFrom('post' as const, 'post' as const, 'gtc' as const, 'ioc' as const) }) },
     { weight: 2, arbitrary: fc.record({ dtMs, k: fc.constant('cancel' as const), which: fc.nat(20) }) },
@@ -188,8 +189,8 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
     printed.clear();
     out.push({ kind: 'book', tMs, snapshot: false, levels: bidsFirst([...keys.values()].map((x) => m.level(x.side, x.p, l3))) });
   };
-  const print = (tMs: number, p: number, qty: number, takerBuy: boolean, hidden = false): void => {
-    out.push({ kind: 'print', tMs, priceTicks: p, qty, takerBuy, ...(hidden ? { hidden } : {}) });
+  const print = (tMs: number, p: number, qty: number, takerBuy: boolean, hidden = false, auction = false): void => {
+    out.push({ kind: 'print', tMs, priceTicks: p, qty, takerBuy, ...(hidden ? { hidden } : {}), ...(auction ? { auction } : {}) });
     const s: RefSide = takerBuy ? 'ask' : 'bid';
     printed.set(`${s} ${p}`, { side: s, p });
   };
@@ -239,8 +240,8 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
       }
       case 'print': {
         const mine = st.at === null ? null : ours(st.at);
-        if (mine) print(t, mine.priceTicks + (mine.side === 'buy' ? 1 : -1) * Math.min(0, st.off % 2), st.qty, mine.side === 'sell', st.hidden);
-        else print(t, MID + st.off, st.qty, st.takerBuy, st.hidden);
+        if (mine) print(t, mine.priceTicks + (mine.side === 'buy' ? 1 : -1) * Math.min(0, st.off % 2), st.qty, mine.side === 'sell', st.hidden, st.auction);
+        else print(t, MID + st.off, st.qty, st.takerBuy, st.hidden, st.auction);
         break;
       }
       case 'snapshot':

@@ -91,7 +91,7 @@ export function productionFills(events: readonly RefEvent[], opts: RefOptions): 
     if (tX === t && tX <= tA) {
       ex.now = t;
       const e = market[i++]!;
-      if (e.kind === 'print') ex.applyTrade(0, e.priceTicks, e.qty, e.takerBuy, e.hidden ? TRADE_CODE.hidden : TRADE_CODE.regular);
+      if (e.kind === 'print') ex.applyTrade(0, e.priceTicks, e.qty, e.takerBuy, e.auction ? TRADE_CODE.cross : e.hidden ? TRADE_CODE.hidden : TRADE_CODE.regular);
       else if (e.kind === 'book') {
         const a = pool.at.get(e)!;
         ex.applyBook(0, e.snapshot, pool.levels, a.start, a.nb, a.na);
