@@ -36,6 +36,16 @@ describe('the reference matcher states each rule', () => {
     expect(filled(s, FIFO)).toEqual([[3, 1, 10, 999, 'print']]); // 60 ahead (id 2), the 500 behind us
   });
 
+  it('exact FIFO by id: orders a print traded are gone; listed again behind the last one ahead of us, they are behind us', () => {
+    const lvl = (orders: [number, number][]): RefLevel => ({ side: 'ask', priceTicks: 1001, qty: orders.reduce((a, [, q]) => a + q, 0), orders: orders.map(([id, qty]) => ({ id, qty })) });
+    const buyPrint = (tMs: number, qty: number): RefEvent => ({ kind: 'print', tMs, priceTicks: 1001, qty, takerBuy: true });
+    // Behind 8 (10) and 9 (25); prints of 30 and 9 trade both (4 reach us); the book, which never
+    // showed those prints, lists 8 and 9 again: no order ahead of ours is listed, so they are behind.
+    const s = [snap(0, bid(999, 5), lvl([[8, 10], [9, 25]])), sell(1, 1, 1001, 26, false), buyPrint(12, 30), buyPrint(27, 9), frame(27, lvl([[8, 1], [9, 25]])), buyPrint(45, 26)];
+    expect(filled(s, FIFO)).toEqual([[27, 1, 4, 1001, 'print'], [45, 1, 22, 1001, 'print']]);
+    expect(productionFills(s, FIFO).map((f) => f.qty)).toEqual([4, 22]); // the fuzz's first finding after an earlier, narrower statement of the rule
+  });
+
   it('a print fills our better-priced orders first, then the queue at its price; a hidden print only the better-priced ones; an auction cross none', () => {
     const auction: RefEvent = { kind: 'print', tMs: 2, priceTicks: 997, qty: 50, takerBuy: false, auction: true };
     const s = [snap(0, bid(999, 5), ask(1001, 10), ask(1002, 10)), buy(1, 1, 998, 10), buy(1, 2, 999, 10), auction, sellPrint(2, 998, 12), { kind: 'print', tMs: 3, priceTicks: 997, qty: 50, takerBuy: false, hidden: true } as RefEvent];

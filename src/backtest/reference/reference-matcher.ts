@@ -1,5 +1,5 @@
 import { RefBook } from './reference-book.ts';
-import { fifoStillAhead, fifoTradeFront, fifoVolumeAhead, onListedL2, onPrintL2, type RefQueue } from './rules.ts';
+import { fifoAhead, fifoTradeFront, fifoVolumeAhead, onListedL2, onPrintL2, type RefQueue } from './rules.ts';
 import type { RefEvent, RefFill, RefLevel, RefOptions, RefSide } from './types.ts';
 
 /** One of our orders in the reference. */
@@ -16,7 +16,7 @@ interface Ours {
   seq: number;
   /** L2 rules: the market volume ahead. */
   readonly q: RefQueue;
-  /** Exact FIFO: the market orders ahead by id; null while the queue is unknown (joined out of depth with no list known). */
+  /** Exact FIFO: the ids of the market orders ahead (rules.ts fifoAhead); null while the queue is unknown (joined out of depth with no list known). */
   aheadIds: Set<number> | null;
   /** Queue ahead a frame at `frameMs` removed that no print has matched yet (a frame before its print). */
   frameAdvance: number;
@@ -243,7 +243,7 @@ class ReferenceMatcher {
     }
     const traded = fifoTradeFront(this.#book.orders(x0.level, x0.priceTicks), printQty - seen);
     this.#book.setOrders(x0.level, x0.priceTicks, traded);
-    for (const x of at) if (x.aheadIds !== null) x.aheadIds = fifoStillAhead(x.aheadIds, traded);
+    for (const x of at) if (x.aheadIds !== null) x.aheadIds = fifoAhead(x.aheadIds, traded);
   }
 
   #frame(snapshot: boolean, levels: readonly RefLevel[]): void {
@@ -269,7 +269,7 @@ class ReferenceMatcher {
           continue;
         }
         b.setOrders(x.level, x.priceTicks, now);
-        x.aheadIds = fifoStillAhead(x.aheadIds, now);
+        x.aheadIds = fifoAhead(x.aheadIds, now);
       }
       if (Number.isFinite(ahead)) this.#noteAdvance(x, ahead - Math.max(this.#ahead(x), 0));
     }

@@ -61,15 +61,22 @@ export function onListedL2(rule: RefQueueRule, q: RefQueue, before: number, afte
 }
 
 /**
- * Exact FIFO by order id: the market orders ahead of ours are the ones that were at the level when
- * we joined and are still there; orders joining later are behind us. Returns the ids still ahead
- * after a frame shows the level as `orders`.
+ * Exact FIFO by order id, when the level shows `orders` (a frame, or the level after a print traded
+ * its front): a queue never reorders, so every order listed in front of the last one still listed
+ * of those ahead of ours (`aheadIds`) is ahead of ours, and the orders after it are behind. Orders
+ * joining later list behind: they never move ahead of us; orders that left (canceled, traded by a
+ * print) are gone, and one listed again later is not ahead unless it lists in front of one that is.
+ * Returns the ids ahead now.
  */
-export function fifoStillAhead(aheadIds: ReadonlySet<number>, orders: readonly RefMarketOrder[]): Set<number> {
-  return new Set(orders.filter((o) => aheadIds.has(o.id)).map((o) => o.id));
+export function fifoAhead(aheadIds: ReadonlySet<number>, orders: readonly RefMarketOrder[]): Set<number> {
+  let last = -1;
+  orders.forEach((o, i) => {
+    if (aheadIds.has(o.id)) last = i;
+  });
+  return new Set(orders.slice(0, last + 1).map((o) => o.id));
 }
 
-/** Exact FIFO: the market volume ahead of ours (the sizes of the orders still ahead). */
+/** Exact FIFO: the market volume ahead of ours (the current sizes of the orders ahead). */
 export function fifoVolumeAhead(aheadIds: ReadonlySet<number>, orders: readonly RefMarketOrder[]): number {
   return orders.reduce((sum, o) => sum + (aheadIds.has(o.id) ? o.qty : 0), 0);
 }
