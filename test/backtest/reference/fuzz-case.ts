@@ -21,7 +21,9 @@ import type { RefEvent, RefLevel, RefMarketOrder, RefQueueRule, RefSide } from '
  * - `own-cross`: our own orders crossing each other (post-only and self-trade checks look at the
  *   market only); while open our buys stay below `MID` and our sells above it;
  * - `prob-reset-unlisted`: probabilistic queue models reset their print count on frames that do not
- *   list the level; while open every frame after a print lists the print's level;
+ *   list the level (and, through it, take a level out of depth that the recorded depth's growth
+ *   brought back as empty, with nothing ahead); while open every frame after a print at a level
+ *   lists that level;
  * - `replace-bad-price`: a replace to a price off the grid or ≤ 0 is accepted;
  * - `nonpositive-print`: a print of size ≤ 0 moves queues.
  */
@@ -176,7 +178,9 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
     for (const q of sizes) m.add(s, m.price(s, (i % 5) + 1), q);
   });
   const out: RefEvent[] = [{ kind: 'book', tMs: 0, snapshot: true, levels: bidsFirst(m.all(l3)) }];
-  // Levels printed at since the last frame (listed by the next frame while `prob-reset-unlisted` is open).
+  // Levels printed at: while `prob-reset-unlisted` is open every later frame lists them (listed once
+  // is not enough: a level listed while out of depth, then back in depth as the recorded depth grows,
+  // meets the unlisted reset too).
   const printed = new Map<string, { side: RefSide; p: number }>();
   // Executions whose frame comes only with the second frame after the print (another frame between).
   let deferred: { side: RefSide; p: number; frames: number }[] = [];
@@ -186,7 +190,6 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
     for (const d of deferred) if (--d.frames === 0) keys.set(`${d.side} ${d.p}`, d);
     deferred = deferred.filter((d) => d.frames > 0);
     if (listPrinted) for (const [k, x] of printed) keys.set(k, x);
-    printed.clear();
     out.push({ kind: 'book', tMs, snapshot: false, levels: bidsFirst([...keys.values()].map((x) => m.level(x.side, x.p, l3))) });
   };
   const print = (tMs: number, p: number, qty: number, takerBuy: boolean, hidden = false, auction = false): void => {
@@ -245,7 +248,6 @@ export function buildEvents(c: FuzzCase): RefEvent[] {
         break;
       }
       case 'snapshot':
-        printed.clear();
         deferred = [];
         out.push({ kind: 'book', tMs: t, snapshot: true, levels: bidsFirst(m.all(l3)) });
         break;
