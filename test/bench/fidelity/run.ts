@@ -11,7 +11,8 @@
  * volume's). It prints the table and writes it between the FIDELITY markers of
  * src/backtest/README.md. Recordings are cached under .tmp/fidelity/ (--fresh rebuilds them).
  * `--check` holds every replay to the venue's invariants (src/backtest/check/) and prints each one's
- * violation count (and the violations); it exits 1 on any.
+ * violation count (and the violations), then does the same for every real recording beside the
+ * AMZN folder (check-real.ts: AMZN, BTCUSDT, AAPL, NEXOUSDT with fixed-spread); it exits 1 on any.
  */
 import { withMarkedSection } from '../bench-kit.ts';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CO
 import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.ts';
 import { importLobsterDay, toL2Feed } from './l2-feed.ts';
 import { fuzzBench } from './fuzz.ts';
+import { checkRealRecordings } from './check-real.ts';
 import { checkLines, executeCheckedRun } from '../../../src/backtest/check/checked-run.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -113,7 +115,9 @@ async function main(): Promise<void> {
   if (!args.flags.has('no-readme')) writeReadme('FIDELITY', table);
   if (check) {
     process.stdout.write(`--check: ${violations} violations in ${checked.length} replays\n${checked.join('\n')}\n`);
-    if (violations > 0) process.exitCode = 1;
+    const real = await checkRealRecordings(resolve(data, '..'), join(work, 'check'));
+    process.stdout.write(`--check on every real recording of ${resolve(data, '..')}:\n${real.lines.join('\n')}\n`);
+    if (violations + real.violations > 0) process.exitCode = 1;
   }
   process.stdout.write(`total ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
