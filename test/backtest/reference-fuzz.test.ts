@@ -97,6 +97,15 @@ describe('known open paths (KNOWN_OPEN_PATHS): the replay disagrees with the ref
     // A print of −2 trades nothing in the reference; the replay books a fill of −2.
     'nonpositive-print': { o: RA, s: [snap(0, bid(999, 0), ask(1002, 55)), buy(0, 1, 999, 25), sellPrint(1, 998, -2)], reference: [], replay: [[1, 1, -2, 999, 'print']] },
   };
+  it('prob-reset-unlisted, by way of the recorded depth: an out-of-depth level (queue unknown) back in depth as empty, unlisted, is read as nothing ahead', () => {
+    const o: RefOptions = { rule: { kind: 'probabilistic', shape: 'power3', n: 3 }, entryMs: 1, minOrderSize: 1 };
+    // Three bid levels better than 995 with a depth of 3: our buy there joins an unknown queue; the
+    // frame adding 994 makes the depth 4, and the replay's reset of the 139 printed reads 995 as empty.
+    const s = [snap(0, bid(999, 5), bid(997, 36), bid(996, 41), ask(1001, 38), ask(1004, 32), ask(1005, 15)), buy(2, 1, 995, 30), sellPrint(5, 995, 139), frame(20, bid(994, 36)), sellPrint(20, 995, 109)];
+    expect(filled(s, o)).toEqual([]);
+    expect(productionFills(s, o).map((f) => [f.tMs, f.ref, f.qty, f.priceTicks, f.source])).toEqual([[20, 1, 30, 995, 'print']]);
+  });
+
   it.each(KNOWN_OPEN_PATHS)('%s', (path) => {
     const { o, s, reference, replay } = cases[path];
     expect(filled(s, o)).toEqual(reference);
