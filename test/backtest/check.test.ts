@@ -93,7 +93,7 @@ describe('mmbot backtest --check lists the violations of a real replay', () => {
   };
 
   it('a book that crosses our resting bid with no print behind it: fill-bound is listed and the run exits 1', async () => {
-    // fixed-spread ±1 tick around 11382 bids 11381; at T0 + 2 s asks of 300 show at 11381 and 11380
+    // fixed-spread ±1 tick around 11382 bids 11381; at T0 + 2 s an ask of 300 shows at 11381
     // (the book crossing our bid, which the replay fills as maker) and the recording has no print.
     const frames = [book(T0, [[11380, 500]], [[11384, 500]], true), book(T0 + 2_000, [], [[11381, 300]]), book(T0 + 2_500, [], [[11381, 0]])];
     for (let k = 1; k <= 10; k++) frames.push(book(T0 + 3_000 + 100 * k, [[11380, 500 + k]], []));
