@@ -6,7 +6,8 @@ import { asSymbol } from '../core/ids.ts';
 import { loadStrategy, parseStrategyParams } from '../strategy/registry.ts';
 import { withOverlays, type OverlayConfig } from '../strategy/overlays/index.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
-import type { StrategyBinding } from '../engine/index.ts';
+import type { Engine, EngineDeps, StrategyBinding } from '../engine/index.ts';
+import type { OrderEvent } from '../domain/events.ts';
 import { runBacktest, type BacktestRun } from './runner.ts';
 import type { BacktestSettings } from './settings.ts';
 
@@ -54,8 +55,12 @@ export async function runSpecStrategies(spec: RunSpec, baseDir?: string): Promis
   return strategies;
 }
 
-/** Replays `data` through the daemon's engine with strategies from `runSpecStrategies(spec)`. */
-export function runSpecOnStrategies(spec: RunSpec, data: ColumnarRecording, strategies: SpecStrategies): Promise<BacktestRun> {
+/**
+ * Replays `data` through the daemon's engine with strategies from `runSpecStrategies(spec)`.
+ * `observeOrders` sees every order event the replay exchange sends the engine, before the engine
+ * does (`mmbot backtest --check`).
+ */
+export function runSpecOnStrategies(spec: RunSpec, data: ColumnarRecording, strategies: SpecStrategies, observeOrders?: (ev: OrderEvent) => void): Promise<BacktestRun> {
   return runBacktest({
     data,
     strategies,
@@ -64,7 +69,7 @@ export function runSpecOnStrategies(spec: RunSpec, data: ColumnarRecording, stra
     orderManager: spec.orderManager,
     engineFees: spec.engineFees,
     settings: spec.settings,
-    createEngine,
+    createEngine: observeOrders ? observingEngine(observeOrders) : createEngine,
     stopTimeoutMs: spec.stopTimeoutMs,
   });
 }
@@ -73,6 +78,19 @@ export function runSpecOnStrategies(spec: RunSpec, data: ColumnarRecording, stra
  * Instantiates the strategies of a spec and replays `data` through the daemon's engine.
  * @throws MmError STRATEGY_INVALID when a strategy fails to load or its params are bad.
  */
-export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, baseDir?: string): Promise<BacktestRun> {
-  return runSpecOnStrategies(spec, data, await runSpecStrategies(spec, baseDir));
+export async function executeRunSpec(spec: RunSpec, data: ColumnarRecording, baseDir?: string, observeOrders?: (ev: OrderEvent) => void): Promise<BacktestRun> {
+  return runSpecOnStrategies(spec, data, await runSpecStrategies(spec, baseDir), observeOrders);
+}
+
+/** The daemon's engine, with `observe` subscribed to its order stream ahead of it. */
+function observingEngine(observe: (ev: OrderEvent) => void): (deps: EngineDeps) => Engine {
+  return (deps) => {
+    const engine = createEngine(deps);
+    const start = engine.start.bind(engine);
+    engine.start = (inputs) => {
+      inputs.orders$.subscribe(observe);
+      start(inputs);
+    };
+    return engine;
+  };
 }

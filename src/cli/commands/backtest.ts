@@ -7,6 +7,7 @@ import { MmError } from '../../core/errors.ts';
 import { buildReport, fillsCsv, reportJson } from '../../backtest/report.ts';
 import { reportHtml } from '../../backtest/report-html.ts';
 import { executeRunSpec, type RunSpec } from '../../backtest/run-spec.ts';
+import { checkJson, checkLines, executeCheckedRun } from '../../backtest/check/checked-run.ts';
 import { formatRatio } from '../../backtest/report-stats.ts';
 import { bps, feeLines, pct, usd } from '../../backtest/summary-format.ts';
 import { stopLines } from '../../backtest/report-stops.ts';
@@ -113,7 +114,7 @@ export function defaultOutDir(parent: string, startMs: number): string {
   }
 }
 
-const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache]
+const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache] [--check]
        mmbot backtest --config <file> --parity <recording made by mmbot run> [--tolerance <fraction>] [--out <dir>]
 
 Replays recordings through the same engine, strategy, order manager, execution adapter and risk
@@ -126,6 +127,10 @@ checks as the daemon, on a virtual clock, against a replay exchange (queue, late
              strategy and compare, side by side, fills, volume, spread capture, inventory PnL, fees and
              markouts live vs replay (report.json "parity", parity.html, a printed table); exits 1
              when fills or spread capture diverge by more than --tolerance (default 0.2 = 20%)
+  --check    hold the replay to the venue's invariants and list each violation (check.json); exits 1
+             on any: maker fills at a price above what the prints traded at or through it, a fill
+             before the order reached the matching engine or after its cancel did, our own orders
+             crossing each other, a post-only order crossing
 Writes report.json, fills.csv and report.html. Same inputs → byte-identical files.`;
 
 /** `mmbot backtest`. */
@@ -133,7 +138,7 @@ export const command: Command = {
   summary: COMMAND_SUMMARIES.backtest,
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance'], boolean: ['quiet', 'no-cache', 'check'], repeated: ['data'] });
     const parityFile = flagString(p, 'parity');
     const tolerance = flagNumber(p, 'tolerance') ?? 0.2;
     if (!(tolerance >= 0)) throw new MmError('USAGE', `--tolerance must be a fraction >= 0, got ${tolerance}`);
@@ -146,7 +151,8 @@ export const command: Command = {
     const paths = data.length > 0 ? data.map((d) => resolve(d)) : setup.dataPaths;
     if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
     const col = await loadColumnar(paths, p.flags.has('no-cache') ? {} : { cacheDir: replayCacheDir() });
-    const run = await executeRunSpec(setup.spec, col, setup.config.source.dir);
+    const checked = p.flags.has('check') ? await executeCheckedRun(setup.spec, col, setup.config.source.dir) : null;
+    const run = checked ? checked.run : await executeRunSpec(setup.spec, col, setup.config.source.dir);
     const base = buildReport(run, { config: file, data: data.length > 0 ? data : (setup.section.data ?? []), strategies: setup.spec.strategies });
     let parity: ParityReport | null = null;
     if (parityFile) {
@@ -162,6 +168,7 @@ export const command: Command = {
     writeFileSync(join(out, 'fills.csv'), fillsCsv(run));
     writeFileSync(join(out, 'report.html'), reportHtml(run, report));
     if (parity) writeFileSync(join(out, 'parity.html'), parityHtml(parity));
+    if (checked) writeFileSync(join(out, 'check.json'), checkJson(checked.check));
     if (!p.flags.has('quiet')) {
       const t = report.total;
       process.stdout.write(
@@ -178,10 +185,12 @@ export const command: Command = {
         ].join('\n'),
       );
     }
+    // The violations are printed with --quiet too: they are the answer --check was asked for.
+    if (checked) process.stdout.write(`${checkLines(checked.check).join('\n')}\n`);
     if (parity) {
       process.stdout.write(`\nlive vs replay (${parityFile}):\n${parityTable(parity)}\nparity: ${out}/parity.html\n`);
-      return parity.within_tolerance ? 0 : 1;
+      return parity.within_tolerance && (!checked || checked.check.violations.length === 0) ? 0 : 1;
     }
-    return 0;
+    return checked && checked.check.violations.length > 0 ? 1 : 0;
   },
 };

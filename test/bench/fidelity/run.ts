@@ -1,5 +1,6 @@
 /**
- * `npm run bench:fidelity [-- --data <LOBSTER folder> …] [--quoters glft,…] [--models risk-averse,…] [--no-readme] [--fresh]`:
+ * `npm run bench:fidelity [-- --data <LOBSTER folder> …] [--quoters glft,…] [--models risk-averse,…] [--no-readme] [--fresh] [--check]`
+ * (`-- --fuzz N [--seed S]`: the reference fuzz instead, fuzz.ts):
  * how far the L2 queue models are from the exact queue on real days. For each LOBSTER day (default
  * ../shared/data/amzn-2012-06-21-lobster-L5, the development day, then
  * ../shared/data/aapl-2012-06-21-lobster-L1, the hold-out) it imports the day order-level with
@@ -12,6 +13,9 @@
  * (risk-averse; to tell the queue model's error from the unmarked hidden volume's). It prints the
  * table and, when nothing is filtered out, writes it between the FIDELITY markers of
  * src/backtest/README.md. Recordings are cached under .tmp/fidelity/ (--fresh rebuilds them).
+ * `--check` holds every replay to the venue's invariants (src/backtest/check/) and prints each one's
+ * violation count (and the violations), then does the same for every real recording beside the
+ * first day's folder (check-real.ts: AMZN, BTCUSDT, AAPL, NEXOUSDT with fixed-spread); it exits 1 on any.
  */
 import { withMarkedSection } from '../bench-kit.ts';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -25,10 +29,17 @@ import { loadColumnar, type ColumnarRecording } from '../../../src/record/index.
 import type { LobsterImportStats } from '../../../src/record/import/index.ts';
 import { importLobsterDay, lobsterDay, toL2Feed } from './l2-feed.ts';
 import { tallyRecording } from './undisplayed-prints.ts';
+import { fuzzBench } from './fuzz.ts';
+import { checkRealRecordings } from './check-real.ts';
+import { checkLines, executeCheckedRun } from '../../../src/backtest/check/checked-run.ts';
 import { fidelityVerdicts, type Figures, type FidelityRow } from './verdict.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const args = parseArgs(process.argv.slice(2), { repeated: ['data', 'quoters', 'models'], boolean: ['no-readme', 'fresh'] });
+const args = parseArgs(process.argv.slice(2), { repeated: ['data', 'quoters', 'models'], valued: ['fuzz', 'seed'], boolean: ['no-readme', 'fresh', 'check'] });
+const check = args.flags.has('check');
+/** Violations --check found, per replay. */
+const checked: string[] = [];
+let violations = 0;
 const DEFAULT_DAYS = ['amzn-2012-06-21-lobster-L5', 'aapl-2012-06-21-lobster-L1'].map((d) => join(ROOT, '../shared/data', d));
 const days = (args.lists.get('data') ?? DEFAULT_DAYS).map((d) => resolve(d));
 const work = join(ROOT, '.tmp/fidelity');
@@ -59,6 +70,15 @@ const wanted = (m: BacktestSettings['queueModel']): boolean => onlyModels === un
 
 async function main(): Promise<void> {
   const t0 = Date.now();
+  const fuzzCases = flagString(args, 'fuzz');
+  if (fuzzCases !== undefined) {
+    const n = Number(fuzzCases);
+    const seed = Number(flagString(args, 'seed') ?? 1);
+    if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--fuzz: expected a positive number of cases, got ${fuzzCases}`);
+    if (!Number.isSafeInteger(seed)) throw new Error(`--seed: expected an integer, got ${flagString(args, 'seed')}`);
+    process.exitCode = fuzzBench(n, seed) > 0 ? 1 : 0;
+    return;
+  }
   const sections: string[] = [];
   const rows: FidelityRow[] = [];
   for (const dir of days) {
@@ -68,19 +88,19 @@ async function main(): Promise<void> {
     const lines: string[] = [];
     for (const q of QUOTERS) {
       if (onlyQuoters !== undefined && !onlyQuoters.includes(q.key)) continue;
-      const exact = await run(l3, { kind: 'auto', n: 2 }, q);
+      const exact = await run(l3, { kind: 'auto', n: 2 }, q, `${symbol} order-level, ${q.name}`);
       lines.push(row(q.name, 'order-level, exact FIFO by id', 'l3-fifo', exact, exact));
       for (const infer of [false, true]) {
         for (const m0 of L2_MODELS) {
           const m = infer ? { ...m0, inferHidden: true } : m0;
           if (!wanted(m)) continue;
-          const v = await run(vendor, m, q);
+          const v = await run(vendor, m, q, `${symbol} L2 vendor feed, ${q.name}`);
           lines.push(row(q.name, 'L2 vendor feed', label(m), v, exact));
           rows.push({ day: symbol, quoter: q.key, model: label(m), figures: v, exact });
         }
       }
       const ra = L2_MODELS[0]!;
-      if (wanted(ra)) lines.push(row(q.name, 'L2, prints marked', label(ra), await run(marked, ra, q), exact));
+      if (wanted(ra)) lines.push(row(q.name, 'L2, prints marked', label(ra), await run(marked, ra, q, `${symbol} L2 prints marked, ${q.name}`), exact));
       process.stdout.write(`${symbol} ${q.name}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
     }
     sections.push(
@@ -106,6 +126,13 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${table}\n`);
   if (!args.flags.has('no-readme') && !filtered) writeReadme('FIDELITY', table);
+  if (check) {
+    process.stdout.write(`--check: ${violations} violations in ${checked.length} replays\n${checked.join('\n')}\n`);
+    const dataDir = resolve(days[0]!, '..');
+    const real = await checkRealRecordings(dataDir, join(work, 'check'));
+    process.stdout.write(`--check on every real recording of ${dataDir}:\n${real.lines.join('\n')}\n`);
+    if (violations + real.violations > 0) process.exitCode = 1;
+  }
   process.stdout.write(`total ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
 }
 
@@ -131,7 +158,7 @@ async function prepare(dir: string): Promise<{ stats: LobsterImportStats; l3: Co
   };
 }
 
-async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], q: (typeof QUOTERS)[number]): Promise<Figures> {
+async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueModel'], q: (typeof QUOTERS)[number], name: string): Promise<Figures> {
   const symbol = col.instruments[0]!.symbol;
   const spec: RunSpec = {
     strategies: [{ id: 'q', symbol, strategy: q.strategy, params: q.params }],
@@ -146,7 +173,13 @@ async function run(col: ColumnarRecording, queueModel: BacktestSettings['queueMo
     settings: defaultSettings({ queueModel }),
     stopTimeoutMs: 5_000,
   };
-  const r = await executeRunSpec(spec, col);
+  let r;
+  if (check) {
+    const c = await executeCheckedRun(spec, col);
+    r = c.run;
+    violations += c.check.violations.length;
+    checked.push(`${name}, ${r.exchange.queueModelName}: ${checkLines(c.check).join('\n')}`);
+  } else r = await executeRunSpec(spec, col);
   const report = buildReport(r);
   const tick = col.instruments[0]!.grid.tickSize.toNumber();
   let volume = 0;
