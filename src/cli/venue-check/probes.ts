@@ -1,0 +1,227 @@
+/**
+ * The checks of `mmbot venue check` over the network: the REST host, a login, the key's account
+ * and permissions, the configured symbols, the clock skew, both sockets, the rate budget and the
+ * optional test order. Each is a `VenueCheck` for the pure runner (run-checks.ts); the clients are
+ * the daemon's own (src/client), so a check passes only if the daemon's code path works.
+ */
+import { firstValueFrom, map, merge, type Observable } from 'rxjs';
+import { MmError } from '../../core/errors.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Instrument, InstrumentCatalog } from '../../domain/instrument.ts';
+import { RestClient } from '../../client/rest-client.ts';
+import { OrderWsClient } from '../../client/order-ws-client.ts';
+import { MarketDataWsClient } from '../../client/md-ws-client.ts';
+import type { RateBudget } from '../../execution/config.ts';
+import type { WireAccountEntry } from '../../wire/index.ts';
+import type { VenueEndpoint } from '../live/venue-endpoint.ts';
+import { checkRateBudget } from './rate-budget.ts';
+import { placeAndCancel } from './place-test.ts';
+import type { VenueCheck } from './run-checks.ts';
+
+/** What the checks need: where the venue is, what the config trades, and the limits to hold. */
+export interface ProbeOptions {
+  readonly endpoint: VenueEndpoint;
+  readonly clock: Clock;
+  readonly symbols: readonly string[];
+  readonly budgets: readonly RateBudget[];
+  /** Largest tolerated |venue clock − ours|, ms. */
+  readonly maxSkewMs: number;
+  /** Deadline of each socket check, ms. */
+  readonly socketTimeoutMs: number;
+  readonly placeTest: boolean;
+}
+
+/** The checks plus `close()`, which stops every client they opened. */
+export interface VenueProbes {
+  readonly checks: readonly VenueCheck[];
+  close(): Promise<void>;
+}
+
+const FAST_RETRY = { initialMs: 200, maxMs: 1_000, multiplier: 2, jitter: 0.2 } as const;
+
+/** Says what an error was, in the venue's words where it gave any. */
+function describe(e: unknown): string {
+  if (e instanceof MmError) return `${e.code}: ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Resolves with `p`, or rejects after `ms` with `what` and the last thing the client reported. */
+async function within<T>(p: Promise<T>, ms: number, what: string, last: () => string | undefined): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms${last() ? `; last: ${last()!}` : ''}`)), ms);
+  });
+  try {
+    return await Promise.race([p, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Parses the venue's RFC 3339 time (nanosecond digits cut to ms) to epoch ms. */
+function venueTimeMs(ts: string): number {
+  const ms = Date.parse(ts.replace(/(\.\d{3})\d+/, '$1'));
+  if (Number.isNaN(ms)) throw new Error(`the venue's health timestamp "${ts}" is not a time`);
+  return ms;
+}
+
+/** Picks the account the daemon will trade: the configured one, else the key's only one. */
+function pickAccount(accounts: readonly WireAccountEntry[], wanted: string | undefined): WireAccountEntry {
+  if (wanted !== undefined) {
+    const a = accounts.find((x) => x.id === wanted);
+    if (!a) throw new Error(`account ${wanted} (venue.account_id) is not among the key's accounts: ${accounts.map((x) => x.id).join(', ') || 'none'}`);
+    return a;
+  }
+  if (accounts.length === 0) throw new Error('the key reaches no account');
+  return accounts[0]!;
+}
+
+/** Builds the checks against `o.endpoint`; nothing is sent until a check runs. */
+export function venueProbes(o: ProbeOptions): VenueProbes {
+  const ep = o.endpoint;
+  const timeoutMs = ep.requestTimeoutMs ?? 5_000;
+  const rest = new RestClient({
+    baseUrl: ep.baseUrl,
+    clock: o.clock,
+    credentials: ep.credentials,
+    tokenLifetimeS: ep.tokenLifetimeS,
+    requestTimeoutMs: timeoutMs,
+    retry: FAST_RETRY,
+    maxRetries: 1,
+    ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}),
+  });
+  let catalog: InstrumentCatalog | undefined;
+  let orders: OrderWsClient | undefined;
+  let md: MarketDataWsClient | undefined;
+  const wsCommon = { wsUrl: ep.wsUrl, clock: o.clock, reconnect: FAST_RETRY } as const;
+
+  const checks: VenueCheck[] = [
+    {
+      name: 'rest host',
+      async run() {
+        const t0 = Date.now();
+        const api = await rest.health().catch((e: unknown) => {
+          throw new Error(`${ep.baseUrl}/api/health did not answer: ${describe(e)}`);
+        });
+        const ordersHealth = await rest.ordersHealth().catch((e: unknown) => {
+          throw new Error(`${ep.baseUrl}/orders/health did not answer: ${describe(e)}`);
+        });
+        const version = api.version !== undefined ? ` version ${api.version}` : '';
+        return `${ep.baseUrl} answers (api ${api.status}, orders ${ordersHealth.status}${version}; ${Date.now() - t0} ms for both)`;
+      },
+    },
+    {
+      name: 'authentication',
+      needs: ['rest host'],
+      async run() {
+        try {
+          await rest.authenticate(ep.credentials, ep.tokenLifetimeS);
+        } catch (e) {
+          const refused = e instanceof MmError && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN' || e.code === 'BAD_REQUEST');
+          throw new Error(refused ? `the venue refused the API key or secret (${describe(e)}): check venue.api_key / venue.api_secret` : `no token issued: ${describe(e)}`);
+        }
+        return `token issued (lifetime ${ep.tokenLifetimeS} s)`;
+      },
+    },
+    {
+      name: 'permissions',
+      needs: ['authentication'],
+      async run() {
+        const me = await rest.whoami();
+        const a = pickAccount(me.accounts, ep.accountId);
+        const missing = (['can_read', 'can_trade'] as const).filter((p) => !a[p]);
+        if (missing.length > 0) throw new Error(`the key lacks ${missing.join(' and ')} on account ${a.id} (user ${me.username}): make a key with read and trade permission`);
+        if (a.is_frozen === true) throw new Error(`account ${a.id} is frozen`);
+        if (a.is_close_only === true) throw new Error(`account ${a.id} is close-only: the bot could not open a position`);
+        const granted = (['can_read', 'can_trade', 'can_reduce_or_close', 'can_set_limits', 'can_list'] as const).filter((p) => a[p]);
+        return `user ${me.username}, account ${a.id} (maker fee ${a.maker_fee}, taker fee ${a.taker_fee}); ${granted.join(', ')}`;
+      },
+    },
+    {
+      name: 'symbols',
+      needs: ['authentication'],
+      async run() {
+        catalog = await rest.loadInstruments();
+        const now = Date.now();
+        const found: string[] = [];
+        for (const s of o.symbols) {
+          const inst = catalog.get(s);
+          if (inst === undefined) throw new Error(`${s} is not listed by the venue (${catalog.all().length} instruments listed)`);
+          if (inst.expirationMs !== null && inst.expirationMs <= now) throw new Error(`${s} expired at ${new Date(inst.expirationMs).toISOString()}`);
+          const state = (await rest.ticker(s)).ticker.i;
+          if (state !== undefined && state !== 'OPEN') throw new Error(`${s} is not trading: state ${state}`);
+          found.push(`${s} (tick ${inst.grid.toPrice(1)}, min ${inst.minOrderSize}, ${state ?? 'state not reported'})`);
+        }
+        return found.join(', ');
+      },
+    },
+    {
+      name: 'clock skew',
+      needs: ['rest host'],
+      async run() {
+        const t0 = Date.now();
+        const h = await rest.health();
+        const t1 = Date.now();
+        const skewMs = Math.round(venueTimeMs(h.timestamp) - (t0 + t1) / 2);
+        const detail = `${skewMs >= 0 ? '+' : ''}${skewMs} ms (± ${Math.ceil((t1 - t0) / 2)} ms round trip)`;
+        if (Math.abs(skewMs) > o.maxSkewMs) throw new Error(`our clock is off the venue's by ${detail}, over ${o.maxSkewMs} ms: sync the host's clock (NTP)`);
+        return detail;
+      },
+    },
+    {
+      name: 'order socket',
+      needs: ['authentication', 'symbols'],
+      async run() {
+        const c = new OrderWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog!, requestTimeoutMs: timeoutMs, ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}) });
+        orders = c;
+        let last: string | undefined;
+        const sub = merge(c.errors$.pipe(map(describe)), c.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => (m ? (last = m) : undefined));
+        c.start();
+        try {
+          const open = await within(firstValueFrom(c.resync$), o.socketTimeoutMs, `no login on ${ep.wsUrl}/orders/ws`, () => last);
+          return `${ep.wsUrl}/orders/ws logged in (${open.length} open order${open.length === 1 ? '' : 's'} on the account)`;
+        } finally {
+          sub.unsubscribe();
+        }
+      },
+    },
+    {
+      name: 'market-data socket',
+      needs: ['authentication', 'symbols'],
+      async run() {
+        const c = new MarketDataWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog! });
+        md = c;
+        let last: string | undefined;
+        const sub = merge(c.errors$.pipe(map(describe)), c.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => (m ? (last = m) : undefined));
+        const symbol = o.symbols[0]!;
+        c.subscribeBook(symbol, 2);
+        c.start();
+        try {
+          const books: Observable<unknown> = c.books$;
+          await within(firstValueFrom(books), o.socketTimeoutMs, `no ${symbol} book on ${ep.wsUrl}/md/ws`, () => last);
+          return `${ep.wsUrl}/md/ws subscribed, ${symbol} book received`;
+        } finally {
+          sub.unsubscribe();
+        }
+      },
+    },
+    {
+      name: 'rate budget',
+      run: () => Promise.resolve(checkRateBudget(o.budgets)),
+    },
+  ];
+  if (o.placeTest) {
+    checks.push({
+      name: 'place test',
+      needs: ['permissions', 'symbols', 'order socket'],
+      run: () => placeAndCancel(rest, catalog!.get(o.symbols[0]!) as Instrument),
+    });
+  }
+  return {
+    checks,
+    async close() {
+      await Promise.all([orders?.stop(), md?.stop()]);
+      await rest.close();
+    },
+  };
+}
