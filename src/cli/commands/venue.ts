@@ -73,6 +73,9 @@ export const command: Command = {
     const endpoint = await openVenue(config, createLogger({ level: 'warn' }));
     const probes = venueProbes({ endpoint, clock: new LiveClock(), symbols, budgets: budgetsOf(config), maxSkewMs, socketTimeoutMs, placeTest });
     process.stdout.write(`venue check: ${endpoint.baseUrl} (${kind} host, ${config.venue.mode}; ${symbols.join(', ')})\n`);
+    // LiveClock's timers are unref'd (they must not keep a stopping daemon alive), so while a REST
+    // retry waits out its backoff nothing else holds the event loop: Node would exit 13 mid-check.
+    const keepAlive = setInterval(() => {}, 60_000);
     try {
       const report = await runChecks(probes.checks, (o) => process.stdout.write(`${formatOutcome(o)}\n`));
       const verdict = formatVerdict(report);
@@ -83,6 +86,7 @@ export const command: Command = {
       process.stderr.write(`mmbot venue check: ${verdict}\n`);
       return 1;
     } finally {
+      clearInterval(keepAlive);
       await probes.close();
       await endpoint.close();
     }

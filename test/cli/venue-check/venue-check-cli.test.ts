@@ -47,8 +47,8 @@ afterAll(async () => {
 });
 
 /** Runs `mmbot venue check` in a child process; resolves with its exit code and output. */
-function check(args: readonly string[], secret = venue.credentials.api_secret): Promise<{ code: number; out: string; err: string }> {
-  const env = { ...process.env, VC_BASE_URL: venue.baseUrl, VC_API_KEY: venue.credentials.api_key, VC_API_SECRET: secret };
+function check(args: readonly string[], secret = venue.credentials.api_secret, over: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const env = { ...process.env, VC_BASE_URL: venue.baseUrl, VC_API_KEY: venue.credentials.api_key, VC_API_SECRET: secret, ...over };
   return new Promise((resolve) => {
     execFile(process.execPath, [join(ROOT, 'bin/mmbot.js'), 'venue', 'check', ...args], { cwd: ROOT, env, timeout: 60_000 }, (e, out, err) => {
       resolve({ code: e ? (typeof e.code === 'number' ? e.code : -1) : 0, out, err });
@@ -112,6 +112,27 @@ describe('mmbot venue check', () => {
     } finally {
       await rest.close();
     }
+  }, 60_000);
+
+  it('a key without can_trade fails naming permissions and the account', async () => {
+    const rest = new RestClient({ baseUrl: venue.baseUrl, clock: new LiveClock(), credentials: { apiKey: venue.credentials.api_key, apiSecret: venue.credentials.api_secret } });
+    const readOnly = await rest.createApiKey({ permissions: { can_read: true } }).finally(() => rest.close());
+    const r = await check(['--config', CONFIG], readOnly.api_secret, { VC_API_KEY: readOnly.api_key });
+    expect(r.code).toBe(1);
+    expect(marks(r.out)).toMatchObject({ authentication: '✓', permissions: '✗', 'order socket': '✓' });
+    expect(r.out).toContain(`✗ permissions: the key lacks can_trade on account ${venue.credentials.account_id} (user `);
+    expect(r.err).toContain('FAILED: permissions (1 of 8 checks failed)');
+  }, 60_000);
+
+  it('a host that does not answer fails at the rest host; every check that needs it is skipped', async () => {
+    const closed = await startVenue({ port: 0, config: { instruments: { only: ['EURUSD-PERP'] } } });
+    const url = closed.baseUrl;
+    await closed.stop();
+    const r = await check(['--config', CONFIG], venue.credentials.api_secret, { VC_BASE_URL: url });
+    expect(r.code).toBe(1);
+    expect(Object.entries(marks(r.out)).filter(([, m]) => m === '-').map(([n]) => n)).toEqual(['authentication', 'permissions', 'symbols', 'clock skew', 'order socket', 'market-data socket']);
+    expect(r.out).toContain(`✗ rest host: ${url}/api/health did not answer: NETWORK_ERROR`);
+    expect(r.err).toContain('FAILED: rest host (1 of 8 checks failed)');
   }, 60_000);
 
   it('--place-test on a production host is refused without --yes, before anything is sent (exit 2)', async () => {
