@@ -65,6 +65,8 @@ function venueTimeMs(ts: string): number {
   return ms;
 }
 
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** Picks the account the daemon will trade: the configured one, else the key's only one. */
 function pickAccount(accounts: readonly WireAccountEntry[], wanted: string | undefined): WireAccountEntry {
   if (wanted !== undefined) {
@@ -146,7 +148,7 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
         const found: string[] = [];
         for (const s of o.symbols) {
           const inst = catalog.get(s);
-          if (inst === undefined) throw new Error(`${s} is not listed by the venue (${catalog.all().length} instruments listed)`);
+          if (inst === undefined) throw new Error(`${s} is not listed by the venue (${plural(catalog.all().length, 'instrument')} listed)`);
           if (inst.expirationMs !== null && inst.expirationMs <= now) throw new Error(`${s} expired at ${new Date(inst.expirationMs).toISOString()}`);
           const state = (await rest.ticker(s)).ticker.i;
           if (state !== undefined && state !== 'OPEN') throw new Error(`${s} is not trading: state ${state}`);
@@ -179,7 +181,7 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
         c.start();
         try {
           const open = await within(firstValueFrom(c.resync$), o.socketTimeoutMs, `no login on ${ep.wsUrl}/orders/ws`, () => last);
-          return `${ep.wsUrl}/orders/ws logged in (${open.length} open order${open.length === 1 ? '' : 's'} on the account)`;
+          return `${ep.wsUrl}/orders/ws logged in (${plural(open.length, 'open order')} on the account)`;
         } finally {
           sub.unsubscribe();
         }
