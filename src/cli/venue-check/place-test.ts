@@ -6,6 +6,7 @@
 import { Decimal } from '../../core/decimal.ts';
 import { asClientOrderId, asSymbol } from '../../core/ids.ts';
 import type { Instrument } from '../../domain/instrument.ts';
+import { isTerminal } from '../../domain/order-state.ts';
 import type { PlaceOrder } from '../../domain/intents.ts';
 import type { RestClient } from '../../client/rest-client.ts';
 
@@ -57,9 +58,16 @@ export async function placeAndCancel(rest: RestClient, inst: Instrument): Promis
   const { orderId } = await rest.placeOrder(intent).catch((e: unknown) => {
     throw new Error(`placing a post-only bid of ${intent.qty} ${inst.symbol} at ${price} failed: ${e instanceof Error ? e.message : String(e)}`);
   });
-  await rest.cancelOrder({ orderId, clientOrderId: intent.clientOrderId }).catch((e: unknown) => {
-    throw new Error(`order ${orderId} was placed but its cancel failed: ${e instanceof Error ? e.message : String(e)}; cancel it by hand`);
-  });
+  try {
+    await rest.cancelOrder({ orderId, clientOrderId: intent.clientOrderId });
+  } catch (e) {
+    // A place reply only means "request accepted": a post-only reject arrives later, and then the
+    // cancel fails too. Say which it was, from the order's own state.
+    const status = await rest.orderStatus({ orderId }).catch(() => null);
+    const state = status ? `; the order is ${status.state}${status.rejectReason ? ` (${status.rejectReason}${status.rejectMessage ? `: ${status.rejectMessage}` : ''})` : ''}` : '';
+    const handCancel = status === null || !isTerminal(status.state) ? '; cancel it by hand' : '';
+    throw new Error(`order ${orderId} was placed but its cancel failed: ${e instanceof Error ? e.message : String(e)}${state}${handCancel}`);
+  }
   // The cancel's reply only says it was accepted; the order leaves the book a moment later.
   for (let attempt = 0; ; attempt++) {
     const left = (await rest.openOrders()).some((o) => o.orderId === orderId);

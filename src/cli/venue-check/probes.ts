@@ -14,6 +14,7 @@ import { MarketDataWsClient } from '../../client/md-ws-client.ts';
 import type { RateBudget } from '../../execution/config.ts';
 import type { WireAccountEntry } from '../../wire/index.ts';
 import type { VenueEndpoint } from '../live/venue-endpoint.ts';
+import { clockSkew } from './clock-skew.ts';
 import { checkRateBudget } from './rate-budget.ts';
 import { placeAndCancel } from './place-test.ts';
 import type { VenueCheck } from './run-checks.ts';
@@ -56,13 +57,6 @@ async function within<T>(p: Promise<T>, ms: number, what: string, last: () => st
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Parses the venue's RFC 3339 time (nanosecond digits cut to ms) to epoch ms. */
-function venueTimeMs(ts: string): number {
-  const ms = Date.parse(ts.replace(/(\.\d{3})\d+/, '$1'));
-  if (Number.isNaN(ms)) throw new Error(`the venue's health timestamp "${ts}" is not a time`);
-  return ms;
 }
 
 const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -136,7 +130,9 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
         if (a.is_frozen === true) throw new Error(`account ${a.id} is frozen`);
         if (a.is_close_only === true) throw new Error(`account ${a.id} is close-only: the bot could not open a position`);
         const granted = (['can_read', 'can_trade', 'can_reduce_or_close', 'can_set_limits', 'can_list'] as const).filter((p) => a[p]);
-        return `user ${me.username}, account ${a.id} (maker fee ${a.maker_fee}, taker fee ${a.taker_fee}); ${granted.join(', ')}`;
+        // Without venue.account_id the venue picks the user's default account, which whoami does not mark.
+        const choose = ep.accountId === undefined && me.accounts.length > 1 ? ` (the key reaches ${me.accounts.length} accounts: set venue.account_id to choose)` : '';
+        return `user ${me.username}, account ${a.id}${choose} (maker fee ${a.maker_fee}, taker fee ${a.taker_fee}); ${granted.join(', ')}`;
       },
     },
     {
@@ -161,12 +157,12 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
       name: 'clock skew',
       needs: ['rest host'],
       async run() {
-        const t0 = Date.now();
+        const sentMs = Date.now();
         const h = await rest.health();
-        const t1 = Date.now();
-        const skewMs = Math.round(venueTimeMs(h.timestamp) - (t0 + t1) / 2);
-        const detail = `${skewMs >= 0 ? '+' : ''}${skewMs} ms (± ${Math.ceil((t1 - t0) / 2)} ms round trip)`;
-        if (Math.abs(skewMs) > o.maxSkewMs) throw new Error(`our clock is off the venue's by ${detail}, over ${o.maxSkewMs} ms: sync the host's clock (NTP)`);
+        const s = clockSkew(h.timestamp, sentMs, Date.now());
+        const detail = `${s.skewMs >= 0 ? '+' : ''}${s.skewMs} ms (± ${s.uncertaintyMs} ms${s.wholeSeconds ? ': the venue gives whole seconds' : ' round trip'})`;
+        // Only a skew beyond what the measurement cannot tell apart from zero fails.
+        if (Math.abs(s.skewMs) - s.uncertaintyMs > o.maxSkewMs) throw new Error(`our clock is off the venue's by ${detail}, over ${o.maxSkewMs} ms: sync the host's clock (NTP)`);
         return detail;
       },
     },

@@ -1,5 +1,6 @@
 /** The pure parts of `mmbot venue check`: the runner, the host classes, the rate budget, the test price. */
 import { describe, expect, it } from 'vitest';
+import { clockSkew } from '../../../src/cli/venue-check/clock-skew.ts';
 import { hostKind } from '../../../src/cli/venue-check/host-kind.ts';
 import { placeTestPriceTicks } from '../../../src/cli/venue-check/place-test.ts';
 import { checkRateBudget, orderEntryCeiling } from '../../../src/cli/venue-check/rate-budget.ts';
@@ -81,5 +82,22 @@ describe('placeTestPriceTicks', () => {
     expect(placeTestPriceTicks(eur, { bid: null, mark: '1.1' })).toBe(10_450);
     expect(placeTestPriceTicks(eur, { bid: '1.1401', bandLow: '1.1' })).toBe(11_000);
     expect(() => placeTestPriceTicks(eur, {})).toThrow('EURUSD-PERP has no bid, mark or last price to place a test order far from');
+  });
+});
+
+describe('clockSkew', () => {
+  const sent = Date.parse('2026-11-29T00:00:01.000Z');
+
+  it('venue time minus the round trip\'s midpoint, ± half the round trip (nanosecond digits cut to ms)', () => {
+    expect(clockSkew('2026-11-29T00:00:01.250123456Z', sent, sent + 100)).toEqual({ skewMs: 200, uncertaintyMs: 50, wholeSeconds: false });
+    expect(clockSkew('2026-11-29T00:00:00.800Z', sent, sent + 10)).toEqual({ skewMs: -205, uncertaintyMs: 5, wholeSeconds: false });
+  });
+
+  it('a whole-second timestamp is read as the middle of its second, ± 500 ms more', () => {
+    expect(clockSkew('2026-11-29T00:00:01Z', sent, sent + 100)).toEqual({ skewMs: 450, uncertaintyMs: 550, wholeSeconds: true });
+  });
+
+  it('a timestamp that is not a time is named', () => {
+    expect(() => clockSkew('yesterday', sent, sent)).toThrow('the venue\'s health timestamp "yesterday" is not a time');
   });
 });
