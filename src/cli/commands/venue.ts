@@ -11,6 +11,7 @@ import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
 import { hostKind, type HostKind } from '../venue-check/host-kind.ts';
 import { venueProbes } from '../venue-check/probes.ts';
+import { VENUE_USER_BUDGET } from '../venue-check/rate-budget.ts';
 import { formatOutcome, formatVerdict, runChecks } from '../venue-check/run-checks.ts';
 
 const usage = `usage: mmbot venue check --config <file> [--place-test [--yes]] [--max-skew-ms <ms>] [--socket-timeout-ms <ms>]
@@ -27,7 +28,7 @@ because a check it needs failed):
   order socket        /orders/ws upgrades with the token and logs in
   market-data socket  /md/ws upgrades and delivers a book of the first symbol
   rate budget         execution.budgets send order requests no faster than the venue's per-user
-                      budget (assumed burst 100, 10/s)
+                      budget (assumed burst 100, 10/s; an embedded venue's own knobs)
   place test          with --place-test: one post-only bid at the minimum size 5% under the market,
                       cancelled at once; refused on a production host unless --yes is given
 
@@ -71,7 +72,10 @@ export const command: Command = {
     }
 
     const endpoint = await openVenue(config, createLogger({ level: 'warn' }));
-    const probes = venueProbes({ endpoint, clock: new LiveClock(), symbols, budgets: budgetsOf(config), maxSkewMs, socketTimeoutMs, placeTest });
+    // The embedded venue's limit is known exactly: its knobs (a venue YAML may change the default).
+    const limit = endpoint.embedded?.venue.knobs.rateLimit;
+    const venueBudget = limit === undefined ? VENUE_USER_BUDGET : limit.enabled ? { capacity: limit.burst, refillPerSec: limit.perSecond } : null;
+    const probes = venueProbes({ endpoint, clock: new LiveClock(), symbols, budgets: budgetsOf(config), venueBudget, maxSkewMs, socketTimeoutMs, placeTest });
     process.stdout.write(`venue check: ${endpoint.baseUrl} (${kind} host, ${config.venue.mode}; ${symbols.join(', ')})\n`);
     // LiveClock's timers are unref'd (they must not keep a stopping daemon alive), so while a REST
     // retry waits out its backoff nothing else holds the event loop: Node would exit 13 mid-check.

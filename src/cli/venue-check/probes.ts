@@ -15,7 +15,7 @@ import type { RateBudget } from '../../execution/config.ts';
 import type { WireAccountEntry } from '../../wire/index.ts';
 import type { VenueEndpoint } from '../live/venue-endpoint.ts';
 import { clockSkew } from './clock-skew.ts';
-import { checkRateBudget } from './rate-budget.ts';
+import { checkRateBudget, VENUE_USER_BUDGET, type BucketLimit } from './rate-budget.ts';
 import { placeAndCancel } from './place-test.ts';
 import type { VenueCheck } from './run-checks.ts';
 
@@ -25,6 +25,8 @@ export interface ProbeOptions {
   readonly clock: Clock;
   readonly symbols: readonly string[];
   readonly budgets: readonly RateBudget[];
+  /** The venue's per-user order budget (default: the assumed one); null when it sets none. */
+  readonly venueBudget?: BucketLimit | null;
   /** Largest tolerated |venue clock − ours|, ms. */
   readonly maxSkewMs: number;
   /** Deadline of each socket check, ms. */
@@ -205,7 +207,7 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
     },
     {
       name: 'rate budget',
-      run: () => Promise.resolve(checkRateBudget(o.budgets)),
+      run: () => Promise.resolve(checkRateBudget(o.budgets, o.venueBudget === undefined ? VENUE_USER_BUDGET : o.venueBudget)),
     },
   ];
   if (o.placeTest) {

@@ -40,12 +40,13 @@ export function orderEntryCeiling(budgets: readonly RateBudget[]): BucketLimit {
 }
 
 /**
- * Resolves to a one-line verdict when the budgets fit under `venue`.
+ * Resolves to a one-line verdict when the budgets fit under `venue` (null: a venue without a limit).
  * @throws Error naming the burst or rate that exceeds the venue's.
  */
-export function checkRateBudget(budgets: readonly RateBudget[], venue: BucketLimit = VENUE_USER_BUDGET): string {
+export function checkRateBudget(budgets: readonly RateBudget[], venue: BucketLimit | null = VENUE_USER_BUDGET): string {
   const c = orderEntryCeiling(budgets);
   const names = budgets.map((b) => b.name).join(', ');
+  if (venue === null) return `order entry at most ${fmt(c.refillPerSec)}/s, burst ${fmt(c.capacity)} (budgets ${names}); the venue sets no limit`;
   if (c.refillPerSec > venue.refillPerSec) {
     throw new Error(`budgets (${names}) allow ${fmt(c.refillPerSec)} order requests/s, over the venue's ${fmt(venue.refillPerSec)}/s per user: lower execution.budgets[].refill_per_sec`);
   }

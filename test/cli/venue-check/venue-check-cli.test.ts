@@ -17,6 +17,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-venue-check-'));
 const CONFIG = join(dir, 'bot.yaml');
 const PRODUCTION_CONFIG = join(dir, 'production.yaml');
+const EMBEDDED_CONFIG = join(dir, 'embedded.yaml');
 const CHECKS = ['rest host', 'authentication', 'permissions', 'symbols', 'clock skew', 'order socket', 'market-data socket', 'rate budget'];
 
 function configText(baseUrl: string): string {
@@ -40,6 +41,11 @@ beforeAll(async () => {
   venue = await startVenue({ port: 0, config: { instruments: { only: ['EURUSD-PERP'] } } });
   writeFileSync(CONFIG, configText('${VC_BASE_URL}'));
   writeFileSync(PRODUCTION_CONFIG, configText('https://gateway.architect.exchange'));
+  // An embedded venue limiting each user to 5 order requests/s, under the default budget's 8/s.
+  writeFileSync(
+    EMBEDDED_CONFIG,
+    configText('x').replace(/venue:[\s\S]*?bot:/, 'venue:\n  mode: embedded-sim\n  sim:\n    knobs: { rate_limit: { burst: 10, per_second: 5 } }\nbot:'),
+  );
 }, 20_000);
 afterAll(async () => {
   await venue?.stop();
@@ -133,6 +139,14 @@ describe('mmbot venue check', () => {
     expect(Object.entries(marks(r.out)).filter(([, m]) => m === '-').map(([n]) => n)).toEqual(['authentication', 'permissions', 'symbols', 'clock skew', 'order socket', 'market-data socket']);
     expect(r.out).toContain(`✗ rest host: ${url}/api/health did not answer: NETWORK_ERROR`);
     expect(r.err).toContain('FAILED: rest host (1 of 8 checks failed)');
+  }, 60_000);
+
+  it('an embedded venue is checked against its own rate limit: 8/s of budget over its 5/s fails the rate budget', async () => {
+    const r = await check(['--config', EMBEDDED_CONFIG]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^venue check: http:\/\/127\.0\.0\.1:\d+ \(loopback host, embedded-sim; EURUSD-PERP\)/);
+    expect(marks(r.out)).toEqual({ ...Object.fromEntries(CHECKS.map((c) => [c, '✓'])), 'rate budget': '✗' });
+    expect(r.out).toContain("✗ rate budget: budgets (user-orders) allow 8 order requests/s, over the venue's 5/s per user: lower execution.budgets[].refill_per_sec");
   }, 60_000);
 
   it('--place-test on a production host is refused without --yes, before anything is sent (exit 2)', async () => {

@@ -64,6 +64,10 @@ describe('rate budget', () => {
     expect(() => checkRateBudget(budgets)).toThrow("budgets (places, cancels) allow 12 order requests/s, over the venue's 10/s per user");
   });
 
+  it('a venue without a limit passes any ceiling but still names it', () => {
+    expect(checkRateBudget([budget('big', 500, 50, { place: 1, replace: 1, cancel: 1, 'cancel-all': 1 })], null)).toBe('order entry at most 50/s, burst 500 (budgets big); the venue sets no limit');
+  });
+
   it('a burst over 100 fails; an order endpoint in no budget fails as unlimited', () => {
     expect(() => checkRateBudget([budget('big', 150, 5, { place: 1, replace: 1, cancel: 1, 'cancel-all': 1 })])).toThrow('allow bursts of 150 order requests');
     expect(() => checkRateBudget([budget('no-cancel-all', 10, 4, { place: 1, replace: 1, cancel: 1 })])).toThrow('no execution budget charges "cancel-all"');
