@@ -63,7 +63,7 @@ async function within<T>(p: Promise<T>, ms: number, what: string, last: () => st
 
 const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** Picks the account the daemon will trade: the configured one, else the key's only one. */
+/** Picks the account to check: the configured one, else the key's first (the daemon's default when it has one). */
 function pickAccount(accounts: readonly WireAccountEntry[], wanted: string | undefined): WireAccountEntry {
   if (wanted !== undefined) {
     const a = accounts.find((x) => x.id === wanted);
@@ -133,8 +133,8 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
         if (a.is_close_only === true) throw new Error(`account ${a.id} is close-only: the bot could not open a position`);
         const granted = (['can_read', 'can_trade', 'can_reduce_or_close', 'can_set_limits', 'can_list'] as const).filter((p) => a[p]);
         // Without venue.account_id the venue picks the user's default account, which whoami does not mark.
-        const choose = ep.accountId === undefined && me.accounts.length > 1 ? ` (the key reaches ${me.accounts.length} accounts: set venue.account_id to choose)` : '';
-        return `user ${me.username}, account ${a.id}${choose} (maker fee ${a.maker_fee}, taker fee ${a.taker_fee}); ${granted.join(', ')}`;
+        const choose = ep.accountId === undefined && me.accounts.length > 1 ? `; the key reaches ${me.accounts.length} accounts: set venue.account_id to choose` : '';
+        return `user ${me.username}, account ${a.id} (maker fee ${a.maker_fee}, taker fee ${a.taker_fee}); ${granted.join(', ')}${choose}`;
       },
     },
     {

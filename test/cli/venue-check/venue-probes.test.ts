@@ -25,13 +25,13 @@ class OffsetClock implements Clock {
   }
 }
 
-function endpointOf(v: RunningVenue): VenueEndpoint {
+function endpointOf(v: RunningVenue, accountId?: string): VenueEndpoint {
   return {
     mode: 'remote',
     baseUrl: v.baseUrl,
     wsUrl: v.wsUrl,
     credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret },
-    accountId: undefined,
+    accountId,
     tokenLifetimeS: 3600,
     requestTimeoutMs: 2_000,
     embedded: null,
@@ -48,9 +48,9 @@ afterEach(async () => {
   venue = undefined;
 });
 
-async function run(symbols: string[], venueClock?: Clock) {
+async function run(symbols: string[], venueClock?: Clock, accountId?: string) {
   venue = await startVenue({ port: 0, ...(venueClock ? { clock: venueClock } : {}), config: { instruments: { only: ['EURUSD-PERP'] } } });
-  probes = venueProbes({ endpoint: endpointOf(venue), clock: new LiveClock(), symbols, budgets: [DEFAULT_ORDER_BUDGET], maxSkewMs: 1_000, socketTimeoutMs: 5_000, placeTest: false });
+  probes = venueProbes({ endpoint: endpointOf(venue, accountId), clock: new LiveClock(), symbols, budgets: [DEFAULT_ORDER_BUDGET], maxSkewMs: 1_000, socketTimeoutMs: 3_000, placeTest: false });
   return runChecks(probes.checks);
 }
 
@@ -73,5 +73,14 @@ describe('venueProbes', () => {
     expect(Math.abs(ms - 5_000)).toBeLessThan(500);
     expect(skew.detail).toContain('over 1000 ms: sync the host\'s clock (NTP)');
     expect(r.outcomes.filter((o) => o.status === 'fail').map((o) => o.name)).toEqual(['clock skew']);
+  }, 30_000);
+
+  it('a venue.account_id the key does not reach fails the permissions check naming the accounts it does', async () => {
+    const r = await run(['EURUSD-PERP'], undefined, 'NOT-MY-ACCOUNT');
+    const perms = r.outcomes.find((o) => o.name === 'permissions')!;
+    expect(perms.status).toBe('fail');
+    // The local venue's default user has two accounts; its default one comes first.
+    expect(perms.detail).toMatch(new RegExp(`^account NOT-MY-ACCOUNT \\(venue\\.account_id\\) is not among the key's accounts: ${venue!.credentials.account_id}, \\w+$`));
+    expect(r.firstFailure?.name).toBe('permissions');
   }, 30_000);
 });
