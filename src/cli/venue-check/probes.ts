@@ -172,7 +172,9 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
       name: 'order socket',
       needs: ['authentication', 'symbols'],
       async run() {
-        const c = new OrderWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog!, requestTimeoutMs: timeoutMs, ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}) });
+        // No cancel-on-disconnect: this session places nothing, and a check run beside a daemon on
+        // the same key must not risk the venue reading its close as a reason to pull any order.
+        const c = new OrderWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog!, requestTimeoutMs: timeoutMs, cancelOnDisconnect: false, ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}) });
         orders = c;
         let last: string | undefined;
         const sub = merge(c.errors$.pipe(map(describe)), c.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => (m ? (last = m) : undefined));
