@@ -5,10 +5,11 @@
  * the daemon's own (src/client), so a check passes only if the daemon's code path works.
  */
 import { firstValueFrom, map, merge, type Observable } from 'rxjs';
-import { MmError } from '../../core/errors.ts';
+import { MmError, type ErrorCode } from '../../core/errors.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Instrument, InstrumentCatalog } from '../../domain/instrument.ts';
 import { RestClient } from '../../client/rest-client.ts';
+import type { StreamConnection } from '../../client/stream-types.ts';
 import { OrderWsClient } from '../../client/order-ws-client.ts';
 import { MarketDataWsClient } from '../../client/md-ws-client.ts';
 import type { RateBudget } from '../../execution/config.ts';
@@ -48,16 +49,41 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Resolves with `p`, or rejects after `ms` with `what` and the last thing the client reported. */
-async function within<T>(p: Promise<T>, ms: number, what: string, last: () => string | undefined): Promise<T> {
+const REFUSALS: ReadonlySet<ErrorCode> = new Set(['FORBIDDEN', 'BAD_REQUEST', 'NOT_FOUND']);
+
+/** What a socket check watches on its client. */
+interface SocketClient {
+  readonly errors$: Observable<MmError>;
+  readonly connection$: Observable<StreamConnection>;
+}
+
+/**
+ * Resolves with `ready`, or rejects: at once when the client reports a refusal that retrying will
+ * not heal (`REFUSALS`: a 403 or 400 upgrade, a refused subscription; not the 401 the client renews
+ * its token for, nor a malformed frame it skips), else after `ms`, naming `what` and the last
+ * thing the client said.
+ */
+async function socketReady<T>(client: SocketClient, ready: Promise<T>, ms: number, what: string): Promise<T> {
+  let last: string | undefined;
+  let refuse: (e: Error) => void = () => {};
+  const refused = new Promise<never>((_, reject) => (refuse = reject));
+  const sub = merge(client.errors$, client.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => {
+    if (typeof m === 'string') {
+      if (m) last = m;
+      return;
+    }
+    last = describe(m);
+    if (REFUSALS.has(m.code)) refuse(new Error(`${what}: ${last}`));
+  });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms${last() ? `; last: ${last()!}` : ''}`)), ms);
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms${last ? `; last: ${last}` : ''}`)), ms);
   });
   try {
-    return await Promise.race([p, deadline]);
+    return await Promise.race([ready, refused, deadline]);
   } finally {
     clearTimeout(timer);
+    sub.unsubscribe();
   }
 }
 
@@ -176,15 +202,9 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
         // the same key must not risk the venue reading its close as a reason to pull any order.
         const c = new OrderWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog!, requestTimeoutMs: timeoutMs, cancelOnDisconnect: false, ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}) });
         orders = c;
-        let last: string | undefined;
-        const sub = merge(c.errors$.pipe(map(describe)), c.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => (m ? (last = m) : undefined));
         c.start();
-        try {
-          const open = await within(firstValueFrom(c.resync$), o.socketTimeoutMs, `no login on ${ep.wsUrl}/orders/ws`, () => last);
-          return `${ep.wsUrl}/orders/ws logged in (${plural(open.length, 'open order')} on the account)`;
-        } finally {
-          sub.unsubscribe();
-        }
+        const open = await socketReady(c, firstValueFrom(c.resync$), o.socketTimeoutMs, `no login on ${ep.wsUrl}/orders/ws`);
+        return `${ep.wsUrl}/orders/ws logged in (${plural(open.length, 'open order')} on the account)`;
       },
     },
     {
@@ -193,18 +213,11 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
       async run() {
         const c = new MarketDataWsClient({ ...wsCommon, tokens: rest.tokens!, instruments: catalog! });
         md = c;
-        let last: string | undefined;
-        const sub = merge(c.errors$.pipe(map(describe)), c.connection$.pipe(map((x) => x.reason ?? ''))).subscribe((m) => (m ? (last = m) : undefined));
         const symbol = o.symbols[0]!;
         c.subscribeBook(symbol, 2);
         c.start();
-        try {
-          const books: Observable<unknown> = c.books$;
-          await within(firstValueFrom(books), o.socketTimeoutMs, `no ${symbol} book on ${ep.wsUrl}/md/ws`, () => last);
-          return `${ep.wsUrl}/md/ws subscribed, ${symbol} book received`;
-        } finally {
-          sub.unsubscribe();
-        }
+        await socketReady(c, firstValueFrom(c.books$), o.socketTimeoutMs, `no ${symbol} book on ${ep.wsUrl}/md/ws`);
+        return `${ep.wsUrl}/md/ws subscribed, ${symbol} book received`;
       },
     },
     {

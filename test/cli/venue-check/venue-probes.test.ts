@@ -82,5 +82,9 @@ describe('venueProbes', () => {
     // The local venue's default user has two accounts; its default one comes first.
     expect(perms.detail).toMatch(new RegExp(`^account NOT-MY-ACCOUNT \\(venue\\.account_id\\) is not among the key's accounts: ${venue!.credentials.account_id}, \\w+$`));
     expect(r.firstFailure?.name).toBe('permissions');
+    // The order socket's upgrade for that account is refused (400): the check ends at the refusal
+    // rather than waiting out its 3 s deadline.
+    const socket = r.outcomes.find((o) => o.name === 'order socket')!;
+    expect(socket.detail).toMatch(/^no login on ws:\/\/127\.0\.0\.1:\d+\/orders\/ws: BAD_REQUEST: order WS upgrade refused with HTTP 400/);
   }, 30_000);
 });
