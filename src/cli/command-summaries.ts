@@ -16,6 +16,7 @@ export const COMMAND_SUMMARIES = {
   status: 'show a running daemon: strategies, quotes, positions, PnL (--watch refreshes)',
   strategies: 'list the built-in strategies and quote overlays with their parameters',
   sweep: 'run a parameter grid (or random / halving search) over data windows on threads or Redis workers and rank it',
+  venue: 'check the configured venue before going live: host, login, permissions, symbols, clock, sockets, rate budget (venue check)',
   'walk-forward': 'walk-forward validation: choose parameters on a train window, score them on the next unseen one, roll forward',
   wire: 'check saved venue payloads against the wire protocol decoders',
   worker: 'serve distributed sweep jobs from Redis (mmbot sweep --backend redis://…)',
