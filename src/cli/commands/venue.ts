@@ -5,8 +5,8 @@ import { DEFAULT_EXECUTION_CONFIG, type RateBudget } from '../../execution/confi
 import { createLogger } from '../../obs/logger.ts';
 import { flagInt, flagString, parseArgs } from '../args.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
-import { openVenue } from '../live/venue-endpoint.ts';
-import { builtinLookup } from '../live/strategies.ts';
+import { openVenue } from '../../app/live/venue-endpoint.ts';
+import { builtinLookup } from '../../app/live/strategies.ts';
 import type { Command } from '../main.ts';
 import { plaintextSecretsPolicy } from '../plaintext-secrets.ts';
 import { hostKind, type HostKind } from '../venue-check/host-kind.ts';

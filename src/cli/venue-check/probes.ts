@@ -14,7 +14,7 @@ import { OrderWsClient } from '../../client/order-ws-client.ts';
 import { MarketDataWsClient } from '../../client/md-ws-client.ts';
 import type { RateBudget } from '../../execution/config.ts';
 import type { WireAccountEntry } from '../../wire/index.ts';
-import type { VenueEndpoint } from '../live/venue-endpoint.ts';
+import type { VenueEndpoint } from '../../app/live/venue-endpoint.ts';
 import { clockSkew } from './clock-skew.ts';
 import { checkRateBudget, VENUE_USER_BUDGET, type BucketLimit } from './rate-budget.ts';
 import { placeAndCancel } from './place-test.ts';
@@ -110,6 +110,7 @@ export function venueProbes(o: ProbeOptions): VenueProbes {
     credentials: ep.credentials,
     tokenLifetimeS: ep.tokenLifetimeS,
     requestTimeoutMs: timeoutMs,
+    ...(ep.maxResponseBytes !== undefined ? { maxResponseBytes: ep.maxResponseBytes } : {}),
     retry: FAST_RETRY,
     maxRetries: 1,
     ...(ep.accountId !== undefined ? { accountId: ep.accountId } : {}),

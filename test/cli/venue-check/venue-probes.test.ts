@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiveClock, type Clock } from '../../../src/core/clock.ts';
 import { DEFAULT_ORDER_BUDGET } from '../../../src/execution/config.ts';
-import type { VenueEndpoint } from '../../../src/cli/live/venue-endpoint.ts';
+import type { VenueEndpoint } from '../../../src/app/live/venue-endpoint.ts';
 import { venueProbes, type VenueProbes } from '../../../src/cli/venue-check/probes.ts';
 import { runChecks } from '../../../src/cli/venue-check/run-checks.ts';
 import { startVenue, type RunningVenue } from '../../../src/sim/index.ts';
@@ -33,6 +33,7 @@ function endpointOf(v: RunningVenue, accountId?: string): VenueEndpoint {
     credentials: { apiKey: v.credentials.api_key, apiSecret: v.credentials.api_secret },
     accountId,
     tokenLifetimeS: 3600,
+    maxResponseBytes: undefined,
     requestTimeoutMs: 2_000,
     embedded: null,
     close: async () => {},
