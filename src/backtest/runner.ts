@@ -13,6 +13,7 @@ import type { ExecutionConfig } from '../execution/config.ts';
 import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
+import { replayTimeline } from './replay-timeline.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
 import { DirectSubject } from './direct-subject.ts';
@@ -96,32 +97,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     for (const s of b.symbols ?? [b.symbol])
       if (!symbols.has(s)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${s}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
 
-  // Exchange and local times, clamped monotone, exchange never after local.
-  const xT = new Float64Array(n);
-  const lT = new Float64Array(n);
-  let px = -Infinity;
-  let pl = -Infinity;
-  // Columns and settings read into locals (this pass and the own-row collection run over the whole
-  // recording before every replay), own rows collected here instead of in a second pass.
-  const tsRecv = col.tsRecv;
+  // Stage one: exchange and local times, the window (replay-timeline.ts).
+  const { xT, lT, ownRows, i0, i1 } = replayTimeline(col, settings);
   const tsEvent = col.tsEvent;
-  const kind = col.kind;
-  const offsetMs = settings.feedLatencyOffsetMs;
-  const ownKind = KIND.own;
-  const ownRows: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const recv = tsRecv[i]! + offsetMs;
-    px = Math.max(px, Math.min(tsEvent[i]!, recv));
-    pl = Math.max(Math.max(pl, recv), px);
-    xT[i] = px;
-    lT[i] = pl;
-    if (kind[i] === ownKind) ownRows.push(i);
-  }
-  let i0 = 0;
-  if (settings.startMs !== null) while (i0 < n && col.tsRecv[i0]! < settings.startMs) i0++;
-  let i1 = n;
-  if (settings.endMs !== null) while (i1 > i0 && col.tsRecv[i1 - 1]! >= settings.endMs) i1--;
-  if (i1 <= i0) throw new MmError('CONFIG_INVALID', 'backtest.start_ms/end_ms select no events of the recording');
 
   const startMs = lT[i0]!;
   const clock = new VirtualClock(startMs);
@@ -161,6 +139,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     ...(fifo && col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty, ...(col.orderId ? { orderId: col.orderId } : {}) } } : {}),
     fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
     rateLimit: settings.rateLimit,
+    reaction: settings.reaction ?? null,
     seed: settings.seed,
     onOrderEvent: (ev) => orders$.next(ev),
     onSettled: () => {
