@@ -18,6 +18,7 @@ import { engineConfigs } from '../live/engine-config.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { runEnsembleCommand } from './backtest-ensemble.ts';
 
 /** A backtest config loaded: the bot config (daemon format), its backtest section and the run spec. */
 export interface BacktestSetup {
@@ -113,6 +114,7 @@ export function defaultOutDir(parent: string, startMs: number): string {
 }
 
 const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache]
+       mmbot backtest --config <file> [--data <rec>] --ensemble <N> [--seed <s>] [--jobs <J>] [--vs <other-config>] [--backend embedded|redis://host:port] [--out <dir>]
        mmbot backtest --config <file> --parity <recording made by mmbot run> [--tolerance <fraction>] [--out <dir>]
 
 Replays recordings through the same engine, strategy, order manager, execution adapter and risk
@@ -125,6 +127,14 @@ checks as the daemon, on a virtual clock, against a replay exchange (queue, late
              strategy and compare, side by side, fills, volume, spread capture, inventory PnL, fees and
              markouts live vs replay (report.json "parity", parity.html, a printed table); exits 1
              when fills or spread capture diverge by more than --tolerance (default 0.2 = 20%)
+  --ensemble replay the data N times with seeded perturbations (backtest.ensemble: order latency,
+             feed jitter, start time, queue model on level data, competitor reaction); writes
+             ensemble.json (each figure's mean, sd, p5, p50, p95; P(net > 0); every draw) and
+             ensemble.html; prints median [p5, p95] and P(net > 0). Exits 1 when a draw failed
+  --seed     the ensemble's seed (default backtest.ensemble.seed): the same seed gives the same ensemble.json
+  --jobs     draws in parallel on worker threads (default cores - 1; 1 = on this thread)
+  --vs       a second config run on the same draws: paired differences and P(better)
+  --backend  ensemble: embedded (default, worker threads) or redis://host:port (mmbot worker processes, as sweeps)
 Writes report.json, fills.csv and report.html. Same inputs → byte-identical files.`;
 
 /** `mmbot backtest`. */
@@ -132,7 +142,10 @@ export const command: Command = {
   summary: COMMAND_SUMMARIES.backtest,
   usage,
   async run(args) {
-    const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
+    const p = parseArgs(args, { valued: ['config', 'out', 'parity', 'tolerance', 'ensemble', 'seed', 'jobs', 'vs', 'backend', 'queue'], boolean: ['quiet', 'no-cache'], repeated: ['data'] });
+    const ensemble = p.flags.has('ensemble');
+    for (const f of ['seed', 'jobs', 'vs', 'backend', 'queue']) if (!ensemble && p.flags.has(f)) throw new MmError('USAGE', `--${f} belongs to --ensemble <N>`);
+    if (ensemble && p.flags.has('parity')) throw new MmError('USAGE', '--parity and --ensemble are separate runs: drop one');
     const parityFile = flagString(p, 'parity');
     const tolerance = flagNumber(p, 'tolerance') ?? 0.2;
     if (!(tolerance >= 0)) throw new MmError('USAGE', `--tolerance must be a fraction >= 0, got ${tolerance}`);
@@ -141,6 +154,7 @@ export const command: Command = {
     if (p.positional.length > 0) throw new MmError('USAGE', `unexpected argument "${p.positional[0]}"`);
     const file = flagString(p, 'config');
     if (!file) throw new MmError('USAGE', '--config is required');
+    if (ensemble) return runEnsembleCommand(p, file, data);
     const setup = await loadBacktestSetup(file);
     const paths = data.length > 0 ? data.map((d) => resolve(d)) : setup.dataPaths;
     if (paths.length === 0) throw new MmError('USAGE', `no recording: pass --data or set backtest.data in ${file}`);
