@@ -15,7 +15,7 @@ import { DEFAULT_QUEUE } from '../../research/redis-backend.ts';
 import { strategyModuleHashes } from '../../research/strategy-modules.ts';
 import { flagInt, flagString, type ParsedArgs } from '../args.ts';
 import { openRunner } from '../research-runner.ts';
-import { defaultOutDir, loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
+import { defaultOutDir, loadBacktestSetup, replayCacheDir, type BacktestSetup } from '../backtest-setup.ts';
 
 const money = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const pctText = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 100)} %` : '—');
