@@ -22,6 +22,7 @@ import { LatencyModel, recordedLatency } from './latency-model.ts';
 import { feeSchedule, type BacktestFill } from './ledger.ts';
 import { FeedDelivery } from './feed-delivery.ts';
 import { settle } from './settle.ts';
+import { stopEngine } from './stop-engine.ts';
 import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
@@ -299,33 +300,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
   }
 
-  // Stop like the daemon: cancel everything, bounded wait, on the virtual clock.
+  // Last stage: stop like the daemon (cancel everything, bounded wait), on the virtual clock (stop-engine.ts).
   const endMs = clock.nowMs();
-  let stopConfirmed = false;
-  let stopped = false;
-  const stopTimeoutMs = input.stopTimeoutMs ?? 5_000;
-  const stopping = engine.stop({ timeoutMs: stopTimeoutMs, reason: 'backtest finished' }).then(
-    (r) => {
-      stopConfirmed = r.confirmed;
-      stopped = true;
-    },
-    () => {
-      stopped = true;
-    },
-  );
-  await settle();
-  const hardEnd = endMs + stopTimeoutMs + 1_000;
-  // Bounded even if the engine keeps re-arming zero-delay timers.
-  for (let guard = 0; !stopped && guard < 1_000_000; guard++) {
-    const tA = actions.peekTime();
-    const tC = clock.nextTimerMs() ?? Infinity;
-    const t = Math.max(clock.nowMs(), Math.min(tA, tC, hardEnd));
-    clock.advanceTo(t);
-    if (tA === t) actionStep(t);
-    await settle();
-    if (t >= hardEnd) break;
-  }
-  await Promise.race([stopping, settle()]);
+  const stopConfirmed = await stopEngine(engine, clock, actions, actionStep, input.stopTimeoutMs ?? 5_000);
   observer.finish(Math.max(exchange.now, endMs));
   return {
     input,
