@@ -23,6 +23,17 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const exec = promisify(execFile);
 const mmbot = (a: string[]) => exec(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...a], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 3_600_000 });
 
+/** Runs mmbot under bash and returns the CPU seconds (user + sys) it used, its worker threads included (bash's `times`). */
+async function mmbotCpu(a: string[]): Promise<number> {
+  const { stdout } = await exec('bash', ['-c', '"$@" >/dev/null; rc=$?; times; exit $rc', 'bash', process.execPath, join(ROOT, 'bin/mmbot.js'), ...a], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 3_600_000 });
+  const children = stdout.trim().split('\n').at(-1)!.split(/\s+/);
+  const secs = (t: string): number => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t);
+    return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+  };
+  return secs(children[0]!) + secs(children[1]!);
+}
+
 interface Dist { mean: number; sd: number; p5: number; p50: number; p95: number }
 interface Summary { runs: number; net_usd: Dist; edge_bps: Dist; fills: Dist; markout_10s_bps: Dist; max_drawdown_usd: Dist; p_net_positive: number }
 interface Ensemble { summary: Summary; sensitivity: { perturbation: string; share_of_variance: number }[]; vs?: { summary: Summary; sensitivity: { perturbation: string; share_of_variance: number }[] }; paired?: { p_better: number; diff_net_usd: Dist } }
@@ -60,8 +71,9 @@ export const benches: Bench[] = [
       await mmbot(['backtest', '--config', fixed, '--data', data, '--out', join(work, 'plain-fixed'), '--quiet']);
       const load = loadavg()[0]!;
       const t0 = performance.now();
-      await mmbot(['backtest', '--config', glft, '--vs', fixed, '--data', data, '--ensemble', '32', '--jobs', '2', '--out', join(work, 'paired'), '--quiet']);
+      const cpuS = await mmbotCpu(['backtest', '--config', glft, '--vs', fixed, '--data', data, '--ensemble', '32', '--jobs', '2', '--out', join(work, 'paired'), '--quiet']);
       const pairedS = (performance.now() - t0) / 1000;
+      const loadEnd = loadavg()[0]!;
       await mmbot(['backtest', '--config', noReaction, '--data', data, '--ensemble', '32', '--jobs', '2', '--out', join(work, 'no-reaction'), '--quiet']);
       const e = JSON.parse(readFileSync(join(work, 'paired/ensemble.json'), 'utf8')) as Ensemble;
       const off = JSON.parse(readFileSync(join(work, 'no-reaction/ensemble.json'), 'utf8')) as Ensemble;
@@ -69,7 +81,7 @@ export const benches: Bench[] = [
       const row = (label: string, single: number, s: Summary, se: Ensemble['sensitivity']): string =>
         `| ${label} | ${f2(single)} | ${spread(s.net_usd)} | ${f2(s.net_usd.mean)} ± ${f2(s.net_usd.sd)} | ${Math.round(s.p_net_positive * 100)} % | ${spread(s.edge_bps)} | ${f2(s.fills.p50)} | ${f2(s.markout_10s_bps.p50)} | ${sens(se)} |`;
       const table = [
-        `AMZN 2012-06-21 (LOBSTER, order-level: exact FIFO, no queue-model draw), size 100, maxPosition 500; 32 draws of the default \`backtest.ensemble\` (seed 1); ${f2(pairedS)} s for the 64 replays (\`--jobs 2\`, load average ${load.toFixed(1)} at the start).`,
+        `AMZN 2012-06-21 (LOBSTER, order-level: exact FIFO, no queue-model draw), size 100, maxPosition 500; 32 draws of the default \`backtest.ensemble\` (seed 1); ${f2(pairedS)} s for the 64 replays (\`--jobs 2\`, load average ${load.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end), using ${f2(cpuS)} s of CPU (${f2(cpuS / 2)} s of two otherwise idle cores).`,
         '',
         '| config | plain run net USD | net USD median [p5, p95] | mean ± sd | P(net > 0) | edge bps median [p5, p95] | fills p50 | markout 10 s bps p50 | moves net most (r²) |',
         '|---|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -87,6 +99,7 @@ export const benches: Bench[] = [
       process.stderr.write(`${table}\n`);
       const out: Record<string, Metric> = {
         'ensemble.amzn_32_paired_s': { value: Number(pairedS.toFixed(1)), unit: `s (mmbot backtest --ensemble 32 --vs, 64 AMZN-day replays, --jobs 2; load average ${load.toFixed(1)} at the start)`, target: '<= 90' },
+        'ensemble.amzn_32_paired_cpu_s': { value: Number(cpuS.toFixed(1)), unit: 's of CPU (user + sys, every thread) of that command: half of it is the wall time two idle cores would need' },
         'ensemble.amzn_glft_net_p50_usd': { value: Number(e.summary.net_usd.p50.toFixed(2)), unit: 'USD (glft, median of 32 draws)' },
         'ensemble.amzn_glft_p_better': { value: Number(e.paired!.p_better.toFixed(3)), unit: 'share of the 32 draws where glft nets more than fixed-spread priceSkew=1' },
       };
