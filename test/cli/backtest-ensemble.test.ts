@@ -86,7 +86,7 @@ describe('mmbot backtest --ensemble', () => {
     expect(e['paired'].diff_net_usd.p50).toBeCloseTo([...diffs].sort((x, y) => x - y)[1], 5);
   }, 240_000);
 
-  it('backtest.reaction in a single run: with competitors answering our improving quotes the sample's fills fall from 1,304 to 1,093, and report.json says it was on', async () => {
+  it('backtest.reaction in a single run: with competitors answering our improving quotes the fills of the sample fall from 1,304 to 1,093, and report.json says it was on', async () => {
     const cfg = config('reaction', { reaction: { enabled: true } });
     expect((await run(['--config', cfg, '--data', DATA, '--out', join(dir, 'reaction'), '--quiet'])).code).toBe(0);
     const r = JSON.parse(readFileSync(join(dir, 'reaction/report.json'), 'utf8'));

@@ -26,7 +26,7 @@ import { defaultOutDir, loadBacktestSetup, replayCacheDir } from '../backtest-se
 export { defaultOutDir, loadBacktestSetup, replayCacheDir, type BacktestSetup } from '../backtest-setup.ts';
 
 const usage = `usage: mmbot backtest --config <file> [--data <file.jsonl.gz>]... [--out <dir>] [--quiet] [--no-cache]
-       mmbot backtest --config <file> [--data <rec>] --ensemble <N> [--seed <s>] [--jobs <J>] [--vs <other-config>] [--backend embedded|redis://host:port] [--out <dir>]
+       mmbot backtest --config <file> [--data <rec>] --ensemble <N> [--seed <s>] [--jobs <J>] [--vs <other-config>] [--backend embedded|redis://host:port [--queue <name>]] [--out <dir>]
        mmbot backtest --config <file> --parity <recording made by mmbot run> [--tolerance <fraction>] [--out <dir>]
 
 Replays recordings through the same engine, strategy, order manager, execution adapter and risk
@@ -47,6 +47,7 @@ checks as the daemon, on a virtual clock, against a replay exchange (queue, late
   --jobs     draws in parallel on worker threads (default cores - 1; 1 = on this thread)
   --vs       a second config run on the same draws: paired differences and P(better)
   --backend  ensemble: embedded (default, worker threads) or redis://host:port (mmbot worker processes, as sweeps)
+  --queue    ensemble on redis: the BullMQ queue the workers serve (default mmbot-research)
 Writes report.json, fills.csv and report.html. Same inputs → byte-identical files.`;
 
 /** `mmbot backtest`. */
