@@ -1,6 +1,6 @@
 import { seededRandomU32, type RandomU32 } from '../core/ulid.ts';
 import { MmError } from '../core/errors.ts';
-import type { EnsembleSection, LatencyDist } from '../domain/backtest-section.ts';
+import { reactionSchema, type EnsembleSection, type LatencyDist } from '../domain/backtest-section.ts';
 import type { BacktestSettings, ReactionSettings } from './settings.ts';
 
 /**
@@ -39,6 +39,31 @@ export interface DrawContext {
   readonly recordedLatency: boolean;
   /** The base `backtest.reaction` (its size and sigma; defaults when off). */
   readonly reaction: ReactionSettings;
+}
+
+/** What `drawContextOf` needs to know about the data (cheap to carry: no recording). */
+export interface DataFacts {
+  /** First and last receive time of the recording, ms. */
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly orderLevel: boolean;
+  /** The recording holds a daemon's measured round trips (`q` lines). */
+  readonly hasRoundTrips: boolean;
+}
+
+/** The draw context of a run with settings `s` on data described by `d` (its window: s.startMs/endMs, else the data's). */
+export function drawContextOf(s: BacktestSettings, d: DataFacts): DrawContext {
+  const source = s.orderLatency.source;
+  const first = s.startMs ?? d.startMs;
+  const last = s.endMs ?? d.endMs;
+  const r = reactionSchema.parse({});
+  return {
+    dataStartMs: d.startMs,
+    windowMinutes: Math.max(0, last - first) / 60_000,
+    orderLevel: d.orderLevel,
+    recordedLatency: (source === 'recorded' || source === 'auto') && d.hasRoundTrips,
+    reaction: s.reaction ?? { probability: r.probability, delayMedianMs: r.delay_ms.median_ms, delaySigma: r.delay_ms.sigma, size: r.size },
+  };
 }
 
 /** A draw's own seed: draw k of seed s is the same whatever the ensemble's size (splitmix-style mix). */

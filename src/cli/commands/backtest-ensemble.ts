@@ -1,12 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensembleDraws, type DrawContext } from '../../backtest/ensemble-draws.ts';
+import { drawContextOf, ensembleDraws, type DataFacts } from '../../backtest/ensemble-draws.ts';
 import type { Dist } from '../../backtest/ensemble-stats.ts';
 import { recordedLatency } from '../../backtest/latency-model.ts';
-import { reactionSchema } from '../../domain/backtest-section.ts';
 import { MmError } from '../../core/errors.ts';
-import { loadColumnar } from '../../record/columnar.ts';
+import { loadColumnar, type ColumnarRecording } from '../../record/columnar.ts';
 import { ensembleHtml } from '../../research/ensemble-html.ts';
 import { ensembleJson, planEnsemble, runEnsemble, type EnsembleLeg, type EnsembleResult } from '../../research/ensemble.ts';
 import { dataFingerprint } from '../../research/fingerprint.ts';
@@ -15,7 +14,7 @@ import { DEFAULT_QUEUE } from '../../research/redis-backend.ts';
 import { strategyModuleHashes } from '../../research/strategy-modules.ts';
 import { flagInt, flagString, type ParsedArgs } from '../args.ts';
 import { openRunner } from '../research-runner.ts';
-import { defaultOutDir, loadBacktestSetup, replayCacheDir, type BacktestSetup } from '../backtest-setup.ts';
+import { defaultOutDir, loadBacktestSetup, replayCacheDir } from '../backtest-setup.ts';
 
 const money = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '—');
 const pctText = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 100)} %` : '—');
@@ -37,18 +36,9 @@ export function ensembleLines(r: EnsembleResult, out: string): string[] {
   return lines;
 }
 
-/** What the ensemble's draws need to know about the data and the first config. */
-function drawContext(setup: BacktestSetup, col: Awaited<ReturnType<typeof loadColumnar>>): DrawContext {
-  const s = setup.spec.settings;
-  const ol = s.orderLatency;
-  const recorded = (ol.source === 'recorded' || ol.source === 'auto') && recordedLatency(col.session, 0.5) !== null;
-  const base = s.reaction ?? (() => {
-    const d = reactionSchema.parse({});
-    return { probability: d.probability, delayMedianMs: d.delay_ms.median_ms, delaySigma: d.delay_ms.sigma, size: d.size };
-  })();
-  const first = s.startMs ?? col.tsRecv[0]!;
-  const last = s.endMs ?? col.tsRecv[col.length - 1]!;
-  return { dataStartMs: col.tsRecv[0]!, windowMinutes: Math.max(0, last - first) / 60_000, orderLevel: col.orderStart !== undefined && col.orderQty !== undefined, recordedLatency: recorded, reaction: base };
+/** What an ensemble's draws need to know about a loaded recording. */
+export function dataFacts(col: ColumnarRecording): DataFacts {
+  return { startMs: col.tsRecv[0]!, endMs: col.tsRecv[col.length - 1]!, orderLevel: col.orderStart !== undefined && col.orderQty !== undefined, hasRoundTrips: recordedLatency(col.session, 0.5) !== null };
 }
 
 /**
@@ -65,7 +55,7 @@ export async function runEnsembleCommand(p: ParsedArgs, file: string, data: read
   const cacheDir = p.flags.has('no-cache') ? null : replayCacheDir();
   // Decoded once here (and its binary sidecar written, which worker threads then map instead of decoding).
   const col = await loadColumnar(paths, cacheDir === null ? {} : { cacheDir });
-  const ctx = drawContext(setup, col);
+  const ctx = drawContextOf(setup.spec.settings, dataFacts(col));
   const seed = flagInt(p, 'seed', 0, 2 ** 32 - 1) ?? setup.section.ensemble.seed;
   const draws = ensembleDraws(setup.section.ensemble, seed, n, ctx, setup.spec.settings);
   const fingerprints = await Promise.all(paths.map((x) => dataFingerprint(x, cacheDir)));
