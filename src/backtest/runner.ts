@@ -14,20 +14,19 @@ import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
 import { replayTimeline } from './replay-timeline.ts';
+import { replayVenue } from './replay-venue.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
 import { DirectSubject } from './direct-subject.ts';
-import { resolveFeeRates, statedFeeRates, type ResolvedFeeRates } from '../domain/fee-rates.ts';
-import { LatencyModel, recordedLatency } from './latency-model.ts';
-import { feeSchedule, type BacktestFill } from './ledger.ts';
+import type { ResolvedFeeRates } from '../domain/fee-rates.ts';
+import type { BacktestFill } from './ledger.ts';
 import { FeedDelivery } from './feed-delivery.ts';
 import { settle } from './settle.ts';
 import { stopEngine } from './stop-engine.ts';
 import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
-import { resolveQueueModel } from './queue-model-module.ts';
-import { ReplayExchange } from './replay-exchange.ts';
+import type { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
 /** Everything one backtest run needs. Strategies are instances; configs are the engine's own. */
@@ -114,38 +113,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const rewards$ = new Subject<RewardUpdate>();
   let settlePending = false;
 
-  const ol = settings.orderLatency;
-  const recorded = ol.source === 'recorded' || ol.source === 'auto' ? recordedLatency(col.session, ol.entryShare ?? 0.5) : null;
-  if (ol.source === 'recorded' && !recorded)
-    throw new MmError('CONFIG_INVALID', 'backtest.order_latency.source is recorded but the recording holds no round trips (q lines: record with the daemon, recording: section)');
-  const latency = new LatencyModel(ol, settings.seed, recorded);
-  const roundTrips = recorded ? [...recorded.byOp.values()].reduce((a, l) => a + l.length, 0) : 0;
-  // One source of fee rates (domain/fee-rates.ts): explicit config, else the recording header's for the symbol, else the venue default.
-  const fees = col.instruments.map((i) => resolveFeeRates(settings.fees, statedFeeRates(col.headers.find((h) => h.fees?.[i.symbol])?.fees?.[i.symbol]), 'recording'));
-  // Order-level recordings replay exact FIFO queues (l3-fifo.ts) unless an L2 model is asked for.
-  const qm = settings.queueModel;
-  const orderLevel = col.orderStart !== undefined && col.orderQty !== undefined;
-  if (qm.kind === 'l3-fifo' && !orderLevel)
-    throw new MmError('CONFIG_INVALID', 'backtest.queue_model.kind l3-fifo needs an order-level recording (mmbot record --level 3, mmbot import lobster); this one is L2', { path: 'backtest.queue_model.kind', value: qm.kind });
-  const fifo = orderLevel && (qm.kind === 'auto' || qm.kind === 'l3-fifo');
-  const queue = await resolveQueueModel(qm);
-  const exchange = new ReplayExchange({
-    instruments: col.instruments,
-    minTick: col.minTick,
-    maxTick: col.maxTick,
-    clock,
-    actions,
-    latency,
-    queue,
-    ...(fifo && col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty, ...(col.orderId ? { orderId: col.orderId } : {}) } } : {}),
-    fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
-    rateLimit: settings.rateLimit,
-    reaction: settings.reaction ?? null,
-    seed: settings.seed,
-    onOrderEvent: (ev) => orders$.next(ev),
-    onSettled: () => {
-      settlePending = true;
-    },
+  // Stage two: the replay venue (latency, fees, queue model, reaction, exchange: replay-venue.ts).
+  const { exchange, latency, fees, roundTrips, recorded } = await replayVenue(col, settings, clock, actions, (ev) => orders$.next(ev), () => {
+    settlePending = true;
   });
   const feed = new LocalFeed(col, resolveFeedDepth(settings.feedDepth, input.strategies));
   const fundingMode = resolveFundingModes(col, settings.funding);
