@@ -18,7 +18,7 @@ import { engineConfigs } from '../live/engine-config.ts';
 import { builtinLookup } from '../live/strategies.ts';
 import type { Command } from '../main.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
-import { runEnsembleCommand } from './backtest-ensemble.ts';
+import { runEnsembleCommand } from '../backtest-ensemble.ts';
 
 import { defaultOutDir, loadBacktestSetup, replayCacheDir } from '../backtest-setup.ts';
 

@@ -31,7 +31,7 @@ import { drawContextOf } from '../../backtest/ensemble-draws.ts';
 import { loadColumnar } from '../../record/columnar.ts';
 import { ensembleObjectiveRunner, withEnsembleId, type EnsembleObjective } from '../../research/ensemble-objective.ts';
 import type { JobRunner } from '../../research/runner.ts';
-import { dataFacts } from './backtest-ensemble.ts';
+import { dataFacts } from '../backtest-ensemble.ts';
 
 /** Candidates with their validated setups, the data and a job factory: what every search needs before it runs. */
 export interface PreparedSearch {
