@@ -17,6 +17,7 @@ import type { LatencyModel } from './latency-model.ts';
 import type { RoundTripOp } from '../record/format.ts';
 import type { QueueModel } from './queue-model.ts';
 import { L3Levels } from './l3-fifo.ts';
+import type { ReactionSettings } from './settings.ts';
 
 const isScheduleList = (f: FeeSchedule | readonly FeeSchedule[]): f is readonly FeeSchedule[] => Array.isArray(f);
 
@@ -53,6 +54,8 @@ export interface ReplayExchangeOptions {
    * the level pool, and orderId when it has ids): queues are then exact FIFOs (l3-fifo.ts) and
    * `queue` is not used.
    */
+  /** The competitor reaction model (competitor-reaction.ts); absent or null = the recorded book never answers us. */
+  readonly reaction?: ReactionSettings | null;
   readonly l3?: { readonly orderStart: Float64Array; readonly orderQty: Float64Array; readonly orderId?: Float64Array };
   /**
    * A print at a level within this many ms after a book frame that moved our order there up is that

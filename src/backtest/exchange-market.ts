@@ -8,6 +8,7 @@ import { aheadAfter, levelDiff, sizeAhead, type L3Levels } from './l3-fifo.ts';
 import { noteDepthAdvance, seenInDepth } from './depth-before-print.ts';
 import { depthLeftAt, inferredCondition } from './infer-hidden.ts';
 import { TRADE_CODE } from '../record/format.ts';
+import { CompetitorReaction } from './competitor-reaction.ts';
 
 /**
  * The replay exchange's market side (exchange time): recorded books and trade prints advance our
@@ -23,6 +24,25 @@ export class ExchangeMarket extends ExchangeCore {
   readonly #gone: (XOrder | number)[] = [];
   /** Per symbol, the most levels a side of its book has shown: the recorded depth when the source cut its books. */
   readonly #depthSeen: number[] = [];
+  /** Competitors answering our improving quotes (null: off, the recorded book never answers). */
+  readonly reaction: CompetitorReaction | null = this._o.reaction ? new CompetitorReaction(this._o.reaction, this._o.seed) : null;
+
+  /**
+   * Our order `x` just rested: when it is alone better than every other order on its side, the
+   * competitor model may answer it after a delay (on the action queue, exchange time).
+   */
+  protected _react(x: XOrder, s: number): void {
+    const r = this.reaction;
+    if (!r) return;
+    const side = x.sideIdx;
+    const best = this.bestOther(s, side);
+    if (side === BID ? best >= x.priceTicks : best <= x.priceTicks) return;
+    const delay = r.answerDelay();
+    if (delay === null) return;
+    this._o.actions.push(this.now + delay, () => {
+      if (this.open[s]!.includes(x)) r.appear(s, x, this.bestOther(s, side), this.bestOther(s, side === BID ? ASK : BID));
+    });
+  }
 
   /**
    * True when `priceTicks` shows nothing because it is beyond the recorded depth rather than empty:
@@ -167,6 +187,12 @@ export class ExchangeMarket extends ExchangeCore {
     const restingSide = takerBuy ? ASK : BID;
     if (this._o.queue.inferHidden === true && condition === TRADE_CODE.regular && !this.l3[s]) condition = this.#inferCondition(s, restingSide, priceTicks, condition);
     const hidden = condition === TRADE_CODE.hidden;
+    // A competitor answering our improving quote is ahead of us: it takes the print first.
+    const printQty = qty;
+    if (this.reaction) {
+      qty = this.reaction.absorb(s, restingSide, priceTicks, qty, hidden, orders, this.bestOther(s, restingSide));
+      if (qty <= 0) return;
+    }
     // Most prints meet at most one of our orders: that case allocates nothing and sorts nothing.
     const cand = this.#cand;
     let first: XOrder | null = null;
@@ -191,7 +217,7 @@ export class ExchangeMarket extends ExchangeCore {
       else {
         truncate(cand, 0);
         cand.push(x);
-        this._fillAtPrint(s, cand, 0, qty, qty);
+        this._fillAtPrint(s, cand, 0, qty, printQty);
       }
       truncate(cand, 0);
       return;
@@ -206,7 +232,7 @@ export class ExchangeMarket extends ExchangeCore {
       rem -= f;
       this._fill(x, f, x.priceTicks, false);
     }
-    if (k < cand.length) this._fillAtPrint(s, cand, k, rem, qty);
+    if (k < cand.length) this._fillAtPrint(s, cand, k, rem, printQty);
     truncate(cand, 0);
   }
 

@@ -245,6 +245,7 @@ export class ReplayExchange extends ExchangeMarket implements OrderGateway, Acco
     x.restingSinceMs = this.now;
     x.seq = ++this._seq;
     this.open[s]!.push(x);
+    this._react(x, s);
   }
 
   /**

@@ -13,8 +13,10 @@ export interface SettingsReport {
   readonly queue_model: { readonly kind: string; readonly n: number; readonly module?: string; readonly params?: Readonly<Record<string, unknown>> };
   readonly order_latency: { readonly entry: LatencyDist; readonly response: LatencyDist; readonly source: string; readonly entry_share: number | null };
   readonly rate_limit: { readonly burst: number; readonly per_second: number } | null;
-  readonly feed: { readonly latency_offset_ms: number; readonly depth: number | 'auto'; readonly conflate_ms: number };
+  readonly feed: { readonly latency_offset_ms: number; readonly depth: number | 'auto'; readonly conflate_ms: number; readonly jitter_ms?: number };
   readonly venue_time: { readonly reorder_window_ms: number; readonly netting_window_ms: number };
+  /** The competitor reaction model, only when on (absent: the recorded book never answers us). */
+  readonly reaction?: { readonly probability: number; readonly delay_ms: { readonly median_ms: number; readonly sigma: number }; readonly size: number };
   readonly fees: { readonly maker: number; readonly taker: number } | null;
   readonly funding: string;
   readonly own_orders: string;
@@ -33,8 +35,10 @@ export function settingsReport(s: BacktestSettings): SettingsReport {
     queue_model: { kind: q.kind, n: q.n, ...(q.module !== undefined ? { module: q.module } : {}), ...(q.params !== undefined ? { params: q.params } : {}) },
     order_latency: { entry: s.orderLatency.entry, response: s.orderLatency.response, source: s.orderLatency.source ?? 'model', entry_share: s.orderLatency.entryShare ?? null },
     rate_limit: s.rateLimit ? { burst: s.rateLimit.burst, per_second: s.rateLimit.perSecond } : null,
-    feed: { latency_offset_ms: s.feedLatencyOffsetMs, depth: s.feedDepth, conflate_ms: s.feedConflateMs },
+    // Jitter and reaction only when on, so the reports of runs without them read as before.
+    feed: { latency_offset_ms: s.feedLatencyOffsetMs, depth: s.feedDepth, conflate_ms: s.feedConflateMs, ...(s.feedJitterMs ? { jitter_ms: s.feedJitterMs } : {}) },
     venue_time: { reorder_window_ms: s.reorderWindowMs, netting_window_ms: s.nettingWindowMs },
+    ...(s.reaction ? { reaction: { probability: s.reaction.probability, delay_ms: { median_ms: s.reaction.delayMedianMs, sigma: s.reaction.delaySigma }, size: s.reaction.size } } : {}),
     fees: s.fees ? { maker: s.fees.maker, taker: s.fees.taker } : null,
     funding: s.funding,
     own_orders: s.ownOrders,

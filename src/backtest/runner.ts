@@ -13,20 +13,20 @@ import type { ExecutionConfig } from '../execution/config.ts';
 import type { OrderManagerConfig, FeeRates } from '../engine/config.ts';
 import { limitsFor, type RiskConfig } from '../risk/config.ts';
 import { KIND } from '../record/format.ts';
+import { replayTimeline } from './replay-timeline.ts';
+import { replayVenue } from './replay-venue.ts';
 import type { ColumnarRecording } from '../record/columnar.ts';
 import { ActionQueue } from './action-queue.ts';
 import { DirectSubject } from './direct-subject.ts';
-import { resolveFeeRates, statedFeeRates, type ResolvedFeeRates } from '../domain/fee-rates.ts';
-import { LatencyModel, recordedLatency } from './latency-model.ts';
-import { feeSchedule, type BacktestFill } from './ledger.ts';
+import type { ResolvedFeeRates } from '../domain/fee-rates.ts';
+import type { BacktestFill } from './ledger.ts';
 import { FeedDelivery } from './feed-delivery.ts';
 import { settle } from './settle.ts';
+import { stopEngine } from './stop-engine.ts';
 import { resolveFundingModes, scheduleFunding, scheduleRecordedFunding } from './funding-modes.ts';
 import { LocalFeed } from './local-feed.ts';
 import { BacktestObserver } from './observer.ts';
-import { resolveQueueModel } from './queue-model-module.ts';
-import { ReplayExchange } from './replay-exchange.ts';
-import { venueTimeline } from './venue-time.ts';
+import type { ReplayExchange } from './replay-exchange.ts';
 import type { BacktestSettings } from './settings.ts';
 
 /** Everything one backtest run needs. Strategies are instances; configs are the engine's own. */
@@ -97,19 +97,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     for (const s of b.symbols ?? [b.symbol])
       if (!symbols.has(s)) throw new MmError('CONFIG_INVALID', `strategy ${b.id} trades ${s}, which the recording does not contain (it has ${[...symbols].join(', ')})`);
 
-  // Exchange times (venue order within the reorder window, never after receipt) and local times.
-  const offsetMs = settings.feedLatencyOffsetMs;
-  const { lT, order: xOrder, xAt: xOrderAt } = venueTimeline(col.tsEvent, col.tsRecv, n, offsetMs, settings.reorderWindowMs);
+  // Stage one: exchange times in venue order (within the reorder window, never after receipt),
+  // local times, the window, the own-order rows (replay-timeline.ts).
+  const { lT, order: xOrder, xAt: xOrderAt, ownRows, i0, i1 } = replayTimeline(col, settings);
   const tsEvent = col.tsEvent;
   const kind = col.kind;
   const ownKind = KIND.own;
-  const ownRows: number[] = [];
-  for (let i = 0; i < n; i++) if (kind[i] === ownKind) ownRows.push(i);
-  let i0 = 0;
-  if (settings.startMs !== null) while (i0 < n && col.tsRecv[i0]! < settings.startMs) i0++;
-  let i1 = n;
-  if (settings.endMs !== null) while (i1 > i0 && col.tsRecv[i1 - 1]! >= settings.endMs) i1--;
-  if (i1 <= i0) throw new MmError('CONFIG_INVALID', 'backtest.start_ms/end_ms select no events of the recording');
 
   const startMs = lT[i0]!;
   const clock = new VirtualClock(startMs);
@@ -123,41 +116,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const rewards$ = new Subject<RewardUpdate>();
   let settlePending = false;
 
-  const ol = settings.orderLatency;
-  const recorded = ol.source === 'recorded' || ol.source === 'auto' ? recordedLatency(col.session, ol.entryShare ?? 0.5) : null;
-  if (ol.source === 'recorded' && !recorded)
-    throw new MmError('CONFIG_INVALID', 'backtest.order_latency.source is recorded but the recording holds no round trips (q lines: record with the daemon, recording: section)');
-  const latency = new LatencyModel(ol, settings.seed, recorded);
-  const roundTrips = recorded ? [...recorded.byOp.values()].reduce((a, l) => a + l.length, 0) : 0;
-  // One source of fee rates (domain/fee-rates.ts): explicit config, else the recording header's for the symbol, else the venue default.
-  const fees = col.instruments.map((i) => resolveFeeRates(settings.fees, statedFeeRates(col.headers.find((h) => h.fees?.[i.symbol])?.fees?.[i.symbol]), 'recording'));
-  // Order-level recordings replay exact FIFO queues (l3-fifo.ts) unless an L2 model is asked for.
-  const qm = settings.queueModel;
-  const orderLevel = col.orderStart !== undefined && col.orderQty !== undefined;
-  if (qm.kind === 'l3-fifo' && !orderLevel)
-    throw new MmError('CONFIG_INVALID', 'backtest.queue_model.kind l3-fifo needs an order-level recording (mmbot record --level 3, mmbot import lobster); this one is L2', { path: 'backtest.queue_model.kind', value: qm.kind });
-  const fifo = orderLevel && (qm.kind === 'auto' || qm.kind === 'l3-fifo');
-  const queue = await resolveQueueModel(qm);
-  const exchange = new ReplayExchange({
-    instruments: col.instruments,
-    minTick: col.minTick,
-    maxTick: col.maxTick,
-    clock,
-    actions,
-    latency,
-    queue,
-    ...(fifo && col.orderStart && col.orderQty ? { l3: { orderStart: col.orderStart, orderQty: col.orderQty, ...(col.orderId ? { orderId: col.orderId } : {}) } } : {}),
-    fees: fees.map((f) => feeSchedule(f.maker, f.taker)),
-    rateLimit: settings.rateLimit,
-    seed: settings.seed,
-    // An order-level recording with order ids is one message stream (LOBSTER: the execution comes
-    // before its book row), so no frame shows a print early; a window would only take an execution
-    // soon after a cancel ahead for the cancel's volume. Same instant only there.
-    nettingWindowMs: fifo && col.orderId ? 0 : settings.nettingWindowMs,
-    onOrderEvent: (ev) => orders$.next(ev),
-    onSettled: () => {
-      settlePending = true;
-    },
+  // Stage two: the replay venue (latency, fees, queue model, reaction, exchange: replay-venue.ts).
+  const { exchange, latency, fees, roundTrips, recorded } = await replayVenue(col, settings, clock, actions, (ev) => orders$.next(ev), () => {
+    settlePending = true;
   });
   const feed = new LocalFeed(col, resolveFeedDepth(settings.feedDepth, input.strategies));
   const fundingMode = resolveFundingModes(col, settings.funding);
@@ -329,33 +290,9 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     }
   }
 
-  // Stop like the daemon: cancel everything, bounded wait, on the virtual clock.
+  // Last stage: stop like the daemon (cancel everything, bounded wait), on the virtual clock (stop-engine.ts).
   const endMs = clock.nowMs();
-  let stopConfirmed = false;
-  let stopped = false;
-  const stopTimeoutMs = input.stopTimeoutMs ?? 5_000;
-  const stopping = engine.stop({ timeoutMs: stopTimeoutMs, reason: 'backtest finished' }).then(
-    (r) => {
-      stopConfirmed = r.confirmed;
-      stopped = true;
-    },
-    () => {
-      stopped = true;
-    },
-  );
-  await settle();
-  const hardEnd = endMs + stopTimeoutMs + 1_000;
-  // Bounded even if the engine keeps re-arming zero-delay timers.
-  for (let guard = 0; !stopped && guard < 1_000_000; guard++) {
-    const tA = actions.peekTime();
-    const tC = clock.nextTimerMs() ?? Infinity;
-    const t = Math.max(clock.nowMs(), Math.min(tA, tC, hardEnd));
-    clock.advanceTo(t);
-    if (tA === t) actionStep(t);
-    await settle();
-    if (t >= hardEnd) break;
-  }
-  await Promise.race([stopping, settle()]);
+  const stopConfirmed = await stopEngine(engine, clock, actions, actionStep, input.stopTimeoutMs ?? 5_000);
   observer.finish(Math.max(exchange.now, endMs));
   return {
     input,

@@ -37,6 +37,10 @@ export interface BacktestSettings {
   /** Book levels per side delivered to the engine; 'auto' = the deepest the strategies read. */
   readonly feedDepth: number | 'auto';
   readonly feedConflateMs: number;
+  /** Mean of the seeded exponential delay added to every receive time (0 or absent: the recorded times). */
+  readonly feedJitterMs?: number;
+  /** The competitor reaction model; null or absent = off (competitor-reaction.ts). */
+  readonly reaction?: ReactionSettings | null;
   /** Explicit fee rates (backtest.fees, else bot.fee_rates); null = the recording account's, else the venue default (resolveFeeRates). */
   readonly fees: FeeRates | null;
   readonly funding: 'auto' | 'recorded' | 'schedule' | 'off';
@@ -53,6 +57,14 @@ export interface BacktestSettings {
   readonly sampleMs: number;
   readonly startMs: number | null;
   readonly endMs: number | null;
+}
+
+/** The competitor reaction model's parameters (`backtest.reaction`), seeded by the run's seed. */
+export interface ReactionSettings {
+  readonly probability: number;
+  readonly delayMedianMs: number;
+  readonly delaySigma: number;
+  readonly size: number;
 }
 
 /** Sandbox fee rates (docs/venue-rules.md §7): maker 0, taker 2 bps. */
@@ -88,6 +100,8 @@ export function toSettings(
     nettingWindowMs: s.venue_time.netting_window_ms,
     feedDepth: s.feed.depth,
     feedConflateMs: s.feed.conflate_ms,
+    ...(s.feed.jitter_ms > 0 ? { feedJitterMs: s.feed.jitter_ms } : {}),
+    ...(s.reaction.enabled ? { reaction: { probability: s.reaction.probability, delayMedianMs: s.reaction.delay_ms.median_ms, delaySigma: s.reaction.delay_ms.sigma, size: s.reaction.size } } : {}),
     fees: s.fees ?? fallbackFees ?? null,
     funding: s.funding,
     ownOrders: s.own_orders,

@@ -38,6 +38,10 @@ export interface SweepRow {
   readonly insideRewardSpread: number;
   /** Mean 60 s fill markout, bps (positive = good; NaN when no fill matured). */
   readonly markout60sBps: number;
+  /** Mean 10 s fill markout, bps (ensembles; absent in results stored by older code). */
+  readonly markout10sBps?: number;
+  /** Traded notional, USD (ensembles' edge = net / notional). */
+  readonly notionalUsd?: number;
   readonly error: string | null;
 }
 
@@ -61,6 +65,8 @@ export function sweepRow(index: number, point: GridPoint, r: BacktestReport): Sw
     uptimeTwoSided: t.quoting.uptime_two_sided,
     insideRewardSpread: t.quoting.two_sided_inside_reward_spread,
     markout60sBps: t.markouts_bps['60s'] ?? NaN,
+    markout10sBps: t.markouts_bps['10s'] ?? NaN,
+    notionalUsd: Number(t.fills.notional_usd),
     error: null,
   };
 }

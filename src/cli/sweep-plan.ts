@@ -3,6 +3,7 @@ import { MmError } from '../core/errors.ts';
 import type { GridPoint } from '../backtest/sweep.ts';
 import type { RungPlan } from '../research/halving.ts';
 import type { JobResult, ResearchJob } from '../research/job.ts';
+import type { JobRunner } from '../research/runner.ts';
 import type { Objective } from '../research/objective.ts';
 import type { JobFactory } from '../research/pair-runner.ts';
 import { candidatePoints, loadSearchFile, type SearchFile } from '../research/search-file.ts';
@@ -46,6 +47,8 @@ export interface PreparedSweep {
   /** Successive halving's rungs (null for grid and random). */
   readonly rungs: readonly RungPlan[] | null;
   readonly make: JobFactory;
+  /** The runner the sweep runs on (with `ensemble:` in the grid file, each job scored by its draws). */
+  readonly scoring: (inner: JobRunner) => JobRunner;
   /** The first batch's jobs (grid and random: every job; halving: the first rung's). */
   readonly firstJobs: readonly ResearchJob[];
   /** Jobs the whole sweep expects to run (halving: when no candidate fails). */
@@ -65,7 +68,7 @@ export const searchInput = (s: PreparedSweep): SearchRunInput => ({ search: s.se
 export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<PreparedSweep> {
   const search = loadSearchFile(meta.grid);
   const points = candidatePoints(search);
-  const { setups, data, span, make } = await prepareSearch(meta.config, points, meta.data, cacheDir);
+  const { setups, data, span, make, scoring } = await prepareSearch(meta.config, points, meta.data, cacheDir, search.ensemble);
   const base = setups[0]!;
   const explicit = meta.explicit ?? [];
   if (search.search === 'halving' && (meta.windowCount !== 1 || explicit.length > 0)) throw new MmError('USAGE', `--windows/--window: ${meta.grid} runs successive halving, whose rungs are its windows`);
@@ -77,7 +80,7 @@ export async function prepareSweep(meta: SweepMeta, cacheDir: string): Promise<P
       throw new MmError('USAGE', `--window ${explicit[k]}: outside the data, which spans ${new Date(span.startMs).toISOString()} to ${new Date(span.endMs).toISOString()} (${span.startMs}/${span.endMs + 1})`);
   }
   const objective = meta.objective ?? search.objective;
-  const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, drawdownFloorUsd: meta.drawdownFloorUsd ?? search.drawdownFloorUsd, setups, data, span, windows, make, outDirParent: resolve(base.section.out_dir) };
+  const prepared = { search, points, axes: search.axes.map((a) => a.path), objective, drawdownFloorUsd: meta.drawdownFloorUsd ?? search.drawdownFloorUsd, setups, data, span, windows, make, scoring, outDirParent: resolve(base.section.out_dir) };
   const rungs = searchPlan({ search, points, windows, span, objective });
   const firstWindows = rungs === null ? windows : [rungs[0]!.window];
   const firstJobs = firstWindows.flatMap((w) => points.map((p, i) => make(p, i, w)));

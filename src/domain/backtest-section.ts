@@ -23,6 +23,56 @@ export const latencyDistSchema = z.union([
  */
 export const QUEUE_MODEL_KINDS = ['auto', 'risk-averse', 'power', 'power2', 'power3', 'log', 'log2', 'l3-fifo', 'module'] as const;
 
+/** A closed range [lo, hi] of a perturbation (lo ≤ hi). */
+const rangeSchema = (min: number, max: number) =>
+  z.tuple([z.number().min(min).max(max), z.number().min(min).max(max)]).refine(([a, b]) => a <= b, 'expected [lo, hi] with lo <= hi');
+
+/** The L2 queue models an ensemble draws from on level data (order-level data keeps its exact FIFO). */
+export const L2_QUEUE_KINDS = ['risk-averse', 'power', 'power2', 'power3', 'log', 'log2'] as const;
+
+/**
+ * The competitor reaction model (src/backtest/competitor-reaction.ts). Defaults measured on the
+ * AMZN 2012-06-21 LOBSTER day (`npm run bench:reaction`; src/backtest/README.md, "Competitor reaction").
+ */
+export const reactionSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('Off by default in a single backtest (the exact replay the fidelity and parity checks compare against); ensembles draw it on (backtest.ensemble.reaction).'),
+    probability: z.number().min(0).max(1).default(0.79).describe('Chance a competitor answers an order of ours that improves the touch (measured: 0.79 of improvers still resting after 5 s had been answered).'),
+    delay_ms: z
+      .strictObject({ median_ms: z.number().positive().default(30), sigma: z.number().nonnegative().max(5).default(3.5) })
+      .prefault({})
+      .describe('Log-normal delay before the competitor appears (fitted to the measured answer times).'),
+    size: z.number().positive().default(100).describe('The competitor order size (the median answering order: 100 shares).'),
+  })
+  .prefault({});
+
+/** `backtest.ensemble`: the perturbations `mmbot backtest --ensemble` draws, each with its reason in src/backtest/README.md. */
+export const ensembleSchema = z
+  .strictObject({
+    seed: z.number().int().nonnegative().default(1).describe('Seed of the draws (--seed overrides).'),
+    order_latency: z
+      .strictObject({ enabled: z.boolean().default(true), sigma: z.number().nonnegative().max(5).default(0.3), scale: rangeSchema(0.01, 100).default([0.5, 2]) })
+      .prefault({})
+      .describe('Each draw scales the configured entry and response medians by a log-uniform factor in `scale`, each request log-normal with `sigma`.'),
+    feed_jitter: z
+      .strictObject({ enabled: z.boolean().default(true), max_mean_ms: z.number().nonnegative().max(10_000).default(2) })
+      .prefault({})
+      .describe('Each draw adds exponential delays of a mean uniform in [0, max_mean_ms] to every receive time (feed.jitter_ms).'),
+    start_offset: z
+      .strictObject({ enabled: z.boolean().default(true), max_minutes: z.number().nonnegative().max(1440).default(15) })
+      .prefault({})
+      .describe('Each draw starts the replay a uniform [0, max_minutes] later (the window before it warms the books).'),
+    queue_model: z
+      .strictObject({ enabled: z.boolean().default(true), kinds: z.array(z.enum(L2_QUEUE_KINDS)).min(1).default([...L2_QUEUE_KINDS]) })
+      .prefault({})
+      .describe('Level data only: each draw takes one of `kinds` (uniformly); order-level data keeps the exact FIFO.'),
+    reaction: z
+      .strictObject({ enabled: z.boolean().default(true), probability: rangeSchema(0, 1).default([0.55, 0.9]), delay_scale: rangeSchema(0.01, 100).default([0.5, 2]) })
+      .prefault({})
+      .describe('Each draw switches the competitor reaction on with a probability uniform in `probability` and the delay median scaled log-uniformly by `delay_scale`.'),
+  })
+  .prefault({});
+
 /**
  * The strict schema of the `backtest:` section (the daemon's format plus this section, so one file
  * drives both `mmbot run` and `mmbot backtest`). snake_case as written in YAML.
@@ -77,6 +127,7 @@ export const backtestSectionSchema = z.strictObject({
         .nonnegative()
         .default(0)
         .describe('0 = the engine sees every book change; > 0 = at most one book (and the last trade) per symbol per window, delivered at the window end. The exchange side always processes every event.'),
+      jitter_ms: z.number().nonnegative().max(10_000).default(0).describe('Mean of a seeded exponential delay added to every receive time (0 = the recorded times); ensembles draw it.'),
     })
     .prefault({}),
   venue_time: z
@@ -118,6 +169,8 @@ export const backtestSectionSchema = z.strictObject({
     .enum(['subtract', 'keep'])
     .default('subtract')
     .describe('A recording made while a bot traded holds its own working orders (`o` lines): subtract them from the recorded levels (queue position, fills, crossing, reward competition) so the replayed bot does not queue behind them, or keep the levels as displayed.'),
+  reaction: reactionSchema.describe('A competitor that answers our orders improving the touch (src/backtest/README.md, "Competitor reaction").'),
+  ensemble: ensembleSchema,
   sample_ms: z.number().int().positive().default(1000).describe('Equity/inventory sampling interval for Sharpe, drawdown and charts.'),
   start_ms: z.number().optional().describe('Replay only events received at or after this epoch ms.'),
   end_ms: z.number().optional().describe('Replay only events received before this epoch ms.'),
@@ -125,6 +178,9 @@ export const backtestSectionSchema = z.strictObject({
 
 /** The parsed section (snake_case, defaults applied). */
 export type BacktestSection = z.output<typeof backtestSectionSchema>;
+
+/** The parsed `backtest.ensemble`. */
+export type EnsembleSection = z.output<typeof ensembleSchema>;
 
 /** An order-latency leg after parsing. */
 export type LatencyDist = z.output<typeof latencyDistSchema>;

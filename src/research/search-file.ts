@@ -4,6 +4,7 @@ import { MmError } from '../core/errors.ts';
 import { canonicalJson } from './canonical.ts';
 import { expandGrid, type GridPoint } from '../backtest/sweep.ts';
 import { parseDurationMs } from './duration.ts';
+import { parseEnsembleObjective, type EnsembleObjective } from './ensemble-objective.ts';
 import { DEFAULT_OBJECTIVE, DRAWDOWN_FLOOR_USD, parseDrawdownFloor, parseObjective, type Objective } from './objective.ts';
 import { sampleRandom, type AxisSpec } from './random-search.ts';
 
@@ -29,9 +30,11 @@ export interface SearchFile {
   readonly minWindowMs: number | null;
   /** halving: explicit rung windows (ms; null entry = the whole data), shortest first. */
   readonly rungsMs: readonly (number | null)[] | null;
+  /** `ensemble:`: score each run by a statistic of perturbed draws (ensemble-objective.ts); null = one plain run. */
+  readonly ensemble: EnsembleObjective | null;
 }
 
-const KEYS = ['search', 'grid', 'objective', 'rank_by', 'drawdown_floor_usd', 'samples', 'seed', 'eta', 'min_window', 'rungs'] as const;
+const KEYS = ['search', 'grid', 'objective', 'rank_by', 'drawdown_floor_usd', 'samples', 'seed', 'eta', 'min_window', 'rungs', 'ensemble'] as const;
 const PATH_RE = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 const DISTRIBUTIONS = ['uniform', 'log_uniform', 'int'] as const;
 
@@ -131,7 +134,8 @@ export function loadSearchFile(file: string): SearchFile {
     }
   }
   const drawdownFloorUsd = o['drawdown_floor_usd'] === undefined ? DRAWDOWN_FLOOR_USD : parseDrawdownFloor(o['drawdown_floor_usd'], `${file}: drawdown_floor_usd`);
-  return { file, search, axes, objective, drawdownFloorUsd, samples, seed, eta, minWindowMs, rungsMs };
+  const ensemble = o['ensemble'] === undefined ? null : parseEnsembleObjective(o['ensemble'], file);
+  return { file, search, axes, objective, drawdownFloorUsd, samples, seed, eta, minWindowMs, rungsMs, ensemble };
 }
 
 /**

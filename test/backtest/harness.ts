@@ -7,10 +7,11 @@ import { LatencyModel, type OrderLatencyConfig } from '../../src/backtest/latenc
 import { feeSchedule } from '../../src/backtest/ledger.ts';
 import { queueModel, type QueueModel, type QueueModelConfig } from '../../src/backtest/queue-model.ts';
 import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
+import type { ReactionSettings } from '../../src/backtest/settings.ts';
 import { testInstrument } from '../record/fixtures.ts';
 
 /** A replay exchange on one symbol (ticks 900..1100) driven by hand: book levels, trades, actions. */
-export function exchangeHarness(queue: QueueModelConfig | QueueModel = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }, opts: { readonly l3?: boolean } = {}) {
+export function exchangeHarness(queue: QueueModelConfig | QueueModel = { kind: 'risk-averse' }, latency: OrderLatencyConfig = { entry: 0, response: 0 }, opts: { readonly l3?: boolean; readonly reaction?: ReactionSettings } = {}) {
   const clock = new VirtualClock(0);
   // L3: levels and their order lists go into growing pools, as in a columnar recording.
   const pool = { levels: new Float64Array(1 << 14), orderStart: new Float64Array(1 << 13), orderQty: new Float64Array(1 << 14), nl: 0, no: 0 };
@@ -28,6 +29,7 @@ export function exchangeHarness(queue: QueueModelConfig | QueueModel = { kind: '
     seed: 7,
     onOrderEvent: (e) => events.push(e),
     onSettled: () => undefined,
+    ...(opts.reaction ? { reaction: opts.reaction } : {}),
     ...(opts.l3 ? { l3: { orderStart: pool.orderStart, orderQty: pool.orderQty } } : {}),
   });
   let cid = 1;

@@ -185,7 +185,7 @@ export const command: Command = {
     }
     const { runner: inner, where, accounting } = await openRunner(meta.backend, { workers, cacheDir, queue: meta.queue, label: 'sweep', pool, ...(meta.resultsTtlS === undefined ? {} : { resultsTtlS: meta.resultsTtlS }) });
     const journal = new Journal(out);
-    const runner = journaledRunner(inner, journal);
+    const runner = journaledRunner(prep.scoring(inner), journal);
     const already = journal.done.size;
     const shape = prep.rungs === null ? `${prep.points.length} points × ${prep.windows.length} window(s) = ${prep.expectedJobs} jobs` : `successive halving: ${prep.points.length} candidates over ${prep.rungs.length} rungs, ≤ ${prep.expectedJobs} jobs`;
     process.stderr.write(`sweep: ${shape} on ${where}${already > 0 ? `; ${already} done already (journal)` : ''}\nsweep: writing to ${out} (if this stops: mmbot sweep --resume ${out})\n`);

@@ -28,6 +28,11 @@ import { parseResultsTtl } from '../../research/result-store.ts';
 import { DEFAULT_QUEUE, parseBackend } from '../../research/redis-backend.ts';
 import { loadBacktestSetup, replayCacheDir, type BacktestSetup } from './backtest.ts';
 import { COMMAND_SUMMARIES } from '../command-summaries.ts';
+import { drawContextOf } from '../../backtest/ensemble-draws.ts';
+import { loadColumnar } from '../../record/columnar.ts';
+import { ensembleObjectiveRunner, withEnsembleId, type EnsembleObjective } from '../../research/ensemble-objective.ts';
+import type { JobRunner } from '../../research/runner.ts';
+import { dataFacts } from '../backtest-ensemble.ts';
 
 /** Candidates with their validated setups, the data and a job factory: what every search needs before it runs. */
 export interface PreparedSearch {
@@ -38,6 +43,8 @@ export interface PreparedSearch {
   /** The data's span, narrowed by the config's backtest.start_ms / end_ms. */
   readonly span: DataSpan;
   readonly make: JobFactory;
+  /** The runner the search runs on: `inner` itself, or with `ensemble:` each job scored by its draws. */
+  readonly scoring: (inner: JobRunner) => JobRunner;
 }
 
 /**
@@ -46,7 +53,7 @@ export interface PreparedSearch {
  * URLs downloaded once into the cache), fingerprints it and reads its span.
  * @throws MmError USAGE when there is no recording; the config's errors naming the grid point.
  */
-export async function prepareSearch(configFile: string, points: readonly GridPoint[], dataFlags: readonly string[], cacheDir: string): Promise<PreparedSearch> {
+export async function prepareSearch(configFile: string, points: readonly GridPoint[], dataFlags: readonly string[], cacheDir: string, ensemble: EnsembleObjective | null = null): Promise<PreparedSearch> {
   const setups: BacktestSetup[] = [];
   for (const [index, point] of points.entries()) {
     try {
@@ -74,8 +81,14 @@ export async function prepareSearch(configFile: string, points: readonly GridPoi
   const span = { startMs: Math.max(full.startMs, s.startMs ?? -Infinity), endMs: Math.min(full.endMs, s.endMs ?? Infinity) };
   const baseDir = base.config.source.dir;
   const modules = await Promise.all(setups.map((s) => strategyModuleHashes(s.spec, baseDir)));
-  const make: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir, modules: modules[index]! });
-  return { points, setups, data, span, make };
+  const plain: JobFactory = (point, index, window) => makeJob({ index, point, window, data, fingerprints, spec: setups[index]!.spec, baseDir, modules: modules[index]! });
+  if (ensemble === null) return { points, setups, data, span, make: plain, scoring: (inner) => inner };
+  // An ensemble objective: the recording is decoded once here (what the draws need to know about it;
+  // its sidecar then serves the worker threads), every job scored by its draws under its own id.
+  const facts = dataFacts(await loadColumnar(local, { cacheDir }));
+  const perturbations = base.section.ensemble;
+  const make: JobFactory = (point, index, window) => withEnsembleId(plain(point, index, window), ensemble, perturbations);
+  return { points, setups, data, span, make, scoring: (inner) => ensembleObjectiveRunner(inner, ensemble, perturbations, (job) => drawContextOf(job.spec.settings, facts)) };
 }
 
 const usage = `usage: mmbot walk-forward --config <file> --grid <grid.yaml> --train <dur> --test <dur> [--step <dur>] [--anchored] [--partial-fold]
@@ -143,7 +156,7 @@ export const command: Command = {
     const points = candidatePoints(grid);
     const heat = heatAxes(points[0]?.map(([k]) => k) ?? [], flagString(p, 'heatmap'));
     const cacheDir = replayCacheDir();
-    const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir);
+    const prep = await prepareSearch(file, points, p.lists.get('data') ?? [], cacheDir, grid.ensemble);
     const span = prep.span;
     const partialLast = p.flags.has('partial-fold');
     const folds = planFolds(span, { trainMs, testMs, stepMs, anchored, partialLast });
@@ -174,7 +187,7 @@ export const command: Command = {
     // Results are journaled by job id in the output folder: the same --out again (after a crash,
     // or with more points or folds) runs only the jobs it lacks.
     const journal = new Journal(out);
-    const runner = journaledRunner(inner, journal);
+    const runner = journaledRunner(prep.scoring(inner), journal);
     process.stderr.write(` on ${where}${journal.done.size > 0 ? `; ${journal.done.size} result(s) already in ${journal.file}` : ''}\n`);
     if (replaced !== null) process.stderr.write(`walk-forward: --force: replaced ${replaced} in ${out}\n`);
     // Ctrl-C / SIGTERM: every run so far is journaled (appended synchronously as it arrives): say
