@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
+import type { RunningVenue } from '../../src/sim/index.ts';
+import { spawnE2eBot, startBusyVenue, writeBotConfig } from './daemon-kit.ts';
 import { spawnBot, type LogLine } from './bot-process.ts';
 import { venueRest } from './venue-rest.ts';
 
@@ -18,14 +19,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mmbot-e2e-'));
-  venue = await startVenue({
-    config: {
-      seed: 11,
-      instruments: { only: ['EURUSD-PERP'] },
-      // Busy synthetic takers so a quote at the touch fills within seconds.
-      market: { symbols: ['EURUSD-PERP'], step_ms: 100, defaults: { takers: { rate_per_min: 240 } } },
-    },
-  });
+  venue = await startBusyVenue(11, 240);
 });
 
 afterAll(async () => {
@@ -33,38 +27,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function botConfig(): string {
-  const path = join(dir, 'bot.yaml');
-  writeFileSync(
-    path,
-    `venue:
-  mode: remote
-  base_url: ${venue.baseUrl}
-  ws_url: ${venue.wsUrl}
-  api_key: \${E2E_API_KEY}
-  api_secret: \${E2E_API_SECRET}
-  account_id: ${venue.credentials.account_id}
-bot:
-  status_interval_ms: 1000
-  strategies:
-    - symbol: EURUSD-PERP
-      strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: 1, size: 100, maxPosition: 2000 }
-risk: { max_position: 3000, max_order_qty: 500 }
-monitoring: { port: 0 }
-rewards: { enabled: false }
-logging: { level: info, pretty: false }
-`,
-  );
-  return path;
-}
+const botConfig = (): string =>
+  writeBotConfig(dir, venue, { params: 'levels: 2, halfSpreadTicks: 1, size: 100, maxPosition: 2000', risk: 'max_position: 3000, max_order_qty: 500', monitoring: '{ port: 0 }' });
 
 const isFill = (l: LogLine): boolean => typeof l.msg === 'string' && l.msg.startsWith('fill ');
 
 describe('mmbot run (e2e)', () => {
   it('quotes, gets filled, matches the venue position, and leaves no open orders after SIGTERM', async () => {
     const rest = await venueRest(venue.baseUrl, venue.credentials);
-    const bot = spawnBot(['run', '--config', botConfig(), '--json'], { E2E_API_KEY: venue.credentials.api_key, E2E_API_SECRET: venue.credentials.api_secret });
+    const bot = spawnE2eBot(botConfig(), venue);
     try {
       await bot.waitFor((l) => l.msg === 'order stream connected', 15_000, 'the order stream to connect');
       await bot.waitFor(isFill, 20_000, 'a fill');

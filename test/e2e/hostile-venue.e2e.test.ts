@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
+import type { RunningVenue } from '../../src/sim/index.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 import { injectAbsurdBook, injectCrossedBook, injectGhostFill, MD_WS } from '../support/venue-faults.ts';
-import { spawnBot, type BotProcess, type LogLine } from './bot-process.ts';
+import type { BotProcess, LogLine } from './bot-process.ts';
+import { fillLines, spawnE2eBot, startBusyVenue, until, writeBotConfig } from './daemon-kit.ts';
 import { venueRest, type VenueRest } from './venue-rest.ts';
 
 /*
@@ -27,14 +28,7 @@ let rest: VenueRest;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mmbot-hostile-'));
-  venue = await startVenue({
-    config: {
-      seed: 35,
-      instruments: { only: [SYMBOL] },
-      // Busy synthetic takers: quotes at the touch fill every second or so.
-      market: { symbols: [SYMBOL], step_ms: 100, defaults: { takers: { rate_per_min: 600 } } },
-    },
-  });
+  venue = await startBusyVenue(35);
   proxy = await startFaultProxy(venue.baseUrl);
   rest = await venueRest(venue.baseUrl, venue.credentials);
 });
@@ -45,47 +39,20 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function botConfig(venueExtra = ''): string {
-  const path = join(dir, 'bot.yaml');
-  writeFileSync(
-    path,
-    `venue:
-  mode: remote
-  base_url: ${proxy.baseUrl}
-  ws_url: ${proxy.wsUrl}
-  api_key: \${E2E_API_KEY}
-  api_secret: \${E2E_API_SECRET}
-  account_id: ${venue.credentials.account_id}${venueExtra}
-bot:
-  status_interval_ms: 1000
-  strategies:
-    - symbol: ${SYMBOL}
-      strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: 1, size: ${LOT}, maxPosition: 200 }
-risk: { max_position: ${MAX_POSITION}, max_order_qty: ${LOT} }
-monitoring: { enabled: false }
-rewards: { enabled: false }
-logging: { level: info, pretty: false }
-`,
-  );
-  return path;
-}
-
 const startBot = (venueExtra = ''): BotProcess =>
-  spawnBot(['run', '--config', botConfig(venueExtra), '--json'], { E2E_API_KEY: venue.credentials.api_key, E2E_API_SECRET: venue.credentials.api_secret });
+  spawnE2eBot(
+    writeBotConfig(dir, venue, {
+      baseUrl: proxy.baseUrl,
+      wsUrl: proxy.wsUrl,
+      venueExtra,
+      params: `levels: 2, halfSpreadTicks: 1, size: ${LOT}, maxPosition: 200`,
+      risk: `max_position: ${MAX_POSITION}, max_order_qty: ${LOT}`,
+    }),
+    venue,
+  );
 
-const fillLines = (bot: BotProcess): LogLine[] => bot.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('fill '));
 /** The daemon's position: the one its last fill line reports (the venue starts flat). */
 const daemonPosition = (bot: BotProcess): number => (fillLines(bot).at(-1)?.position as number | undefined) ?? 0;
-
-/** Polls until `check` holds (no timing assertion: a generous bound, then a failure naming what). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Reads the venue's position every 100 ms until stopped; the largest |position| seen. */
 function watchVenuePosition(): { stop(): Promise<number> } {

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.ts';
 import { positionOf } from '../../src/sim/accounts/account.ts';
-import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
-import { spawnBot, type BotProcess, type LogLine } from './bot-process.ts';
+import type { RunningVenue } from '../../src/sim/index.ts';
+import type { BotProcess, LogLine } from './bot-process.ts';
+import { E2E_SYMBOL as SYMBOL, fillLines, spawnE2eBot, startBusyVenue, until, writeBotConfig } from './daemon-kit.ts';
 import { venueRest, type VenueRest } from './venue-rest.ts';
 
 /*
@@ -18,7 +19,6 @@ import { venueRest, type VenueRest } from './venue-rest.ts';
  * fills no fills window holds any more.
  */
 
-const SYMBOL = 'EURUSD-PERP';
 
 let venue: RunningVenue;
 let dir: string;
@@ -26,14 +26,7 @@ let rest: VenueRest;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mmbot-restart-'));
-  venue = await startVenue({
-    config: {
-      seed: 23,
-      instruments: { only: [SYMBOL] },
-      // Busy synthetic takers so quotes at the touch fill every second or so.
-      market: { symbols: [SYMBOL], step_ms: 100, defaults: { takers: { rate_per_min: 600 } } },
-    },
-  });
+  venue = await startBusyVenue(23);
   rest = await venueRest(venue.baseUrl, venue.credentials);
 });
 
@@ -42,49 +35,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function botConfig(): string {
-  const path = join(dir, 'bot.yaml');
-  writeFileSync(
-    path,
-    `venue:
-  mode: remote
-  base_url: ${venue.baseUrl}
-  ws_url: ${venue.wsUrl}
-  api_key: \${E2E_API_KEY}
-  api_secret: \${E2E_API_SECRET}
-  account_id: ${venue.credentials.account_id}
-bot:
-  status_interval_ms: 1000
-  strategies:
-    - symbol: ${SYMBOL}
-      strategy: fixed-spread
-      params: { levels: 2, halfSpreadTicks: 1, size: 100, maxPosition: 2500 }
-risk: { max_position: 3000, max_order_qty: 500 }
-monitoring: { enabled: false }
-rewards: { enabled: false }
-logging: { level: info, pretty: false }
-`,
-  );
-  return path;
-}
-
 const startBot = (): BotProcess =>
-  spawnBot(['run', '--config', botConfig(), '--json'], { E2E_API_KEY: venue.credentials.api_key, E2E_API_SECRET: venue.credentials.api_secret });
-
-const fillLines = (bot: BotProcess): LogLine[] => bot.lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('fill '));
+  spawnE2eBot(writeBotConfig(dir, venue, { params: 'levels: 2, halfSpreadTicks: 1, size: 100, maxPosition: 2500', risk: 'max_position: 3000, max_order_qty: 500' }), venue);
 
 /** Waits until the bot has logged `n` fills (the venue's takers fill quotes at the touch within seconds). */
 const waitForFills = (bot: BotProcess, n: number): Promise<LogLine> =>
   bot.waitFor(() => fillLines(bot).length >= n, 30_000, `${n} fills`);
-
-/** Polls until `check` holds (no timing assertion: a generous bound, then a failure naming what). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface FinalLine {
   readonly positions: Record<string, number>;
