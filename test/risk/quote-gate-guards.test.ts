@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SYMBOL_RISK_LIMITS, checkIntent, gateQuotes, type RiskView, type SymbolRiskLimits } from '../../src/risk/index.ts';
+import { checkIntent, gateQuotes, type RiskView } from '../../src/risk/index.ts';
 import { asClientOrderId, asSymbol } from '../../src/core/index.ts';
+import { L, limits, view as flatView } from './gate-fixtures.ts';
 
-// EURUSD-like: tick 0.0001, so 1.14 = 11400 ticks.
-const view = (over: Partial<RiskView> = {}): RiskView => ({
-  position: 0,
-  tradingState: 'ACTIVE',
-  bandLowerTicks: null,
-  bandUpperTicks: null,
-  referenceTicks: 11_400,
-  lingeringBuyQty: 0,
-  lingeringSellQty: 0,
-  lingeringOrders: 0,
-  usdPerTickContract: 0.0001,
-  minOrderSize: 1,
-  ...over,
-});
-const limits = (over: Partial<SymbolRiskLimits> = {}): SymbolRiskLimits => ({ ...DEFAULT_SYMBOL_RISK_LIMITS, ...over });
-const L = (p: number, q: number) => ({ priceTicks: p, qty: q });
+// EURUSD-like: tick 0.0001, so 1.14 = 11400 ticks; the reference (mark) at 1.14.
+const view = (over: Partial<RiskView> = {}): RiskView => flatView({ referenceTicks: 11_400, ...over });
 
 describe('gateQuotes: NaN and malformed levels never pass', () => {
   it('drops a NaN, infinite, zero or negative price (the old gate passed each: NaN fails every comparison)', () => {

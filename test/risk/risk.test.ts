@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KILL_SWITCH_CONFIG, DEFAULT_SYMBOL_RISK_LIMITS, KillSwitch, checkIntent, gateQuotes, limitsFor, type RiskView, type SymbolRiskLimits } from '../../src/risk/index.ts';
+import { DEFAULT_KILL_SWITCH_CONFIG, DEFAULT_SYMBOL_RISK_LIMITS, KillSwitch, checkIntent, gateQuotes, limitsFor } from '../../src/risk/index.ts';
 import { asClientOrderId, asSymbol } from '../../src/core/index.ts';
-
-const view = (over: Partial<RiskView> = {}): RiskView => ({
-  position: 0,
-  tradingState: 'ACTIVE',
-  bandLowerTicks: null,
-  bandUpperTicks: null,
-  referenceTicks: null,
-  lingeringBuyQty: 0,
-  lingeringSellQty: 0,
-  lingeringOrders: 0,
-  usdPerTickContract: 0.0001,
-  minOrderSize: 1,
-  ...over,
-});
-const limits = (over: Partial<SymbolRiskLimits> = {}): SymbolRiskLimits => ({ ...DEFAULT_SYMBOL_RISK_LIMITS, ...over });
-const L = (p: number, q: number) => ({ priceTicks: p, qty: q });
+import { L, limits, view } from './gate-fixtures.ts';
 
 describe('gateQuotes', () => {
   it('passes a compliant ladder through untouched (same arrays)', () => {
