@@ -1,16 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/core/clock.ts';
-import { asClientOrderId } from '../../src/core/ids.ts';
-import { ActionQueue } from '../../src/backtest/action-queue.ts';
-import { LatencyModel } from '../../src/backtest/latency-model.ts';
-import { feeSchedule } from '../../src/backtest/ledger.ts';
-import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
-import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
-import { KIND } from '../../src/record/format.ts';
 import { createRecordingWriter, loadColumnar, readRecording, type ColumnarRecording } from '../../src/record/index.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { defaultSettings } from '../../src/backtest/settings.ts';
@@ -18,11 +10,10 @@ import { MmError } from '../../src/core/errors.ts';
 import { createEngine, DEFAULT_EXECUTION_CONFIG, DEFAULT_ORDER_MANAGER_CONFIG, DEFAULT_RISK_CONFIG } from '../../src/engine/index.ts';
 import { loadStrategy, parseStrategyParams } from '../../src/strategy/registry.ts';
 import type { BacktestSettings } from '../../src/backtest/settings.ts';
-import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues } from '../../src/record/import/index.ts';
+import { importLobsterSlice, replaySlice } from './lobster-slice.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-l3ids-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const def = loadInstrumentDef(resolve(import.meta.dirname, '../fixtures/lobster/aapl.yaml'));
 
 /*
  * A LOBSTER slice (depth 1) where the queue by size and the queue by id differ. Bids at 100.00:
@@ -53,52 +44,15 @@ const BOOK = [
   '1000500,500,1000000,20',
 ];
 
-async function importSlice(): Promise<string> {
-  writeFileSync(join(dir, 'msg.csv'), `${MESSAGES.join('\n')}\n`);
-  writeFileSync(join(dir, 'book.csv'), `${BOOK.join('\n')}\n`);
-  const out = join(dir, 'slice.jsonl.gz');
-  let w: ReturnType<typeof createRecordingWriter> | null = null;
-  await importLobster({
-    messages: openLines(join(dir, 'msg.csv')),
-    orderbook: openLines(join(dir, 'book.csv')),
-    def,
-    midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
-    feedLatencyMs: 0,
-    issues: new RowIssues(true),
-    openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: 'test', bookLevel: 3, orderIds: true })),
-  });
-  await (w as ReturnType<typeof createRecordingWriter> | null)!.close();
-  return out;
-}
+const importSlice = async (): Promise<string> => (await importLobsterSlice(dir, MESSAGES, BOOK, true)).path;
 
-/** Replays the recording's rows through a replay exchange; our buy of 50 at 100.00 joins after the `joinAfterBook`-th book. */
+/** The replay's fills with our buy joining after the `joinAfterBook`-th book, and the queue ahead of it after the 5th (12's cancel). */
 function replay(col: ColumnarRecording, withIds: boolean, joinAfterBook: number): { fills: [number, number][]; frontAfterCancel: number } {
-  const clock = new VirtualClock(0);
-  const actions = new ActionQueue();
-  const ex = new ReplayExchange({
-    instruments: col.instruments, minTick: col.minTick, maxTick: col.maxTick, clock, actions,
-    latency: new LatencyModel({ entry: 0, response: 0 }, 1), queue: riskAverseQueue, fees: feeSchedule('0', '0'), seed: 1,
-    onOrderEvent: () => undefined, onSettled: () => undefined,
-    l3: { orderStart: col.orderStart!, orderQty: col.orderQty!, ...(withIds ? { orderId: col.orderId! } : {}) },
-  });
-  let books = 0;
   let frontAfterCancel = NaN;
-  for (let i = 0; i < col.length; i++) {
-    ex.now = col.tsEvent[i]!;
-    const k = col.kind[i]!;
-    if (k === KIND.trade) ex.applyTrade(0, col.a[i]!, col.b[i]!, col.c[i]! > 0, Math.abs(col.c[i]!));
-    else if (k === KIND.bookSnapshot || k === KIND.bookDelta) {
-      ex.applyBook(0, k === KIND.bookSnapshot, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
-      books++;
-      if (books === 5) frontAfterCancel = ex.open[0]![0]!.queue.front;
-      if (books === joinAfterBook) {
-        void ex.place({ kind: 'place', symbol: def.instrument.symbol, side: 'buy', priceTicks: 10_000, qty: 50, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(1), tag: null });
-        clock.advanceTo(ex.now);
-        while (actions.peekTime() <= ex.now) actions.runNext();
-      }
-    }
-  }
-  return { fills: ex.fillLog.map((f) => [f.priceTicks, f.qty]), frontAfterCancel };
+  const fills = replaySlice(col, joinAfterBook, withIds, (n, ex) => {
+    if (n === 5) frontAfterCancel = ex.open[0]![0]!.queue.front;
+  });
+  return { fills, frontAfterCancel };
 }
 
 describe('order ids in an order-level recording: the replay keeps the exact FIFO by id', () => {

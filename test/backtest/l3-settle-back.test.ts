@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/core/clock.ts';
-import { asClientOrderId } from '../../src/core/ids.ts';
-import { ActionQueue } from '../../src/backtest/action-queue.ts';
-import { LatencyModel } from '../../src/backtest/latency-model.ts';
-import { feeSchedule } from '../../src/backtest/ledger.ts';
-import { riskAverseQueue } from '../../src/backtest/queue-model.ts';
-import { ReplayExchange } from '../../src/backtest/replay-exchange.ts';
-import { KIND } from '../../src/record/format.ts';
-import { createRecordingWriter, loadColumnar, readRecording, type ColumnarRecording } from '../../src/record/index.ts';
-import { importLobster, loadInstrumentDef, midnightInZone, openLines, RowIssues, type LobsterImportStats } from '../../src/record/import/index.ts';
+import { loadColumnar, readRecording, type ColumnarRecording } from '../../src/record/index.ts';
+import { importLobsterSlice, replaySlice } from './lobster-slice.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-l3settle-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const def = loadInstrumentDef(resolve(import.meta.dirname, '../fixtures/lobster/aapl.yaml'));
 
 /*
  * Issue 32 item 1. Bids at 100.00: 11 (100) and 12 (50) rest; our buy of 50 joins behind them
@@ -43,51 +34,10 @@ const BOOK = [
   '1000500,500,-9999999999,0',
 ];
 
-async function importSlice(): Promise<{ path: string; stats: LobsterImportStats; issues: RowIssues }> {
-  writeFileSync(join(dir, 'msg.csv'), `${MESSAGES.join('\n')}\n`);
-  writeFileSync(join(dir, 'book.csv'), `${BOOK.join('\n')}\n`);
-  const out = join(dir, 'slice.jsonl.gz');
-  const issues = new RowIssues(false);
-  let w: ReturnType<typeof createRecordingWriter> | null = null;
-  const stats = await importLobster({
-    messages: openLines(join(dir, 'msg.csv')),
-    orderbook: openLines(join(dir, 'book.csv')),
-    def,
-    midnightMs: midnightInZone('2012-06-21', 'America/New_York'),
-    feedLatencyMs: 0,
-    issues,
-    openSink: (startedAtMs) => (w = createRecordingWriter(out, { instruments: [def.instrument], startedAtMs, source: 'test', bookLevel: 3, orderIds: true })),
-  });
-  await (w as ReturnType<typeof createRecordingWriter> | null)!.close();
-  return { path: out, stats, issues };
-}
+const importSlice = () => importLobsterSlice(dir, MESSAGES, BOOK, false);
 
-/** Replays the recording through a replay exchange (exact FIFO by id); our buy of 50 at 100.00 joins after the 3rd book. */
-function replay(col: ColumnarRecording): [number, number][] {
-  const clock = new VirtualClock(0);
-  const actions = new ActionQueue();
-  const ex = new ReplayExchange({
-    instruments: col.instruments, minTick: col.minTick, maxTick: col.maxTick, clock, actions,
-    latency: new LatencyModel({ entry: 0, response: 0 }, 1), queue: riskAverseQueue, fees: feeSchedule('0', '0'), seed: 1,
-    onOrderEvent: () => undefined, onSettled: () => undefined,
-    l3: { orderStart: col.orderStart!, orderQty: col.orderQty!, orderId: col.orderId! },
-  });
-  let books = 0;
-  for (let i = 0; i < col.length; i++) {
-    ex.now = col.tsEvent[i]!;
-    const k = col.kind[i]!;
-    if (k === KIND.trade) ex.applyTrade(0, col.a[i]!, col.b[i]!, col.c[i]! > 0, Math.abs(col.c[i]!));
-    else if (k === KIND.bookSnapshot || k === KIND.bookDelta) {
-      ex.applyBook(0, k === KIND.bookSnapshot, col.levels, col.a[i]!, col.b[i]!, col.c[i]!);
-      if (++books === 3) {
-        void ex.place({ kind: 'place', symbol: def.instrument.symbol, side: 'buy', priceTicks: 10_000, qty: 50, tif: 'GTC', postOnly: true, reprice: 'rej', selfTrade: 'CancelIncoming', clientOrderId: asClientOrderId(1), tag: null });
-        clock.advanceTo(ex.now);
-        while (actions.peekTime() <= ex.now) actions.runNext();
-      }
-    }
-  }
-  return ex.fillLog.map((f) => [f.priceTicks, f.qty]);
-}
+/** The exact replay's fills (by id); our buy of 50 at 100.00 joins after the 3rd book. */
+const replay = (col: ColumnarRecording): [number, number][] => replaySlice(col, 3);
 
 describe('LOBSTER import: a drop the messages do not explain comes off the back of the queue', () => {
   it('the skipped delete of order 13 (behind us) is taken from 13, not from 12 ahead of us: the exact replay fills 0, not 30', async () => {
