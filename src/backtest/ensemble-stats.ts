@@ -20,6 +20,8 @@ export interface DrawFigures {
   /** Mean 10 s markout, bps; null when no fill matured. */
   readonly markout_10s_bps: number | null;
   readonly notional_usd: number;
+  /** Share of the window quoted on both sides. */
+  readonly uptime_two_sided: number;
   readonly error: string | null;
 }
 
@@ -34,6 +36,8 @@ export interface EnsembleSummary {
   readonly fills: Dist;
   /** Over the draws with a matured fill. */
   readonly markout_10s_bps: Dist;
+  /** Share of the window quoted on both sides. */
+  readonly uptime_two_sided: Dist;
   /** Share of (successful) draws with net > 0. */
   readonly p_net_positive: number;
 }
@@ -68,6 +72,7 @@ export function drawFigures(r: SweepRow): DrawFigures {
     fills: r.fills,
     markout_10s_bps: Number.isNaN(m10) ? null : m10,
     notional_usd: notional,
+    uptime_two_sided: r.uptimeTwoSided ?? 0,
     error: r.error,
   };
 }
@@ -84,6 +89,7 @@ export function ensembleSummary(runs: readonly DrawFigures[]): EnsembleSummary {
     max_drawdown_usd: dist(col((r) => r.max_drawdown_usd)),
     fills: dist(col((r) => r.fills)),
     markout_10s_bps: dist(col((r) => r.markout_10s_bps)),
+    uptime_two_sided: dist(col((r) => r.uptime_two_sided)),
     p_net_positive: ok.length > 0 ? ok.filter((r) => r.net_usd > 0).length / ok.length : NaN,
   };
 }

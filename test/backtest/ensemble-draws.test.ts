@@ -76,7 +76,7 @@ describe('ensemble statistics', () => {
     expect(d.p95).toBeCloseTo(19.05, 10);
   });
 
-  const fig = (net: number, notional = 1e6): DrawFigures => ({ net_usd: net, edge_bps: (net / notional) * 1e4, max_drawdown_usd: 10, fills: 5, markout_10s_bps: null, notional_usd: notional, error: null });
+  const fig = (net: number, notional = 1e6): DrawFigures => ({ net_usd: net, edge_bps: (net / notional) * 1e4, max_drawdown_usd: 10, fills: 5, markout_10s_bps: null, notional_usd: notional, uptime_two_sided: 0.5, error: null });
 
   it('summary: P(net > 0) over successful draws; failed draws left out', () => {
     const s = ensembleSummary([fig(10), fig(-5), fig(3), { ...fig(0), error: 'boom' }]);

@@ -13,6 +13,9 @@
  * `--real-data [dir]` runs the real-market benchmark instead (run-real.ts): the shared AMZN and
  * BTCUSDT data under dir (default ../shared/data) at their true fees, its own tables.
  *
+ * `--lomo [dir]` runs the leave-one-market-out selection of glft's defaults instead (lomo.ts): four
+ * real markets, candidates ranked on the others by their ensembles' median edge, judged held out.
+ *
  * `--seeds 11,12,13` (or `--seeds N`: N consecutive seeds from --seed) runs every strategy on one
  * recording per (preset, seed) and writes the multi-seed table instead (seeds.ts: mean ± sample SD
  * across seeds, net USD min … max, and on how many seeds each strategy beat fixed-spread on the same
@@ -35,11 +38,16 @@ import { hedgeFigures } from './net-delta.ts';
 import { formatTable, rowOf, type BenchRow } from './table.ts';
 import { formatSeedTable, parseSeeds, summarize, type SeededRow } from './seeds.ts';
 import { runReal } from './run-real.ts';
+import { runLomo } from './lomo.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
-const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'seeds', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh', 'real-data'] });
+const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'seeds', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh', 'real-data', 'lomo'] });
 if (args.flags.has('real-data')) process.exit((await runReal(args.positional[0])) ? 0 : 1);
+if (args.flags.has('lomo')) {
+  process.stdout.write(await runLomo(resolve(args.positional[0] ?? join(ROOT, '../shared/data'))));
+  process.exit(0);
+}
 const minutes = flagNumber(args, 'minutes') ?? 30;
 const seed = flagInt(args, 'seed', 0, 2 ** 31) ?? 11;
 const speed = flagNumber(args, 'clock-speed') ?? 60;
