@@ -45,12 +45,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get as httpGet, Agent } from 'node:http';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
 import { startVenue, type RunningVenue } from '../../src/sim/index.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { percentile, type Bench, type Metric } from './bench-kit.ts';
+import { freePort } from '../support/free-port.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SAMPLES = 1_000;
@@ -129,14 +129,6 @@ async function startOrderRttClient(venue: RunningVenue, priceTicks: number): Pro
   };
 }
 
-/** A port free right now on loopback (for the daemon's monitoring server). */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 function writeConfig(dir: string, baseUrl: string, wsUrl: string, accountId: string, monitoringPort: number): string {
   const path = join(dir, 'e2e.yaml');

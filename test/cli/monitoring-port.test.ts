@@ -1,24 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { monitoringPortOverride } from '../../src/cli/monitoring-port.ts';
 import { spawnBot } from '../e2e/bot-process.ts';
+import { freePort } from '../support/free-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'mmbot-monport-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A port free right now (listen on 0, read it, close). */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe('--monitoring-port and MMBOT_MONITORING_PORT', () => {
   it('the flag wins over the variable; bad values name where they came from', () => {

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROMETHEUS_MISSING, which } from './promtool.ts';
+import { freePort } from '../support/free-port.ts';
+
+/** Re-exported for the monitoring tests (test/support/free-port.ts). */
+export { freePort };
 
 /** A Prometheus server started for a test. */
 export interface TestPrometheus {
@@ -26,19 +29,6 @@ export interface PromAlert {
   readonly state: 'pending' | 'firing' | 'inactive';
   readonly activeAt: string;
   readonly value: string;
-}
-
-/** A free TCP port on 127.0.0.1 (bind to 0, read, close). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The scrape config the test (and deploy/prometheus/prometheus.yml) use, for `targets` host:port. */
