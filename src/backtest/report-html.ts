@@ -3,6 +3,7 @@ import type { BacktestRun } from './runner.ts';
 import { GLOSSARY, GLOSSARY_TERMS, type GlossaryKey } from './report-glossary.ts';
 import { orderLatencyText, queueModelText } from './report-settings.ts';
 import { formatRatio } from './report-stats.ts';
+import { off } from './report-stops.ts';
 import { bps, pct, usd } from './summary-format.ts';
 import { lineChart } from './svg-chart.ts';
 
@@ -137,7 +138,6 @@ function stopsBanner(report: BacktestReport): string {
 
 /** The live limits the replay applied, as table rows. */
 function limitRows(l: BacktestReport['limits']): Row[] {
-  const off = (v: number): string => (v > 0 ? String(v) : 'off');
   return [
     ['limits applied (as live): position / order qty / order notional', `${int(l.max_position)} / ${int(l.max_order_qty)} / ${int(l.max_order_notional_usd)} USD`, 'limits'],
     ['kill switch: drawdown / daily loss (USD) / reject storm / orders per minute', `${off(l.kill_switch.max_drawdown_usd)} / ${off(l.kill_switch.max_daily_loss_usd)} / ${l.kill_switch.reject_storm} / ${off(l.kill_switch.max_orders_per_minute)}`, 'kill_switch_limits'],

@@ -125,7 +125,8 @@ export interface StopFacts {
 }
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
-const off = (v: number, unit = ''): string => (v > 0 ? `${v}${unit}` : 'off');
+/** A limit for people: the value (with its unit), or `off` when 0 turns it off. */
+export const off = (v: number, unit = ''): string => (v > 0 ? `${v}${unit}` : 'off');
 
 /**
  * The printed summary's first lines: the data's provenance, the limits applied and, loudly, every
