@@ -11,6 +11,7 @@ import { TradeFlowImbalance } from './estimators/order-flow.ts';
 import { PredictiveRegression } from './estimators/predictive-regression.ts';
 import { LeadingFair } from './leading-fair.ts';
 import { queueAdjust, QueueTracker } from './queue-aware.ts';
+import { EdgeGuard } from './edge-guard.ts';
 import { buildQuotes } from './quote-builder.ts';
 import { holdingHorizonS, riskBudgetGamma } from './models/risk-budget.ts';
 import { TakerUnwind } from './taker-unwind.ts';
@@ -108,10 +109,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   // What resting orders earn on every public print, per state of the trade flow (a side hit in
   // the direction the flow already runs loses): the market's own adverse selection, from far more
   // prints than our fills.
+  // The edge guard files our fills by each side's flow state too: the estimator runs when either uses it.
   const flowState =
-    p.flowState === 'off'
+    p.flowState === 'off' && p.edgeGuard === 'off'
       ? null
       : new FlowStateMarkouts({ flowHalfLifeMs: p.flowStateHalfLifeS * 1000, horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000, lotSize: p.size });
+  // What our own fills realised by regime, net of the fee: a side expected to lose backs off.
+  const guard = p.edgeGuard === 'off' ? null : new EdgeGuard(p.edgeGuard, p.adverseHorizonS * 1000, p.intensityHalfLifeS * 1000);
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -132,6 +136,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         if (f.symbol !== ctx.symbol || f.liquidity !== 'maker' || !(prevMid > 0)) continue;
         (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, prevMid);
         loss?.fill(f, p.size, now);
+        guard?.fill(f, f.qty / p.size, now);
       }
       const trades = ctx.trades;
       if (flow) for (let i = 0; i < trades.length; i++) flow.onTrade(trades[i]!.qty, trades[i]!.aggressor === 'buy', now);
@@ -142,6 +147,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
       loss?.updateMid(now, mid);
+      guard?.updateMid(now, mid);
       prevMid = mid;
       const b = ctx.book!.bids[0]!;
       const a = ctx.book!.asks[0]!;
@@ -203,7 +209,8 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         px.bid = r - bidEdge;
         px.ask = r + askEdge;
       }
-      if (flowState) applyFlowState(flowState, p.flowState === 'pull', feeTicks, now, px);
+      if (flowState && p.flowState !== 'off') applyFlowState(flowState, p.flowState === 'pull', feeTicks, now, px);
+      if (guard) guard.apply(now, a.priceTicks - b.priceTicks, flowState!.stateOf(1, now), flowState!.stateOf(-1, now), feeTicks, 2 * marketHalf, q, p.maxPosition, px);
       raw.bidTicks = px.bid - (lead ? lead.bidJumpTicks(now) : 0);
       raw.askTicks = px.ask + (lead ? lead.askJumpTicks(now) : 0);
       if (queue) {
