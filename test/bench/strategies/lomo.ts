@@ -1,27 +1,33 @@
 /**
- * `npm run bench:strategies -- --lomo [dir]` (dir: the real-data folder, as --real-data): the
- * leave-one-market-out selection of glft's defaults (issue 34, item 1). Four markets of three kinds
- * (the AMZN and AAPL LOBSTER days, Binance BTCUSDT futures, a Binance NEXOUSDT spot day), each
- * imported with its recipe (examples/real-days/) at the source's true fees; a few candidate settings
- * of glft's two real-data defaults; for every (market, candidate) an ensemble of 16 paired draws
- * against the baseline (`fixed-spread` with `priceSkew: 1`), both with only `size` and
- * `maxPosition` set. For each market the candidate with the best mean over the *other* markets of
- * its median edge (net over traded notional, bps) is chosen and judged on the held-out market, next
- * to the current default and the baseline. Writes the table between the REAL-LOMO markers of
- * strategies/README.md. The repo's tests never read the data folder.
+ * `npm run bench:strategies -- --lomo [dir] [--lomo-draws 16] [--lomo-groups a,b] [--lomo-fresh]`
+ * (dir: the real-data folder, as --real-data): the leave-one-market-out evidence for every default
+ * of the model quoters (issue 34). Four markets of three kinds (the AMZN and AAPL LOBSTER days,
+ * Binance BTCUSDT futures, a Binance NEXOUSDT spot day), each imported with its recipe
+ * (examples/real-days/) at the source's true fees. One selection group per default
+ * (lomo-groups.ts: the default plus one or two alternatives); for every (market, candidate) an
+ * ensemble of paired draws of glft against the baseline (`fixed-spread` with `priceSkew: 1`), both
+ * with only `size` and `maxPosition` set. Ensembles are cached under .tmp/strategy-bench/lomo/ by
+ * market and params hash, so the default's is shared by every group and adding a group runs only
+ * its alternatives (`--lomo-fresh` redoes them all). Per group and held-out market the candidate
+ * with the best mean median edge on the *other* markets is chosen and judged held out
+ * (lomo-select.ts). Writes the default-vs-baseline table between the REAL-LOMO markers and one
+ * evidence row per default between the REAL-LOMO-DEFAULTS markers of strategies/README.md, and
+ * the figures to test/bench/strategies-lomo-results.json. The repo's tests never read the data folder.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { withMarkedSection } from '../bench-kit.ts';
 import { probabilityOfOverfitting } from '../../../src/research/overfitting.ts';
+import { glftParams } from '../../../strategies/glft/index.ts';
+import { LOMO_GROUPS, type LomoGroup } from './lomo-groups.ts';
+import { figuresOf, formatDefaultsTable, formatMarketsTable, paramsKey, selectHeldOut, verdictOf, verdictText, type Ensemble, type GroupOutcome } from './lomo-select.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
 const mmbot = (a: string[]) => exec(process.execPath, [join(ROOT, 'bin/mmbot.js'), ...a], { cwd: ROOT, maxBuffer: 64 << 20, timeout: 3_600_000 });
-const DRAWS = 16;
 
 /** One market of the corpus: its data files under the data folder and its recipe name. */
 interface LomoMarket {
@@ -38,17 +44,15 @@ const MARKETS: readonly LomoMarket[] = [
   { name: 'nexousdt', folder: 'nexousdt-spot-2024-07-24', importer: 'tardis', args: ['--book', 'incremental_book_L2.csv.gz', '--trades', 'trades.csv.gz'] },
 ];
 
-/** The candidate settings: glft's two real-data defaults on and off (the first is the current default). */
-const CANDIDATES: readonly { readonly label: string; readonly params: Readonly<Record<string, unknown>> }[] = [
-  { label: 'default (minSpreadShare 0.5, flowState widen)', params: {} },
-  { label: 'flowState off', params: { flowState: 'off' } },
-  { label: 'minSpreadShare 0', params: { minSpreadShare: 0 } },
-  { label: 'minSpreadShare 0, flowState off', params: { minSpreadShare: 0, flowState: 'off' } },
-];
-
-interface Dist { mean: number; sd: number; p5: number; p50: number; p95: number }
-interface Summary { runs: number; net_usd: Dist; edge_bps: Dist; fills: Dist; uptime_two_sided: Dist; p_net_positive: number }
-interface Ensemble { summary: Summary; vs?: { summary: Summary }; paired?: { p_better: number } }
+/** How a run is scaled and filtered (run.ts parses the flags). */
+export interface LomoOptions {
+  /** Paired draws per ensemble (16 for the published tables). */
+  readonly draws: number;
+  /** Only these groups (by parameter name); all when undefined. */
+  readonly groups?: readonly string[];
+  /** Delete the cached ensembles first. */
+  readonly fresh?: boolean;
+}
 
 /** Imports a market once with its recipe's instrument file (cached under `work`). */
 async function importMarket(m: LomoMarket, dataDir: string, work: string): Promise<string> {
@@ -71,58 +75,99 @@ function config(m: LomoMarket, strategy: 'glft' | 'fixed-spread', extra: Readonl
   return path;
 }
 
-const f = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
-const pct = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 100)} %` : '–');
-const span = (d: Dist, digits = 2): string => `${f(d.p50, digits)} [${f(d.p5, digits)}, ${f(d.p95, digits)}]`;
+/** Why a group cannot run on this build (a candidate's params fail glft's schema), or null. */
+function groupProblem(g: LomoGroup): string | null {
+  for (const c of g.candidates) {
+    const r = glftParams.safeParse({ size: 1, maxPosition: 1, ...c.params });
+    if (!r.success) return `${c.label}: ${r.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ')}`;
+  }
+  return null;
+}
 
-/** Runs the selection and writes its table; returns it. */
-export async function runLomo(dataDir: string): Promise<string> {
+/** The groups a run selects; an unknown name in the filter is an error naming it and the known ones. */
+function pickGroups(names: readonly string[] | undefined): readonly LomoGroup[] {
+  if (!names) return LOMO_GROUPS;
+  const unknown = names.filter((n) => !LOMO_GROUPS.some((g) => g.param === n));
+  if (unknown.length > 0) throw new Error(`--lomo-groups: unknown group(s) ${unknown.join(', ')}; known: ${LOMO_GROUPS.map((g) => g.param).join(', ')}`);
+  return LOMO_GROUPS.filter((g) => names.includes(g.param));
+}
+
+/** Runs the selections and writes their tables and results file; returns the tables. */
+export async function runLomo(dataDir: string, opts: LomoOptions): Promise<string> {
+  const groups = pickGroups(opts.groups);
   const work = join(ROOT, '.tmp/strategy-bench/lomo');
-  mkdirSync(work, { recursive: true });
+  const cache = join(work, `draws${opts.draws}`);
+  if (opts.fresh) rmSync(cache, { recursive: true, force: true });
+  mkdirSync(cache, { recursive: true });
   const t0 = Date.now();
-  const results = new Map<string, Ensemble>();
+  const ensembles = new Map<string, Ensemble>();
+  /** The ensemble of one (market, params), run unless cached (key: market + params hash + draws). */
+  const ensemble = async (m: LomoMarket, data: string, base: string, label: string, params: Readonly<Record<string, unknown>>): Promise<Ensemble> => {
+    const key = `${m.name}-${paramsKey(params)}`;
+    const hit = ensembles.get(key);
+    if (hit) return hit;
+    const out = join(cache, key);
+    if (!existsSync(join(out, 'ensemble.json'))) {
+      await mmbot(['backtest', '--config', config(m, 'glft', params, cache, key), '--data', data, '--ensemble', String(opts.draws), '--seed', '1', '--vs', base, '--jobs', '2', '--out', out]);
+      process.stderr.write(`${m.name} ${label}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    }
+    const e = JSON.parse(readFileSync(join(out, 'ensemble.json'), 'utf8')) as Ensemble;
+    ensembles.set(key, e);
+    return e;
+  };
+  const outcomes: GroupOutcome[] = [];
+  const results: Record<string, unknown>[] = [];
+  const runnable = groups.filter((g) => {
+    const problem = groupProblem(g);
+    if (problem === null) return true;
+    process.stderr.write(`lomo: skipping group ${g.param}: its params fail glft's schema on this build (${problem})\n`);
+    outcomes.push({ group: g, skipped: `params fail glft's schema on this build (${problem})` });
+    results.push({ param: g.param, skipped: problem });
+    return false;
+  });
+  const defaults: { market: string; ensemble: Ensemble }[] = [];
+  const perMarket = new Map<string, { data: string; base: string }>();
   for (const m of MARKETS) {
     const data = await importMarket(m, dataDir, work);
-    const base = config(m, 'fixed-spread', {}, work, 'baseline');
-    for (const [k, c] of CANDIDATES.entries()) {
-      const out = join(work, `${m.name}-c${k}`);
-      // An ensemble already run for this market and candidate is reused (delete .tmp/strategy-bench/lomo to redo).
-      if (!existsSync(join(out, 'ensemble.json')))
-        await mmbot(['backtest', '--config', config(m, 'glft', c.params, work, `c${k}`), '--data', data, '--ensemble', String(DRAWS), '--seed', '1', '--vs', base, '--jobs', '2', '--out', out]);
-      results.set(`${m.name}/${k}`, JSON.parse(readFileSync(join(out, 'ensemble.json'), 'utf8')) as Ensemble);
-      process.stderr.write(`${m.name} ${c.label}: done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+    perMarket.set(m.name, { data, base: config(m, 'fixed-spread', {}, cache, 'baseline') });
+    defaults.push({ market: m.name, ensemble: await ensemble(m, data, perMarket.get(m.name)!.base, 'default', {}) });
+  }
+  for (const g of runnable) {
+    const figures: Record<string, Record<string, unknown>> = {};
+    const edges: number[][] = g.candidates.map(() => []);
+    for (const m of MARKETS) {
+      const { data, base } = perMarket.get(m.name)!;
+      figures[m.name] = {};
+      for (const [c, cand] of g.candidates.entries()) {
+        const e = await ensemble(m, data, base, cand.label, cand.params);
+        edges[c]!.push(e.summary.edge_bps.p50);
+        figures[m.name]![cand.label] = figuresOf(e);
+      }
     }
+    const held = selectHeldOut(edges, MARKETS.map((m) => m.name));
+    // How much of "take the best candidate" is luck: PBO over the candidates × markets median edges.
+    const pbo = probabilityOfOverfitting(edges)?.pbo ?? null;
+    outcomes.push({ group: g, held, pbo });
+    const v = verdictOf(held);
+    results.push({ param: g.param, candidates: g.candidates, markets: figures, heldOut: held.map((h) => ({ ...h, chosen: g.candidates[h.chosen]!.label, bestAlt: g.candidates[h.bestAlt]?.label ?? null })), pbo, verdict: verdictText(v), holds: v.holds });
   }
-  const edge = (m: string, k: number): number => results.get(`${m}/${k}`)!.summary.edge_bps.p50;
-  // How much of "take the best candidate" is luck: PBO over the candidates × markets median edges.
-  const pbo = probabilityOfOverfitting(CANDIDATES.map((_, k) => MARKETS.map((m) => edge(m.name, k))));
-  const rows: string[] = [];
-  const choices: string[] = [];
-  for (const h of MARKETS) {
-    const others = MARKETS.filter((m) => m !== h);
-    const score = CANDIDATES.map((_, k) => others.reduce((a, m) => a + edge(m.name, k), 0) / others.length);
-    const chosen = score.indexOf(Math.max(...score));
-    choices.push(`${h.name}: ${CANDIDATES[chosen]!.label} (mean median edge on the others ${f(score[chosen]!)} bps)`);
-    const e = (k: number) => results.get(`${h.name}/${k}`)!;
-    const line = (who: string, s: Summary, pBetter: number | null): string =>
-      `| ${h.name} | ${who} | ${span(s.net_usd)} | ${span(s.edge_bps)} | ${pct(s.p_net_positive)} | ${pBetter === null ? '–' : pct(pBetter)} | ${pct(s.uptime_two_sided.p50)} | ${f(s.fills.p50, 0)} |`;
-    rows.push(line(`chosen out of sample: ${CANDIDATES[chosen]!.label}`, e(chosen).summary, e(chosen).paired?.p_better ?? null));
-    if (chosen !== 0) rows.push(line(`current default`, e(0).summary, e(0).paired?.p_better ?? null));
-    rows.push(line('baseline: fixed-spread priceSkew=1', e(0).vs!.summary, null));
-  }
-  const table = [
-    `\n\`npm run bench:strategies -- --lomo\` (${new Date().toISOString().slice(0, 10)}; 16 ensembles of 32 replays, about 5 min on the 2-core machine): each market held out in turn; glft's candidates ranked by the mean of their median edge (bps of traded notional) over the other three markets, ${DRAWS} paired draws each against the baseline, the source's true fees, only size and maxPosition set (examples/real-days). Figures on the held-out market: median [p5, p95].`,
-    '',
-    '| held-out market | setting | net USD | edge bps | P(net > 0) | P(beats baseline) | two-sided uptime p50 | fills p50 |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
-    ...rows,
-    '',
-    `Chosen per held-out market: ${choices.join('; ')}. Probability of backtest overfitting of the selection (CSCV over the ${MARKETS.length} markets as windows, ${pbo?.splits ?? 0} splits): ${pbo ? pbo.pbo.toFixed(2) : 'n/a'}.`,
-    '',
-  ].join('\n');
+  const order = (param: unknown): number => groups.findIndex((g) => g.param === param);
+  outcomes.sort((a, b) => order(a.group.param) - order(b.group.param));
+  results.sort((a, b) => order(a['param']) - order(b['param']));
+  const names = MARKETS.map((m) => m.name);
+  const day = new Date().toISOString().slice(0, 10);
+  const run = `\`npm run bench:strategies -- --lomo\` (${day}; ${opts.draws} paired draws per ensemble against the baseline, the source's true fees, only size and maxPosition set, examples/real-days)`;
+  const marketsTable = `\n${run}: glft's defaults on every market, median [p5, p95] over the draws.\n\n${formatMarketsTable(defaults)}\n`;
+  const defaultsTable = `\n${run}: one selection per default. Each market held out in turn, the group's candidates ranked by the mean of their median edge (bps of traded notional) on the other three; the cells give the default's and the best-ranked alternative's median edge on the held-out market; PBO by CSCV over the candidates × ${names.length} markets.\n\n${formatDefaultsTable(outcomes, names)}\n`;
   const readme = join(ROOT, 'strategies/README.md');
-  const next = withMarkedSection(readFileSync(readme, 'utf8'), 'REAL-LOMO', table);
-  if (next === null) throw new Error('strategies/README.md has no REAL-LOMO markers');
-  writeFileSync(readme, next);
-  return table;
+  let text = readFileSync(readme, 'utf8');
+  for (const [marker, body] of [['REAL-LOMO', marketsTable], ['REAL-LOMO-DEFAULTS', defaultsTable]] as const) {
+    const next = withMarkedSection(text, marker, body);
+    if (next === null) throw new Error(`strategies/README.md has no ${marker} markers`);
+    text = next;
+  }
+  writeFileSync(readme, text);
+  const file = join(ROOT, 'test/bench/strategies-lomo-results.json');
+  writeFileSync(file, `${JSON.stringify({ generated: day, draws: opts.draws, markets: names, defaults: Object.fromEntries(defaults.map((d) => [d.market, figuresOf(d.ensemble)])), groups: results }, null, 2)}\n`);
+  return `${marketsTable}${defaultsTable}`;
 }

@@ -13,8 +13,12 @@
  * `--real-data [dir]` runs the real-market benchmark instead (run-real.ts): the shared AMZN and
  * BTCUSDT data under dir (default ../shared/data) at their true fees, its own tables.
  *
- * `--lomo [dir]` runs the leave-one-market-out selection of glft's defaults instead (lomo.ts): four
- * real markets, candidates ranked on the others by their ensembles' median edge, judged held out.
+ * `--lomo [dir]` runs the leave-one-market-out evidence for every default of the model quoters
+ * instead (lomo.ts): one selection group per default (lomo-groups.ts: the default and one or two
+ * alternatives), four real markets, each group's candidates ranked on the other three by their
+ * ensembles' median edge and judged held out, with the group's PBO. `--lomo-draws N` (default 16)
+ * sets the draws per ensemble, `--lomo-groups a,b` runs only those groups, `--lomo-fresh` redoes
+ * the cached ensembles (.tmp/strategy-bench/lomo/).
  *
  * `--seeds 11,12,13` (or `--seeds N`: N consecutive seeds from --seed) runs every strategy on one
  * recording per (preset, seed) and writes the multi-seed table instead (seeds.ts: mean ± sample SD
@@ -42,10 +46,17 @@ import { runLomo } from './lomo.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const exec = promisify(execFile);
-const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'seeds', 'only', 'clock-speed', 'presets'], repeated: ['real'], boolean: ['fresh', 'real-data', 'lomo'] });
+const args = parseArgs(process.argv.slice(2), { valued: ['minutes', 'seed', 'seeds', 'only', 'clock-speed', 'presets', 'lomo-draws', 'lomo-groups'], repeated: ['real'], boolean: ['fresh', 'real-data', 'lomo', 'lomo-fresh'] });
 if (args.flags.has('real-data')) process.exit((await runReal(args.positional[0])) ? 0 : 1);
 if (args.flags.has('lomo')) {
-  process.stdout.write(await runLomo(resolve(args.positional[0] ?? join(ROOT, '../shared/data'))));
+  try {
+    const groups = flagString(args, 'lomo-groups')?.split(',').filter((g) => g !== '');
+    const opts = { draws: flagInt(args, 'lomo-draws', 2, 1000) ?? 16, fresh: args.flags.has('lomo-fresh'), ...(groups ? { groups } : {}) };
+    process.stdout.write(await runLomo(resolve(args.positional[0] ?? join(ROOT, '../shared/data')), opts));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
   process.exit(0);
 }
 const minutes = flagNumber(args, 'minutes') ?? 30;

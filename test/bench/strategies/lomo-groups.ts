@@ -1,0 +1,53 @@
+/**
+ * The selection groups of the leave-one-market-out bench (lomo.ts): one group per default of the
+ * model quoters' parameters (src/strategy/model-params.ts, shared by glft and avellaneda-stoikov),
+ * each the default first and then one or two meaningful alternatives. A data table on purpose: a
+ * group is added or adjusted by one line, and since ensembles are cached by market and params hash,
+ * adding a group never reruns another. Each alternative costs about 20 s per market (16 draws).
+ */
+
+/** One candidate setting of a group: a label and the glft params it sets on top of the recipe. */
+export interface LomoCandidate {
+  readonly label: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** One selection: the parameter it decides, its default (first candidate, no params) and the alternatives. */
+export interface LomoGroup {
+  /** The parameter's name (what `--lomo-groups` filters on). */
+  readonly param: string;
+  /** The default first (its params are `{}`: the recipe as it is), then the alternatives. */
+  readonly candidates: readonly LomoCandidate[];
+}
+
+/** A group of `param`: the default's label, then each alternative value. */
+const group = (param: string, dflt: unknown, ...alts: unknown[]): LomoGroup => ({
+  param,
+  candidates: [{ label: `${param} ${String(dflt)} (default)`, params: {} }, ...alts.map((v) => ({ label: `${param} ${String(v)}`, params: { [param]: v } }))],
+});
+
+/**
+ * The groups. The first is the main group (its default is every group's default). Half-lives get
+ * ×½ and ×2; refitIntervalMs has none (a compute cadence, not a trading choice); edgeGuard is the
+ * lead's new parameter: on a build without it the group fails validation and is skipped, named.
+ */
+export const LOMO_GROUPS: readonly LomoGroup[] = [
+  group('minSpreadShare', 0.5, 0, 1),
+  group('flowState', 'widen', 'off', 'pull'),
+  group('toxicityGuard', true, false),
+  group('flowAlpha', true, false),
+  group('leadingFair', false, true),
+  group('queueAware', false, true),
+  group('fairValue', 'mid', 'microprice', 'weighted-mid'),
+  group('riskAversion', 1, 0.5, 2),
+  group('sizeDecay', 1, 0, 2),
+  group('adverseSelection', 'add', 'floor'),
+  group('adverseHorizonS', 10, 5, 30),
+  group('lossFeedback', 0, 0.1),
+  group('volHalfLifeS', 300, 150, 600),
+  group('fastVolHalfLifeS', 30, 15, 60),
+  group('flowStateHalfLifeS', 5, 2.5, 10),
+  group('intensityHalfLifeS', 1800, 900),
+  group('fallbackWidth', 1, 2),
+  group('edgeGuard', 'off', 'widen', 'pull'),
+];

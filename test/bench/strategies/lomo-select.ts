@@ -1,0 +1,151 @@
+/**
+ * The pure part of the leave-one-market-out bench (lomo.ts does the I/O): a stable key of a
+ * candidate's params, the held-out choice of each market, a default's verdict, and the two tables
+ * (the default against the baseline per market; one evidence row per default).
+ */
+import { createHash } from 'node:crypto';
+import type { LomoGroup } from './lomo-groups.ts';
+
+/** Quantiles and moments of one figure across an ensemble's draws (ensemble.json). */
+export interface Dist { readonly mean: number; readonly sd: number; readonly p5: number; readonly p50: number; readonly p95: number }
+/** An ensemble's summary (the fields the tables read). */
+export interface Summary { readonly runs: number; readonly net_usd: Dist; readonly edge_bps: Dist; readonly fills: Dist; readonly uptime_two_sided: Dist; readonly p_net_positive: number }
+/** ensemble.json as far as the bench reads it: the strategy, the baseline (`vs`) and the pairing. */
+export interface Ensemble { readonly summary: Summary; readonly vs?: { readonly summary: Summary }; readonly paired?: { readonly p_better: number } }
+
+/** Stable key of a candidate's params: sha256 of their JSON with keys sorted, 12 hex digits ({} for the default). */
+export function paramsKey(params: Readonly<Record<string, unknown>>): string {
+  const sorted = Object.fromEntries(Object.keys(params).sort().map((k) => [k, params[k]]));
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex').slice(0, 12);
+}
+
+/** A non-finite figure (e.g. the edge of a run without fills) ranks below every finite one. */
+const val = (v: number): number => (Number.isFinite(v) ? v : -Infinity);
+
+/** Index of the best score among `indices` (first on a tie, so the default wins ties); -1 when empty. */
+function best(scores: readonly number[], indices: readonly number[]): number {
+  let at = -1;
+  for (const i of indices) if (at < 0 || val(scores[i]!) > val(scores[at]!)) at = i;
+  return at;
+}
+
+/** What the selection did with one market held out. */
+export interface HeldOut {
+  readonly market: string;
+  /** The candidate with the best mean median edge on the other markets. */
+  readonly chosen: number;
+  /** That mean, bps. */
+  readonly score: number;
+  /** The default's median edge on the held-out market, bps. */
+  readonly defaultEdge: number;
+  /** The alternative (not the default) ranked best on the other markets, and its held-out median edge, bps. */
+  readonly bestAlt: number;
+  readonly bestAltEdge: number;
+  /** The chosen candidate's held-out median edge, bps. */
+  readonly chosenEdge: number;
+}
+
+/**
+ * Leave one market out: `edges[candidate][market]` median edges (bps, candidate 0 the default);
+ * for each market the candidates are ranked by their mean over the other markets.
+ * @throws Error when a row's length is not the number of markets or there are under 2 markets.
+ */
+export function selectHeldOut(edges: readonly (readonly number[])[], markets: readonly string[]): HeldOut[] {
+  if (markets.length < 2) throw new Error(`selectHeldOut: needs at least 2 markets, got ${markets.length}`);
+  edges.forEach((row, c) => {
+    if (row.length !== markets.length) throw new Error(`selectHeldOut: candidate ${c} has ${row.length} edges for ${markets.length} markets`);
+  });
+  const all = edges.map((_, c) => c);
+  return markets.map((market, h) => {
+    const score = edges.map((row) => row.reduce((a, e, m) => (m === h ? a : a + val(e)), 0) / (markets.length - 1));
+    const chosen = best(score, all);
+    const bestAlt = best(score, all.slice(1));
+    return { market, chosen, score: score[chosen]!, defaultEdge: edges[0]![h]!, bestAlt, bestAltEdge: bestAlt < 0 ? Number.NaN : edges[bestAlt]![h]!, chosenEdge: edges[chosen]![h]! };
+  });
+}
+
+/** A default's verdict over the held-out markets. */
+export interface Verdict {
+  /** Markets whose held-out choice is the default. */
+  readonly chosenDefault: number;
+  /** Markets where the held-out choice is an alternative that does better there than the default. */
+  readonly altWins: number;
+  readonly markets: number;
+  /** Chosen on most markets, or the held-out choice does no better than the default on most. */
+  readonly holds: boolean;
+}
+
+/** The verdict of one group's selection ("most" = more than half of the markets). */
+export function verdictOf(held: readonly HeldOut[]): Verdict {
+  const n = held.length;
+  const chosenDefault = held.filter((h) => h.chosen === 0).length;
+  const altWins = held.filter((h) => h.chosen !== 0 && val(h.chosenEdge) > val(h.defaultEdge)).length;
+  return { chosenDefault, altWins, markets: n, holds: 2 * chosenDefault > n || 2 * (n - altWins) > n };
+}
+
+/** The verdict in words: `holds`, or which share of markets an alternative wins out of sample on. */
+export function verdictText(v: Verdict): string {
+  const wins = `an alternative wins out of sample on ${v.altWins}/${v.markets}`;
+  return v.holds ? (v.altWins > 0 ? `holds (${wins})` : 'holds') : wins;
+}
+
+const f = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
+const pct = (v: number): string => (Number.isFinite(v) ? `${Math.round(v * 100)} %` : '–');
+const span = (d: Dist, digits = 2): string => `${f(d.p50, digits)} [${f(d.p5, digits)}, ${f(d.p95, digits)}]`;
+
+/** One group's outcome for the defaults table; `skipped` (why it did not run) replaces the figures. */
+export interface GroupOutcome {
+  readonly group: LomoGroup;
+  readonly held?: readonly HeldOut[];
+  readonly pbo?: number | null;
+  readonly skipped?: string;
+}
+
+/** The value an alternative sets (its label without the parameter's name). */
+const valueOf = (g: LomoGroup, c: number): string => g.candidates[c]!.label.replace(`${g.param} `, '').replace(' (default)', '');
+
+/**
+ * The evidence table: one row per default, its held-out median edge and the best alternative's on
+ * each market, how often the default is the held-out choice, the PBO and the verdict.
+ */
+export function formatDefaultsTable(outcomes: readonly GroupOutcome[], markets: readonly string[]): string {
+  const head = `| parameter | default | alternatives | ${markets.map((m) => `${m}: default / best alternative (bps)`).join(' | ')} | default chosen held out | PBO | verdict |`;
+  const rule = `|---|---|---|${markets.map(() => '---:|').join('')}---:|---:|---|`;
+  const rows = outcomes.map(({ group: g, held, pbo, skipped }) => {
+    const alts = g.candidates.slice(1).map((_, i) => valueOf(g, i + 1)).join(', ');
+    const lead = `| ${g.param} | ${valueOf(g, 0)} | ${alts} |`;
+    if (skipped !== undefined || !held) return `${lead}${markets.map(() => ' – |').join('')} – | – | not run: ${skipped ?? 'no results'} |`;
+    const cells = held.map((h) => ` ${f(h.defaultEdge)} / ${f(h.bestAltEdge)} (${h.bestAlt < 0 ? '–' : valueOf(g, h.bestAlt)}) |`).join('');
+    const v = verdictOf(held);
+    return `${lead}${cells} ${v.chosenDefault}/${v.markets} | ${pbo === null || pbo === undefined ? 'n/a' : pbo.toFixed(2)} | ${verdictText(v)} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+/** One market's default and baseline ensembles, for the detailed table. */
+export interface MarketDefault { readonly market: string; readonly ensemble: Ensemble }
+
+/** The detailed table: on every market the default against the baseline, median [p5, p95] over the draws. */
+export function formatMarketsTable(rows: readonly MarketDefault[]): string {
+  const line = (market: string, who: string, s: Summary, pBetter: number | null): string =>
+    `| ${market} | ${who} | ${span(s.net_usd)} | ${span(s.edge_bps)} | ${pct(s.p_net_positive)} | ${pBetter === null ? '–' : pct(pBetter)} | ${pct(s.uptime_two_sided.p50)} | ${f(s.fills.p50, 0)} |`;
+  return [
+    '| market | setting | net USD | edge bps | P(net > 0) | P(beats baseline) | two-sided uptime p50 | fills p50 |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.flatMap(({ market, ensemble: e }) => [
+      line(market, 'glft defaults', e.summary, e.paired?.p_better ?? null),
+      ...(e.vs ? [line(market, 'baseline: fixed-spread priceSkew=1', e.vs.summary, null)] : []),
+    ]),
+  ].join('\n');
+}
+
+/** The summary figures the results file keeps of one ensemble (medians, 5th/95th percentiles, shares). */
+export function figuresOf(e: Ensemble): Record<string, number | null> {
+  const s = e.summary;
+  return {
+    edge_bps_p50: s.edge_bps.p50, edge_bps_p5: s.edge_bps.p5, edge_bps_p95: s.edge_bps.p95,
+    net_usd_p50: s.net_usd.p50, net_usd_p5: s.net_usd.p5, net_usd_p95: s.net_usd.p95,
+    p_net_positive: s.p_net_positive, p_beats_baseline: e.paired?.p_better ?? null,
+    uptime_two_sided_p50: s.uptime_two_sided.p50, fills_p50: s.fills.p50,
+  };
+}
