@@ -25,34 +25,55 @@ describe('LOMO_GROUPS', () => {
 
 describe('selectHeldOut', () => {
   it('ranks on the other markets: an alternative chosen on every market, better held out on 3 of 4', () => {
-    // alt: mean 4/3 on the others whenever a, b or d is held out; held out c, its mean is 2 but it earns 0 there.
+    // alt: first on 2 of the other 3 markets whenever a, b or d is held out (mean rank 4/3); held out
+    // c, first on all three others (rank 1), but it earns 0 there.
     const held = selectHeldOut([[1, 1, 1, 1], [2, 2, 0, 2]], MARKETS);
     expect(held.map((h) => h.chosen)).toEqual([1, 1, 1, 1]);
     expect(held.map((h) => h.chosenEdge)).toEqual([2, 2, 0, 2]);
     expect(held[0]!.score).toBeCloseTo(4 / 3, 12);
-    expect(held[2]!.score).toBe(2);
+    expect(held[0]!.meanEdge).toBeCloseTo(4 / 3, 12);
+    expect(held[2]!.score).toBe(1);
+    expect(held[2]!.meanEdge).toBe(2);
     expect(verdictOf(held)).toEqual({ chosenDefault: 0, altWins: 3, markets: 4, holds: false });
     expect(verdictText(verdictOf(held))).toBe('an alternative wins out of sample on 3/4');
   });
 
   it('keeps the default on a tie and names the best-ranked alternative and its held-out edge', () => {
-    const held = selectHeldOut([[1, 2, 3, 4], [5, 0, 0, 0], [0, 3, 3, 3]], MARKETS);
-    // Held out a: default (2+3+4)/3 = 3 ties alt 2's 3: the default stays; alt 2 ranks above alt 1 (0).
-    expect(held[0]).toEqual({ market: 'a', chosen: 0, score: 3, defaultEdge: 1, bestAlt: 2, bestAltEdge: 0, chosenEdge: 1 });
+    const held = selectHeldOut([[1, 2, 3, 3], [5, 0, 0, 0], [0, 3, 3, 3]], MARKETS);
+    // Held out a: on b the default ranks 2, alt 2 first; on c and d they tie (1.5 each): mean ranks 5/3
+    // and 4/3, alt 2 ahead; alt 1 last everywhere.
+    expect(held[0]).toEqual({ market: 'a', chosen: 2, score: 4 / 3, meanEdge: 3, defaultEdge: 1, bestAlt: 2, bestAltEdge: 0, chosenEdge: 0 });
+    // Held out b: the default and alt 2 tie on rank (1.5 on c and d, a: default 2, alt 2 3; …) — see below.
+    const tie = selectHeldOut([[1, 1, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1]], MARKETS);
+    expect(tie.map((h) => h.chosen)).toEqual([0, 0, 0, 0]);
+    expect(tie[0]).toEqual({ market: 'a', chosen: 0, score: 1.5, meanEdge: 1, defaultEdge: 1, bestAlt: 2, bestAltEdge: 1, chosenEdge: 1 });
+    expect(verdictText(verdictOf(tie))).toBe('holds');
+  });
+
+  it('ranks, so one market of large edges does not choose for the others', () => {
+    // The alternative is a little worse on a, b, c and far better on d: a mean would choose it
+    // whenever d is among the others; by rank the default wins 2 of 3 there.
+    const held = selectHeldOut([[1, 1, 1, 1], [0.9, 0.9, 0.9, 10]], MARKETS);
     expect(held.map((h) => h.chosen)).toEqual([0, 0, 0, 0]);
     expect(verdictText(verdictOf(held))).toBe('holds');
   });
 
-  it('holds when the held-out choice does no better than the default on most markets, though chosen on one', () => {
+  it('keeps the default where a mean would let one market choose: ranks are scale-free', () => {
+    // Held out b, c or d, the alternative's mean on the others is (3 + 0.5 + 0.5) / 3 = 1.33 > 1,
+    // but it ranks first on one market of three: the default stays everywhere.
     const held = selectHeldOut([[1, 1, 1, 1], [3, 0.5, 0.5, 0.5]], MARKETS);
-    expect(held.map((h) => h.chosen)).toEqual([0, 1, 1, 1]);
-    expect(verdictOf(held)).toEqual({ chosenDefault: 1, altWins: 0, markets: 4, holds: true });
+    expect(held.map((h) => h.chosen)).toEqual([0, 0, 0, 0]);
+    expect(held[1]!.score).toBeCloseTo(4 / 3, 12);
+    expect(verdictOf(held)).toEqual({ chosenDefault: 4, altWins: 0, markets: 4, holds: true });
   });
 
-  it('ranks a candidate without an edge (no fills: NaN) below every finite one', () => {
+  it('ranks a candidate without an edge (no fills: NaN) last on that market', () => {
     const held = selectHeldOut([[1, 1, 1, 1], [Number.NaN, 9, 9, 9]], MARKETS);
-    expect(held.map((h) => h.chosen)).toEqual([1, 0, 0, 0]);
-    expect(verdictOf(held).altWins).toBe(0);
+    // Held out b: the alternative is last on a, first on c and d (4/3 against the default's 5/3).
+    expect(held.map((h) => h.chosen)).toEqual([1, 1, 1, 1]);
+    expect(held[1]!.score).toBeCloseTo(4 / 3, 12);
+    // Held out a it has no edge: no win there.
+    expect(verdictOf(held).altWins).toBe(3);
   });
 
   it('names a row of the wrong length', () => {
@@ -61,7 +82,7 @@ describe('selectHeldOut', () => {
 });
 
 describe('verdictOf', () => {
-  const h = (chosen: number, chosenEdge: number, defaultEdge: number): HeldOut => ({ market: 'x', chosen, score: 0, defaultEdge, bestAlt: 1, bestAltEdge: chosenEdge, chosenEdge });
+  const h = (chosen: number, chosenEdge: number, defaultEdge: number): HeldOut => ({ market: 'x', chosen, score: 0, meanEdge: 0, defaultEdge, bestAlt: 1, bestAltEdge: chosenEdge, chosenEdge });
   it('an even split is not "most": the default chosen on 2 of 4 and beaten held out on the other 2 does not hold', () => {
     const v = verdictOf([h(0, 1, 1), h(0, 1, 1), h(1, 2, 1), h(1, 3, 1)]);
     expect(v).toEqual({ chosenDefault: 2, altWins: 2, markets: 4, holds: false });

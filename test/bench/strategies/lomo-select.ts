@@ -22,20 +22,40 @@ export function paramsKey(params: Readonly<Record<string, unknown>>): string {
 /** A non-finite figure (e.g. the edge of a run without fills) ranks below every finite one. */
 const val = (v: number): number => (Number.isFinite(v) ? v : -Infinity);
 
-/** Index of the best score among `indices` (first on a tie, so the default wins ties); -1 when empty. */
-function best(scores: readonly number[], indices: readonly number[]): number {
+/**
+ * Index of the best candidate among `indices`: the lowest mean rank, then the highest mean edge,
+ * then the first (so the default wins ties); -1 when empty.
+ */
+function best(rank: readonly number[], edge: readonly number[], indices: readonly number[]): number {
   let at = -1;
-  for (const i of indices) if (at < 0 || val(scores[i]!) > val(scores[at]!)) at = i;
+  for (const i of indices) if (at < 0 || rank[i]! < rank[at]! || (rank[i] === rank[at] && val(edge[i]!) > val(edge[at]!))) at = i;
   return at;
+}
+
+/** Each candidate's rank on market `m` by median edge (1 = best; ties share their mean rank). */
+function ranksOn(edges: readonly (readonly number[])[], m: number): number[] {
+  return edges.map((row) => {
+    const x = val(row[m]!);
+    let above = 0;
+    let same = 0;
+    for (const other of edges) {
+      const y = val(other[m]!);
+      if (y > x) above++;
+      else if (y === x) same++;
+    }
+    return above + (same + 1) / 2;
+  });
 }
 
 /** What the selection did with one market held out. */
 export interface HeldOut {
   readonly market: string;
-  /** The candidate with the best mean median edge on the other markets. */
+  /** The candidate with the best mean rank on the other markets (ties: the higher mean edge, then the default). */
   readonly chosen: number;
-  /** That mean, bps. */
+  /** Its mean rank on the other markets (1 = best on each). */
   readonly score: number;
+  /** Its mean median edge on the other markets, bps. */
+  readonly meanEdge: number;
   /** The default's median edge on the held-out market, bps. */
   readonly defaultEdge: number;
   /** The alternative (not the default) ranked best on the other markets, and its held-out median edge, bps. */
@@ -47,7 +67,9 @@ export interface HeldOut {
 
 /**
  * Leave one market out: `edges[candidate][market]` median edges (bps, candidate 0 the default);
- * for each market the candidates are ranked by their mean over the other markets.
+ * for each market the candidates are ranked by their mean rank over the other markets, not their
+ * mean edge: edges differ in scale from market to market (a few tenths of a bps on a liquid stock,
+ * several bps on a one-tick spot pair), and a mean would let the widest market choose for all.
  * @throws Error when a row's length is not the number of markets or there are under 2 markets.
  */
 export function selectHeldOut(edges: readonly (readonly number[])[], markets: readonly string[]): HeldOut[] {
@@ -56,11 +78,14 @@ export function selectHeldOut(edges: readonly (readonly number[])[], markets: re
     if (row.length !== markets.length) throw new Error(`selectHeldOut: candidate ${c} has ${row.length} edges for ${markets.length} markets`);
   });
   const all = edges.map((_, c) => c);
+  const ranks = markets.map((_, m) => ranksOn(edges, m));
   return markets.map((market, h) => {
-    const score = edges.map((row) => row.reduce((a, e, m) => (m === h ? a : a + val(e)), 0) / (markets.length - 1));
-    const chosen = best(score, all);
-    const bestAlt = best(score, all.slice(1));
-    return { market, chosen, score: score[chosen]!, defaultEdge: edges[0]![h]!, bestAlt, bestAltEdge: bestAlt < 0 ? Number.NaN : edges[bestAlt]![h]!, chosenEdge: edges[chosen]![h]! };
+    const others = markets.length - 1;
+    const rank = all.map((c) => ranks.reduce((a, r, m) => (m === h ? a : a + r[c]!), 0) / others);
+    const edge = edges.map((row) => row.reduce((a, e, m) => (m === h ? a : a + val(e)), 0) / others);
+    const chosen = best(rank, edge, all);
+    const bestAlt = best(rank, edge, all.slice(1));
+    return { market, chosen, score: rank[chosen]!, meanEdge: edge[chosen]!, defaultEdge: edges[0]![h]!, bestAlt, bestAltEdge: bestAlt < 0 ? Number.NaN : edges[bestAlt]![h]!, chosenEdge: edges[chosen]![h]! };
   });
 }
 

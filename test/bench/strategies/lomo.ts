@@ -9,7 +9,7 @@
  * with only `size` and `maxPosition` set. Ensembles are cached under .tmp/strategy-bench/lomo/ by
  * market and params hash, so the default's is shared by every group and adding a group runs only
  * its alternatives (`--lomo-fresh` redoes them all). Per group and held-out market the candidate
- * with the best mean median edge on the *other* markets is chosen and judged held out
+ * with the best mean rank by median edge on the *other* markets is chosen and judged held out
  * (lomo-select.ts). Writes the default-vs-baseline table between the REAL-LOMO markers and one
  * evidence row per default between the REAL-LOMO-DEFAULTS markers of strategies/README.md, and
  * the figures to test/bench/strategies-lomo-results.json. The repo's tests never read the data folder.
@@ -158,7 +158,7 @@ export async function runLomo(dataDir: string, opts: LomoOptions): Promise<strin
   const day = new Date().toISOString().slice(0, 10);
   const run = `\`npm run bench:strategies -- --lomo\` (${day}; ${opts.draws} paired draws per ensemble against the baseline, the source's true fees, only size and maxPosition set, examples/real-days)`;
   const marketsTable = `\n${run}: glft's defaults on every market, median [p5, p95] over the draws.\n\n${formatMarketsTable(defaults)}\n`;
-  const defaultsTable = `\n${run}: one selection per default. Each market held out in turn, the group's candidates ranked by the mean of their median edge (bps of traded notional) on the other three; the cells give the default's and the best-ranked alternative's median edge on the held-out market; PBO by CSCV over the candidates × ${names.length} markets.\n\n${formatDefaultsTable(outcomes, names)}\n`;
+  const defaultsTable = `\n${run}: one selection per default. Each market held out in turn, the group's candidates ranked by their mean rank (by median edge, bps of traded notional) on the other three; the cells give the default's and the best-ranked alternative's median edge on the held-out market; PBO by CSCV over the candidates × ${names.length} markets.\n\n${formatDefaultsTable(outcomes, names)}\n`;
   const readme = join(ROOT, 'strategies/README.md');
   let text = readFileSync(readme, 'utf8');
   for (const [marker, body] of [['REAL-LOMO', marketsTable], ['REAL-LOMO-DEFAULTS', defaultsTable]] as const) {
