@@ -55,16 +55,10 @@ export const modelBaseShape = {
     .enum(['add', 'floor'])
     .default('add')
     .describe('How the measured adverse selection of a side enters its quote: add (Cartea–Jaimungal: the expected mid move against a fill is added to the model\'s depth, which is floored at the maker fee) or floor (the half-spread is at least fee + adverse move).'),
-  lossFeedback: z
-    .number()
-    .min(0)
-    .max(4)
-    .default(0)
-    .describe('Bps of extra depth per bps of mean loss: each maker fill\'s PnL adverseHorizonS later, side × (mid then − fill price) in bps (edge and markout together), is averaged per side (weights: fill size in lots, halving every volHalfLifeS); the side\'s extra depth is the larger of lossFeedback × its mean loss and its measured adverse move, not their sum (at most one observed market spread; eased on the side reducing the inventory, not at all at maxPosition). 0 (default) = off: not shown to help on real data.'),
   edgeGuard: z
     .enum(['off', 'widen', 'pull'])
-    .default('off')
-    .describe('Safe when there is no edge (EdgeGuard): each side\'s own maker fills are marked adverseHorizonS later, side × (mid then − fill price) less the maker fee, in ticks, per regime (touch spread 1 / 2 / 3–4 / 5–8 / 9–16 / 17+ ticks × the side\'s flow state against / neutral / for × the mid last moved <0.1 / 0.1–1 / 1–10 / ≥10 s ago), a side\'s mean shrunk toward 0 by 10 lots of "no edge" and a regime\'s toward its side\'s by 10 lots, weights halving every intensityHalfLifeS; a side whose expected edge in its current regime is negative is widened by the loss in whole ticks (at most one observed market spread; the depth added is taken off its fills\' marks, so the estimate stays the base quote\'s) (widen) or left unquoted while the loss is a tick or more (pull); the side reducing the inventory backs off less the larger it is and is never pulled. off = no guard.'),
+    .default('widen')
+    .describe('Safe when there is no edge (EdgeGuard): each side\'s own maker fills are marked adverseHorizonS later, side × (mid then − fill price) less the maker fee, in ticks, per regime (touch spread 1 / 2 / 3–4 / 5–8 / 9–16 / 17+ ticks × the side\'s flow state against / neutral / for × the mid last moved <0.1 / 0.1–1 / 1–10 / ≥10 s ago), a side\'s mean shrunk toward 0 by 10 lots of "no edge" and a regime\'s toward its side\'s by 10 lots, weights halving every intensityHalfLifeS; a side whose expected edge in its current regime is negative is widened by the loss in whole ticks (at most one observed market spread; the depth added is taken off its fills\' marks, so the estimate stays the base quote\'s) (widen) or left unquoted while the loss is a tick or more (pull); the side reducing the inventory backs off less the larger it is and is never pulled. off = no guard. Replaces lossFeedback. Default widen: chosen leave-one-market-out on the four real markets (strategies/README.md).'),
   flowAlpha: z
     .boolean()
     .default(true)

@@ -3,7 +3,6 @@ import { MarketCalibrator } from './calibration.ts';
 import type { Strategy, StrategyContext, StrategyPlan } from './contract.ts';
 import type { IntensityFit } from './estimators/intensity.ts';
 import { Ewma } from './estimators/ewma.ts';
-import { SideLossDepth } from './estimators/loss-feedback.ts';
 import { MarkoutTracker } from './estimators/markout-tracker.ts';
 import { MicropriceEstimator } from './estimators/microprice.ts';
 import { FlowStateMarkouts } from './estimators/flow-state-markouts.ts';
@@ -68,9 +67,9 @@ export interface QuoteModel {
  * A strategy around a {@link QuoteModel}: calibrates online from every call's view, refits every
  * `refitIntervalMs` (γ from the risk budget), quotes at the touch until calibrated (fallbackWidth ×
  * half the observed spread, inventory skew of one half-spread at maxPosition), then the model's
- * quotes, with the maker fee as a floor, the measured adverse selection of our own fills (or, when
- * larger, lossFeedback's mean loss) added per side, and the explicit floor minSpreadShare (off by
- * default); sizes shrink on the side that grows the inventory (sizeDecay); lays levels, keeps
+ * quotes, with the maker fee as a floor, the measured adverse selection of our own fills added per
+ * side, the explicit floor minSpreadShare, the flow state's and the edge guard's back-off (a side
+ * whose own fills are expected to lose in the regime it rests in); sizes shrink on the side that grows the inventory (sizeDecay); lays levels, keeps
  * post-only and enforces the hard cap counting in-flight orders; optionally unwinds at the cap.
  */
 export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean; readonly calibration: () => ModelCalibration | null } {
@@ -101,8 +100,6 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
   let clockMs = 0;
   const buyMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => buyAdverse.update(m.bps, clockMs, m.weight) });
   const sellMarkouts = new MarkoutTracker({ horizonsMs: [p.adverseHorizonS * 1000], onMarkout: (m) => sellAdverse.update(m.bps, clockMs, m.weight) });
-  // What each side's fills earned at the horizon, edge included (reference = the fill price).
-  const loss = p.lossFeedback > 0 ? new SideLossDepth(p.lossFeedback, p.volHalfLifeS * 1000, p.adverseHorizonS * 1000) : null;
   const lead = p.leadingFair ? new LeadingFair({ horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000 }) : null;
   const queue = p.queueAware ? new QueueTracker(p.volHalfLifeS * 1000) : null;
   const unwind = p.unwindAfterS !== undefined ? new TakerUnwind(p.unwindAfterS * 1000) : null;
@@ -135,7 +132,6 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         const f = fills[i]!;
         if (f.symbol !== ctx.symbol || f.liquidity !== 'maker' || !(prevMid > 0)) continue;
         (f.side === 'buy' ? buyMarkouts : sellMarkouts).fill(Math.min(f.tsMs, now), f.side, f.priceTicks, f.qty / p.size, prevMid);
-        loss?.fill(f, p.size, now);
         guard?.fill(f, f.qty / p.size, now);
       }
       const trades = ctx.trades;
@@ -146,7 +142,6 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       flowState?.updateMid(now, mid);
       buyMarkouts.updateMid(now, mid);
       sellMarkouts.updateMid(now, mid);
-      loss?.updateMid(now, mid);
       guard?.updateMid(now, mid);
       prevMid = mid;
       const b = ctx.book!.bids[0]!;
@@ -176,14 +171,10 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       const marketHalf = Math.max(0.5, cal.observedSpreadTicks / 2);
       // A fill pays the maker fee and the adverse move that follows our fills on its side (ticks).
       const feeTicks = ctx.fees.maker * fair;
-      // What the side's fills still lose at the depth quoted (mean, as lossFeedback sets it): the
-      // side's extra depth is the larger of that and the measured adverse move, never both (the
-      // same markout would otherwise widen the side twice).
-      if (loss) loss.update(now, fair, 2 * marketHalf, q, p.maxPosition);
       // Added to a depth, the extra counts in whole ticks (rounded): quotes snap outward, so a
       // measured fraction of a tick would otherwise cost a full tick of priority.
-      const extraBid = Math.max((adverseBidBps / 1e4) * fair, loss ? loss.bidTicks : 0);
-      const extraAsk = Math.max((adverseAskBps / 1e4) * fair, loss ? loss.askTicks : 0);
+      const extraBid = (adverseBidBps / 1e4) * fair;
+      const extraAsk = (adverseAskBps / 1e4) * fair;
       const adverseBidTicks = additive ? Math.round(extraBid) : extraBid;
       const adverseAskTicks = additive ? Math.round(extraAsk) : extraAsk;
       if (ready) {

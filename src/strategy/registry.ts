@@ -88,6 +88,18 @@ async function importStrategy(nameOrPath: string, url: string): Promise<Strategy
   return def;
 }
 
+/** Parameters a built-in no longer takes, and what replaces them: named when a config still sets one. */
+const RETIRED_PARAMS: Readonly<Record<string, string>> = {
+  lossFeedback: 'the model quoters no longer take it: edgeGuard replaces it (widen, the default, backs a side off by the loss its own fills are expected to take in the regime it rests in; off turns it off)',
+};
+
+/** " (…what replaces it)" for an unknown key that a built-in used to take, else "". */
+function retiredHint(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys') return '';
+  const hints = issue.keys.filter((k) => RETIRED_PARAMS[k] !== undefined).map((k) => `${k}: ${RETIRED_PARAMS[k]}`);
+  return hints.length > 0 ? ` (${hints.join('; ')})` : '';
+}
+
 /**
  * Validates raw parameters against a strategy's schema.
  * @throws MmError STRATEGY_INVALID naming each bad parameter path, the problem and the value.
@@ -95,6 +107,6 @@ async function importStrategy(nameOrPath: string, url: string): Promise<Strategy
 export function parseStrategyParams<S extends z.ZodType>(def: StrategyDefinition<S>, raw: unknown, where = def.name): z.infer<S> {
   const r = def.params.safeParse(raw ?? {});
   if (r.success) return r.data as z.infer<S>;
-  const issues = r.error.issues.map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`);
+  const issues = r.error.issues.map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}${retiredHint(i)}`);
   throw new MmError('STRATEGY_INVALID', `invalid parameters for strategy ${def.name}: ${issues.join('; ')}`, { strategy: def.name, issues });
 }

@@ -26,7 +26,8 @@ describe('mmbot strategies', () => {
     const p = (name: string) => glft.params.find((x: { name: string }) => x.name === name);
     expect(p('size')).toMatchObject({ type: 'integer', required: true, constraints: ['> 0', '≤ 1000000000'] });
     expect(p('riskAversion')).toMatchObject({ type: 'number', required: false, default: 1, constraints: ['> 0', '≤ 1000'] });
-    expect(p('lossFeedback')).toMatchObject({ default: 0 });
+    expect(p('edgeGuard')).toMatchObject({ default: 'widen' });
+    expect(p('lossFeedback')).toBeUndefined();
     expect(p('minSpreadShare')).toMatchObject({ default: 0.5 });
     expect(p('fairValue')).toMatchObject({ type: 'mid|weighted-mid|microprice', default: 'mid' });
     expect(p('gamma').description).toContain('1/(tick·lot)');

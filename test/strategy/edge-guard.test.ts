@@ -160,3 +160,9 @@ describe.each([
     expect(run('pull', -1500).bids.length).toBeGreaterThan(0);
   });
 });
+
+describe('lossFeedback, retired', () => {
+  it('a config that still sets it is refused, naming the parameter and what replaces it', () => {
+    expect(() => make(glft, { size: 1, maxPosition: 10, lossFeedback: 0.1 })).toThrow(/glft: Unrecognized key: "lossFeedback" \(lossFeedback: the model quoters no longer take it: edgeGuard replaces it/);
+  });
+});

@@ -32,9 +32,9 @@ describe.each([
   ['glft', glft],
 ] as const)('%s adverse selection', (_n, def) => {
   it('add (default) puts the measured adverse move on top of the depth; floor only floors the half-spread with it', () => {
-    // lossFeedback off: what the fills still lose past the adverse move is tested on its own.
-    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
-    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, adverseSelection: 'floor', lossFeedback: 0 }), 4, 3);
+    // edgeGuard off: what the fills still lose past the adverse move is tested on its own (edge-guard.test.ts).
+    const add = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, edgeGuard: 'off' }), 4, 3);
+    const floor = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, adverseSelection: 'floor', edgeGuard: 'off' }), 4, 3);
     // About 4 × 0.79 = 3.1 ticks of shrunk adverse move on the bid (a prior worth 10 fills against
     // ~37 decayed ones) on a ±3-tick book: floor gives a 3.1-tick half-spread (bid 4 below the mid
     // after snapping down), add the touch's 3 ticks plus 3 whole ticks (6).
@@ -48,7 +48,8 @@ describe.each([
 
 describe('adverse selection is forgotten in time, not only by newer fills', () => {
   it('a side no longer filled comes back to the touch after a few volHalfLifeS', () => {
-    const s = make(glft, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, volHalfLifeS: 60 });
+    // The edge guard keeps its own, longer memory (intensityHalfLifeS; edge-guard.test.ts): off here.
+    const s = make(glft, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, volHalfLifeS: 60, edgeGuard: 'off' });
     expect(10_000 - pickedOffBids(s, 4).bids[0]!.priceTicks).toBeGreaterThanOrEqual(3);
     // 81 s of picked-off buys, then 10 minutes (10 half-lives) without a fill.
     const later = quotes(s, 81_000 + 600_000, book(9_999, 10_001));
@@ -221,8 +222,8 @@ describe.each([
   ['glft', glft],
 ] as const)('%s toxicityGuard (on by default)', (_n, def) => {
   it('widens the picked-off side further than the quoter alone, keeps the other side, and keeps the calibration readable', () => {
-    const off = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback: 0 }), 4, 3);
-    const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, lossFeedback: 0 });
+    const off = pickedOffBids(make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, edgeGuard: 'off' }), 4, 3);
+    const s = make(def, { size: 200, maxPosition: 1500, adverseHorizonS: 1, edgeGuard: 'off' });
     const on = pickedOffBids(s, 4, 3);
     // Without: the touch's 3 ticks plus 3 whole ticks of measured adverse move (the test above).
     expect(10_000 - off.bids[0]!.priceTicks).toBe(6);

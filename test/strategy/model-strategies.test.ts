@@ -111,58 +111,6 @@ describe.each(defs.map((d) => [d.name, d] as const))('%s', (_name, def) => {
     expect(out.asks[0]!.priceTicks).toBe(mid + 1);
   });
 
-  it('backs a side off further while its fills keep losing at the depth quoted (lossFeedback), and not a side whose fills earn', () => {
-    // A 6-tick book. Bids filled at the touch every 2 s, the mid then 4 ticks lower for a while; asks
-    // filled every 2 s with the mid then 4 ticks lower (in our favour). With lossFeedback 0 only the
-    // measured adverse move (4 ticks from the pre-fill mid, shrunk by the prior: 2.6) widens the bid:
-    // 3 ticks. The bids' mean PnL at the horizon is −1 bps (filled 3 under a mid that then fell 4):
-    // lossFeedback 4 asks for 4 ticks, more than the adverse move, so the bid goes 4 out. The two are
-    // not added (the same markout would widen the bid twice): at 2, the loss's 2 ticks are below the
-    // adverse move and nothing changes.
-    const run = (lossFeedback: number): DesiredQuotes => {
-      const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback });
-      let t = 0;
-      const mid = 10_000;
-      for (let i = 0; i < 40; i++) {
-        quotes(s, t, book(mid - 3, mid + 3));
-        const side = i % 2 === 0 ? ('buy' as const) : ('sell' as const);
-        const fill = { symbol: SYM, side, priceTicks: side === 'buy' ? mid - 3 : mid + 3, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
-        quotes(s, t + 20, book(mid - 3, mid + 3), 0, { fills: [fill] });
-        quotes(s, t + 500, book(mid - 7, mid - 1));
-        quotes(s, t + 1500, book(mid - 7, mid - 1));
-        t += 2000;
-      }
-      return quotes(s, t + 1000, book(mid - 3, mid + 3));
-    };
-    const off = run(0);
-    expect(off.bids[0]!.priceTicks).toBe(10_000 - 3 - 3);
-    expect(run(4).bids[0]!.priceTicks).toBe(10_000 - 3 - 4);
-    expect(run(2).bids[0]!.priceTicks).toBe(off.bids[0]!.priceTicks);
-    // The asks' fills earned (the mid fell after each sale): no extra depth there.
-    expect(run(4).asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
-  });
-
-  it('never backs off the side that reduces a full inventory (lossFeedback scales to 0 at maxPosition)', () => {
-    // Asks filled every 2 s, the mid then 4 ticks higher: the sales lose. Flat, the ask backs off;
-    // long at maxPosition, the ask is the exit and stays where the model puts it.
-    const run = (lossFeedback: number, q: number): DesiredQuotes => {
-      const s = make(def, { size: 200, maxPosition: 1500, toxicityGuard: false, adverseHorizonS: 1, lossFeedback });
-      let t = 0;
-      const mid = 10_000;
-      for (let i = 0; i < 40; i++) {
-        quotes(s, t, book(mid - 3, mid + 3));
-        const fill = { symbol: SYM, side: 'sell' as const, priceTicks: mid + 3, qty: 200, liquidity: 'maker' as const, tsMs: t + 10, clientOrderId: null };
-        quotes(s, t + 20, book(mid - 3, mid + 3), 0, { fills: [fill] });
-        quotes(s, t + 500, book(mid + 1, mid + 7));
-        quotes(s, t + 1500, book(mid + 1, mid + 7));
-        t += 2000;
-      }
-      return quotes(s, t + 1000, book(mid - 3, mid + 3), q);
-    };
-    expect(run(4, 0).asks[0]!.priceTicks).toBeGreaterThan(run(0, 0).asks[0]!.priceTicks);
-    expect(run(4, 1500).asks[0]!.priceTicks).toBe(run(0, 1500).asks[0]!.priceTicks);
-  });
-
   it('calibrates σ, A, k and γ online to the market it sees, then quotes from the model', () => {
     const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false }) as Strategy & { calibrated(): boolean; calibration(): ModelCalibration | null };
     // Prints of 10 contracts (1 lot) at 3/s over both sides, δ = 1 (the touch) + Exp(k = 0.4) from the mid.

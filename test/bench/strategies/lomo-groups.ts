@@ -28,8 +28,8 @@ const group = (param: string, dflt: unknown, ...alts: unknown[]): LomoGroup => (
 
 /**
  * The groups. The first is the main group (its default is every group's default). Half-lives get
- * ×½ and ×2; refitIntervalMs has none (a compute cadence, not a trading choice); edgeGuard is the
- * lead's new parameter: on a build without it the group fails validation and is skipped, named.
+ * ×½ and ×2; refitIntervalMs has none (a compute cadence, not a trading choice). A group whose
+ * parameter this build's glft does not take fails validation and is skipped, named.
  */
 export const LOMO_GROUPS: readonly LomoGroup[] = [
   group('minSpreadShare', 0.5, 0, 1),
@@ -43,11 +43,10 @@ export const LOMO_GROUPS: readonly LomoGroup[] = [
   group('sizeDecay', 1, 0, 2),
   group('adverseSelection', 'add', 'floor'),
   group('adverseHorizonS', 10, 5, 30),
-  group('lossFeedback', 0, 0.1),
   group('volHalfLifeS', 300, 150, 600),
   group('fastVolHalfLifeS', 30, 15, 60),
   group('flowStateHalfLifeS', 5, 2.5, 10),
   group('intensityHalfLifeS', 1800, 900),
   group('fallbackWidth', 1, 2),
-  group('edgeGuard', 'off', 'widen', 'pull'),
+  group('edgeGuard', 'widen', 'off', 'pull'),
 ];

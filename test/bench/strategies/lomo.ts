@@ -101,9 +101,12 @@ export async function runLomo(dataDir: string, opts: LomoOptions): Promise<strin
   mkdirSync(cache, { recursive: true });
   const t0 = Date.now();
   const ensembles = new Map<string, Ensemble>();
-  /** The ensemble of one (market, params), run unless cached (key: market + params hash + draws). */
+  /**
+   * The ensemble of one (market, params), run unless cached (key: market + draws + the hash of the
+   * params as glft resolves them, defaults filled in: a changed default is a new key, not a stale hit).
+   */
   const ensemble = async (m: LomoMarket, data: string, base: string, label: string, params: Readonly<Record<string, unknown>>): Promise<Ensemble> => {
-    const key = `${m.name}-${paramsKey(params)}`;
+    const key = `${m.name}-${paramsKey(glftParams.parse({ size: 1, maxPosition: 1, ...params }) as Record<string, unknown>)}`;
     const hit = ensembles.get(key);
     if (hit) return hit;
     const out = join(cache, key);

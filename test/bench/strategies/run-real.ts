@@ -54,7 +54,7 @@ export const ABLATION_LEGS: readonly (RealLeg & { readonly windows: readonly str
   { label: 'glft flowState=off', strategy: 'glft', extra: { flowState: 'off' }, windows: ['full'], market: 'btcusdt' },
   { label: 'glft floor off (minSpreadShare 0)', strategy: 'glft', extra: { minSpreadShare: 0 }, windows: ['full'], market: 'btcusdt' },
   { label: 'glft flowAlpha=off', strategy: 'glft', extra: { flowAlpha: false }, windows: ['full'] },
-  { label: 'glft lossFeedback=0.1', strategy: 'glft', extra: { lossFeedback: 0.1 }, windows: ['full'] },
+  { label: 'glft edgeGuard=off', strategy: 'glft', extra: { edgeGuard: 'off' }, windows: ['full', 'morning', 'afternoon'] },
   { label: 'glft toxicityGuard=off', strategy: 'glft', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
   { label: 'avellaneda-stoikov toxicityGuard=off', strategy: 'avellaneda-stoikov', extra: { toxicityGuard: false }, windows: ['full', 'afternoon'] },
   { label: 'avellaneda-stoikov leadingFair=on', strategy: 'avellaneda-stoikov', extra: { leadingFair: true }, windows: ['full'] },
