@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOMO_GROUPS } from './lomo-groups.ts';
-import { formatDefaultsTable, formatMarketsTable, paramsKey, selectHeldOut, verdictOf, verdictText, type Ensemble, type HeldOut } from './lomo-select.ts';
+import { formatDefaultsTable, formatMarketsTable, paramsKey, selectHeldOut, targetOf, verdictOf, verdictText, type Ensemble, type HeldOut } from './lomo-select.ts';
 
 const MARKETS = ['a', 'b', 'c', 'd'];
 
@@ -111,8 +111,15 @@ describe('tables', () => {
     const s = (net: number, edge: number) => ({ runs: 16, net_usd: d(net), edge_bps: d(edge), fills: d(120), uptime_two_sided: d(1), p_net_positive: 0.8125 });
     const e: Ensemble = { summary: s(162.42, 1.43), vs: { summary: s(-5524.3, -1.5) }, paired: { p_better: 1 } };
     expect(formatMarketsTable([{ market: 'amzn', ensemble: e }]).split('\n').slice(2)).toEqual([
-      '| amzn | glft defaults | 162.42 [161.42, 163.42] | 1.43 [0.43, 2.43] | 81 % | 100 % | 100 % | 120 |',
-      '| amzn | baseline: fixed-spread priceSkew=1 | -5524.30 [-5525.30, -5523.30] | -1.50 [-2.50, -0.50] | 81 % | – | 100 % | 120 |',
+      '| amzn | glft defaults | 162.42 [161.42, 163.42] | 1.43 [0.43, 2.43] | 81 % | 100 % | 100 % | 120 | met |',
+      '| amzn | baseline: fixed-spread priceSkew=1 | -5524.30 [-5525.30, -5523.30] | -1.50 [-2.50, -0.50] | 81 % | – | 100 % | 120 | – |',
     ]);
+  });
+
+  it('names each part of the target a market misses', () => {
+    const d = (p50: number) => ({ mean: p50, sd: 0, p5: p50, p50, p95: p50 });
+    const s = { runs: 16, net_usd: d(-3), edge_bps: d(-0.4), fills: d(40), uptime_two_sided: d(0.45), p_net_positive: 0.2 };
+    expect(targetOf({ summary: s, paired: { p_better: 0.875 } })).toBe('missed: median edge -0.40 < 0, uptime 45 % < 50 %, beats the baseline on 88 % < 90 %');
+    expect(targetOf({ summary: { ...s, edge_bps: d(0), uptime_two_sided: d(0.5) }, paired: { p_better: 0.9 } })).toBe('met');
   });
 });

@@ -150,16 +150,30 @@ export function formatDefaultsTable(outcomes: readonly GroupOutcome[], markets: 
 /** One market's default and baseline ensembles, for the detailed table. */
 export interface MarketDefault { readonly market: string; readonly ensemble: Ensemble }
 
-/** The detailed table: on every market the default against the baseline, median [p5, p95] over the draws. */
+/**
+ * The issue's target on one market, in words: "met", or what was missed. Median edge ≥ 0 bps,
+ * two-sided uptime ≥ 50 %, and beating the baseline on ≥ 90 % of the paired draws.
+ */
+export function targetOf(e: Ensemble): string {
+  const s = e.summary;
+  const missed: string[] = [];
+  if (!(s.edge_bps.p50 >= 0)) missed.push(`median edge ${f(s.edge_bps.p50)} < 0`);
+  if (!(s.uptime_two_sided.p50 >= 0.5)) missed.push(`uptime ${pct(s.uptime_two_sided.p50)} < 50 %`);
+  const p = e.paired?.p_better;
+  if (p === undefined || !(p >= 0.9)) missed.push(`beats the baseline on ${p === undefined ? '–' : pct(p)} < 90 %`);
+  return missed.length === 0 ? 'met' : `missed: ${missed.join(', ')}`;
+}
+
+/** The detailed table: on every market the default against the baseline, median [p5, p95] over the draws, and the target. */
 export function formatMarketsTable(rows: readonly MarketDefault[]): string {
-  const line = (market: string, who: string, s: Summary, pBetter: number | null): string =>
-    `| ${market} | ${who} | ${span(s.net_usd)} | ${span(s.edge_bps)} | ${pct(s.p_net_positive)} | ${pBetter === null ? '–' : pct(pBetter)} | ${pct(s.uptime_two_sided.p50)} | ${f(s.fills.p50, 0)} |`;
+  const line = (market: string, who: string, s: Summary, pBetter: number | null, target: string): string =>
+    `| ${market} | ${who} | ${span(s.net_usd)} | ${span(s.edge_bps)} | ${pct(s.p_net_positive)} | ${pBetter === null ? '–' : pct(pBetter)} | ${pct(s.uptime_two_sided.p50)} | ${f(s.fills.p50, 0)} | ${target} |`;
   return [
-    '| market | setting | net USD | edge bps | P(net > 0) | P(beats baseline) | two-sided uptime p50 | fills p50 |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| market | setting | net USD | edge bps | P(net > 0) | P(beats baseline) | two-sided uptime p50 | fills p50 | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...rows.flatMap(({ market, ensemble: e }) => [
-      line(market, 'glft defaults', e.summary, e.paired?.p_better ?? null),
-      ...(e.vs ? [line(market, 'baseline: fixed-spread priceSkew=1', e.vs.summary, null)] : []),
+      line(market, 'glft defaults', e.summary, e.paired?.p_better ?? null, targetOf(e)),
+      ...(e.vs ? [line(market, 'baseline: fixed-spread priceSkew=1', e.vs.summary, null, '–')] : []),
     ]),
   ].join('\n');
 }
