@@ -69,8 +69,9 @@ export interface QuoteModel {
  * half the observed spread, inventory skew of one half-spread at maxPosition), then the model's
  * quotes, with the maker fee as a floor, the measured adverse selection of our own fills added per
  * side, the explicit floor minSpreadShare, the flow state's and the edge guard's back-off (a side
- * whose own fills are expected to lose in the regime it rests in); sizes shrink on the side that grows the inventory (sizeDecay); lays levels, keeps
- * post-only and enforces the hard cap counting in-flight orders; optionally unwinds at the cap.
+ * whose own fills are expected to lose in the regime it rests in); sizes shrink on the side that
+ * grows the inventory (sizeDecay); lays levels, keeps post-only and enforces the hard cap counting
+ * in-flight orders; optionally unwinds at the cap.
  */
 export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strategy & { readonly calibrated: () => boolean; readonly calibration: () => ModelCalibration | null } {
   const cal = new MarketCalibrator({ volHalfLifeMs: p.volHalfLifeS * 1000, intensityHalfLifeMs: p.intensityHalfLifeS * 1000, fastVolHalfLifeMs: p.fastVolHalfLifeS * 1000, lotSize: p.size });
