@@ -195,7 +195,8 @@ describe.each([
   // (of 10) on a wide book, so that post-only never clamps: spread = ask − bid, lean = how far the
   // quotes' centre sits below the fair value (ticks).
   const final = (market: Parameters<typeof warmUp>[1], params: Record<string, unknown> = {}): { spread: number; lean: number } => {
-    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false, ...params });
+    // queueAware off: its join-the-touch would snap the model's prices this test reads.
+    const s = make(def, { size: 10, maxPosition: 100, flowAlpha: false, queueAware: false, ...params });
     const { mid, nowMs } = warmUp(s, { sigma: 1, aPerS: 3, k: 0.5, spreadTicks: 2, durationS: 600, seed: 5, ...market });
     const b = Math.floor(mid - 1);
     const out = quotes(s, nowMs + 100, book(b - 20, b + 22), 50);

@@ -19,7 +19,7 @@ describe('LOMO_GROUPS', () => {
       expect(g.candidates[0]!.params).toEqual({});
       for (const c of g.candidates.slice(1)) expect(Object.keys(c.params)).toEqual([g.param]);
     }
-    expect(LOMO_GROUPS.reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(27);
+    expect(LOMO_GROUPS.reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(28);
   });
 });
 
@@ -35,7 +35,7 @@ describe('selectHeldOut', () => {
     expect(held[2]!.score).toBe(1);
     expect(held[2]!.meanEdge).toBe(2);
     expect(verdictOf(held)).toEqual({ chosenDefault: 0, altWins: 3, markets: 4, holds: false });
-    expect(verdictText(verdictOf(held))).toBe('an alternative wins out of sample on 3/4');
+    expect(verdictText(verdictOf(held))).toBe('an alternative wins out of sample on 3/4: change it');
   });
 
   it('keeps the default on a tie and names the best-ranked alternative and its held-out edge', () => {
@@ -83,13 +83,14 @@ describe('selectHeldOut', () => {
 
 describe('verdictOf', () => {
   const h = (chosen: number, chosenEdge: number, defaultEdge: number): HeldOut => ({ market: 'x', chosen, score: 0, meanEdge: 0, defaultEdge, bestAlt: 1, bestAltEdge: chosenEdge, chosenEdge });
-  it('an even split is not "most": the default chosen on 2 of 4 and beaten held out on the other 2 does not hold', () => {
+  it('an even split is not "most": beaten held out on 2 of 4, the default stays', () => {
     const v = verdictOf([h(0, 1, 1), h(0, 1, 1), h(1, 2, 1), h(1, 3, 1)]);
-    expect(v).toEqual({ chosenDefault: 2, altWins: 2, markets: 4, holds: false });
-    expect(verdictText(v)).toBe('an alternative wins out of sample on 2/4');
+    expect(v).toEqual({ chosenDefault: 2, altWins: 2, markets: 4, holds: true });
+    expect(verdictText(v)).toBe('holds (an alternative wins out of sample on 2/4: not most)');
+    expect(verdictOf([h(1, 2, 1), h(1, 2, 1), h(1, 2, 1), h(0, 1, 1)]).holds).toBe(false);
   });
   it('names a held-out win even when the default holds', () => {
-    expect(verdictText(verdictOf([h(0, 1, 1), h(0, 1, 1), h(0, 1, 1), h(1, 2, 1)]))).toBe('holds (an alternative wins out of sample on 1/4)');
+    expect(verdictText(verdictOf([h(0, 1, 1), h(0, 1, 1), h(0, 1, 1), h(1, 2, 1)]))).toBe('holds (an alternative wins out of sample on 1/4: not most)');
   });
 });
 
@@ -101,7 +102,7 @@ describe('tables', () => {
     expect(table.split('\n')).toEqual([
       '| parameter | default | alternatives | a: default / best alternative (bps) | b: default / best alternative (bps) | c: default / best alternative (bps) | d: default / best alternative (bps) | default chosen held out | PBO | verdict |',
       '|---|---|---|---:|---:|---:|---:|---:|---:|---|',
-      '| minSpreadShare | 0.5 | 0, 1 | 1.00 / 2.00 (0) | 1.00 / 2.00 (0) | 1.00 / 0.00 (0) | 1.00 / 2.00 (0) | 0/4 | 0.50 | an alternative wins out of sample on 3/4 |',
+      '| minSpreadShare | 0.5 | 0, 1 | 1.00 / 2.00 (0) | 1.00 / 2.00 (0) | 1.00 / 0.00 (0) | 1.00 / 2.00 (0) | 0/4 | 0.50 | an alternative wins out of sample on 3/4: change it |',
       '| edgeGuard | widen | off, pull | – | – | – | – | – | – | not run: edgeGuard: unrecognized key |',
     ]);
   });

@@ -96,7 +96,7 @@ export interface Verdict {
   /** Markets where the held-out choice is an alternative that does better there than the default. */
   readonly altWins: number;
   readonly markets: number;
-  /** Chosen on most markets, or the held-out choice does no better than the default on most. */
+  /** A default changes only when the held-out choice beats it on most markets: it holds otherwise. */
   readonly holds: boolean;
 }
 
@@ -105,13 +105,13 @@ export function verdictOf(held: readonly HeldOut[]): Verdict {
   const n = held.length;
   const chosenDefault = held.filter((h) => h.chosen === 0).length;
   const altWins = held.filter((h) => h.chosen !== 0 && val(h.chosenEdge) > val(h.defaultEdge)).length;
-  return { chosenDefault, altWins, markets: n, holds: 2 * chosenDefault > n || 2 * (n - altWins) > n };
+  return { chosenDefault, altWins, markets: n, holds: 2 * altWins <= n };
 }
 
 /** The verdict in words: `holds`, or which share of markets an alternative wins out of sample on. */
 export function verdictText(v: Verdict): string {
   const wins = `an alternative wins out of sample on ${v.altWins}/${v.markets}`;
-  return v.holds ? (v.altWins > 0 ? `holds (${wins})` : 'holds') : wins;
+  return v.holds ? (v.altWins > 0 ? `holds (${wins}: not most)` : 'holds') : `${wins}: change it`;
 }
 
 const f = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
