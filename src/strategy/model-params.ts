@@ -31,7 +31,7 @@ export const modelBaseShape = {
     .default(1)
     .describe('η: the side that grows |q| quotes size·e^(−η·|q|/maxPosition), rounded, at least the minimum order (Fushimi et al.; 1: 37 % of size at maxPosition, 61 % at half of it; 0 = off).'),
   volHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(300).describe('Half-life of the σ estimate, seconds (mid sampled every second).'),
-  intensityHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(900).describe('Half-life of the trade-intensity (A, k) estimate, and of the flow-state and edge-guard means, seconds (900: chosen leave-one-market-out over 1800 on four real markets, strategies/README.md).'),
+  intensityHalfLifeS: z.number().positive().max(PARAM_RANGES.seconds).default(1800).describe('Half-life of the trade-intensity (A, k) estimate, and of the flow-state and edge-guard means, seconds (1800: kept by the joint leave-one-market-out check on four real markets, strategies/README.md).'),
   refitIntervalMs: z.number().int().positive().max(PARAM_RANGES.intervalMs).default(1000).describe('Engine ms between refits of σ, A, k and γ.'),
   fallbackWidth: z
     .number()
@@ -71,16 +71,16 @@ export const modelBaseShape = {
     .number()
     .positive()
     .max(PARAM_RANGES.seconds)
-    .default(10)
-    .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (10: chosen leave-one-market-out over 2.5 and 5 on four real markets, strategies/README.md; at 5 s, on the AMZN day its five states ordered the prints from losing to earning in both halves, −3.9 … +4.3 cents a share at 10 s in the morning, −0.26 … +0.26 in the afternoon).'),
+    .default(5)
+    .describe('Half-life of the signed trade flow that defines a side\'s flow state, seconds (5: the burst a print belongs to; kept by the joint leave-one-market-out check on four real markets, strategies/README.md; on the AMZN day its five states ordered the prints from losing to earning in both halves, −3.9 … +4.3 cents a share at 10 s in the morning, −0.26 … +0.26 in the afternoon).'),
   leadingFair: z
     .boolean()
     .default(false)
     .describe('Off by default: on the AMZN morning (the development window) it helped avellaneda-stoikov and hurt glft by as much (strategies/README.md). Lead the fair value by the mid move over adverseHorizonS that touch imbalance, order-flow imbalance and trade-flow imbalance predict (an online regression, each coefficient kept only while significant), and widen the side a jump of the mid went against by the jump for a second (LeadingFair).'),
   queueAware: z
     .boolean()
-    .default(true)
-    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). On by default: chosen leave-one-market-out on four real markets, where it raised the held-out median edge on 3 of 4 (strategies/README.md).'),
+    .default(false)
+    .describe('Queue-aware first level: join the touch or improve it by a tick by expected value (fill probability from the estimated queue ahead × edge after fee and adverse move), and keep a resting order\'s price while the model\'s move gains less edge than re-queuing loses (QueueTracker). Off by default: alone it raised the held-out median edge on 3 of 4 real markets, but with the other two changes of that round it did not beat the defaults held out (the joint check, strategies/README.md).'),
   toxicityGuard: z
     .boolean()
     .default(true)

@@ -27,6 +27,24 @@ const group = (param: string, dflt: unknown, ...alts: unknown[]): LomoGroup => (
 });
 
 /**
+ * A joint group: every combination of `values` (one value list per parameter, the default's value
+ * first), the default's own combination first. One-at-a-time selections ignore how changes
+ * interact; the joint group judges them together, held out like any other.
+ */
+const joint = (name: string, values: Readonly<Record<string, readonly unknown[]>>): LomoGroup => {
+  const keys = Object.keys(values);
+  let combos: Record<string, unknown>[] = [{}];
+  for (const k of keys) combos = combos.flatMap((c) => values[k]!.map((v) => ({ ...c, [k]: v })));
+  const label = (c: Record<string, unknown>) => `${name} ${keys.map((k) => `${k}=${String(c[k])}`).join(' ')}`;
+  const isDefault = (c: Record<string, unknown>) => keys.every((k) => c[k] === values[k]![0]);
+  const dflt = combos.find(isDefault)!;
+  return {
+    param: name,
+    candidates: [{ label: `${label(dflt)} (default)`, params: {} }, ...combos.filter((c) => !isDefault(c)).map((c) => ({ label: label(c), params: c }))],
+  };
+};
+
+/**
  * The groups. The first is the main group (its default is every group's default). Half-lives get
  * ×½ and ×2; refitIntervalMs has none (a compute cadence, not a trading choice). A group whose
  * parameter this build's glft does not take fails validation and is skipped, named.
@@ -37,7 +55,7 @@ export const LOMO_GROUPS: readonly LomoGroup[] = [
   group('toxicityGuard', true, false),
   group('flowAlpha', true, false),
   group('leadingFair', false, true),
-  group('queueAware', true, false),
+  group('queueAware', false, true),
   group('fairValue', 'mid', 'microprice', 'weighted-mid'),
   group('riskAversion', 1, 0.5, 2),
   group('sizeDecay', 1, 0, 2),
@@ -45,8 +63,11 @@ export const LOMO_GROUPS: readonly LomoGroup[] = [
   group('adverseHorizonS', 10, 5, 30),
   group('volHalfLifeS', 300, 150, 600),
   group('fastVolHalfLifeS', 30, 15, 60),
-  group('flowStateHalfLifeS', 10, 5, 20),
-  group('intensityHalfLifeS', 900, 450, 1800),
+  group('flowStateHalfLifeS', 5, 2.5, 10),
+  group('intensityHalfLifeS', 1800, 900),
   group('fallbackWidth', 1, 2),
   group('edgeGuard', 'widen', 'off', 'pull'),
+  // The three changes the one-at-a-time selections asked for (queueAware off → on, intensity 1800 →
+  // 900 s, flow state 5 → 10 s), judged together against the defaults: all eight combinations.
+  joint('joint', { queueAware: [false, true], intensityHalfLifeS: [1800, 900], flowStateHalfLifeS: [5, 10] }),
 ];

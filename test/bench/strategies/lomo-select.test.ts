@@ -13,13 +13,18 @@ describe('paramsKey', () => {
 });
 
 describe('LOMO_GROUPS', () => {
-  it('has one group per parameter, each the default ({}) first and alternatives that set only that parameter', () => {
+  it('has one group per parameter, each the default ({}) first and alternatives that set only that parameter; the joint group every combination', () => {
     expect(new Set(LOMO_GROUPS.map((g) => g.param)).size).toBe(LOMO_GROUPS.length);
-    for (const g of LOMO_GROUPS) {
+    for (const g of LOMO_GROUPS.filter((x) => x.param !== 'joint')) {
       expect(g.candidates[0]!.params).toEqual({});
       for (const c of g.candidates.slice(1)) expect(Object.keys(c.params)).toEqual([g.param]);
     }
-    expect(LOMO_GROUPS.reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(28);
+    expect(LOMO_GROUPS.filter((x) => x.param !== 'joint').reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(27);
+    const j = LOMO_GROUPS.find((x) => x.param === 'joint')!;
+    expect(j.candidates).toHaveLength(8);
+    expect(j.candidates[0]).toEqual({ label: 'joint queueAware=false intensityHalfLifeS=1800 flowStateHalfLifeS=5 (default)', params: {} });
+    expect(new Set(j.candidates.map((c) => JSON.stringify(c.params))).size).toBe(8);
+    expect(j.candidates[7]!.params).toEqual({ queueAware: true, intensityHalfLifeS: 900, flowStateHalfLifeS: 10 });
   });
 });
 
@@ -34,8 +39,8 @@ describe('selectHeldOut', () => {
     expect(held[0]!.meanEdge).toBeCloseTo(4 / 3, 12);
     expect(held[2]!.score).toBe(1);
     expect(held[2]!.meanEdge).toBe(2);
-    expect(verdictOf(held)).toEqual({ chosenDefault: 0, altWins: 3, markets: 4, holds: false });
-    expect(verdictText(verdictOf(held))).toBe('an alternative wins out of sample on 3/4: change it');
+    expect(verdictOf(held)).toEqual({ chosenDefault: 0, altWins: 3, winner: 1, markets: 4, holds: false });
+    expect(verdictText(verdictOf(held))).toBe('candidate 1 wins out of sample on 3/4: change it');
   });
 
   it('keeps the default on a tie and names the best-ranked alternative and its held-out edge', () => {
@@ -64,7 +69,8 @@ describe('selectHeldOut', () => {
     const held = selectHeldOut([[1, 1, 1, 1], [3, 0.5, 0.5, 0.5]], MARKETS);
     expect(held.map((h) => h.chosen)).toEqual([0, 0, 0, 0]);
     expect(held[1]!.score).toBeCloseTo(4 / 3, 12);
-    expect(verdictOf(held)).toEqual({ chosenDefault: 4, altWins: 0, markets: 4, holds: true });
+    expect(verdictOf(held)).toEqual({ chosenDefault: 4, altWins: 0, winner: -1, markets: 4, holds: true });
+    expect(verdictText(verdictOf(held), () => { throw new Error('no winner to name'); })).toBe('holds');
   });
 
   it('ranks a candidate without an edge (no fills: NaN) last on that market', () => {
@@ -85,12 +91,18 @@ describe('verdictOf', () => {
   const h = (chosen: number, chosenEdge: number, defaultEdge: number): HeldOut => ({ market: 'x', chosen, score: 0, meanEdge: 0, defaultEdge, bestAlt: 1, bestAltEdge: chosenEdge, chosenEdge });
   it('an even split is not "most": beaten held out on 2 of 4, the default stays', () => {
     const v = verdictOf([h(0, 1, 1), h(0, 1, 1), h(1, 2, 1), h(1, 3, 1)]);
-    expect(v).toEqual({ chosenDefault: 2, altWins: 2, markets: 4, holds: true });
-    expect(verdictText(v)).toBe('holds (an alternative wins out of sample on 2/4: not most)');
+    expect(v).toEqual({ chosenDefault: 2, altWins: 2, winner: 1, markets: 4, holds: true });
+    expect(verdictText(v, (c) => `alt ${c}`)).toBe('holds (alt 1 wins out of sample on 2/4: not most)');
     expect(verdictOf([h(1, 2, 1), h(1, 2, 1), h(1, 2, 1), h(0, 1, 1)]).holds).toBe(false);
   });
+
+  it('counts the wins of one and the same alternative: three alternatives each winning one market are no case for any', () => {
+    const v = verdictOf([h(1, 2, 1), h(2, 2, 1), h(3, 2, 1), h(0, 1, 1)]);
+    expect(v).toEqual({ chosenDefault: 1, altWins: 1, winner: 1, markets: 4, holds: true });
+    expect(verdictOf([h(2, 2, 1), h(2, 2, 1), h(1, 2, 1), h(2, 2, 1)])).toMatchObject({ altWins: 3, winner: 2, holds: false });
+  });
   it('names a held-out win even when the default holds', () => {
-    expect(verdictText(verdictOf([h(0, 1, 1), h(0, 1, 1), h(0, 1, 1), h(1, 2, 1)]))).toBe('holds (an alternative wins out of sample on 1/4: not most)');
+    expect(verdictText(verdictOf([h(0, 1, 1), h(0, 1, 1), h(0, 1, 1), h(1, 2, 1)]))).toBe('holds (candidate 1 wins out of sample on 1/4: not most)');
   });
 });
 
@@ -102,7 +114,7 @@ describe('tables', () => {
     expect(table.split('\n')).toEqual([
       '| parameter | default | alternatives | a: default / best alternative (bps) | b: default / best alternative (bps) | c: default / best alternative (bps) | d: default / best alternative (bps) | default chosen held out | PBO | verdict |',
       '|---|---|---|---:|---:|---:|---:|---:|---:|---|',
-      '| minSpreadShare | 0.5 | 0, 1 | 1.00 / 2.00 (0) | 1.00 / 2.00 (0) | 1.00 / 0.00 (0) | 1.00 / 2.00 (0) | 0/4 | 0.50 | an alternative wins out of sample on 3/4: change it |',
+      '| minSpreadShare | 0.5 | 0, 1 | 1.00 / 2.00 (0) | 1.00 / 2.00 (0) | 1.00 / 0.00 (0) | 1.00 / 2.00 (0) | 0/4 | 0.50 | 0 wins out of sample on 3/4: change it |',
       '| edgeGuard | widen | off, pull | – | – | – | – | – | – | not run: edgeGuard: unrecognized key |',
     ]);
   });

@@ -93,10 +93,16 @@ export function selectHeldOut(edges: readonly (readonly number[])[], markets: re
 export interface Verdict {
   /** Markets whose held-out choice is the default. */
   readonly chosenDefault: number;
-  /** Markets where the held-out choice is an alternative that does better there than the default. */
+  /** The most markets on which one and the same alternative is the held-out choice and beats the default there. */
   readonly altWins: number;
+  /** That alternative (candidate index), -1 when none wins anywhere. */
+  readonly winner: number;
   readonly markets: number;
-  /** A default changes only when the held-out choice beats it on most markets: it holds otherwise. */
+  /**
+   * A default changes only when one alternative is the held-out choice and beats it on most
+   * markets: it holds otherwise (different alternatives winning on different markets is no case
+   * for any one of them).
+   */
   readonly holds: boolean;
 }
 
@@ -104,14 +110,19 @@ export interface Verdict {
 export function verdictOf(held: readonly HeldOut[]): Verdict {
   const n = held.length;
   const chosenDefault = held.filter((h) => h.chosen === 0).length;
-  const altWins = held.filter((h) => h.chosen !== 0 && val(h.chosenEdge) > val(h.defaultEdge)).length;
-  return { chosenDefault, altWins, markets: n, holds: 2 * altWins <= n };
+  const wins = new Map<number, number>();
+  for (const h of held) if (h.chosen !== 0 && val(h.chosenEdge) > val(h.defaultEdge)) wins.set(h.chosen, (wins.get(h.chosen) ?? 0) + 1);
+  let winner = -1;
+  for (const [c, k] of wins) if (winner < 0 || k > wins.get(winner)! || (k === wins.get(winner) && c < winner)) winner = c;
+  const altWins = winner < 0 ? 0 : wins.get(winner)!;
+  return { chosenDefault, altWins, winner, markets: n, holds: 2 * altWins <= n };
 }
 
-/** The verdict in words: `holds`, or which share of markets an alternative wins out of sample on. */
-export function verdictText(v: Verdict): string {
-  const wins = `an alternative wins out of sample on ${v.altWins}/${v.markets}`;
-  return v.holds ? (v.altWins > 0 ? `holds (${wins}: not most)` : 'holds') : `${wins}: change it`;
+/** The verdict in words: `holds`, or on which share of markets one alternative wins out of sample. */
+export function verdictText(v: Verdict, name: (c: number) => string = (c) => `candidate ${c}`): string {
+  if (v.winner < 0) return 'holds';
+  const wins = `${name(v.winner)} wins out of sample on ${v.altWins}/${v.markets}`;
+  return v.holds ? `holds (${wins}: not most)` : `${wins}: change it`;
 }
 
 const f = (v: number, d = 2): string => (Number.isFinite(v) ? v.toFixed(d) : '–');
@@ -142,7 +153,7 @@ export function formatDefaultsTable(outcomes: readonly GroupOutcome[], markets: 
     if (skipped !== undefined || !held) return `${lead}${markets.map(() => ' – |').join('')} – | – | not run: ${skipped ?? 'no results'} |`;
     const cells = held.map((h) => ` ${f(h.defaultEdge)} / ${f(h.bestAltEdge)} (${h.bestAlt < 0 ? '–' : valueOf(g, h.bestAlt)}) |`).join('');
     const v = verdictOf(held);
-    return `${lead}${cells} ${v.chosenDefault}/${v.markets} | ${pbo === null || pbo === undefined ? 'n/a' : pbo.toFixed(2)} | ${verdictText(v)} |`;
+    return `${lead}${cells} ${v.chosenDefault}/${v.markets} | ${pbo === null || pbo === undefined ? 'n/a' : pbo.toFixed(2)} | ${verdictText(v, (c) => valueOf(g, c))} |`;
   });
   return [head, rule, ...rows].join('\n');
 }

@@ -156,7 +156,7 @@ export async function runLomo(dataDir: string, opts: LomoOptions): Promise<strin
     const pbo = probabilityOfOverfitting(edges)?.pbo ?? null;
     outcomes.push({ group: g, held, pbo });
     const v = verdictOf(held);
-    results.push({ param: g.param, candidates: g.candidates, markets: figures, heldOut: held.map((h) => ({ ...h, chosen: g.candidates[h.chosen]!.label, bestAlt: g.candidates[h.bestAlt]?.label ?? null })), pbo, verdict: verdictText(v), holds: v.holds });
+    results.push({ param: g.param, candidates: g.candidates, markets: figures, heldOut: held.map((h) => ({ ...h, chosen: g.candidates[h.chosen]!.label, bestAlt: g.candidates[h.bestAlt]?.label ?? null })), pbo, verdict: verdictText(v, (c) => g.candidates[c]!.label), holds: v.holds });
   }
   const order = (param: unknown): number => groups.findIndex((g) => g.param === param);
   outcomes.sort((a, b) => order(a.group.param) - order(b.group.param));
