@@ -9,6 +9,7 @@ export * from './calibration.ts';
 export * from './quote-builder.ts';
 export * from './leading-fair.ts';
 export * from './queue-aware.ts';
+export * from './edge-guard.ts';
 export * from './model-quoter.ts';
 export * from './overlays/index.ts';
 export * from './param-docs.ts';

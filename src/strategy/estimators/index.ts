@@ -8,3 +8,4 @@ export * from './markout-tracker.ts';
 export * from './predictive-regression.ts';
 export * from './loss-feedback.ts';
 export * from './mid-predictor.ts';
+export * from './regime-edge.ts';
