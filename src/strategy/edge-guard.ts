@@ -1,8 +1,8 @@
 import type { OwnFill } from './contract.ts';
 import { RegimeEdge, regimeOf } from './estimators/regime-edge.ts';
 
-/** How a side whose expected edge is negative backs off: wider by the expected loss, or away. */
-export type EdgeGuardMode = 'widen' | 'pull';
+/** How a side whose expected edge is negative backs off: wider by the expected loss, smaller, or away. */
+export type EdgeGuardMode = 'widen' | 'shrink' | 'pull';
 
 /** A fill's mark counts at most this many observed market spreads either way. */
 const CLIP_SPREADS = 3;
@@ -12,7 +12,8 @@ const CLIP_SPREADS = 3;
  * fee, per regime (touch spread, the side's flow state, time since the mid moved; `RegimeEdge`).
  * Before each quote, a side whose expected edge in the regime it is about to rest in is negative
  * backs off: `widen` adds the expected loss to its depth (whole ticks, at most one observed market
- * spread), `pull` leaves it unquoted while the loss is a tick or more. The depth it adds is taken
+ * spread), `shrink` quotes e^(−loss / one observed market spread) of its size instead (37 % at a
+ * loss of one spread), `pull` leaves it unquoted while the loss is a tick or more. The depth it adds is taken
  * off the fills' marks, so the estimate stays the base quote's and the back-off settles instead of
  * oscillating; a side backed off and no longer filled drifts back to the prior (no edge) as its
  * evidence ages, and tries again. The side that reduces the inventory backs off less the larger the
@@ -30,6 +31,9 @@ export class EdgeGuard {
   /** Extra depth of each side after the last `apply`, ticks (≥ 0; Infinity = pulled). */
   bidTicks = 0;
   askTicks = 0;
+  /** Share of its size each side quotes after the last `apply` (1 but with `shrink`). */
+  bidSizeShare = 1;
+  askSizeShare = 1;
 
   /** @param horizonMs when a fill is marked; @param halfLifeMs the evidence's memory; @param priorLots see RegimeEdge. */
   constructor(
@@ -80,6 +84,14 @@ export class EdgeGuard {
     const exit = Math.max(0, 1 - Math.abs(position) / maxPosition);
     this.bidTicks = this.#side(0, regimeOf(spreadTicks, bidState, since), nowMs, marketSpreadTicks, position < 0 ? exit : -1);
     this.askTicks = this.#side(1, regimeOf(spreadTicks, askState, since), nowMs, marketSpreadTicks, position > 0 ? exit : -1);
+    if (this.mode === 'shrink') {
+      // The loss sets the size, not the depth; the side that reduces the inventory shrinks less (exit).
+      const spread = Math.max(1, marketSpreadTicks);
+      this.bidSizeShare = 1 - (1 - Math.exp(-this.bidTicks / spread)) * (position < 0 ? exit : 1);
+      this.askSizeShare = 1 - (1 - Math.exp(-this.askTicks / spread)) * (position > 0 ? exit : 1);
+      this.bidTicks = 0;
+      this.askTicks = 0;
+    }
     px.bid -= this.bidTicks;
     px.ask += this.askTicks;
   }
@@ -90,6 +102,11 @@ export class EdgeGuard {
     const loss = -this.edge.expectedTicks(i === 0 ? 1 : -1, regime, nowMs);
     // Whole ticks: quotes snap outward, so a fraction would cost a full tick of priority.
     const ticks = loss > 0 ? Math.round(Math.min(capTicks, loss)) : 0;
+    if (this.mode === 'shrink') {
+      // Its quotes stand at the base depth: its fills mark the base quote as they are.
+      this.#extra[i] = 0;
+      return Math.min(capTicks, loss > 0 ? loss : 0);
+    }
     const extra = exit >= 0 ? Math.round(ticks * exit) : this.mode === 'pull' && ticks >= 1 ? Number.POSITIVE_INFINITY : ticks;
     // A pulled side has no order to fill; a fill racing its cancel was quoted without extra depth.
     this.#extra[i] = Number.isFinite(extra) ? extra : 0;

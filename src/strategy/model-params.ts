@@ -56,15 +56,15 @@ export const modelBaseShape = {
     .default('add')
     .describe('How the measured adverse selection of a side enters its quote: add (Cartea–Jaimungal: the expected mid move against a fill is added to the model\'s depth, which is floored at the maker fee) or floor (the half-spread is at least fee + adverse move).'),
   edgeGuard: z
-    .enum(['off', 'widen', 'pull'])
+    .enum(['off', 'widen', 'shrink', 'pull'])
     .default('widen')
-    .describe('Safe when there is no edge (EdgeGuard): each side\'s own maker fills are marked adverseHorizonS later, side × (mid then − fill price) less the maker fee, in ticks, per regime (touch spread 1 / 2 / 3–4 / 5–8 / 9–16 / 17+ ticks × the side\'s flow state against / neutral / for × the mid last moved <0.1 / 0.1–1 / 1–10 / ≥10 s ago), a side\'s mean shrunk toward 0 by 10 lots of "no edge" and a regime\'s toward its side\'s by 10 lots, weights halving every intensityHalfLifeS; a side whose expected edge in its current regime is negative is widened by the loss in whole ticks (at most one observed market spread; the depth added is taken off its fills\' marks, so the estimate stays the base quote\'s) (widen) or left unquoted while the loss is a tick or more (pull); the side reducing the inventory backs off less the larger it is and is never pulled. off = no guard. Replaces lossFeedback. Default widen: chosen leave-one-market-out on the four real markets (strategies/README.md).'),
+    .describe('Safe when there is no edge (EdgeGuard): each side\'s own maker fills are marked adverseHorizonS later, side × (mid then − fill price) less the maker fee, in ticks, per regime (touch spread 1 / 2 / 3–4 / 5–8 / 9–16 / 17+ ticks × the side\'s flow state against / neutral / for × the mid last moved <0.1 / 0.1–1 / 1–10 / ≥10 s ago), a side\'s mean shrunk toward 0 by 10 lots of "no edge" and a regime\'s toward its side\'s by 10 lots, weights halving every intensityHalfLifeS; a side whose expected edge in its current regime is negative is widened by the loss in whole ticks (at most one observed market spread; the depth added is taken off its fills\' marks, so the estimate stays the base quote\'s) (widen), quotes e^(−loss / one observed market spread) of its size at the base depth (shrink), or is left unquoted while the loss is a tick or more (pull); the side reducing the inventory backs off less the larger it is and is never pulled. off = no guard. Replaces lossFeedback. Default widen: chosen leave-one-market-out on the four real markets (strategies/README.md).'),
   flowAlpha: z
     .boolean()
     .default(true)
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
   flowState: z
-    .enum(['off', 'widen', 'pull'])
+    .enum(['off', 'widen', 'shrink', 'pull'])
     .default('widen')
     .describe('Public flow-state adverse selection (FlowStateMarkouts): every public print marks what its resting side earned adverseHorizonS later, per state of the signed trade flow seen from that side (well against … well for, in typical flow sizes); a side whose current state loses after the maker fee is widened by that loss in ticks (widen) or left unquoted (pull). Default widen: chosen on the AMZN morning (strategies/README.md).'),
   flowStateHalfLifeS: z

@@ -114,6 +114,7 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
       : new FlowStateMarkouts({ flowHalfLifeMs: p.flowStateHalfLifeS * 1000, horizonMs: p.adverseHorizonS * 1000, halfLifeMs: p.intensityHalfLifeS * 1000, lotSize: p.size });
   // What our own fills realised by regime, net of the fee: a side expected to lose backs off.
   const guard = p.edgeGuard === 'off' ? null : new EdgeGuard(p.edgeGuard, p.adverseHorizonS * 1000, p.intensityHalfLifeS * 1000);
+  const shrink = p.edgeGuard === 'shrink';
   let prevMid = Number.NaN;
   let adverseBidBps = 0;
   let adverseAskBps = 0;
@@ -210,11 +211,13 @@ export function createModelQuoter(p: ModelBaseParams, model: QuoteModel): Strate
         raw.bidTicks = queueAdjust(ctx, queue, 'buy', raw.bidTicks, fair, feeTicks + adverseBidTicks);
         raw.askTicks = queueAdjust(ctx, queue, 'sell', raw.askTicks, fair, feeTicks + adverseAskTicks);
       }
-      if (p.sizeDecay > 0) {
-        // The side that grows |q| quotes less (at least the minimum order; the hard cap still trims).
-        const grow = Math.max(ctx.instrument.minOrderSize, Math.round(p.size * Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition)));
-        bidSizes.fill(q > 0 ? grow : p.size);
-        askSizes.fill(q < 0 ? grow : p.size);
+      if (p.sizeDecay > 0 || shrink) {
+        // The side that grows |q| quotes less, and with edgeGuard shrink a side expected to lose (at
+        // least the minimum order; the hard cap still trims).
+        const decay = p.sizeDecay > 0 ? Math.exp((-p.sizeDecay * Math.abs(q)) / p.maxPosition) : 1;
+        const sized = (grows: boolean, share: number) => Math.max(ctx.instrument.minOrderSize, Math.round(p.size * (grows ? decay : 1) * share));
+        bidSizes.fill(sized(q > 0, shrink ? guard!.bidSizeShare : 1));
+        askSizes.fill(sized(q < 0, shrink ? guard!.askSizeShare : 1));
       }
       const out = (last = buildQuotes(ctx, raw, p.maxPosition, last));
       const hedge = unwind && ready ? unwind.plan(ctx, fair, p.size, p.maxPosition, riskPerLotTicks, now) : null;

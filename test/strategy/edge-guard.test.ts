@@ -110,6 +110,29 @@ describe('EdgeGuard', () => {
     expect(quote(60 * H + 10 * 60_000)).toBe(1000);
   });
 
+  it('shrink quotes less instead of wider: e^(−loss / one market spread) of its size, at the base depth; the exit shrinks less', () => {
+    const g = new EdgeGuard('shrink', H, 1e12);
+    // Quoted at the base depth throughout, the fills mark the base quote: −3 a fill, 200 of them.
+    const extras = driveBids(g, 200, 3);
+    expect(new Set(extras)).toEqual(new Set([0]));
+    // The side: 200 lots at −3 against 10 of no edge; the regime the fills came from: shrunk toward that.
+    const side = (-3 * 200) / 210;
+    const loss = -(200 * -3 + 10 * side) / 210;
+    const quote = (q: number) => {
+      g.updateMid(500 * H, 1001);
+      const px = { bid: 1000, ask: 1002 };
+      g.apply(500 * H, 2, 2, 2, 0, 10, q, 1000, px);
+      return px;
+    };
+    expect(quote(0).bid).toBe(1000);
+    expect(g.bidSizeShare).toBeCloseTo(Math.exp(-loss / 10), 5);
+    expect(g.askSizeShare).toBe(1);
+    quote(-500);
+    expect(g.bidSizeShare).toBeCloseTo(1 - (1 - Math.exp(-loss / 10)) * 0.5, 5);
+    quote(-1000);
+    expect(g.bidSizeShare).toBe(1);
+  });
+
   it('caps the widening at one observed market spread', () => {
     const g = new EdgeGuard('widen', H, 1e12);
     driveBids(g, 200, 50);
@@ -152,6 +175,15 @@ describe.each([
     const widen = run('widen');
     expect(widen.bids[0]!.priceTicks).toBeLessThan(off.bids[0]!.priceTicks);
     expect(widen.asks[0]!.priceTicks).toBe(off.asks[0]!.priceTicks);
+  });
+
+  it('shrink quotes a smaller losing bid at the same kind of depth; the ask keeps its size', () => {
+    const off = run('off');
+    const shrink = run('shrink');
+    expect(off.bids[0]!.qty).toBe(200);
+    expect(shrink.bids[0]!.qty).toBeLessThan(200);
+    expect(shrink.bids[0]!.qty).toBeGreaterThanOrEqual(1);
+    expect(shrink.asks[0]!.qty).toBe(200);
   });
 
   it('pull leaves the losing bid unquoted while flat, and keeps it as the exit of a short inventory at the cap', () => {

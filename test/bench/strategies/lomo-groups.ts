@@ -66,7 +66,7 @@ export const LOMO_GROUPS: readonly LomoGroup[] = [
   group('flowStateHalfLifeS', 5, 2.5, 10),
   group('intensityHalfLifeS', 1800, 900),
   group('fallbackWidth', 1, 2),
-  group('edgeGuard', 'widen', 'off', 'pull'),
+  group('edgeGuard', 'widen', 'off', 'shrink', 'pull'),
   // The three changes the one-at-a-time selections asked for (queueAware off → on, intensity 1800 →
   // 900 s, flow state 5 → 10 s), judged together against the defaults: all eight combinations.
   joint('joint', { queueAware: [false, true], intensityHalfLifeS: [1800, 900], flowStateHalfLifeS: [5, 10] }),

@@ -19,7 +19,7 @@ describe('LOMO_GROUPS', () => {
       expect(g.candidates[0]!.params).toEqual({});
       for (const c of g.candidates.slice(1)) expect(Object.keys(c.params)).toEqual([g.param]);
     }
-    expect(LOMO_GROUPS.filter((x) => x.param !== 'joint').reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(27);
+    expect(LOMO_GROUPS.filter((x) => x.param !== 'joint').reduce((n, g) => n + g.candidates.length - 1, 0)).toBe(28);
     const j = LOMO_GROUPS.find((x) => x.param === 'joint')!;
     expect(j.candidates).toHaveLength(8);
     expect(j.candidates[0]).toEqual({ label: 'joint queueAware=false intensityHalfLifeS=1800 flowStateHalfLifeS=5 (default)', params: {} });
@@ -115,7 +115,7 @@ describe('tables', () => {
       '| parameter | default | alternatives | a: default / best alternative (bps) | b: default / best alternative (bps) | c: default / best alternative (bps) | d: default / best alternative (bps) | default chosen held out | PBO | verdict |',
       '|---|---|---|---:|---:|---:|---:|---:|---:|---|',
       '| minSpreadShare | 0.5 | 0, 1 | 1.00 / 2.00 (0) | 1.00 / 2.00 (0) | 1.00 / 0.00 (0) | 1.00 / 2.00 (0) | 0/4 | 0.50 | 0 wins out of sample on 3/4: change it |',
-      '| edgeGuard | widen | off, pull | – | – | – | – | – | – | not run: edgeGuard: unrecognized key |',
+      '| edgeGuard | widen | off, shrink, pull | – | – | – | – | – | – | not run: edgeGuard: unrecognized key |',
     ]);
   });
 
