@@ -64,7 +64,7 @@ export const modelBaseShape = {
     .default(true)
     .describe('Shift the fair value by the mid move over adverseHorizonS that the public trade-flow imbalance predicts, as an online regression measures it (shrunk to 0 unless significant).'),
   flowState: z
-    .enum(['off', 'widen', 'shrink', 'pull'])
+    .enum(['off', 'widen', 'pull'])
     .default('widen')
     .describe('Public flow-state adverse selection (FlowStateMarkouts): every public print marks what its resting side earned adverseHorizonS later, per state of the signed trade flow seen from that side (well against … well for, in typical flow sizes); a side whose current state loses after the maker fee is widened by that loss in ticks (widen) or left unquoted (pull). Default widen: chosen on the AMZN morning (strategies/README.md).'),
   flowStateHalfLifeS: z

@@ -193,6 +193,13 @@ describe.each([
   });
 });
 
+describe('edgeGuard and flowState settings', () => {
+  it('shrink is an edge-guard setting only: flowState has no size back-off and refuses it', () => {
+    expect(() => make(glft, { size: 1, maxPosition: 10, edgeGuard: 'shrink' })).not.toThrow();
+    expect(() => make(glft, { size: 1, maxPosition: 10, flowState: 'shrink' })).toThrow(/glft\.flowState/);
+  });
+});
+
 describe('lossFeedback, retired', () => {
   it('a config that still sets it is refused, naming the parameter and what replaces it', () => {
     expect(() => make(glft, { size: 1, maxPosition: 10, lossFeedback: 0.1 })).toThrow(/glft: Unrecognized key: "lossFeedback" \(lossFeedback: the model quoters no longer take it: edgeGuard replaces it/);
