@@ -82,21 +82,24 @@ export class EdgeGuard {
     this.edge.clipTicks = CLIP_SPREADS * Math.max(1, marketSpreadTicks);
     const since = nowMs - this.#movedAtMs;
     const exit = Math.max(0, 1 - Math.abs(position) / maxPosition);
-    this.bidTicks = this.#side(0, regimeOf(spreadTicks, bidState, since), nowMs, marketSpreadTicks, position < 0 ? exit : -1);
-    this.askTicks = this.#side(1, regimeOf(spreadTicks, askState, since), nowMs, marketSpreadTicks, position > 0 ? exit : -1);
+    const bid = this.#side(0, regimeOf(spreadTicks, bidState, since), nowMs, marketSpreadTicks, position < 0 ? exit : -1);
+    const ask = this.#side(1, regimeOf(spreadTicks, askState, since), nowMs, marketSpreadTicks, position > 0 ? exit : -1);
     if (this.mode === 'shrink') {
       // The loss sets the size, not the depth; the side that reduces the inventory shrinks less (exit).
       const spread = Math.max(1, marketSpreadTicks);
-      this.bidSizeShare = 1 - (1 - Math.exp(-this.bidTicks / spread)) * (position < 0 ? exit : 1);
-      this.askSizeShare = 1 - (1 - Math.exp(-this.askTicks / spread)) * (position > 0 ? exit : 1);
-      this.bidTicks = 0;
-      this.askTicks = 0;
+      this.bidSizeShare = 1 - (1 - Math.exp(-bid / spread)) * (position < 0 ? exit : 1);
+      this.askSizeShare = 1 - (1 - Math.exp(-ask / spread)) * (position > 0 ? exit : 1);
     }
+    this.bidTicks = this.mode === 'shrink' ? 0 : bid;
+    this.askTicks = this.mode === 'shrink' ? 0 : ask;
     px.bid -= this.bidTicks;
     px.ask += this.askTicks;
   }
 
-  /** One side's extra depth (Infinity = pulled); `exit` is its easing when it reduces the inventory, −1 when it does not. */
+  /**
+   * One side's extra depth (Infinity = pulled), or with `shrink` its expected loss (ticks, capped);
+   * `exit` is its easing when it reduces the inventory, −1 when it does not.
+   */
   #side(i: number, regime: number, nowMs: number, capTicks: number, exit: number): number {
     this.#regime[i] = regime;
     const loss = -this.edge.expectedTicks(i === 0 ? 1 : -1, regime, nowMs);
